@@ -1,0 +1,173 @@
+/**
+ * The normalized Session: every transcript format is read into this one shape.
+ * `sessions` knows nothing of knowledge; harvest and measure read only this.
+ */
+
+export type SessionFormat =
+  | 'claude-code'
+  | 'codex'
+  | 'hermes'
+  | 'openai-chat'
+  | 'aider'
+  | 'gemini-cli'
+  | 'specstory'
+  | 'console-md';
+
+export const SESSION_FORMATS: readonly SessionFormat[] = [
+  'claude-code',
+  'codex',
+  'hermes',
+  'openai-chat',
+  'aider',
+  'gemini-cli',
+  'specstory',
+  'console-md',
+];
+
+/** Where an event came from, so a harvested item can cite its evidence. */
+export interface SourceRef {
+  /** Path of the transcript file as given to the reader. */
+  file: string;
+  /** 1-based line number of the record (JSONL line, markdown line, or pretty-JSON line). */
+  line: number;
+  /** Byte offset of the start of that line, when known. */
+  offset?: number;
+}
+
+interface EventBase {
+  /** Position of the event in `Session.events` (0-based), stable for the same file bytes. */
+  index: number;
+  /** ISO timestamp from the transcript, when it records one. */
+  time?: string;
+  source: SourceRef;
+  /** True when the text was not typed by a human nor written by the model for the user:
+   * caveats, hook output, command wrappers, compaction summaries, bootstrap blocks. */
+  injected?: boolean;
+  /** Claude Code sidechain / subagent content inside a main file. */
+  sidechain?: boolean;
+}
+
+export interface UserEvent extends EventBase {
+  kind: 'user';
+  text: string;
+}
+
+export interface AssistantEvent extends EventBase {
+  kind: 'assistant';
+  text: string;
+  model?: string;
+}
+
+export interface ReasoningEvent extends EventBase {
+  kind: 'reasoning';
+  text: string;
+}
+
+export interface ToolCallEvent extends EventBase {
+  kind: 'tool_call';
+  /** Identifier linking the call to its result (tool_use id, call_id, ...). */
+  callId?: string;
+  /** Tool name as the agent names it: Bash, Read, Edit, shell, exec_command, apply_patch, ... */
+  name: string;
+  /** Parsed input object (arguments); strings that were JSON are parsed. */
+  input: Record<string, unknown>;
+  /** The shell command line when the tool ran one (Bash.command, shell argv joined, ...). */
+  command?: string;
+}
+
+export interface ToolResultEvent extends EventBase {
+  kind: 'tool_result';
+  callId?: string;
+  /** Name of the tool whose call this answers, when it can be linked. */
+  name?: string;
+  output: string;
+  isError: boolean;
+  exitCode?: number;
+  /** Claude Code "Sibling tool call errored": a cascade, not an independent failure. */
+  cascade?: boolean;
+  /** The user rejected the call / interrupted it: not a tool failure. */
+  rejected?: boolean;
+  /** Output was replaced by a `<persisted-output>` stub or otherwise truncated by the agent. */
+  truncated?: boolean;
+}
+
+export interface SummaryEvent extends EventBase {
+  kind: 'summary';
+  text: string;
+}
+
+export interface SystemEvent extends EventBase {
+  kind: 'system';
+  text: string;
+}
+
+/** What the bootstrapper gave the agent: text between compound:bootstrap markers. */
+export interface BootstrapEvent extends EventBase {
+  kind: 'bootstrap';
+  itemIds: string[];
+  text: string;
+}
+
+export type SessionEvent =
+  | UserEvent
+  | AssistantEvent
+  | ReasoningEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | SummaryEvent
+  | SystemEvent
+  | BootstrapEvent;
+
+export type EventKind = SessionEvent['kind'];
+
+export interface Session {
+  /** Stable id: the transcript's own session id when it records one, else derived from path. */
+  id: string;
+  format: SessionFormat;
+  /** claude-code, codex, hermes, aider, gemini-cli, cursor, ... */
+  agent: string;
+  /** Subagent type when known (Claude Code Task subagents: e.g. "Explore"). */
+  subagent?: string;
+  /** For subagent sessions: the parent session id. */
+  parentId?: string;
+  /** Repository name: from the git remote when recorded, else cwd basename. */
+  repo?: string;
+  cwd?: string;
+  branch?: string;
+  models: string[];
+  startedAt?: string;
+  endedAt?: string;
+  /** Transcript file this session was read from. */
+  file: string;
+  /** Byte size of the file (or of this session's slice for multi-session files). */
+  bytes: number;
+  events: SessionEvent[];
+  /** Non-fatal problems met while reading (bad lines, truncation). */
+  warnings: ReadWarning[];
+}
+
+export interface ReadWarning {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+/** Small counts used by `sessions list`, the sampler and tests. */
+export interface SessionStats {
+  prompts: number;
+  toolCalls: number;
+  toolErrors: number;
+  events: number;
+}
+
+export function sessionStats(session: Session): SessionStats {
+  let prompts = 0;
+  let toolCalls = 0;
+  let toolErrors = 0;
+  for (const e of session.events) {
+    if (e.kind === 'user' && !e.injected) prompts++;
+    else if (e.kind === 'tool_call') toolCalls++;
+    else if (e.kind === 'tool_result' && e.isError && !e.cascade && !e.rejected) toolErrors++;
+  }
+  return { prompts, toolCalls, toolErrors, events: session.events.length };
+}

@@ -1,0 +1,23 @@
+/**
+ * A reader turns one transcript file into zero or more Sessions. Readers are chosen by content
+ * (`detect` on the file's head), never by file name; `--format` overrides detection.
+ */
+import type { ReadWarning, Session, SessionFormat } from './model.js';
+
+export interface ReadOptions {
+  /** Lines longer than this are truncated with a warning. */
+  maxLineBytes?: number;
+  /** Called for every non-fatal problem (bad line, truncation), with file and line. */
+  onWarning?: (warning: ReadWarning) => void;
+}
+
+export interface SessionReader {
+  format: SessionFormat;
+  /**
+   * How sure the reader is that a file with this head (first ~64 KiB, decoded leniently) is its
+   * format: 0 = not mine, 1 = certain. The highest score above 0 wins.
+   */
+  detect(head: string, file: string): number;
+  /** Reads the whole file. Multi-session files (Aider history) yield several sessions. */
+  read(file: string, options?: ReadOptions): Promise<Session[]>;
+}
