@@ -1,0 +1,9 @@
+/**
+ * Every reader the tool knows, in detection-priority order (ties go to the earlier one).
+ * Adding a format = one reader module under readers/ and one line here.
+ */
+import type { SessionReader } from './reader.js';
+
+export const READERS: readonly SessionReader[] = [
+  // READERS-LIST: one entry per format
+];
