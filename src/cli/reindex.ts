@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { loadStore } from '../knowledge/store.js';
+import { buildIndex, renderIndex } from '../knowledge/index-file.js';
+import { readIndexText } from '../knowledge/store.js';
+import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
+import { acquireLock } from '../knowledge/lock.js';
+import { writeFileAtomic, abs } from '../knowledge/fsutil.js';
+import { formatProblem } from '../knowledge/problem.js';
+import { EXIT } from '../core/errors.js';
+import { action } from './run.js';
+import { context } from './context.js';
+import { note, out, printJson } from './io.js';
+
+export function register(program: Command): void {
+  program
+    .command('reindex')
+    .description('regenerate knowledge/index.json from the item files (invalid items are left out and reported; exit 1 if any)')
+    .option('--dry-run', 'say whether the index would change, without writing it')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 items')
+    .action(
+      action((opts: { dryRun?: boolean; json?: boolean }) => {
+        const { root } = context();
+        const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
+        try {
+          const store = loadStore(root);
+          const text = renderIndex(buildIndex(store.items));
+          const changed = readIndexText(root) !== text;
+          if (changed && !opts.dryRun) writeFileAtomic(abs(root, INDEX_FILE), text);
+          for (const p of store.problems) note(formatProblem(p));
+          const verb = changed ? (opts.dryRun ? 'would be updated' : 'updated') : 'unchanged';
+          if (opts.json) printJson({ changed, dryRun: Boolean(opts.dryRun), items: store.items.length, problems: store.problems });
+          else out(`index.json ${verb}: ${store.items.length} item(s)${store.problems.length ? `, ${store.problems.length} problem(s) left out` : ''}`);
+          return store.problems.length ? EXIT.problems : EXIT.ok;
+        } finally {
+          release();
+        }
+      }),
+    );
+}

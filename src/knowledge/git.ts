@@ -1,0 +1,140 @@
+/**
+ * Committing store changes with isomorphic-git: only the paths a plan touched are staged, on the
+ * current branch or a named one, with the author from flags, environment or git config.
+ */
+import fs from 'node:fs';
+import { homedir } from 'node:os';
+import { join, relative, resolve, dirname } from 'node:path';
+import git from 'isomorphic-git';
+import { RuntimeError, UsageError } from '../core/errors.js';
+
+export interface Author {
+  name: string;
+  email: string;
+}
+
+export interface CommitOptions {
+  /** Directory that holds knowledge/ (inside a git work tree). */
+  root: string;
+  /** Paths relative to root (posix) that were written. */
+  changed: readonly string[];
+  /** Paths relative to root (posix) that were deleted. */
+  removed: readonly string[];
+  message: string;
+  author?: Partial<Author>;
+  /** Commit to this branch (created at HEAD when missing). Default: the current branch. */
+  branch?: string;
+}
+
+export interface CommitResult {
+  sha: string;
+  branch: string;
+}
+
+export function findGitRoot(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    if (fs.existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Reads user.name / user.email from a git config file (the global one isomorphic-git ignores). */
+function readGitConfigUser(file: string): Partial<Author> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  const out: Partial<Author> = {};
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const sec = /^\[([^\]]+)\]$/.exec(line);
+    if (sec) {
+      section = sec[1]!.trim().toLowerCase();
+      continue;
+    }
+    const kv = /^(\w+)\s*=\s*(.*)$/.exec(line);
+    if (section === 'user' && kv) {
+      const value = kv[2]!.replace(/^"(.*)"$/, '$1').trim();
+      if (kv[1]!.toLowerCase() === 'name') out.name = value;
+      if (kv[1]!.toLowerCase() === 'email') out.email = value;
+    }
+  }
+  return out;
+}
+
+export async function resolveAuthor(gitRoot: string, flags: Partial<Author> = {}): Promise<Author> {
+  const env = process.env;
+  const repoName = (await git.getConfig({ fs, dir: gitRoot, path: 'user.name' })) as string | undefined;
+  const repoEmail = (await git.getConfig({ fs, dir: gitRoot, path: 'user.email' })) as string | undefined;
+  const globalCfg = readGitConfigUser(env.GIT_CONFIG_GLOBAL ?? join(homedir(), '.gitconfig'));
+  const name = flags.name ?? env.GIT_AUTHOR_NAME ?? repoName ?? globalCfg.name;
+  const email = flags.email ?? env.GIT_AUTHOR_EMAIL ?? repoEmail ?? globalCfg.email;
+  if (!name || !email) {
+    throw new UsageError('no commit author is set', {
+      why: 'a commit needs an author name and e-mail, and none was found in --author-name/--author-email, GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL, or git config user.name/user.email',
+      fix: 'pass --author-name "Knowledge Bot" --author-email bot@example.com, or run git config user.name/user.email',
+    });
+  }
+  return { name, email };
+}
+
+/** Commit time: GIT_COMMITTER_DATE / GIT_AUTHOR_DATE (epoch seconds, @epoch, or ISO) for reproducible SHAs. */
+export function commitTimestamp(): { timestamp: number; timezoneOffset: number } {
+  const raw = process.env.GIT_COMMITTER_DATE ?? process.env.GIT_AUTHOR_DATE;
+  if (raw) {
+    const epoch = /^@?(\d+)(\s+[+-]\d{4})?$/.exec(raw.trim());
+    if (epoch) return { timestamp: Number(epoch[1]), timezoneOffset: 0 };
+    const ms = Date.parse(raw);
+    if (!Number.isNaN(ms)) return { timestamp: Math.floor(ms / 1000), timezoneOffset: 0 };
+  }
+  return { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: new Date().getTimezoneOffset() };
+}
+
+async function prepareBranch(dir: string, branch: string | undefined): Promise<string> {
+  const current = await git.currentBranch({ fs, dir, fullname: false });
+  if (!branch || branch === current) {
+    if (!current) throw new RuntimeError('E_GIT_DETACHED', 'HEAD is detached', { why: 'there is no branch to commit to', fix: 'pass --branch <name> or check out a branch' });
+    return current;
+  }
+  const branches = await git.listBranches({ fs, dir });
+  if (branches.includes(branch)) {
+    throw new RuntimeError('E_GIT_BRANCH', `branch ${branch} exists but is not checked out`, {
+      why: 'committing there would use a tree that does not match the files on disk',
+      fix: `check it out first (git checkout ${branch}) or pass a new branch name`,
+      data: { branch, current },
+    });
+  }
+  let hasHead = true;
+  try {
+    await git.resolveRef({ fs, dir, ref: 'HEAD' });
+  } catch {
+    hasHead = false;
+  }
+  if (hasHead) await git.branch({ fs, dir, ref: branch, checkout: true });
+  else await git.writeRef({ fs, dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+  return branch;
+}
+
+export async function commitChanges(options: CommitOptions): Promise<CommitResult | undefined> {
+  const dir = findGitRoot(options.root);
+  if (!dir) {
+    throw new RuntimeError('E_GIT_NO_REPO', `${options.root} is not inside a git repository`, { why: '--commit needs a repository to commit to', fix: 'run git init (or compound init in a repository), or drop --commit' });
+  }
+  if (options.changed.length === 0 && options.removed.length === 0) return undefined;
+  const author = await resolveAuthor(dir, options.author);
+  const branch = await prepareBranch(dir, options.branch);
+  const prefix = relative(dir, resolve(options.root)).split('\\').join('/');
+  const toRepo = (p: string) => (prefix === '' ? p : `${prefix}/${p}`);
+  const cache = {};
+  if (options.changed.length > 0) await git.add({ fs, dir, filepath: options.changed.map(toRepo), cache });
+  for (const p of options.removed) await git.remove({ fs, dir, filepath: toRepo(p), cache });
+  const when = commitTimestamp();
+  const sha = await git.commit({ fs, dir, message: options.message, author: { ...author, ...when }, committer: { ...author, ...when }, cache });
+  return { sha, branch };
+}

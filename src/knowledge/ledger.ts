@@ -1,0 +1,54 @@
+/**
+ * knowledge/ledger.json: which session contents the harvester has read (id, content hash, byte
+ * length, events read), and every item id it has ever written, so an item a reviewer deleted is
+ * never added again. Sorted and deterministic; no file paths (they hold user names).
+ */
+export const LEDGER_VERSION = 1;
+
+export interface LedgerSession {
+  id: string;
+  format: string;
+  hash: string;
+  bytes: number;
+  /** Events harvested so far: a grown session is harvested from here on. */
+  events: number;
+  /** Last event time seen, from the transcript. */
+  last_event?: string;
+}
+
+export interface Ledger {
+  version: number;
+  sessions: LedgerSession[];
+  /** Ids of every item the harvester has written; one missing from the store was rejected. */
+  emitted: string[];
+}
+
+export function emptyLedger(): Ledger {
+  return { version: LEDGER_VERSION, sessions: [], emitted: [] };
+}
+
+export function normalizeLedger(ledger: Ledger): Ledger {
+  const sessions = [...new Map(ledger.sessions.map((s) => [s.id, s])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const emitted = [...new Set(ledger.emitted)].sort();
+  return { version: LEDGER_VERSION, sessions, emitted };
+}
+
+export function renderLedger(ledger: Ledger): string {
+  const n = normalizeLedger(ledger);
+  const sessions = n.sessions.map((s) => {
+    const rec: Record<string, unknown> = { id: s.id, format: s.format, hash: s.hash, bytes: s.bytes, events: s.events };
+    if (s.last_event !== undefined) rec.last_event = s.last_event;
+    return `    ${JSON.stringify(rec)}`;
+  });
+  const emitted = n.emitted.map((id) => `    ${JSON.stringify(id)}`);
+  const list = (xs: string[]) => (xs.length ? `[\n${xs.join(',\n')}\n  ]` : '[]');
+  return `{\n  "version": ${n.version},\n  "sessions": ${list(sessions)},\n  "emitted": ${list(emitted)}\n}\n`;
+}
+
+export function parseLedger(text: string): Ledger {
+  const value = JSON.parse(text) as Partial<Ledger>;
+  if (typeof value !== 'object' || value === null || !Array.isArray(value.sessions) || !Array.isArray(value.emitted)) {
+    throw new Error('ledger.json must have "sessions" and "emitted" lists');
+  }
+  return normalizeLedger({ version: LEDGER_VERSION, sessions: value.sessions, emitted: value.emitted });
+}

@@ -1,0 +1,143 @@
+/**
+ * The store: loading every item file (never following links, never leaving knowledge/),
+ * planning changes, and applying a plan atomically under the writer lock.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { RuntimeError } from '../core/errors.js';
+import { MAX_ITEM_BYTES, parseItemBytes } from './codec.js';
+import type { StoredItem } from './item.js';
+import type { Problem } from './problem.js';
+import { sortProblems } from './problem.js';
+import { INDEX_FILE, KNOWLEDGE_DIR, LEDGER_FILE, itemDir, sanitizeName } from './paths.js';
+import { emptyLedger, parseLedger, type Ledger } from './ledger.js';
+import { abs } from './fsutil.js';
+
+export interface LoadedStore {
+  root: string;
+  /** Valid items, sorted by path. */
+  items: StoredItem[];
+  problems: Problem[];
+  /** Item files seen (valid or not). */
+  files: number;
+}
+
+/** Top-level files in knowledge/ that are not items. */
+const NON_ITEM_FILES = new Set(['README.md']);
+
+export function storeExists(root: string): boolean {
+  return existsSync(join(root, KNOWLEDGE_DIR));
+}
+
+/** Lists item files (relative posix paths), sorted; links and odd entries become problems. */
+function listItemFiles(root: string, problems: Problem[]): string[] {
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs(root, rel), { withFileTypes: true });
+    } catch (err) {
+      problems.push({ code: 'E_STORE_UNREADABLE', file: rel, line: 1, what: `cannot read directory (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'items inside it cannot be checked', fix: 'fix its permissions' });
+      return;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) {
+        if (e.name.endsWith('.md') || rel !== KNOWLEDGE_DIR) {
+          problems.push({ code: 'E_ITEM_SYMLINK', file: child, line: 1, what: 'is a symbolic link', why: 'items must be regular files inside knowledge/; a link can point anywhere, outside the store included', fix: 'replace the link with the file itself or delete it' });
+        }
+      } else if (e.isDirectory()) {
+        if (!e.name.startsWith('.')) walk(child);
+      } else if (e.isFile() && e.name.endsWith('.md')) {
+        if (rel === KNOWLEDGE_DIR && NON_ITEM_FILES.has(e.name)) continue;
+        files.push(child);
+      }
+    }
+  };
+  if (existsSync(join(root, KNOWLEDGE_DIR))) walk(KNOWLEDGE_DIR);
+  return files.sort();
+}
+
+/** Problems that need the whole set: duplicate ids, paths that do not match the content. */
+function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
+  const byId = new Map<string, StoredItem>();
+  const valid: StoredItem[] = [];
+  for (const item of items) {
+    const m = item.meta;
+    const dir = itemDir(m);
+    const slash = item.path.lastIndexOf('/');
+    const fileDir = item.path.slice(0, slash);
+    const base = item.path.slice(slash + 1, -'.md'.length);
+    let ok = true;
+    for (const [field, value] of [['repo', m.repo], ['agent', m.agent]] as const) {
+      if (value !== undefined && sanitizeName(value) !== value) {
+        problems.push({ code: 'E_ITEM_UNSAFE_NAME', file: item.path, line: 2, what: `${field} \`${value}\` is not a safe name`, why: 'names become folder names and must not contain path separators, `..` or odd characters', fix: `use \`${sanitizeName(value)}\`` });
+        ok = false;
+      }
+    }
+    if (ok && fileDir !== dir) {
+      problems.push({ code: 'E_ITEM_PATH', file: item.path, line: 2, what: `is in ${fileDir}/ but its scope and category say ${dir}/`, why: 'the folder layout is how reviewers and agents find items', fix: `move it to ${dir}/ or correct scope/category/repo/agent` });
+      ok = false;
+    }
+    if (base !== m.id && !base.endsWith(`-${m.id}`)) {
+      problems.push({ code: 'E_ITEM_ID_MISMATCH', file: item.path, line: 2, what: `id \`${m.id}\` does not match the file name`, why: 'the file name ends with the item id so that two items never collide', fix: 'restore the id from the file name, or rename the file to end with the id' });
+      ok = false;
+    }
+    const seen = byId.get(m.id);
+    if (seen) {
+      problems.push({ code: 'E_ITEM_DUPLICATE_ID', file: item.path, line: 2, what: `id \`${m.id}\` is also used by ${seen.path}`, why: 'ids must be unique: sources, links and the ledger refer to items by id', fix: 'delete one of the two files or merge them' });
+      ok = false;
+    }
+    if (ok) {
+      byId.set(m.id, item);
+      valid.push(item);
+    }
+  }
+  return valid;
+}
+
+export function loadStore(root: string): LoadedStore {
+  const problems: Problem[] = [];
+  const files = listItemFiles(root, problems);
+  const parsed: StoredItem[] = [];
+  for (const rel of files) {
+    const full = abs(root, rel);
+    let bytes: Buffer;
+    try {
+      const st = lstatSync(full);
+      if (st.size > MAX_ITEM_BYTES) {
+        // never read an absurd file into memory just to reject it
+        problems.push({ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${st.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' });
+        continue;
+      }
+      bytes = readFileSync(full);
+    } catch (err) {
+      problems.push({ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' });
+      continue;
+    }
+    const result = parseItemBytes(rel, bytes);
+    problems.push(...result.problems);
+    if (result.item) parsed.push(result.item);
+  }
+  const items = crossCheck(parsed, problems);
+  return { root, items, problems: sortProblems(problems), files: files.length };
+}
+
+export function readLedger(root: string): Ledger {
+  const file = abs(root, LEDGER_FILE);
+  if (!existsSync(file)) return emptyLedger();
+  try {
+    return parseLedger(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new RuntimeError('E_LEDGER_INVALID', `${LEDGER_FILE} cannot be read: ${(err as Error).message}`, {
+      why: 'the ledger records which sessions were harvested; guessing could harvest them twice',
+      fix: `restore it from git (git checkout -- ${LEDGER_FILE}) or delete it to harvest everything again`,
+      data: { file: LEDGER_FILE },
+    });
+  }
+}
+
+export function readIndexText(root: string): string | undefined {
+  const file = abs(root, INDEX_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
