@@ -1,0 +1,107 @@
+/**
+ * Small pieces shared by the JSONL readers: warnings that name file and line, JSON parsing that
+ * never throws, and the default line-size limit. Kept synchronous and allocation-light because
+ * it runs once per line.
+ */
+import type { Line } from './lines.js';
+import type { ReadWarning, SourceRef } from './model.js';
+import type { ReadOptions } from './reader.js';
+
+/** Default cut for one line: big enough for any real transcript line (~180 KB seen), small
+ * enough that a corrupt 100 MB line cannot exhaust memory. */
+export const DEFAULT_READ_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** Collects a file's warnings and forwards each to `onWarning`. */
+export class WarningSink {
+  readonly warnings: ReadWarning[] = [];
+  constructor(
+    readonly file: string,
+    private readonly onWarning?: (warning: ReadWarning) => void,
+  ) {}
+
+  warn(line: number | undefined, message: string): void {
+    const w: ReadWarning = line === undefined ? { file: this.file, message } : { file: this.file, line, message };
+    this.warnings.push(w);
+    this.onWarning?.(w);
+  }
+}
+
+export function maxLineBytes(options: ReadOptions | undefined): number {
+  return options?.maxLineBytes ?? DEFAULT_READ_MAX_LINE_BYTES;
+}
+
+export function sourceOf(file: string, line: Line): SourceRef {
+  return { file, line: line.lineNo, offset: line.offset };
+}
+
+/**
+ * Reports what lines.ts flagged (cut or undecodable) and parses the line as JSON. Returns
+ * undefined, after a warning, when the line cannot be used; blank lines are skipped silently.
+ */
+export function parseJsonLine(sink: WarningSink, line: Line): unknown {
+  const text = line.text;
+  if (line.truncated) {
+    sink.warn(line.lineNo, `line is ${line.bytes} bytes, over the line-size limit; skipped (raise --max-line-bytes to read it)`);
+    return undefined;
+  }
+  if (text.length === 0 || isBlank(text)) return undefined;
+  if (line.invalidUtf8) sink.warn(line.lineNo, 'invalid UTF-8 bytes were replaced with U+FFFD');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    sink.warn(line.lineNo, `invalid JSON, line skipped (truncated or corrupt): ${why}`);
+    return undefined;
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Splits a decoded head into its first `max` non-blank lines (the last may be cut short). */
+export function headLines(head: string, max: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  while (out.length < max && from < head.length) {
+    let nl = head.indexOf('\n', from);
+    if (nl === -1) nl = head.length;
+    const line = head.slice(from, nl).trim();
+    if (line) out.push(line);
+    from = nl + 1;
+  }
+  return out;
+}
+
+/** JSON.parse that returns undefined instead of throwing. */
+export function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tracks the earliest and latest ISO timestamps seen (ISO-8601 UTC strings sort as text). */
+export class TimeSpan {
+  first?: string;
+  last?: string;
+  see(time: string | undefined): void {
+    if (!time) return;
+    if (this.first === undefined || time < this.first) this.first = time;
+    if (this.last === undefined || time > this.last) this.last = time;
+  }
+}
