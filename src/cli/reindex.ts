@@ -9,18 +9,20 @@ import { writeFileAtomic, abs } from '../knowledge/fsutil.js';
 import { formatProblem } from '../knowledge/problem.js';
 import { EXIT } from '../core/errors.js';
 import { action } from './run.js';
+import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
 import { context } from './context.js';
 import { note, out, printJson } from './io.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('reindex')
     .description('regenerate knowledge/index.json from the item files (invalid items are left out and reported; exit 1 if any)')
     .option('--dry-run', 'say whether the index would change, without writing it')
-    .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 items')
+    .option('--json', 'print the result as JSON');
+  addCommitOptions(cmd)
+    .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 item(s)\n  $ compound reindex --commit --branch knowledge/reindex')
     .action(
-      action((opts: { dryRun?: boolean; json?: boolean }) => {
+      action(async (opts: { dryRun?: boolean; json?: boolean } & CommitFlags) => {
         const { root } = context();
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
         try {
@@ -28,6 +30,8 @@ export function register(program: Command): void {
           const text = renderIndex(buildIndex(store.items));
           const changed = readIndexText(root) !== text;
           if (changed && !opts.dryRun) writeFileAtomic(abs(root, INDEX_FILE), text);
+          const commit = changed && !opts.dryRun ? await commitIfAsked(root, opts, { changed: [INDEX_FILE], removed: [] }, 'compound: reindex knowledge/index.json\n') : undefined;
+          if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
           for (const p of store.problems) note(formatProblem(p));
           const verb = changed ? (opts.dryRun ? 'would be updated' : 'updated') : 'unchanged';
           if (opts.json) printJson({ changed, dryRun: Boolean(opts.dryRun), items: store.items.length, problems: store.problems });
