@@ -3,7 +3,11 @@
  * Adding a format = one reader module under readers/ and one line here.
  */
 import type { SessionReader } from './reader.js';
+import { claudeCodeReader } from './readers/claude-code.js';
+import { codexReader } from './readers/codex.js';
 
 export const READERS: readonly SessionReader[] = [
   // READERS-LIST: one entry per format
+  claudeCodeReader,
+  codexReader,
 ];
