@@ -1,0 +1,94 @@
+/**
+ * Chooses a reader by content: every reader scores the file's first 64 KiB and the highest score
+ * above 0 wins (ties go to the earlier reader in READERS). A file no reader claims is reported,
+ * never guessed. `--format` skips detection.
+ */
+import { open } from 'node:fs/promises';
+import { SESSION_FORMATS, type SessionFormat } from './model.js';
+import type { SessionReader } from './reader.js';
+import { READERS } from './registry.js';
+
+export const HEAD_BYTES = 64 * 1024;
+
+export interface FileHead {
+  /** First bytes of the file (at most HEAD_BYTES). */
+  bytes: Buffer;
+  /** Whole file size in bytes. */
+  size: number;
+}
+
+export type DetectOutcome =
+  | { ok: true; reader: SessionReader; score: number }
+  | { ok: false; reason: 'empty' | 'binary' | 'unknown'; message: string };
+
+/** Reads the first `limit` bytes and the size of a file in one open. */
+export async function readHead(file: string, limit = HEAD_BYTES): Promise<FileHead> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buf = Buffer.alloc(Math.min(limit, size));
+    let filled = 0;
+    while (filled < buf.length) {
+      const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: filled === buf.length ? buf : buf.subarray(0, filled), size };
+  } finally {
+    await handle.close();
+  }
+}
+
+const lenient = new TextDecoder('utf-8', { fatal: false });
+
+/** NUL bytes never occur in UTF-8 text transcripts; they mark binary (or UTF-16) files. */
+export function looksBinary(bytes: Buffer): boolean {
+  return bytes.indexOf(0) !== -1;
+}
+
+export function decodeHead(bytes: Buffer): string {
+  return lenient.decode(bytes); // strips a UTF-8 BOM, replaces invalid sequences
+}
+
+export function detectFormat(head: FileHead, file: string, readers: readonly SessionReader[] = READERS): DetectOutcome {
+  if (head.size === 0 || head.bytes.length === 0) return { ok: false, reason: 'empty', message: 'empty file' };
+  if (looksBinary(head.bytes)) {
+    return { ok: false, reason: 'binary', message: 'binary file (NUL bytes in the first 64 KiB), not a transcript' };
+  }
+  const text = decodeHead(head.bytes);
+  if (text.trim() === '') return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
+  let best: SessionReader | undefined;
+  let bestScore = 0;
+  for (const reader of readers) {
+    let score = 0;
+    try {
+      score = reader.detect(text, file);
+    } catch {
+      score = 0; // a reader that cannot judge the head does not claim it
+    }
+    if (score > bestScore) {
+      best = reader;
+      bestScore = score;
+    }
+  }
+  if (!best) {
+    return {
+      ok: false,
+      reason: 'unknown',
+      message: `unknown transcript format (no reader recognised it; pass --format one of ${SESSION_FORMATS.join(', ')} to force one)`,
+    };
+  }
+  return { ok: true, reader: best, score: bestScore };
+}
+
+export async function detectFile(file: string, readers: readonly SessionReader[] = READERS): Promise<DetectOutcome> {
+  return detectFormat(await readHead(file), file, readers);
+}
+
+export function isSessionFormat(value: string): value is SessionFormat {
+  return (SESSION_FORMATS as readonly string[]).includes(value);
+}
+
+export function readerFor(format: SessionFormat, readers: readonly SessionReader[] = READERS): SessionReader | undefined {
+  return readers.find((r) => r.format === format);
+}

@@ -1,0 +1,159 @@
+/**
+ * The one entry point for "read these transcripts": walk the inputs, detect each file's format,
+ * read it, and keep going past every bad file. Each problem is a warning naming file and line;
+ * the summary says how much was read so the CLI can decide its exit code.
+ */
+import type { ReadWarning, Session, SessionFormat } from './model.js';
+import type { SessionReader } from './reader.js';
+import { detectFormat, readerFor, readHead } from './detect.js';
+import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
+import { READERS } from './registry.js';
+import { walkInputs, type WalkOptions } from './walk.js';
+
+export interface ReadSessionsOptions extends WalkOptions {
+  /** Skip detection and read every file as this format. */
+  format?: SessionFormat;
+  /** Lines longer than this are skipped with a warning (default 16 MiB). */
+  maxLineBytes?: number;
+  /** Called for each warning as it happens (files in order). */
+  onWarning?: (warning: ReadWarning) => void;
+  /** Called after each file. */
+  onProgress?: (done: number, total: number, file: string) => void;
+  /** Readers to choose from (default: READERS). */
+  readers?: readonly SessionReader[];
+}
+
+export interface ReadSummary {
+  /** Files found by the walk. */
+  files: number;
+  /** Files read (possibly with warnings). */
+  filesRead: number;
+  /** Files that could not be read at all (unreadable, empty, binary, unknown format). */
+  filesFailed: number;
+  sessions: number;
+  warnings: number;
+}
+
+export interface ReadResult {
+  sessions: Session[];
+  warnings: ReadWarning[];
+  summary: ReadSummary;
+}
+
+export interface FileReadResult {
+  file: string;
+  /** False when the file could not be read at all. */
+  ok: boolean;
+  format?: SessionFormat;
+  sessions: Session[];
+  warnings: ReadWarning[];
+}
+
+/** Reads one file: detection (unless `format`), then its reader. Never throws for bad input. */
+export async function readSessionFile(file: string, options: ReadSessionsOptions = {}): Promise<FileReadResult> {
+  const warnings: ReadWarning[] = [];
+  const warn = (w: ReadWarning): void => {
+    warnings.push(w);
+    options.onWarning?.(w);
+  };
+  const readers = options.readers ?? READERS;
+  try {
+    let reader: SessionReader | undefined;
+    if (options.format) {
+      reader = readerFor(options.format, readers);
+      if (!reader) {
+        warn({ file, message: `no reader for format "${options.format}" is installed` });
+        return { file, ok: false, sessions: [], warnings };
+      }
+      const head = await readHead(file, 1); // still fail early and clearly on unreadable/empty files
+      if (head.size === 0) {
+        warn({ file, message: 'empty file' });
+        return { file, ok: false, sessions: [], warnings };
+      }
+    } else {
+      const outcome = detectFormat(await readHead(file), file, readers);
+      if (!outcome.ok) {
+        warn({ file, message: outcome.message });
+        return { file, ok: false, sessions: [], warnings };
+      }
+      reader = outcome.reader;
+    }
+    const sessions = await reader.read(file, { maxLineBytes: options.maxLineBytes ?? DEFAULT_READ_MAX_LINE_BYTES, onWarning: warn });
+    if (sessions.length === 0) warn({ file, message: `no session found in this ${reader.format} file` });
+    return { file, ok: true, format: reader.format, sessions, warnings };
+  } catch (err) {
+    warn({ file, message: `cannot read: ${describeIoError(err)}` });
+    return { file, ok: false, sessions: [], warnings };
+  }
+}
+
+function describeIoError(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Walks `inputs` and calls `onFile` for each file, in sorted order, with what was read. Reading
+ * overlaps a little (I/O vs parsing) but callbacks keep file order, so output is deterministic.
+ */
+export async function forEachSessionFile(
+  inputs: readonly string[],
+  options: ReadSessionsOptions,
+  onFile: (result: FileReadResult) => void | Promise<void>,
+): Promise<{ warnings: ReadWarning[]; summary: ReadSummary }> {
+  const walked = await walkInputs(inputs, options);
+  const warnings: ReadWarning[] = [];
+  for (const w of walked.warnings) {
+    warnings.push(w);
+    options.onWarning?.(w);
+  }
+  const summary: ReadSummary = { files: walked.files.length, filesRead: 0, filesFailed: 0, sessions: 0, warnings: 0 };
+  const files = walked.files;
+  const inFlight = new Map<number, Promise<FileReadResult>>();
+  const window = 2; // two cores: one file parsing while the next one's I/O starts
+  // Warnings are collected per file and forwarded in file order, not as reads interleave.
+  const perFile = { ...options, onWarning: undefined };
+  let next = 0;
+  const start = (): void => {
+    if (next < files.length) {
+      inFlight.set(next, readSessionFile(files[next]!, perFile));
+      next++;
+    }
+  };
+  for (let i = 0; i < window; i++) start();
+  for (let i = 0; i < files.length; i++) {
+    const result = await inFlight.get(i)!;
+    inFlight.delete(i);
+    start();
+    for (const w of result.warnings) {
+      warnings.push(w);
+      options.onWarning?.(w);
+    }
+    if (result.ok) summary.filesRead++;
+    else summary.filesFailed++;
+    summary.sessions += result.sessions.length;
+    await onFile(result);
+    options.onProgress?.(i + 1, files.length, result.file);
+  }
+  summary.warnings = warnings.length;
+  return { warnings, summary };
+}
+
+/** Reads every session under `inputs` (files, directories, globs, plus `options.from`). */
+export async function readSessions(inputs: readonly string[], options: ReadSessionsOptions = {}): Promise<ReadResult> {
+  const sessions: Session[] = [];
+  const { warnings, summary } = await forEachSessionFile(inputs, options, (r) => {
+    sessions.push(...r.sessions);
+  });
+  return { sessions, warnings, summary };
+}
