@@ -5,9 +5,19 @@
 import type { SessionReader } from './reader.js';
 import { claudeCodeReader } from './readers/claude-code.js';
 import { codexReader } from './readers/codex.js';
+import { hermesReader } from './readers/hermes.js';
+import { openaiChatReader } from './readers/openai-chat.js';
+import { geminiCliReader } from './readers/gemini-cli.js';
+import { specstoryReader } from './readers/specstory.js';
+import { consoleMdReader } from './readers/console-md.js';
 
 export const READERS: readonly SessionReader[] = [
   // READERS-LIST: one entry per format
   claudeCodeReader,
   codexReader,
+  hermesReader,
+  geminiCliReader,
+  specstoryReader,
+  consoleMdReader,
+  openaiChatReader,
 ];

@@ -1,0 +1,184 @@
+/**
+ * Small helpers shared by the readers in this folder: warnings, ids derived from paths, session
+ * assembly, and whole-file text reading with line/byte positions for pretty-printed JSON.
+ */
+import { createHash } from 'node:crypto';
+import { open, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
+import type { ReadOptions } from '../reader.js';
+
+/** Collects warnings for one file and forwards each to `options.onWarning` as it happens. */
+export class Warnings {
+  readonly list: ReadWarning[] = [];
+  constructor(
+    readonly file: string,
+    private readonly options: ReadOptions | undefined,
+  ) {}
+
+  add(line: number | undefined, message: string): void {
+    const w: ReadWarning = line === undefined ? { file: this.file, message } : { file: this.file, line, message };
+    this.list.push(w);
+    this.options?.onWarning?.(w);
+  }
+}
+
+/** File name without directory and last extension. */
+export function baseName(file: string): string {
+  const b = path.basename(file);
+  const dot = b.lastIndexOf('.');
+  return dot > 0 ? b.slice(0, dot) : b;
+}
+
+/** Short stable hash of the absolute path: two files with the same name in different places differ. */
+export function pathHash(file: string, length = 10): string {
+  return createHash('sha1').update(path.resolve(file)).digest('hex').slice(0, length);
+}
+
+/** Byte size of a file, 0 when it cannot be read. */
+export async function fileSize(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The first `bytes` bytes of a file decoded leniently ('' when unreadable): for readers that
+ * handle two shapes and must pick one before reading. */
+export async function readHead(file: string, bytes: number): Promise<string> {
+  try {
+    const fh = await open(file, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+      return lenientDecoder.decode(buf.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Keeps the first occurrence of each model name, in order of appearance. */
+export class ModelList {
+  readonly names: string[] = [];
+  add(name: string | undefined): void {
+    if (name && !this.names.includes(name)) this.names.push(name);
+  }
+}
+
+export interface SessionInit {
+  id: string;
+  format: SessionFormat;
+  agent: string;
+  file: string;
+  bytes: number;
+  events: SessionEvent[];
+  warnings: ReadWarning[];
+  models?: string[];
+  repo?: string | undefined;
+  cwd?: string | undefined;
+  branch?: string | undefined;
+  startedAt?: string | undefined;
+  endedAt?: string | undefined;
+}
+
+/** Builds a Session with a fixed key order and no undefined-valued keys, so JSON output of the
+ * same input is byte-identical. */
+export function makeSession(init: SessionInit): Session {
+  const out: Record<string, unknown> = { id: init.id, format: init.format, agent: init.agent };
+  if (init.repo) out.repo = init.repo;
+  if (init.cwd) out.cwd = init.cwd;
+  if (init.branch) out.branch = init.branch;
+  out.models = init.models ?? [];
+  if (init.startedAt) out.startedAt = init.startedAt;
+  if (init.endedAt) out.endedAt = init.endedAt;
+  out.file = init.file;
+  out.bytes = init.bytes;
+  out.events = init.events;
+  out.warnings = init.warnings;
+  return out as unknown as Session;
+}
+
+/** A whole file decoded as text, with a mapping from character offsets to 1-based lines and
+ * from lines to byte offsets (for formats that are one pretty-printed JSON document). */
+export interface TextFile {
+  text: string;
+  bytes: number;
+  /** 1-based line of a character offset in `text`. */
+  lineAt(charOffset: number): number;
+  /** Byte offset of the start of a 1-based line. */
+  byteOffsetOfLine(line: number): number;
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Reads a file as UTF-8. Invalid bytes become U+FFFD and each affected line gets a warning. */
+export async function readTextFile(file: string, warnings: Warnings): Promise<TextFile | undefined> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(file);
+  } catch (err) {
+    warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
+    return undefined;
+  }
+  const byteStarts: number[] = [0];
+  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) byteStarts.push(i + 1);
+  let text: string;
+  try {
+    text = strictDecoder.decode(buf);
+  } catch {
+    text = lenientDecoder.decode(buf);
+    for (let l = 0; l < byteStarts.length; l++) {
+      const end = l + 1 < byteStarts.length ? byteStarts[l + 1]! - 1 : buf.length;
+      try {
+        strictDecoder.decode(buf.subarray(byteStarts[l]!, end));
+      } catch {
+        warnings.add(l + 1, 'invalid UTF-8 (bytes replaced with U+FFFD)');
+      }
+    }
+  }
+  // Newlines are ASCII, so text and bytes have the same line breaks.
+  const charStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
+  return {
+    text,
+    bytes: buf.length,
+    lineAt(charOffset: number): number {
+      let lo = 0;
+      let hi = charStarts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (charStarts[mid]! <= charOffset) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo + 1;
+    },
+    byteOffsetOfLine(line: number): number {
+      return byteStarts[Math.min(Math.max(line, 1), byteStarts.length) - 1]!;
+    },
+  };
+}
+
+/** "2025-01-05 10:00:00" / "2025-01-05 10:00Z" → ISO-like "2025-01-05T10:00:00" / "...T10:00:00Z".
+ * The zone is kept as written (naive stays naive): we never guess a local offset. */
+export function isoFromSpaced(s: string): string | undefined {
+  const m = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d)(:\d\d(?:\.\d+)?)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(s.trim());
+  if (!m) return undefined;
+  return `${m[1]}T${m[2]}${m[3] ?? ':00'}${m[4] ?? ''}`;
+}

@@ -1,0 +1,280 @@
+/**
+ * Gemini CLI, two files under ~/.gemini/tmp/<project hash>/:
+ * - chats/session-<time>-<hex>.json: one pretty-printed object {sessionId, projectHash, startTime,
+ *   lastUpdated, messages[]}, rewritten in place; tool calls and their results live inside the
+ *   `gemini` message. Each event cites the line where its message / tool call starts.
+ * - logs.json: an array of the prompts typed in every session of the project ({sessionId,
+ *   messageId, type:"user", message, timestamp}). It holds no replies, so each session read from
+ *   it has user events only; for sessions that also have a chat file it repeats their prompts
+ *   under the same session id (a walker should prefer the chat file).
+ */
+import { pushText, pushToolCall, pushToolResult } from '../events.js';
+import type { Session, SessionEvent, SourceRef } from '../model.js';
+import type { ReadOptions, SessionReader } from '../reader.js';
+import { baseName, isRecord, makeSession, ModelList, readTextFile, str, type TextFile, Warnings } from './common.js';
+import { scanJson } from './json-scan.js';
+import { commandOf, contentText, parseArguments } from './openai-messages.js';
+import { statedExitCode } from './outcome.js';
+
+function detectChat(head: string): number {
+  if (!/^\s*\{/.test(head)) return 0;
+  return /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head) ? 0.95 : 0;
+}
+
+function detectLogs(head: string): number {
+  return /^\s*\[\s*\{\s*"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head) && /"type"\s*:\s*"user"/.test(head)
+    ? 0.9
+    : 0;
+}
+
+type Span = [number, number];
+
+/** Parsed document plus the spans the scan found, with a per-part fallback for cut-off files. */
+class PrettyJson {
+  doc: unknown;
+  constructor(
+    readonly tf: TextFile,
+    readonly warnings: Warnings,
+    complete: boolean,
+  ) {
+    if (complete) {
+      try {
+        this.doc = JSON.parse(tf.text);
+      } catch {
+        this.doc = undefined;
+      }
+    }
+    if (this.doc === undefined) {
+      warnings.add(tf.lineAt(tf.text.length), 'JSON document is truncated or malformed; reading its complete parts');
+    }
+  }
+  part(span: Span | undefined): unknown {
+    if (!span) return undefined;
+    try {
+      return JSON.parse(this.tf.text.slice(span[0], span[1]));
+    } catch {
+      this.warnings.add(this.tf.lineAt(span[0]), 'invalid JSON value; skipped');
+      return undefined;
+    }
+  }
+  source(file: string, charOffset: number): SourceRef {
+    const line = this.tf.lineAt(charOffset);
+    return { file, line, offset: this.tf.byteOffsetOfLine(line) };
+  }
+}
+
+function toolOutput(call: Record<string, unknown>): { output: string; hasError: boolean } {
+  const parts: string[] = [];
+  let hasError = false;
+  const results = Array.isArray(call.result) ? call.result : [];
+  for (const r of results) {
+    const resp = isRecord(r) && isRecord(r.functionResponse) ? r.functionResponse.response : undefined;
+    if (!isRecord(resp)) continue;
+    if (resp.error !== undefined && resp.error !== null && resp.error !== '') {
+      hasError = true;
+      parts.push(typeof resp.error === 'string' ? resp.error : JSON.stringify(resp.error));
+    } else if (resp.output !== undefined) {
+      parts.push(typeof resp.output === 'string' ? resp.output : JSON.stringify(resp.output));
+    } else {
+      parts.push(JSON.stringify(resp));
+    }
+  }
+  if (parts.length === 0 && typeof call.resultDisplay === 'string') parts.push(call.resultDisplay);
+  return { output: parts.join('\n'), hasError };
+}
+
+function pushGeminiMessage(
+  events: SessionEvent[],
+  models: ModelList,
+  m: Record<string, unknown>,
+  src: SourceRef,
+  at: (key: string) => SourceRef | undefined,
+): boolean {
+  const time = str(m.timestamp);
+  const base = time === undefined ? { source: src } : { source: src, time };
+  switch (m.type) {
+    case 'user':
+      pushText(events, 'user', contentText(m.content), base);
+      return true;
+    case 'info':
+    case 'error':
+    case 'warning':
+      pushText(events, 'system', contentText(m.content), { ...base, injected: true });
+      return true;
+    case 'gemini':
+    case 'model':
+      break;
+    default:
+      return false;
+  }
+  const model = str(m.model);
+  models.add(model);
+  const thoughts = Array.isArray(m.thoughts) ? m.thoughts : [];
+  thoughts.forEach((t, k) => {
+    if (!isRecord(t)) return;
+    const text = [str(t.subject), str(t.description)].filter(Boolean).join(': ');
+    const tTime = str(t.timestamp) ?? time;
+    const tSrc = at(`thoughts.${k}`) ?? src;
+    pushText(events, 'reasoning', text, tTime === undefined ? { source: tSrc } : { source: tSrc, time: tTime });
+  });
+  pushText(events, 'assistant', contentText(m.content), base, model);
+  const calls = Array.isArray(m.toolCalls) ? m.toolCalls : [];
+  calls.forEach((c, j) => {
+    if (!isRecord(c)) return;
+    const callId = str(c.id);
+    const name = str(c.name) ?? 'unknown';
+    const input = parseArguments(c.args);
+    const command = commandOf(input);
+    const cTime = str(c.timestamp) ?? time;
+    const cSrc = at(`toolCalls.${j}`) ?? src;
+    const cBase = cTime === undefined ? { source: cSrc } : { source: cSrc, time: cTime };
+    pushToolCall(events, { ...cBase, ...(callId ? { callId } : {}), name, input, ...(command !== undefined ? { command } : {}) });
+    const status = str(c.status);
+    if (status === undefined && c.result === undefined) return; // still pending when the file was written
+    const { output, hasError } = toolOutput(c);
+    const exitCode = statedExitCode(output);
+    const rejected = status === 'cancelled' || status === 'canceled';
+    const isError = hasError || (status !== undefined && status !== 'success') || (exitCode !== undefined && exitCode !== 0);
+    const rSrc = at(`toolCalls.${j}.result`) ?? cSrc;
+    pushToolResult(events, {
+      ...(cTime === undefined ? { source: rSrc } : { source: rSrc, time: cTime }),
+      ...(callId ? { callId } : {}),
+      name,
+      output,
+      isError,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(rejected ? { rejected: true } : {}),
+    });
+  });
+  return true;
+}
+
+async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
+  const top = new Map<string, Span>();
+  const messages: Span[] = [];
+  // "<message index>" → "<sub path>" → start offset of that part of the message
+  const inner = new Map<number, Map<string, number>>();
+  const complete = scanJson(tf.text, 5, (p, start, end) => {
+    if (p.length === 1) top.set(p[0] as string, [start, end]);
+    else if (p[0] !== 'messages') return;
+    else if (p.length === 2) messages.push([start, end]);
+    else if (p.length === 4 || (p.length === 5 && p[4] === 'result')) {
+      if (p[2] !== 'toolCalls' && p[2] !== 'thoughts') return;
+      const i = p[1] as number;
+      let m = inner.get(i);
+      if (!m) inner.set(i, (m = new Map()));
+      m.set(p.slice(2).join('.'), start);
+    }
+  });
+  const pj = new PrettyJson(tf, warnings, complete);
+  const doc = isRecord(pj.doc) ? pj.doc : undefined;
+  const field = (key: string): unknown => (doc ? doc[key] : pj.part(top.get(key)));
+  const msgs: unknown[] = doc ? (Array.isArray(doc.messages) ? doc.messages : []) : messages.map((s) => pj.part(s));
+
+  const events: SessionEvent[] = [];
+  const models = new ModelList();
+  let firstTime: string | undefined;
+  let lastTime: string | undefined;
+  msgs.forEach((m, i) => {
+    const start = messages[i]?.[0] ?? 0;
+    if (!isRecord(m)) {
+      if (m !== undefined) warnings.add(tf.lineAt(start), 'message is not a JSON object; skipped');
+      return;
+    }
+    const offsets = inner.get(i);
+    const at = (key: string): SourceRef | undefined => {
+      const o = offsets?.get(key);
+      return o === undefined ? undefined : pj.source(file, o);
+    };
+    if (!pushGeminiMessage(events, models, m, pj.source(file, start), at)) {
+      warnings.add(tf.lineAt(start), `unknown message type ${JSON.stringify(m.type)}; skipped`);
+      return;
+    }
+    const t = str(m.timestamp);
+    if (t) {
+      firstTime ??= t;
+      lastTime = t;
+    }
+  });
+  return [
+    makeSession({
+      id: str(field('sessionId')) ?? baseName(file),
+      format: 'gemini-cli',
+      agent: 'gemini-cli',
+      file,
+      bytes: tf.bytes,
+      events,
+      warnings: warnings.list,
+      models: models.names,
+      startedAt: str(field('startTime')) ?? firstTime,
+      endedAt: str(field('lastUpdated')) ?? lastTime,
+    }),
+  ];
+}
+
+async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
+  const entries: Span[] = [];
+  const complete = scanJson(tf.text, 1, (p, start, end) => {
+    if (p.length === 1) entries.push([start, end]);
+  });
+  const pj = new PrettyJson(tf, warnings, complete);
+  const list: unknown[] = Array.isArray(pj.doc) ? pj.doc : entries.map((s) => pj.part(s));
+  const bySession = new Map<string, { events: SessionEvent[]; bytes: number; first?: string; last?: string }>();
+  list.forEach((e, i) => {
+    const span = entries[i] ?? [0, 0];
+    if (!isRecord(e)) {
+      if (e !== undefined) warnings.add(tf.lineAt(span[0]), 'entry is not a JSON object; skipped');
+      return;
+    }
+    const sid = str(e.sessionId);
+    if (!sid) {
+      warnings.add(tf.lineAt(span[0]), 'entry has no sessionId; skipped');
+      return;
+    }
+    let s = bySession.get(sid);
+    if (!s) bySession.set(sid, (s = { events: [], bytes: 0 }));
+    s.bytes += Buffer.byteLength(tf.text.slice(span[0], span[1]));
+    const time = str(e.timestamp);
+    const src = pj.source(file, span[0]);
+    const base = time === undefined ? { source: src } : { source: src, time };
+    const text = contentText(e.message);
+    if (e.type === 'user') pushText(s.events, 'user', text, base);
+    else pushText(s.events, 'system', text, { ...base, injected: true });
+    if (time) {
+      s.first ??= time;
+      s.last = time;
+    }
+  });
+  const sessions: Session[] = [];
+  for (const [id, s] of bySession) {
+    sessions.push(
+      makeSession({
+        id,
+        format: 'gemini-cli',
+        agent: 'gemini-cli',
+        file,
+        bytes: s.bytes,
+        events: s.events,
+        warnings: warnings.list,
+        startedAt: s.first,
+        endedAt: s.last,
+      }),
+    );
+  }
+  return sessions;
+}
+
+export const geminiCliReader: SessionReader = {
+  format: 'gemini-cli',
+  detect: (head) => Math.max(detectChat(head), detectLogs(head)),
+  async read(file: string, options?: ReadOptions): Promise<Session[]> {
+    const warnings = new Warnings(file, options);
+    const tf = await readTextFile(file, warnings);
+    if (!tf) return [];
+    if (tf.text.trim() === '') {
+      warnings.add(undefined, 'file is empty');
+      return [];
+    }
+    return /^\s*\[/.test(tf.text.slice(0, 256)) ? readLogs(file, warnings, tf) : readChat(file, warnings, tf);
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * Hermes Agent (NousResearch) sessions, two on-disk shapes of the same conversation:
+ * - gateway transcript JSONL (`<YYYYMMDD_HHMMSS>_<hex>.jsonl`): a `session_meta` line, then OpenAI
+ *   chat messages with naive local timestamps; the file name is the session id;
+ * - session JSON log (`session_<id>.json`): one pretty-printed object with session_id, model,
+ *   session_start, last_updated, system_prompt and the same messages without timestamps.
+ * Both yield the same session id, so a walker that meets both can keep one.
+ */
+import { pushText } from '../events.js';
+import type { Session } from '../model.js';
+import type { ReadOptions, SessionReader } from '../reader.js';
+import { baseName, isRecord, makeSession, readHead, readTextFile, str, Warnings } from './common.js';
+import { scanJson } from './json-scan.js';
+import { newChatState, pushChatMessage } from './openai-messages.js';
+import { readChatJsonl } from './openai-chat.js';
+
+// Line 1 can be hundreds of KB of tool schemas, so the head may not hold a whole line.
+const GATEWAY_HEAD = /^\s*\{[^\n]*?"role"\s*:\s*"session_meta"/;
+
+function detectLog(head: string): number {
+  if (!/^\s*\{/.test(head)) return 0;
+  return /^\s*"session_id"\s*:/m.test(head) && /^\s*"session_start"\s*:/m.test(head) ? 0.9 : 0;
+}
+
+async function readLog(file: string, options?: ReadOptions): Promise<Session[]> {
+  const warnings = new Warnings(file, options);
+  const tf = await readTextFile(file, warnings);
+  if (!tf) return [];
+  if (tf.text.trim() === '') {
+    warnings.add(undefined, 'file is empty');
+    return [];
+  }
+  const text = tf.text;
+  const top = new Map<string, [number, number]>();
+  const messages: [number, number][] = [];
+  const complete = scanJson(text, 2, (path, start, end) => {
+    if (path.length === 1) top.set(path[0] as string, [start, end]);
+    else if (path.length === 2 && path[0] === 'messages') messages.push([start, end]);
+  });
+
+  // Fast path: one JSON.parse. Otherwise (cut short mid-write) parse each complete part alone.
+  let doc: Record<string, unknown> | undefined;
+  if (complete) {
+    try {
+      const v: unknown = JSON.parse(text);
+      if (isRecord(v)) doc = v;
+    } catch {
+      doc = undefined;
+    }
+  }
+  const parsePart = (span: [number, number]): unknown => {
+    try {
+      return JSON.parse(text.slice(span[0], span[1]));
+    } catch {
+      warnings.add(tf.lineAt(span[0]), 'invalid JSON value; skipped');
+      return undefined;
+    }
+  };
+  if (!doc) {
+    warnings.add(tf.lineAt(text.length), 'JSON document is truncated or malformed; reading its complete parts');
+  }
+  const field = (key: string): unknown => {
+    if (doc) return doc[key];
+    const span = top.get(key);
+    return span ? parsePart(span) : undefined;
+  };
+  const msgs: unknown[] = doc
+    ? Array.isArray(doc.messages)
+      ? doc.messages
+      : []
+    : messages.map((span) => parsePart(span));
+
+  const state = newChatState();
+  const model = str(field('model'));
+  if (model) {
+    state.defaultModel = model;
+    state.models.add(model);
+  }
+  const source = (charOffset: number) => {
+    const line = tf.lineAt(charOffset);
+    return { file, line, offset: tf.byteOffsetOfLine(line) };
+  };
+  const systemPrompt = str(field('system_prompt'));
+  if (systemPrompt) {
+    pushText(state.events, 'system', systemPrompt, { source: source(top.get('system_prompt')?.[0] ?? 0), injected: true });
+  }
+  msgs.forEach((m, i) => {
+    const start = messages[i]?.[0] ?? 0;
+    if (!isRecord(m)) {
+      if (m !== undefined) warnings.add(tf.lineAt(start), 'message is not a JSON object; skipped');
+      return;
+    }
+    if (!pushChatMessage(state, m, source(start))) {
+      warnings.add(tf.lineAt(start), `not a chat message (role ${JSON.stringify(m.role)}); skipped`);
+    }
+  });
+  const sessionId = str(field('session_id')) ?? baseName(file).replace(/^session_/, '');
+  return [
+    makeSession({
+      id: sessionId,
+      format: 'hermes',
+      agent: 'hermes',
+      file,
+      bytes: tf.bytes,
+      events: state.events,
+      warnings: warnings.list,
+      models: state.models.names,
+      startedAt: str(field('session_start')),
+      endedAt: str(field('last_updated')),
+    }),
+  ];
+}
+
+export const hermesReader: SessionReader = {
+  format: 'hermes',
+  detect: (head) => (GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head)),
+  async read(file, options) {
+    // A pretty-printed object is the JSON log; anything else is read as the gateway JSONL.
+    const head = await readHead(file, 8192);
+    if (detectLog(head) > 0 || /^\s*\{\s*\n/.test(head)) return readLog(file, options);
+    return readChatJsonl(file, options, { format: 'hermes', agent: 'hermes', id: baseName });
+  },
+};

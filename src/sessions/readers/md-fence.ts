@@ -1,0 +1,46 @@
+/**
+ * Tracks fenced code blocks (``` / ~~~, up to three spaces of indent) while a markdown file is
+ * read line by line, so section markers inside code are not taken for structure.
+ */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+export interface FenceLine {
+  /** The line opens or closes a fence. */
+  delimiter: boolean;
+  /** Info string of an opening fence (e.g. "bash"), lowercased. */
+  lang?: string;
+  /** The line closes a fence. */
+  closes?: boolean;
+}
+
+export class FenceTracker {
+  private open: { ch: string; len: number } | undefined;
+
+  get inside(): boolean {
+    return this.open !== undefined;
+  }
+
+  /** Feeds one line; says whether it is a fence delimiter. */
+  update(line: string): FenceLine {
+    const m = FENCE.exec(line);
+    if (!m) return { delimiter: false };
+    const marks = m[1]!;
+    const rest = m[2]!;
+    if (this.open) {
+      // a closing fence: same character, at least as long, nothing after it
+      if (marks[0] === this.open.ch && marks.length >= this.open.len && rest.trim() === '') {
+        this.open = undefined;
+        return { delimiter: true, closes: true };
+      }
+      return { delimiter: false };
+    }
+    if (marks[0] === '`' && rest.includes('`')) return { delimiter: false }; // inline code, not a fence
+    this.open = { ch: marks[0]!, len: marks.length };
+    return { delimiter: true, lang: rest.trim().split(/\s+/)[0]!.toLowerCase() };
+  }
+
+  /** Forgets an open fence (for exports that never close one). */
+  reset(): void {
+    this.open = undefined;
+  }
+}

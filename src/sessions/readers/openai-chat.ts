@@ -1,0 +1,134 @@
+/**
+ * Generic OpenAI-chat JSONL: one chat message per line ({role, content, tool_calls} /
+ * {role:"tool", tool_call_id, content}). Many home-grown agents log this shape. Detection scores
+ * it below every specific reader so Claude Code, Codex and Hermes files are never taken.
+ */
+import { readLines } from '../lines.js';
+import type { Session, SessionFormat } from '../model.js';
+import type { ReadOptions, SessionReader } from '../reader.js';
+import { baseName, errorMessage, fileSize, isRecord, makeSession, pathHash, str, Warnings } from './common.js';
+import { newChatState, pushChatMessage } from './openai-messages.js';
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+// Keys that belong to other formats' envelopes (Claude Code, Codex, ShareGPT, Hermes meta).
+const FOREIGN_KEYS = ['type', 'uuid', 'parentUuid', 'payload', 'sessionId', 'record_type', 'conversations'];
+
+function detectChat(head: string): number {
+  const lines = head.split('\n');
+  // the last line of the head may be cut short
+  const complete = lines.length > 1 ? lines.slice(0, -1) : lines;
+  let seen = 0;
+  for (const raw of complete.slice(0, 20)) {
+    const line = raw.trim();
+    if (line === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      return 0;
+    }
+    if (!isRecord(v) || typeof v.role !== 'string') return 0;
+    if (v.role === 'session_meta') return 0; // Hermes
+    if (!ROLES.has(v.role)) return 0;
+    if (FOREIGN_KEYS.some((k) => k in v)) return 0;
+    seen++;
+  }
+  return seen > 0 ? 0.4 : 0;
+}
+
+export interface ChatJsonlSettings {
+  format: SessionFormat;
+  agent: string;
+  /** Session id for a file that records none. */
+  id: (file: string) => string;
+}
+
+/** Reads a JSONL file of chat messages (plus Hermes' session_meta line) into one Session. */
+export async function readChatJsonl(file: string, options: ReadOptions | undefined, settings: ChatJsonlSettings): Promise<Session[]> {
+  const warnings = new Warnings(file, options);
+  const state = newChatState();
+  let lineCount = 0;
+  let startedAt: string | undefined;
+  let firstTime: string | undefined;
+  let lastTime: string | undefined;
+  let cwd: string | undefined;
+  try {
+    const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
+    for await (const line of readLines(file, lineOptions)) {
+      lineCount++;
+      if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
+      if (line.truncated) {
+        warnings.add(line.lineNo, `line of ${line.bytes} bytes exceeds the line limit; skipped`);
+        continue;
+      }
+      const text = line.text.trim();
+      if (text === '') continue;
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch (err) {
+        warnings.add(line.lineNo, `invalid JSON (${errorMessage(err)}); line skipped`);
+        continue;
+      }
+      if (!isRecord(v)) {
+        warnings.add(line.lineNo, 'line is not a JSON object; skipped');
+        continue;
+      }
+      const source = { file, line: line.lineNo, offset: line.offset };
+      if (v.role === 'session_meta') {
+        const model = str(v.model);
+        if (model) {
+          state.defaultModel = model;
+          state.models.add(model);
+        }
+        startedAt ??= str(v.timestamp);
+        cwd ??= str(v.cwd);
+        continue;
+      }
+      if (!pushChatMessage(state, v, source)) {
+        warnings.add(line.lineNo, `not a chat message (role ${JSON.stringify(v.role)}); skipped`);
+        continue;
+      }
+      const t = str(v.timestamp);
+      if (t) {
+        firstTime ??= t;
+        lastTime = t;
+      }
+    }
+  } catch (err) {
+    warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
+  }
+  if (lineCount === 0) {
+    warnings.add(undefined, 'file is empty');
+    return [];
+  }
+  const bytes = await fileSize(file);
+  return [
+    makeSession({
+      id: settings.id(file),
+      format: settings.format,
+      agent: settings.agent,
+      file,
+      bytes,
+      events: state.events,
+      warnings: warnings.list,
+      models: state.models.names,
+      cwd,
+      repo: cwd ? cwd.split(/[\\/]/).filter(Boolean).pop() : undefined,
+      startedAt: startedAt ?? firstTime,
+      endedAt: lastTime,
+    }),
+  ];
+}
+
+export const openaiChatReader: SessionReader = {
+  format: 'openai-chat',
+  detect: (head) => detectChat(head),
+  read: (file, options) =>
+    readChatJsonl(file, options, {
+      format: 'openai-chat',
+      agent: 'openai-chat',
+      // generic names (chat.jsonl) repeat across folders, so the path hash keeps ids apart
+      id: (f) => `${baseName(f)}-${pathHash(f, 8)}`,
+    }),
+};

@@ -1,0 +1,37 @@
+/**
+ * Failure heuristics for formats that render tool output as text without an error flag
+ * (SpecStory, terminal copies, Aider notes, generic tool messages). Deliberately conservative:
+ * a false "error" makes the harvester learn from a success, which is worse than missing one.
+ */
+
+/** Lines that only appear when a command failed. Matched line by line (multiline mode). */
+const FAILURE_LINE = new RegExp(
+  [
+    String.raw`^\s*(?:error|fatal|panic)(?:\[[^\]]*\])?:`, // "error: ...", "fatal: ...", rustc "error[E0425]:"
+    String.raw`^\s*Error\b`, // "Error starting session: ..."
+    String.raw`^\s*\w*(?:Error|Exception):\s`, // "TypeError: x", "AssertionError: ..."
+    String.raw`Traceback \(most recent call last\)`,
+    String.raw`^\s*(?:FAILED|FAIL)\b`, // pytest, jest/vitest
+    String.raw`\b[1-9]\d* (?:failed|failing)\b`, // "1 failed, 12 passed", mocha "2 failing"
+    String.raw`\b[1-9]\d* errors?\b`, // "3 errors", tsc "Found 1 error"
+    String.raw`command not found`,
+    String.raw`No such file or directory`,
+    String.raw`npm ERR!`,
+    String.raw`^\s*Exit (?:code|status):? *[1-9]`,
+    String.raw`exited with (?:code|status) [1-9]`,
+  ].join('|'),
+  'm',
+);
+
+const EXIT_CODE = /(?:^\s*Exit (?:Code|code|status|Status):? *|exited with (?:code|status) )(\d+)/m;
+
+/** True when command output text shows a failure. */
+export function looksFailed(output: string): boolean {
+  return FAILURE_LINE.test(output);
+}
+
+/** The exit code a text states ("Exit Code: 1", "exited with code 2"), if any. */
+export function statedExitCode(output: string): number | undefined {
+  const m = EXIT_CODE.exec(output);
+  return m ? Number(m[1]) : undefined;
+}
