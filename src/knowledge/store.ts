@@ -96,7 +96,12 @@ function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
   return valid;
 }
 
-export function loadStore(root: string): LoadedStore {
+export interface LoadOptions {
+  /** Called with every item file's text (valid or not), e.g. to scan it for secrets. */
+  onText?: (path: string, text: string) => void;
+}
+
+export function loadStore(root: string, options: LoadOptions = {}): LoadedStore {
   const problems: Problem[] = [];
   const files = listItemFiles(root, problems);
   const parsed: StoredItem[] = [];
@@ -115,6 +120,7 @@ export function loadStore(root: string): LoadedStore {
       problems.push({ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' });
       continue;
     }
+    options.onText?.(rel, bytes.toString('utf8'));
     const result = parseItemBytes(rel, bytes);
     problems.push(...result.problems);
     if (result.item) parsed.push(result.item);
