@@ -1,0 +1,302 @@
+/**
+ * Per-kind cases. True positives name the secret that must be found and removed; false
+ * positives are texts a reviewer would call clean (`compound check` must not block them).
+ */
+import type { SecretKind } from '../../src/redact/index.js';
+import { fakeB64, fakeHex, fakePem, SECRETS as S } from './fakes.js';
+
+export interface Positive {
+  text: string;
+  /** The substring that must be covered by a finding of the kind and gone after redact. */
+  secret: string;
+}
+
+const pem = (label: string, lines = 6): string =>
+  `-----BEGIN ${label}-----\n${fakePem(lines)}\n-----END ${label}-----`;
+const pemEscaped = `-----BEGIN PRIVATE KEY-----\\n${fakePem(5, '\\n')}\\n-----END PRIVATE KEY-----`;
+const skb = fakeB64(64);
+const rsa = pem('RSA PRIVATE KEY');
+const pemTruncated = `-----BEGIN OPENSSH PRIVATE KEY-----\n${fakePem(4)}\n`;
+
+export const POSITIVES: Record<SecretKind, Positive[]> = {
+  'aws-access-key': [
+    { text: `aws_access_key_id = ${S.awsAccess}`, secret: S.awsAccess },
+    { text: `"AccessKeyId": "${S.awsAccess}",`, secret: S.awsAccess },
+  ],
+  'aws-secret-key': [
+    { text: `aws_secret_access_key = ${S.awsSecret}`, secret: S.awsSecret },
+    { text: `AWS_SECRET_ACCESS_KEY="${S.awsSecret}"`, secret: S.awsSecret },
+    { text: `{"SecretAccessKey": "${S.awsSecret}"}`, secret: S.awsSecret },
+  ],
+  'github-token': [
+    { text: `export GITHUB_TOKEN=${S.ghp}`, secret: S.ghp },
+    { text: `git clone https://${S.ghp}@github.com/acme/app.git`, secret: S.ghp },
+    { text: `gh auth login --with-token <<< ${S.gho}`, secret: S.gho },
+    { text: `token: ${S.ghs}`, secret: S.ghs },
+    { text: `ghu: ${S.ghu}`, secret: S.ghu },
+    { text: `GH_PAT='${S.githubPat}'`, secret: S.githubPat },
+  ],
+  'gitlab-token': [{ text: `CI_JOB_TOKEN: ${S.glpat}`, secret: S.glpat }],
+  'openai-key': [
+    { text: `OPENAI_API_KEY=${S.openai}`, secret: S.openai },
+    { text: `client = OpenAI(api_key="${S.openaiProj}")`, secret: S.openaiProj },
+  ],
+  'anthropic-key': [{ text: `export ANTHROPIC_API_KEY=${S.anthropic}`, secret: S.anthropic }],
+  'slack-token': [
+    { text: `SLACK_BOT_TOKEN=${S.slackBot}`, secret: S.slackBot },
+    { text: `curl -d token=${S.slackUser} https://slack.com/api/chat.postMessage`, secret: S.slackUser },
+  ],
+  'stripe-key': [
+    { text: `Stripe.api_key = "${S.stripeLive}"`, secret: S.stripeLive },
+    { text: `STRIPE_KEY=${S.stripeRestricted}`, secret: S.stripeRestricted },
+    { text: `stripe listen --api-key ${S.stripeTest}`, secret: S.stripeTest },
+  ],
+  'google-api-key': [{ text: `https://maps.googleapis.com/maps/api/js?key=${S.google}&libraries=places`, secret: S.google }],
+  'google-oauth-secret': [{ text: `"client_secret":"${S.googleOauth}"`, secret: S.googleOauth }],
+  'npm-token': [{ text: `//registry.npmjs.org/:_authToken=${S.npm}`, secret: S.npm }],
+  'pypi-token': [{ text: `password = ${S.pypi}`, secret: S.pypi }],
+  'huggingface-token': [{ text: `huggingface-cli login --token ${S.hf}`, secret: S.hf }],
+  'sendgrid-key': [{ text: `SENDGRID_API_KEY=${S.sendgrid}`, secret: S.sendgrid }],
+  'groq-key': [{ text: `GROQ_API_KEY=${S.groq}`, secret: S.groq }],
+  'xai-key': [{ text: `XAI_API_KEY=${S.xai}`, secret: S.xai }],
+  'replicate-token': [{ text: `REPLICATE_API_TOKEN=${S.replicate}`, secret: S.replicate }],
+  'perplexity-key': [{ text: `PPLX=${S.perplexity}`, secret: S.perplexity }],
+  'digitalocean-token': [{ text: `doctl auth init -t ${S.digitalocean}`, secret: S.digitalocean }],
+  'shopify-token': [{ text: `X-Shopify-Access-Token: ${S.shopify}`, secret: S.shopify }],
+  'webhook-url': [
+    { text: `SLACK_WEBHOOK=${S.slackWebhook}`, secret: S.slackWebhook },
+    { text: `curl -X POST ${S.discordWebhook} -d @msg.json`, secret: S.discordWebhook },
+  ],
+  'bearer-header': [
+    { text: `curl -H "Authorization: Bearer ${S.bearer}" https://api.acme.dev/v1/me`, secret: S.bearer },
+    { text: `authorization: basic ${S.basic}`, secret: S.basic },
+    { text: `> GET /v1/me HTTP/1.1\n> Authorization: token ${S.bearer}\n`, secret: S.bearer },
+    { text: `{"headers": {"Authorization": "Bearer ${S.bearer}"}}`, secret: S.bearer },
+    { text: `sent header Bearer ${S.bearer} to the proxy`, secret: S.bearer },
+  ],
+  jwt: [
+    { text: `Cookie: session=${S.jwt}; Path=/`, secret: S.jwt },
+    { text: `the token was ${S.jwt}.`, secret: S.jwt },
+  ],
+  'private-key-block': [
+    { text: `$ cat ~/.ssh/id_rsa\n${rsa}\n$ `, secret: fakePemLine(rsa) },
+    { text: pem('OPENSSH PRIVATE KEY'), secret: '-----BEGIN OPENSSH PRIVATE KEY-----' },
+    { text: pem('EC PRIVATE KEY', 3), secret: '-----END EC PRIVATE KEY-----' },
+    { text: pem('PGP PRIVATE KEY BLOCK'), secret: 'PGP PRIVATE KEY BLOCK' },
+    { text: `{"content":"${pemEscaped}"}`, secret: pemEscaped },
+    { text: pemTruncated, secret: fakePemLine(pemTruncated) },
+  ],
+  'url-password': [
+    { text: `DATABASE_URL=postgres://app:${S.urlPassword}@db.internal:5432/app`, secret: S.urlPassword },
+    { text: `mongodb+srv://admin:${S.urlPassword}@cluster0.fake.mongodb.net/?retryWrites=true`, secret: S.urlPassword },
+    { text: `redis://:${S.urlPassword}@cache:6379/0`.replace('://:', '://default:'), secret: S.urlPassword },
+  ],
+  'connection-string-password': [
+    { text: `Server=tcp:db.fake.net,1433;Database=app;User ID=sa;Password=${S.connPassword};Encrypt=true;`, secret: S.connPassword },
+    { text: `"ConnectionStrings": {"Default": "Host=db;Username=app;Pwd=${S.connPassword};"}`, secret: S.connPassword },
+  ],
+  'cli-credential': [
+    { text: `mysql --user=app --password=${S.cliPassword} app_db`, secret: S.cliPassword },
+    { text: `psql --password ${S.cliPassword}`, secret: S.cliPassword },
+    { text: `curl -u deploy:${S.cliPassword} https://ci.fake.dev/api`, secret: S.cliPassword },
+  ],
+  'secret-assignment': [
+    { text: `DB_PASSWORD=${S.envPassword}`, secret: S.envPassword },
+    { text: `  password: ${S.envPassword}`, secret: S.envPassword },
+    { text: `{"password": "${S.envPassword}"}`, secret: S.envPassword },
+    { text: `client_secret = '${S.envPassword}'`, secret: S.envPassword },
+    { text: `const apiKey = "${S.envPassword}";`, secret: S.envPassword },
+    { text: `config :app, AppWeb.Endpoint, secret_key_base: "${skb}"`, secret: skb },
+    { text: `PGPASSWORD=${S.envPassword} psql -h db`, secret: S.envPassword },
+    { text: `x-api-key: ${S.envPassword}`, secret: S.envPassword },
+  ],
+  'high-entropy-assignment': [
+    { text: `SIGNING_SEED=${S.highEntropy}`, secret: S.highEntropy },
+    { text: `%{"key" => "${S.highEntropy}"}`, secret: S.highEntropy },
+    { text: `auth: ${S.highEntropy}`, secret: S.highEntropy },
+  ],
+  email: [
+    { text: `Author: Marco Rossi <marco.rossi@gmail.com>`, secret: 'marco.rossi@gmail.com' },
+    { text: `{"email":"dev+ci@acme-corp.io"}`, secret: 'dev+ci@acme-corp.io' },
+    { text: `"line one\\nj.doe@fastmail.fm wrote"`, secret: 'j.doe@fastmail.fm' },
+  ],
+  'home-path': [
+    { text: `cd /home/marco/projects/spotter`, secret: '/home/marco' },
+    { text: `"cwd":"/Users/jdoe/repos/app"`, secret: '/Users/jdoe' },
+    { text: `C:\\Users\\Marco Rossi\\AppData\\Local`, secret: 'C:\\Users\\Marco Rossi' },
+    { text: `{"path":"C:\\\\Users\\\\priya\\\\src"}`, secret: 'C:\\\\Users\\\\priya' },
+    { text: `/mnt/c/Users/priya/src`, secret: '/mnt/c/Users/priya' },
+  ],
+  'user-name': [],
+};
+
+/** A distinctive slice of a PEM body. */
+function fakePemLine(block: string): string {
+  const line = block.split('\n').find((l) => l.startsWith('FAKE0'));
+  if (!line) throw new Error('no PEM line');
+  return line;
+}
+
+/**
+ * Clean texts per kind. None of them may produce a `secret` finding; those under email/home-path
+ * may produce no finding at all.
+ */
+export const NEGATIVES: Record<SecretKind, string[]> = {
+  'aws-access-key': [
+    'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE',
+    'AKIA is the prefix of long-term AWS access key ids; ASIA marks temporary ones.',
+    'AKIAXXXXXXXXXXXXXXXX',
+  ],
+  'aws-secret-key': [
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}',
+    'secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY,',
+  ],
+  'github-token': [
+    'export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    'GitHub tokens start with ghp_, gho_, ghs_ or github_pat_.',
+    'token: ${{ secrets.GITHUB_TOKEN }}',
+    'env:\n  GH_TOKEN: ${{ github.token }}',
+    'ghp_<your-token>',
+  ],
+  'gitlab-token': ['Create a token (glpat-...) under Settings > Access Tokens.', 'glpat-xxxxxxxxxxxxxxxxxxxx'],
+  'openai-key': [
+    'OPENAI_API_KEY=sk-...',
+    'pip install scikit-learn  # imported as sklearn, not sk-learn',
+    '<div class="sk-spinner sk-spinner-double-bounce-container2">',
+    // A Codex encrypted reasoning blob: base64url with an sk- inside.
+    `{"type":"reasoning","encrypted_content":"gAAAAABqAZLp${fakeB64(30).replace(/[+/]/g, '_')}-sk-AbCdEf0123456789GhIjKl9876-_${fakeHex(40)}"}`,
+    'OPENAI_API_KEY=sk-proj-your-key-here',
+  ],
+  'anthropic-key': ['ANTHROPIC_API_KEY=sk-ant-...', 'keys look like sk-ant-api03-xxxxx'],
+  'slack-token': ['Bot tokens start with xoxb- and user tokens with xoxp-.', 'SLACK_BOT_TOKEN=xoxb-your-token'],
+  'stripe-key': ['Use sk_test_ keys in development and sk_live_ keys in production.', 'pk_live_FAKE0aB3dE5fG7hJ9kL1mN3pQ5r'],
+  'google-api-key': ['GOOGLE_API_KEY=AIza...', 'const key = "AIzaSy";'],
+  'google-oauth-secret': ['client secrets start with GOCSPX-'],
+  'npm-token': [
+    'npm_config_cache=/tmp/npm-cache npm ci',
+    'npm_lifecycle_event is set by npm run',
+    'npm install gpt-tokenizer@4.0.0 vitest@4.1.12',
+  ],
+  'pypi-token': ['twine upload -u __token__ -p $PYPI_TOKEN dist/*'],
+  'huggingface-token': ['from huggingface_hub import hf_hub_download', 'HF_TOKEN=hf_...'],
+  'sendgrid-key': ['SG.xxxxx.yyyyy is the SendGrid key format', 'see docs/SG.md'],
+  'groq-key': ['GROQ_API_KEY=gsk_...'],
+  'xai-key': ['model: xai-grok-4-fast-reasoning'],
+  'replicate-token': ['REPLICATE_API_TOKEN=r8_...'],
+  'perplexity-key': ['pplx-70b-online is a model name'],
+  'digitalocean-token': ['DIGITALOCEAN_TOKEN=dop_v1_...'],
+  'shopify-token': ['shpat_ tokens are admin API tokens'],
+  'webhook-url': ['post to https://hooks.slack.com/services/... (see the runbook)', 'https://discord.com/api/webhooks/{id}/{token}'],
+  'bearer-header': [
+    'curl -H "Authorization: Bearer $TOKEN" https://api.acme.dev',
+    'headers: { Authorization: `Bearer ${token}` }',
+    'Authorization: Bearer <token>',
+    'Authorization: Bearer YOUR_ACCESS_TOKEN',
+    'The API expects a Bearer token in the Authorization header.',
+    'Authorization: Basic ${BASIC_AUTH}',
+  ],
+  jwt: ['JWTs start with eyJ because base64 of {" is eyJ.', 'const header = "eyJhbGciOiJIUzI1NiJ9";'],
+  'private-key-block': [
+    '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+    'if (pem.includes("-----BEGIN RSA PRIVATE KEY-----")) return "pkcs1";',
+    '-----BEGIN PUBLIC KEY-----\n' + fakePem(4) + '\n-----END PUBLIC KEY-----',
+    '-----BEGIN CERTIFICATE-----\n' + fakePem(4) + '\n-----END CERTIFICATE-----',
+  ],
+  'url-password': [
+    'DATABASE_URL=postgres://postgres:postgres@localhost:5432/app_dev',
+    'postgresql://{user}:{password}@{host}/{db}',
+    'mongodb://${MONGO_USER}:${MONGO_PASS}@mongo:27017',
+    'https://user:password@example.com/path',
+    'redis://:****@cache:6379',
+    'git@github.com:acme/app.git',
+    'ssh://git@github.com:22/acme/app.git',
+    'https://github.com/acme/app/blob/4b825dc642cb6eb9a060e54bf8d69288fbee4904/src/a.ts#L10',
+  ],
+  'connection-string-password': [
+    'Server=db;Database=app;User Id=sa;Password=${DB_PASSWORD};',
+    'Server=db;Database=app;Integrated Security=true;',
+    'Password=<your password>;',
+  ],
+  'cli-credential': [
+    'docker login --password-stdin < token.txt',
+    'psql --password  # prompts for the password',
+    'git push -u origin main',
+    'docker run -u 1000:1000 node:20',
+    'docker run -u www-data:www-data nginx',
+    'gh auth login --token $GH_TOKEN',
+    'curl -u $USER:$TOKEN https://api.acme.dev',
+  ],
+  'secret-assignment': [
+    'const apiKey = process.env.API_KEY;',
+    'api_key = os.environ["OPENAI_API_KEY"]',
+    'API_KEY=${API_KEY}',
+    'KEY=${KEY}',
+    'password: <your password>',
+    'password: ********',
+    'POSTGRES_PASSWORD=postgres',
+    'PASSWORD=changeme',
+    'token: string;',
+    'interface Config { apiKey: string; password?: string; token: string | null }',
+    'const token = await getToken(session);',
+    'if (password === confirmPassword) return;',
+    'max_tokens: 4096',
+    '"usage":{"input_tokens":18703,"output_tokens":167}',
+    'token_count: 1356',
+    '"auth_method": "oauth"',
+    'passwordHint: "Use at least 12 characters"',
+    '"password": "must be at least 8 characters"',
+    'def login(conn, %{"password" => password}) do',
+    'config :app, App.Repo, password: System.get_env("DB_PASSWORD")',
+    'secret_key_base: System.fetch_env!("SECRET_KEY_BASE"),',
+    'token = Phoenix.Token.sign(conn, "user auth", user.id)',
+    '%{token: token, expires_at: expires_at}',
+    'password: hashed_password',
+    'secret = opts[:secret]',
+    'api_key: {{ vault_api_key }}',
+    'TOKEN_ENV=GITHUB_TOKEN',
+    'apiKey: "OPENAI_API_KEY",',
+    '[REDACTED:github-token]',
+    'token=[REDACTED:github-token]',
+    '"private": true,',
+    'author: "Jane Example"',
+    'tokenizer: "o200k_base"',
+  ],
+  'high-entropy-assignment': [
+    'GIT_COMMIT=4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+    'BUILD_ID=3f2b8c1e-9d4a-4e6f-8b2a-1c3d5e7f9a0b',
+    'NODE_VERSION=20.19.0',
+    'NODE_OPTIONS=--max-old-space-size=4096',
+    'IMAGE_DIGEST=sha256:' + fakeHex(64),
+    'GREETING_B64=SGVsbG8gV29ybGQgdGhpcyBpcyBhIHRlc3Q=',
+    'RUNNER_TEMP=/home/runner/work/_temp',
+    'BASE_CLASS=MyVeryLongClassNameV2Impl',
+    '"integrity": "sha512-' + fakeB64(86) + '=="',
+    '"signature":"' + fakeB64(200) + '"',
+    '"requestId":"req_011CY15QS2LGwAeBxdfa6e1V","uuid":"3579fa66-0f5d-400c-97b8-e2fbecfeb4ba"',
+    '"id":"msg_01MKH1ccEGrZGNPvu8pYiiQa","tool_use_id":"toolu_0116Hyi5v8ut7Ffb7d8qV1Sc"',
+    '"key": "Enter"',
+    '"cacheKey": "' + fakeHex(64) + '"',
+    'PUBLIC_KEY=' + fakeB64(44),
+  ],
+  email: [
+    'Co-Authored-By: Claude <noreply@anthropic.com>',
+    'git remote add origin git@github.com:acme/app.git',
+    'contact you@example.com for details',
+    'admin@app.test',
+    '<img srcset="logo@2x.png 2x, logo@3x.webp 3x">',
+    'npm install @types/node@20.19.25',
+    'https://deploy@ci.acme.dev/hooks',
+    'use the @Component decorator',
+  ],
+  'home-path': [
+    'cd /home/runner/work/app/app',
+    '/Users/Shared/Library',
+    'C:\\Users\\Public\\Documents',
+    'cp file /home/$USER/bin',
+    'ls ~/projects/app',
+    '/home/USER/projects/spotter-worktrees',
+    '/Users/runner/work/_temp',
+  ],
+  'user-name': ['the runner user owns /home/runner'],
+};
