@@ -1,0 +1,162 @@
+/**
+ * The harvest pipeline: transcripts -> sessions -> candidates -> redacted -> merged -> a Plan.
+ * Reading is streamed file by file; a file whose content hash is in the ledger is not parsed
+ * at all, and a session that grew is harvested for its new events only.
+ */
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { Session, ReadWarning, SessionFormat } from '../sessions/model.js';
+import { forEachSessionFile } from '../sessions/read.js';
+import { sampleSessions } from './sample.js';
+import { walkInputs } from '../sessions/walk.js';
+import { sanitizeName } from '../knowledge/paths.js';
+import { loadStore, readLedger } from '../knowledge/store.js';
+import { makePlan, type Plan } from '../knowledge/plan.js';
+import type { Ledger, LedgerSession } from '../knowledge/ledger.js';
+import type { Problem } from '../knowledge/problem.js';
+import type { Candidate } from './candidate.js';
+import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
+import { mergeCandidates, type MergeRecord, type OriginCandidate } from './merge.js';
+import { redact } from '../redact/index.js';
+
+export interface HarvestOptions {
+  root: string;
+  inputs: readonly string[];
+  extract: (session: Session) => Candidate[];
+  from?: readonly string[];
+  format?: SessionFormat;
+  /** Only the sampler's best N files. */
+  top?: number;
+  repoAliases?: Record<string, string>;
+  redactUsers?: readonly string[];
+  onWarning?: (w: ReadWarning) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface HarvestStats {
+  files: number;
+  filesSkipped: number;
+  filesFailed: number;
+  sessions: number;
+  sessionsSkipped: number;
+  candidates: number;
+  redactions: number;
+  warnings: number;
+}
+
+export interface HarvestResult {
+  plan: Plan;
+  records: MergeRecord[];
+  stats: HarvestStats;
+  /** Problems in the existing store (invalid items are left alone, never rewritten). */
+  storeProblems: Problem[];
+}
+
+export async function hashFile(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+function sessionRepo(session: Session, aliases: Record<string, string>): string | undefined {
+  if (!session.repo) return undefined;
+  return sanitizeName(aliases[session.repo] ?? session.repo);
+}
+
+/** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
+function safeSessionId(id: string, users: readonly string[]): string {
+  return redact(id, { users }).text;
+}
+
+function eventTime(session: Session, index: number): string {
+  return session.events[index]?.time ?? session.startedAt ?? session.endedAt ?? '1970-01-01T00:00:00Z';
+}
+
+export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
+  const store = loadStore(options.root);
+  const ledger = readLedger(options.root);
+  const knownHashes = new Set(ledger.sessions.map((s) => s.hash));
+  const ledgerById = new Map(ledger.sessions.map((s) => [s.id, s]));
+  const existingIds = new Set(store.items.map((i) => i.meta.id));
+  const rejected = new Set(ledger.emitted.filter((id) => !existingIds.has(id)));
+  const aliases = options.repoAliases ?? {};
+  const stats: HarvestStats = { files: 0, filesSkipped: 0, filesFailed: 0, sessions: 0, sessionsSkipped: 0, candidates: 0, redactions: 0, warnings: 0 };
+  const redaction: RedactionStats = { findings: 0 };
+
+  let inputs: readonly string[] = options.inputs;
+  const walkOpts = { ...(options.from ? { from: options.from } : {}) };
+  if (options.top !== undefined) {
+    const walked = await walkInputs(options.inputs, walkOpts);
+    const rows = await sampleSessions(walked.files, { count: options.top, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+    inputs = rows.map((r) => r.file).sort();
+  }
+
+  // Pre-pass: hash every file so unchanged ones are skipped without parsing.
+  const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
+  const hashes = new Map<string, string>();
+  const toRead: string[] = [];
+  for (const file of walked.files) {
+    stats.files++;
+    let hash: string;
+    try {
+      hash = await hashFile(file);
+    } catch {
+      toRead.push(file); // let the reader report it with a proper warning
+      continue;
+    }
+    hashes.set(file, hash);
+    if (knownHashes.has(hash)) stats.filesSkipped++;
+    else toRead.push(file);
+  }
+
+  const pending: OriginCandidate[] = [];
+  const ledgerUpdates: LedgerSession[] = [];
+  const { summary } = await forEachSessionFile(
+    toRead,
+    { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+    (result) => {
+      const hash = hashes.get(result.file) ?? '';
+      for (const session of result.sessions) {
+        stats.sessions++;
+        const users = [...(options.redactUsers ?? []), ...usersFromPath(session.cwd), ...usersFromPath(result.file)];
+        const id = safeSessionId(session.id, users);
+        const seen = ledgerById.get(id);
+        const from = seen ? seen.events : 0;
+        if (seen && seen.events >= session.events.length) {
+          stats.sessionsSkipped++;
+          ledgerUpdates.push({ ...seen, hash, bytes: session.bytes });
+          continue;
+        }
+        const repo = sessionRepo(session, aliases);
+        const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
+        for (const raw of options.extract(scoped)) {
+          if (raw.evidence.event < from) continue; // grown session: new events only
+          const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
+          if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
+          stats.candidates++;
+          pending.push({ candidate: c, origin: { session: id, format: session.format, seen: eventTime(session, c.evidence.event) } });
+        }
+        ledgerUpdates.push({ id, format: session.format, hash, bytes: session.bytes, events: session.events.length, ...(session.endedAt ? { last_event: session.endedAt } : {}) });
+      }
+    },
+  );
+  stats.filesFailed = summary.filesFailed;
+  stats.warnings = summary.warnings;
+  stats.redactions = redaction.findings;
+
+  const merged = mergeCandidates(store.items, pending, rejected);
+  const reasons = new Map<string, string>();
+  for (const r of merged.records) {
+    if (r.outcome === 'reinforced') reasons.set(r.id, 'reinforced');
+    else if (r.outcome === 'conflict') reasons.set(r.id, `conflicts with ${r.other}`);
+    else if (r.outcome === 'added') reasons.set(r.id, 'new');
+  }
+  const nextLedger: Ledger = {
+    version: ledger.version,
+    sessions: [...new Map([...ledger.sessions, ...ledgerUpdates].map((s) => [s.id, s])).values()],
+    emitted: [...ledger.emitted, ...merged.created],
+  };
+  const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
+  plan.ledger = nextLedger;
+  return { plan, records: merged.records, stats, storeProblems: store.problems };
+}

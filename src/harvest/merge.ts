@@ -1,0 +1,201 @@
+/**
+ * Merging candidates with what is known. Pure: store items and candidates in, the items to
+ * write and the reasons out. Duplicates reinforce, contradictions are linked and surfaced,
+ * reviewer-edited bodies are never touched, rejected items never come back.
+ */
+import type { Item, ItemMeta, ItemSource, StoredItem } from '../knowledge/item.js';
+import { MAX_SOURCES } from '../knowledge/item.js';
+import { itemId } from '../knowledge/ids.js';
+import type { Candidate } from './candidate.js';
+import { NEAR_DUPLICATE, SAME_TOPIC, contentTokens, isNegative, jaccard, tokens } from './similarity.js';
+
+export interface CandidateOrigin {
+  session: string;
+  format: string;
+  /** When the evidence was seen (event time, else session start): never the wall clock. */
+  seen: string;
+}
+
+export interface OriginCandidate {
+  candidate: Candidate;
+  origin: CandidateOrigin;
+}
+
+export type MergeOutcome = 'added' | 'reinforced' | 'conflict' | 'rejected' | 'duplicate';
+
+export interface MergeRecord {
+  outcome: MergeOutcome;
+  id: string;
+  candidate: Candidate;
+  origin: CandidateOrigin;
+  /** For conflicts: the id of the item it contradicts. */
+  other?: string;
+}
+
+export interface MergeResult {
+  /** Every item that is new or changed, by id. */
+  items: Map<string, Item>;
+  records: MergeRecord[];
+  /** Ids created in this merge (for the ledger's `emitted`). */
+  created: string[];
+}
+
+interface Entry {
+  id: string;
+  tokens: Set<string>;
+  content: Set<string>;
+  negative: boolean;
+  signature?: string;
+}
+
+const CONFIDENCE_STEP = 0.05;
+const CONFIDENCE_CAP = 0.95;
+const MAX_TAGS = 8;
+
+function bucketKey(m: Pick<ItemMeta, 'category' | 'scope' | 'repo' | 'agent'>): string {
+  return `${m.category}\u0000${m.scope}\u0000${m.repo ?? ''}\u0000${m.agent ?? ''}`;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+function maxDate(a: string, b: string): string {
+  return a >= b ? a : b;
+}
+
+function minDate(a: string, b: string): string {
+  return a <= b ? a : b;
+}
+
+export function evidenceSection(c: Candidate, origin: CandidateOrigin): string {
+  const where = `session \`${origin.session}\` (${origin.format}), event ${c.evidence.event}${c.evidence.line !== undefined ? `, line ${c.evidence.line}` : ''}`;
+  const quotes = c.quotes
+    .map((q) => q.replace(/\s+/g, ' ').trim())
+    .filter((q) => q !== '')
+    .slice(0, 3)
+    .map((q) => (q.length > 200 ? `${q.slice(0, 199)}…` : q))
+    .map((q) => (q.includes('`') ? `- ${q}` : `- \`${q}\``));
+  return ['## Evidence', '', `- ${where}`, ...quotes].join('\n');
+}
+
+function newItem(c: Candidate, origin: CandidateOrigin, id: string): Item {
+  const meta: ItemMeta = {
+    id,
+    title: c.title,
+    category: c.category,
+    scope: c.scope,
+    ...(c.scope === 'repo' && c.repo ? { repo: c.repo } : {}),
+    ...(c.scope === 'agent' && c.agent ? { agent: c.agent } : {}),
+    confidence: round2(c.confidence),
+    evidence: 1,
+    first_seen: origin.seen,
+    last_seen: origin.seen,
+    status: 'active',
+    tags: [...new Set(c.tags)].sort().slice(0, MAX_TAGS),
+    sources: [sourceOf(c, origin)],
+  };
+  return { meta, body: `${c.text.trim()}\n\n${evidenceSection(c, origin)}\n` };
+}
+
+function sourceOf(c: Candidate, origin: CandidateOrigin): ItemSource {
+  return { session: origin.session, format: origin.format, event: c.evidence.event, ...(c.evidence.line !== undefined ? { line: c.evidence.line } : {}) };
+}
+
+/** Reinforces an item with one more sighting; the body is left exactly as it is. */
+function reinforce(item: Item, c: Candidate, origin: CandidateOrigin): Item {
+  const m = item.meta;
+  const sameSession = m.sources.some((s) => s.session === origin.session);
+  if (sameSession) return item;
+  const sources = [...m.sources, sourceOf(c, origin)].slice(-MAX_SOURCES);
+  const meta: ItemMeta = {
+    ...m,
+    evidence: m.evidence + 1,
+    confidence: round2(Math.min(CONFIDENCE_CAP, Math.max(m.confidence, c.confidence) + CONFIDENCE_STEP)),
+    first_seen: minDate(m.first_seen, origin.seen),
+    last_seen: maxDate(m.last_seen, origin.seen),
+    tags: [...new Set([...m.tags, ...c.tags])].sort().slice(0, MAX_TAGS),
+    sources,
+  };
+  return { meta, body: item.body };
+}
+
+function linkConflict(item: Item, otherId: string): Item {
+  const list = [...new Set([...(item.meta.conflicts_with ?? []), otherId])].sort();
+  return { meta: { ...item.meta, conflicts_with: list }, body: item.body };
+}
+
+export function mergeCandidates(store: readonly StoredItem[], candidates: readonly OriginCandidate[], rejected: ReadonlySet<string>): MergeResult {
+  const working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
+  const buckets = new Map<string, Entry[]>();
+  const textOf = (item: Item) => `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
+  const addEntry = (item: Item, signature?: string) => {
+    const key = bucketKey(item.meta);
+    const t = tokens(textOf(item));
+    const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(textOf(item)), ...(signature ? { signature } : {}) };
+    const list = buckets.get(key);
+    if (list) list.push(entry);
+    else buckets.set(key, [entry]);
+  };
+  for (const item of working.values()) addEntry(item);
+
+  const changed = new Map<string, Item>();
+  const records: MergeRecord[] = [];
+  const created: string[] = [];
+  for (const { candidate: c, origin } of candidates) {
+    const id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
+    if (rejected.has(id)) {
+      records.push({ outcome: 'rejected', id, candidate: c, origin });
+      continue;
+    }
+    const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
+    const ct = tokens(`${c.title} ${c.text}`);
+    const cc = contentTokens(ct);
+    const negative = isNegative(c.text);
+    let match: Entry | undefined;
+    let conflict: Entry | undefined;
+    if (working.has(id)) match = { id, tokens: ct, content: cc, negative };
+    else {
+      for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
+        if (c.signature && e.signature === c.signature) {
+          match = e;
+          break;
+        }
+        const sim = jaccard(ct, e.tokens);
+        if (e.negative !== negative && jaccard(cc, e.content) >= SAME_TOPIC) {
+          conflict ??= e;
+        } else if (sim >= NEAR_DUPLICATE) {
+          match = e;
+          break;
+        }
+      }
+    }
+    if (match) {
+      const before = working.get(match.id)!;
+      const after = reinforce(before, c, origin);
+      if (after === before) {
+        records.push({ outcome: 'duplicate', id: match.id, candidate: c, origin });
+        continue;
+      }
+      working.set(match.id, after);
+      changed.set(match.id, after);
+      records.push({ outcome: 'reinforced', id: match.id, candidate: c, origin });
+      continue;
+    }
+    let item = newItem(c, origin, id);
+    if (conflict) {
+      item = linkConflict(item, conflict.id);
+      const other = linkConflict(working.get(conflict.id)!, id);
+      working.set(conflict.id, other);
+      changed.set(conflict.id, other);
+      records.push({ outcome: 'conflict', id, candidate: c, origin, other: conflict.id });
+    } else {
+      records.push({ outcome: 'added', id, candidate: c, origin });
+    }
+    working.set(id, item);
+    changed.set(id, item);
+    created.push(id);
+    addEntry(item, c.signature);
+  }
+  return { items: changed, records, created };
+}

@@ -1,0 +1,77 @@
+/**
+ * The markdown body of the nightly pull request: what was added, reinforced and flagged as
+ * conflicting, per category and scope, each linking to its file with its evidence. Everything
+ * in it has already been redacted.
+ */
+import type { Plan, PlanEntry } from '../knowledge/plan.js';
+import type { MergeRecord } from './merge.js';
+import type { HarvestStats } from './harvest.js';
+
+export interface PrBodyOptions {
+  /** Prefix for links, e.g. https://github.com/org/repo/blob/knowledge/nightly/ (default: relative). */
+  linkBase?: string;
+}
+
+function link(entry: PlanEntry | undefined, fallback: string, base: string): string {
+  if (!entry) return fallback;
+  return `[${entry.title.replace(/[[\]]/g, '')}](${base}${entry.path})`;
+}
+
+function evidenceLine(r: MergeRecord): string {
+  const e = r.candidate.evidence;
+  const quote = r.candidate.quotes[0]?.replace(/\s+/g, ' ').trim();
+  const where = `session \`${r.origin.session}\` (${r.origin.format}) event ${e.event}${e.line !== undefined ? `, line ${e.line}` : ''}`;
+  return quote ? `${where}: \`${(quote.length > 160 ? `${quote.slice(0, 159)}…` : quote).replace(/`/g, "'")}\`` : where;
+}
+
+function scopeLabel(r: MergeRecord): string {
+  const c = r.candidate;
+  return c.scope === 'repo' ? `repo \`${c.repo ?? ''}\`` : c.scope === 'agent' ? `agent \`${c.agent ?? ''}\`` : 'global';
+}
+
+export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats: HarvestStats, options: PrBodyOptions = {}): string {
+  const base = options.linkBase ?? '';
+  const byId = new Map(plan.entries.map((e) => [e.id, e]));
+  const added = records.filter((r) => r.outcome === 'added');
+  const conflicts = records.filter((r) => r.outcome === 'conflict');
+  const reinforcedIds = [...new Set(records.filter((r) => r.outcome === 'reinforced').map((r) => r.id))].sort();
+  const lines: string[] = [];
+  lines.push(`## compound harvest: ${added.length} added, ${reinforcedIds.length} reinforced, ${conflicts.length} conflicting`, '');
+  lines.push(
+    `Read ${stats.sessions} session(s) from ${stats.files - stats.filesSkipped} file(s) (${stats.filesSkipped} unchanged file(s) skipped, ${stats.filesFailed} unreadable); ${stats.candidates} candidate(s); ${stats.redactions} secret or personal string(s) redacted before writing.`,
+    '',
+    'Review like code: edit a body to correct it (it will not be overwritten), delete a file to reject the item (it will not come back).',
+    '',
+  );
+  if (conflicts.length) {
+    lines.push(`### Conflicts to decide (${conflicts.length})`, '');
+    for (const r of conflicts) {
+      lines.push(`- ${link(byId.get(r.id), r.candidate.title, base)} contradicts ${link(byId.get(r.other ?? ''), `\`${r.other}\``, base)} — ${evidenceLine(r)}`);
+    }
+    lines.push('');
+  }
+  if (added.length) {
+    lines.push(`### Added (${added.length})`, '');
+    const groups = new Map<string, MergeRecord[]>();
+    for (const r of added) {
+      const key = `${r.candidate.category} · ${scopeLabel(r)}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    for (const key of [...groups.keys()].sort()) {
+      const rs = groups.get(key)!;
+      lines.push(`#### ${key} (${rs.length})`, '');
+      for (const r of rs) lines.push(`- ${link(byId.get(r.id), r.candidate.title, base)} — confidence ${r.candidate.confidence.toFixed(2)}; ${evidenceLine(r)}`);
+      lines.push('');
+    }
+  }
+  if (reinforcedIds.length) {
+    lines.push(`### Reinforced (${reinforcedIds.length})`, '');
+    for (const id of reinforcedIds) {
+      const rs = records.filter((r) => r.outcome === 'reinforced' && r.id === id);
+      lines.push(`- ${link(byId.get(id), rs[0]!.candidate.title, base)} — seen again in ${rs.length} session(s); ${evidenceLine(rs[0]!)}`);
+    }
+    lines.push('');
+  }
+  if (!added.length && !reinforcedIds.length && !conflicts.length) lines.push('Nothing new was learned.', '');
+  return `${lines.join('\n').trimEnd()}\n`;
+}
