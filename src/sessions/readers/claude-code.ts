@@ -159,6 +159,8 @@ async function subagentType(file: string, sessionId: string, agentId: string, li
 /** `progress` lines are ~70 % of 2.1.x files and carry nothing we keep: skip them unparsed.
  * The top-level `type` precedes `data` in every version seen, so the first `"type":"` decides. */
 function isProgressLine(text: string): boolean {
+  // a cut line (no closing brace) is parsed so that the cut is reported
+  if (text.charCodeAt(text.length - 1) !== 0x7d) return false;
   const i = text.indexOf('"type":"');
   return i !== -1 && text.startsWith('progress"', i + 8);
 }

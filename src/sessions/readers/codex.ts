@@ -477,6 +477,8 @@ export function repoFromUrl(url: string): string | undefined {
 
 /** token_count events (a fifth of modern files) and legacy state records carry nothing we keep. */
 function isSkippable(text: string): boolean {
+  // a cut line (no closing brace) is parsed so that the cut is reported
+  if (text.charCodeAt(text.length - 1) !== 0x7d) return false;
   if (text.startsWith('{"record_type":"state"')) return true;
   const i = text.indexOf('"payload":');
   return i !== -1 && i < 120 && text.startsWith('{"type":"token_count"', i + 10);
