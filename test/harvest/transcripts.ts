@@ -1,0 +1,33 @@
+/** Writes small Claude Code JSONL transcripts for tests (shape as in FORMATS.md). */
+export interface Turn {
+  user?: string;
+  bash?: { command: string; output: string; error?: boolean };
+  say?: string;
+}
+
+export function claudeSession(opts: { id: string; cwd: string; start: string; turns: Turn[] }): string {
+  const lines: string[] = [];
+  let n = 0;
+  let parent: string | null = null;
+  const t0 = Date.parse(opts.start);
+  const next = () => {
+    n++;
+    return { uuid: `${opts.id.slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`, timestamp: new Date(t0 + n * 1000).toISOString() };
+  };
+  const base = { isSidechain: false, userType: 'external', cwd: opts.cwd, sessionId: opts.id, version: '2.1.39', gitBranch: 'main' };
+  const push = (rec: Record<string, unknown>) => {
+    const { uuid, timestamp } = next();
+    lines.push(JSON.stringify({ parentUuid: parent, ...base, ...rec, uuid, timestamp }));
+    parent = uuid;
+  };
+  for (const turn of opts.turns) {
+    if (turn.user) push({ type: 'user', message: { role: 'user', content: turn.user } });
+    if (turn.bash) {
+      const id = `toolu_${opts.id.slice(0, 6)}${n}`;
+      push({ type: 'assistant', message: { model: 'claude-sonnet-4-5', id: `msg_${opts.id.slice(0, 6)}${n}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: turn.bash.command } }] } });
+      push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: turn.bash.output, is_error: Boolean(turn.bash.error) }] } });
+    }
+    if (turn.say) push({ type: 'assistant', message: { model: 'claude-sonnet-4-5', id: `msg_${opts.id.slice(0, 6)}${n}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: turn.say }] } });
+  }
+  return `${lines.join('\n')}\n`;
+}
