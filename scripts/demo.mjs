@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm run demo`: the main job on the bundled example. Harvests test_sessions/ into a fresh
+// demo knowledge base (.compound-demo/), checks it, prints a bootstrap and writes the dashboard.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'dist', 'cli', 'main.js');
+const demo = join(root, '.compound-demo');
+const sessions = join(root, 'test_sessions');
+
+function step(title, args, { allow = [0] } = {}) {
+  process.stdout.write(`\n$ compound ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit', env: { ...process.env } });
+  if (!allow.includes(r.status ?? -1)) {
+    console.error(`demo step "${title}" failed with exit code ${r.status}`);
+    process.exit(r.status ?? 3);
+  }
+}
+
+if (!existsSync(cli)) {
+  console.error('dist/ is missing: run npm ci (or npm run build) first');
+  process.exit(2);
+}
+rmSync(demo, { recursive: true, force: true });
+mkdirSync(demo);
+step('init', ['init', demo]);
+step('harvest', ['-C', demo, 'harvest', sessions, '--pr-body', join(demo, 'pr-body.md')]);
+step('check', ['-C', demo, 'check']);
+step('rerun is a no-op', ['-C', demo, 'harvest', sessions]);
+
+// bootstrap for the repo that has the most items, as an agent would get it at session start
+const index = JSON.parse(readFileSync(join(demo, 'knowledge', 'index.json'), 'utf8'));
+const counts = new Map();
+for (const e of index.items) if (e.repo) counts.set(e.repo, (counts.get(e.repo) ?? 0) + 1);
+const repo = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? 'demo';
+step('list', ['-C', demo, 'list', '--repo', repo]);
+step('bootstrap', ['-C', demo, 'bootstrap', '--repo', repo, '--agent', 'claude-code', '--task', 'fix the failing build and tests', '--budget', '800']);
+step('measure', ['-C', demo, 'measure', '--sessions', sessions]);
+process.stdout.write(`\nDemo knowledge base: ${demo}\n  items: knowledge/, PR body: pr-body.md, dashboard: metrics/dashboard.md\n`);
