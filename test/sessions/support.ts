@@ -129,9 +129,9 @@ export function codexCounts(file: string): Counts {
   const origin = new Map<number, string>();
   for (const [id, name] of calls) {
     const out = outputs.get(id) ?? '';
+    if (name === 'write_stdin') continue; // polls repeat "running"; the process belongs to its exec_command
     const running = /^Process running with session ID (\d+)/m.exec(out.slice(0, 600));
     if (running) origin.set(Number(running[1]), id);
-    if (name === 'write_stdin') continue;
     if (execExit.has(id)) {
       if (execExit.get(id) !== 0) failing.add(id);
     } else if (patchOk.has(id)) {

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { codexReader, isInjectedCodexText, repoFromUrl } from '../../src/sessions/readers/codex.js';
+import { detectFile } from '../../src/sessions/detect.js';
+import { readSessionFile } from '../../src/sessions/read.js';
+import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
+import { codexCounts, jsonl, SHARED, tempDir, TEST_SESSIONS } from './support.js';
+
+type ToolResult = Extract<SessionEvent, { kind: 'tool_result' }>;
+const results = (s: Session): ToolResult[] => s.events.filter((e): e is ToolResult => e.kind === 'tool_result');
+
+function jsonlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...jsonlFiles(p));
+    else if (e.name.endsWith('.jsonl')) out.push(p);
+  }
+  return out.sort();
+}
+
+async function readOne(file: string): Promise<Session> {
+  const r = await readSessionFile(file);
+  expect(r.ok).toBe(true);
+  expect(r.sessions).toHaveLength(1);
+  return r.sessions[0]!;
+}
+
+describe.skipIf(!existsSync(SHARED))('Codex reader on the shared corpus', () => {
+  const files = existsSync(SHARED) ? jsonlFiles(join(SHARED, 'codex')) : [];
+
+  it('finds the corpus files', () => {
+    expect(files.length).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const file of files) {
+    const name = existsSync(SHARED) ? relative(SHARED, file) : file;
+    it(`${name}: detected, read without warnings, counts match a plain JSON count`, async () => {
+      const detected = await detectFile(file);
+      expect(detected.ok && detected.reader.format).toBe('codex');
+      const r = await readSessionFile(file);
+      expect(r.warnings).toEqual([]);
+      const s = r.sessions[0]!;
+      const { prompts, toolCalls, toolErrors } = sessionStats(s);
+      expect({ prompts, toolCalls, toolErrors }).toEqual(codexCounts(file));
+      for (const e of s.events) {
+        expect(e.source.file).toBe(file);
+        expect(e.source.line).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('modern rollout: repo from the git remote, model from turn_context, doubled messages kept once', async () => {
+    const file = files.find((f) => f.includes('rollout-2026-05-11'))!;
+    const s = await readOne(file);
+    expect(s).toMatchObject({ id: '019e1625-789d-76c0-80ab-3724b5ddb799', repo: 'codemie-code', branch: 'feat/codex-agent-plugin', models: ['gpt-5.5'], agent: 'codex' });
+    const users = s.events.filter((e) => e.kind === 'user' && !e.injected).map((e) => e.kind === 'user' && e.text);
+    expect(users).toEqual(['show tools', "let's update the defailt context compart to 90 in env var"]);
+    // each agent_message / assistant response_item pair gives one event
+    expect(s.events.filter((e) => e.kind === 'assistant')).toHaveLength(13);
+    // AGENTS.md and environment_context are injected, developer text is a system event
+    expect(s.events.filter((e) => e.kind === 'user' && e.injected)).toHaveLength(2);
+    expect(s.events.filter((e) => e.kind === 'system').every((e) => e.injected)).toBe(true);
+    // the failing rg: exit code from exec_command_end, output from aggregated_output
+    const failed = results(s).filter((r) => r.isError && r.name === 'exec_command');
+    expect(failed.map((r) => r.exitCode)).toEqual([2, 1, 1, 1]);
+    expect(failed[0]!.output).toContain('No such file or directory');
+  });
+
+  it('legacy rollout: exit codes from the metadata envelope and sandbox text, reasoning summaries', async () => {
+    const s = await readOne(files.find((f) => f.endsWith('example.jsonl'))!);
+    expect(s.repo).toBe('codex_log_viewer');
+    expect(s.startedAt).toBe('2025-09-10T02:47:38.812Z');
+    const errs = results(s).filter((r) => r.isError);
+    expect(errs.map((r) => r.exitCode ?? null)).toEqual([1, 2, null, null, null, null, 1]);
+    expect(s.events.filter((e) => e.kind === 'reasoning').length).toBeGreaterThan(10);
+    const call = s.events.find((e) => e.kind === 'tool_call');
+    expect(call).toMatchObject({ name: 'shell', command: 'ls -la' });
+  });
+
+  it('Codex Desktop rollout: agent_reasoning and reasoning items de-duplicated', async () => {
+    const file = files.find((f) => f.includes('redacted'))!;
+    const s = await readOne(file);
+    const reasoning = s.events.filter((e) => e.kind === 'reasoning').map((e) => e.kind === 'reasoning' && e.text);
+    // one event per readable summary item of the response_item stream; agent_reasoning copies dropped
+    const items = jsonl(file).filter((o) => o.type === 'response_item' && o.payload.type === 'reasoning');
+    const summaries = items.flatMap((o) => o.payload.summary.map((x: { text: string }) => x.text));
+    expect(reasoning).toEqual(summaries);
+  });
+});
+
+describe('Codex reader on test_sessions', () => {
+  const dir = join(TEST_SESSIONS, 'codex');
+
+  for (const file of jsonlFiles(dir)) {
+    it(`${relative(TEST_SESSIONS, file)}: counts match a plain JSON count`, async () => {
+      const r = await readSessionFile(file);
+      expect(r.format).toBe('codex');
+      const s = r.sessions[0]!;
+      if (file.includes('019cc2b0')) {
+        // the partial rollout: its last line is cut
+        expect(r.warnings.map((w) => w.line)).toEqual([20]);
+        expect(sessionStats(s)).toMatchObject({ prompts: 1, toolCalls: 2, toolErrors: 0 });
+      } else {
+        expect(r.warnings).toEqual([]);
+        const { prompts, toolCalls, toolErrors } = sessionStats(s);
+        expect({ prompts, toolCalls, toolErrors }).toEqual(codexCounts(file));
+      }
+    });
+  }
+
+  it('success: the failing unified-exec command carries exit 1 and the full output; the poll is not an error', async () => {
+    const s = await readOne(jsonlFiles(dir).find((f) => f.includes('019cc1a0'))!);
+    const rs = results(s);
+    const first = rs.find((r) => r.name === 'exec_command')!;
+    expect(first).toMatchObject({ isError: true, exitCode: 1 });
+    expect(first.output).toContain("AssertionError: assert Decimal('0.12') == Decimal('0.13')");
+    expect(rs.filter((r) => r.name === 'write_stdin').every((r) => !r.isError && r.exitCode === undefined)).toBe(true);
+    const last = rs.filter((r) => r.name === 'exec_command').pop()!;
+    expect(last).toMatchObject({ isError: false, exitCode: 0 });
+    expect(s.events.filter((e) => e.kind === 'reasoning')).toHaveLength(2);
+    expect(s.events.filter((e) => e.kind === 'tool_call' && e.name === 'apply_patch')).toHaveLength(1);
+  });
+
+  it('bootstrap blocks in AGENTS.md context and in command output become BootstrapEvents', async () => {
+    const s = await readOne(jsonlFiles(dir).find((f) => f.includes('019cc5e0'))!);
+    const boots = s.events.filter((e) => e.kind === 'bootstrap');
+    expect(boots.map((b) => b.kind === 'bootstrap' && b.itemIds)).toEqual([['k-0b1d9e', 'k-44e07a'], ['k-0b1d9e']]);
+    expect(boots.every((b) => b.injected)).toBe(true);
+  });
+
+  it('repeated routine: ruff format, ruff check, pytest and commit three times, one lint failure', async () => {
+    const s = await readOne(jsonlFiles(dir).find((f) => f.includes('019cc3c0'))!);
+    const cmds = s.events.flatMap((e) => (e.kind === 'tool_call' && e.name === 'exec_command' && e.command ? [e.command] : []));
+    expect(cmds.filter((c) => c === 'ruff format .')).toHaveLength(3);
+    expect(cmds.filter((c) => c === 'ruff check .')).toHaveLength(4);
+    expect(cmds.filter((c) => c.startsWith('git commit'))).toHaveLength(3);
+    expect(sessionStats(s).toolErrors).toBe(1);
+  });
+});
+
+describe('Codex reader: details', () => {
+  it('de-duplicates the two streams in either order and keeps genuinely repeated messages', async () => {
+    const tmp = tempDir();
+    const file = join(tmp, 'rollout-dup.jsonl');
+    const env = (type: string, payload: Record<string, unknown>, t: number) => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
+    writeFileSync(
+      file,
+      [
+        env('session_meta', { id: 'dup-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
+        env('event_msg', { type: 'user_message', message: 'run tests' }, 1),
+        env('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run tests' }] }, 1),
+        env('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'On it.' }] }, 2),
+        env('event_msg', { type: 'agent_message', message: 'On it.' }, 2),
+        env('event_msg', { type: 'user_message', message: 'run tests' }, 3), // asked again: a new prompt
+        env('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run tests' }] }, 3),
+      ].join('\n') + '\n',
+    );
+    const [s] = await codexReader.read(file);
+    expect(s!.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'user']);
+    expect(s!.repo).toBe('app');
+  });
+
+  it('recognises injected context and repository names', () => {
+    expect(isInjectedCodexText('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
+    expect(isInjectedCodexText('<turn_aborted>\nThe user interrupted.\n</turn_aborted>')).toBe(true);
+    expect(isInjectedCodexText('<b>bold</b> is not rendered, why?')).toBe(false);
+    expect(isInjectedCodexText('fix the <Header> component')).toBe(false);
+    expect(repoFromUrl('git@github.com:acme/ledger-sync.git')).toBe('ledger-sync');
+    expect(repoFromUrl('https://github.com/acme/ledger-sync')).toBe('ledger-sync');
+  });
+});
