@@ -10,6 +10,7 @@ import { openaiChatReader } from './readers/openai-chat.js';
 import { geminiCliReader } from './readers/gemini-cli.js';
 import { specstoryReader } from './readers/specstory.js';
 import { consoleMdReader } from './readers/console-md.js';
+import { aiderReader } from './readers/aider.js';
 
 export const READERS: readonly SessionReader[] = [
   // READERS-LIST: one entry per format
@@ -17,6 +18,7 @@ export const READERS: readonly SessionReader[] = [
   codexReader,
   hermesReader,
   geminiCliReader,
+  aiderReader,
   specstoryReader,
   consoleMdReader,
   openaiChatReader,

@@ -55,7 +55,6 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
   try {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const line of readLines(file, lineOptions)) {
-      lineCount++;
       if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
       if (line.truncated) {
         warnings.add(line.lineNo, `line of ${line.bytes} bytes exceeds the line limit; skipped`);
@@ -63,6 +62,7 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
       }
       const text = line.text.trim();
       if (text === '') continue;
+      lineCount++;
       let v: unknown;
       try {
         v = JSON.parse(text);

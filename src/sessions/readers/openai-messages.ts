@@ -111,7 +111,10 @@ function jsonOutcome(raw: string, v: Record<string, unknown>): ToolOutcome {
     status === 'failed' ||
     rejected;
   let output = raw;
-  if (typeof v.output === 'string') {
+  if (typeof v.output !== 'string' && typeof v.stdout === 'string') {
+    const stderr = typeof v.stderr === 'string' ? v.stderr : '';
+    output = stderr ? `${v.stdout}\n${stderr}` : v.stdout;
+  } else if (typeof v.output === 'string') {
     output = v.output;
     if (errText && !output.includes(errText)) output = output ? `${output}\n${errText}` : errText;
   }

@@ -7,8 +7,10 @@
 /** Lines that only appear when a command failed. Matched line by line (multiline mode). */
 const FAILURE_LINE = new RegExp(
   [
-    String.raw`^\s*(?:error|fatal|panic)(?:\[[^\]]*\])?:`, // "error: ...", "fatal: ...", rustc "error[E0425]:"
+    // "error: ...", "fatal: ...", rustc "error[E0425]:", "build error:", "npm error:"
+    String.raw`^\s*(?:[\w@/.-]+ )?(?:error|Error|ERROR|fatal|panic)(?:\[[^\]]*\])?:`,
     String.raw`^\s*Error\b`, // "Error starting session: ..."
+    String.raw`^\s*(?:FATAL )?ERROR\b`, // "ERROR: ...", node "FATAL ERROR: Reached heap limit"
     String.raw`^\s*\w*(?:Error|Exception):\s`, // "TypeError: x", "AssertionError: ..."
     String.raw`Traceback \(most recent call last\)`,
     String.raw`^\s*(?:FAILED|FAIL)\b`, // pytest, jest/vitest

@@ -1,0 +1,408 @@
+/**
+ * Aider's `<repo>/.aider.chat.history.md`: append-only markdown, one session per
+ * `# aider chat started at <local time>` header, so one file yields many Sessions.
+ *   `#### text`   the human's input (a multi-line input is consecutive `####` lines)
+ *   `> text`      aider's own output: launch banner, "Applied edit to x", "Commit abc msg",
+ *                 lint/test output, errors, confirmation prompts with their answers
+ *   anything else the model's reply, with SEARCH/REPLACE edit blocks inside code fences
+ * Aider records no tool-call objects and no per-message times; tools are reconstructed from
+ * that text: each SEARCH/REPLACE block is an `edit` call answered by "Applied edit to <file>"
+ * (or by a "failed to match" error), `/run`, `/test`, `!cmd` and "Running <cmd>" are shell calls,
+ * aider's auto-lint ("# Fix any errors below") is a `lint` call, "Commit <hash>" a `commit`.
+ * Aider does not copy shell output into the file (older versions did), so a shell call fails
+ * only when the file says so: "Added N lines of output" after /test (added on non-zero exit
+ * only), "Attempt to fix test errors?", or output text that reads like a failure.
+ */
+import path from 'node:path';
+import { pushText, pushToolCall, pushToolResult } from '../events.js';
+import { readLines } from '../lines.js';
+import type { Session, SessionEvent, SourceRef, ToolCallEvent } from '../model.js';
+import type { ReadOptions, SessionReader } from '../reader.js';
+import { errorMessage, fileSize, makeSession, ModelList, pathHash, Warnings } from './common.js';
+import { FenceTracker } from './md-fence.js';
+import { looksFailed, statedExitCode } from './outcome.js';
+
+const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/;
+const USER_LINE = /^####(?: (.*))?$/;
+const NOTE_LINE = /^>(?: (.*))?$/;
+
+function detect(head: string): number {
+  return /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
+}
+
+interface MdLine {
+  text: string;
+  lineNo: number;
+  offset: number;
+}
+
+/** A call whose result is still being collected from the notes that follow it. */
+interface OpenCall {
+  call: ToolCallEvent;
+  kind: 'shell' | 'test' | 'lint' | 'edit-failure';
+  lines: string[];
+  at: MdLine;
+  failed: boolean;
+}
+
+const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
+
+class AiderSession {
+  readonly events: SessionEvent[] = [];
+  readonly models = new ModelList();
+  readonly fence = new FenceTracker();
+  block: { kind: 'user' | 'text'; lines: MdLine[] } | undefined;
+  banner: MdLine[] = [];
+  seenUser = false;
+  open: OpenCall | undefined;
+  pendingEdits: ToolCallEvent[] = [];
+  echo: string | undefined;
+  lastReply = '';
+  endOffset = 0;
+  fenceLine = 0;
+  gitRepo: string | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly startedAt: string | undefined,
+    readonly startOffset: number,
+    readonly firstWarning: number,
+  ) {}
+
+  src(l: MdLine): SourceRef {
+    return { file: this.file, line: l.lineNo, offset: l.offset };
+  }
+
+  // ---- blocks -------------------------------------------------------------------------------
+
+  flushBlock(): void {
+    const b = this.block;
+    this.block = undefined;
+    if (!b) return;
+    if (b.kind === 'user') this.userBlock(b.lines);
+    else this.textBlock(b.lines);
+  }
+
+  private flushBanner(): void {
+    if (this.banner.length === 0) return;
+    const lines = this.banner;
+    this.banner = [];
+    pushText(this.events, 'system', lines.map((l) => l.text).join('\n'), { source: this.src(lines[0]!), injected: true });
+  }
+
+  private userBlock(lines: MdLine[]): void {
+    this.closeOpen();
+    this.flushBanner();
+    this.seenUser = true;
+    const text = lines.map((l) => l.text).join('\n').trim();
+    if (text === '') return;
+    const first = lines[0]!;
+    const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+    // `/ask X` is logged again as `#### X`; architect mode hands its plan to the editor as a
+    // user message; `/help` logs a prompt stuffed with docs. None of these were typed.
+    const injected =
+      (this.echo !== undefined && text === this.echo) ||
+      (this.lastReply !== '' && norm(text) === norm(this.lastReply)) ||
+      text.includes('# Announcement lines from when this session of aider was launched:');
+    this.echo = undefined;
+    pushText(this.events, 'user', text, injected ? { source: this.src(first), injected: true } : { source: this.src(first) });
+    if (injected) return;
+    const chat = /^\/(?:ask|code|architect|context)\s+([\s\S]+)$/.exec(text);
+    if (chat) this.echo = chat[1]!.trim();
+    const shell = /^(?:\/(run|test)|!)\s*([\s\S]*)$/.exec(text);
+    if (shell) {
+      const command = shell[2]!.trim();
+      const kind = shell[1] === 'test' ? 'test' : 'shell';
+      const call = pushToolCall(this.events, {
+        source: this.src(first),
+        name: kind === 'test' ? 'test' : 'run',
+        input: command ? { command } : {},
+        ...(command ? { command } : {}),
+      });
+      this.open = { call, kind, lines: [], at: first, failed: false };
+    } else if (/^\/lint\b/.test(text)) {
+      const call = pushToolCall(this.events, { source: this.src(first), name: 'lint', input: {} });
+      this.open = { call, kind: 'lint', lines: [], at: first, failed: false };
+    }
+  }
+
+  private textBlock(lines: MdLine[]): void {
+    let a = 0;
+    let b = lines.length;
+    while (a < b && lines[a]!.text.trim() === '') a++;
+    while (b > a && lines[b - 1]!.text.trim() === '') b--;
+    if (a === b) return;
+    this.closeOpen();
+    const body = lines.slice(a, b);
+    const text = body.map((l) => l.text).join('\n');
+    this.lastReply = text;
+    pushText(this.events, 'assistant', text, { source: this.src(body[0]!) }, this.models.names[0]);
+    this.editBlocks(body);
+  }
+
+  /** SEARCH/REPLACE blocks: the file path is the line before the fence (diff format) or the
+   * line before `<<<<<<< SEARCH` inside it (diff-fenced format). */
+  private editBlocks(lines: MdLine[]): void {
+    for (let i = 0; i < lines.length; i++) {
+      if (!/^<{5,9} SEARCH\s*$/.test(lines[i]!.text)) continue;
+      let p = i - 1;
+      while (p >= 0 && /^(?:```|~~~)/.test(lines[p]!.text.trim())) p--;
+      const filePath = p >= 0 ? lines[p]!.text.trim().replace(/^`|`$/g, '') : '';
+      const search: string[] = [];
+      const replace: string[] = [];
+      let j = i + 1;
+      for (; j < lines.length && !/^={5,9}\s*$/.test(lines[j]!.text); j++) search.push(lines[j]!.text);
+      for (j++; j < lines.length && !/^>{5,9} REPLACE\s*$/.test(lines[j]!.text); j++) replace.push(lines[j]!.text);
+      const call = pushToolCall(this.events, {
+        source: this.src(lines[p >= 0 ? p : i]!),
+        name: 'edit',
+        input: { path: filePath, search: search.join('\n'), replace: replace.join('\n') },
+      });
+      this.pendingEdits.push(call);
+      i = j;
+    }
+  }
+
+  // ---- notes --------------------------------------------------------------------------------
+
+  private closeOpen(): void {
+    const o = this.open;
+    this.open = undefined;
+    if (!o) return;
+    const output = o.lines.join('\n').trim();
+    const exitCode = statedExitCode(output);
+    let isError = o.failed || (exitCode !== undefined && exitCode !== 0);
+    if (!isError && (o.kind === 'shell' || o.kind === 'test')) isError = looksFailed(output);
+    if (o.kind === 'edit-failure') {
+      const targets = this.pendingEdits.length > 0 ? this.pendingEdits : [o.call];
+      for (const call of targets) this.result(call, o.at, output, true);
+      this.pendingEdits = [];
+      return;
+    }
+    this.result(o.call, o.at, output, isError, exitCode);
+  }
+
+  private result(call: ToolCallEvent, at: MdLine, output: string, isError: boolean, exitCode?: number): void {
+    pushToolResult(this.events, {
+      source: this.src(at),
+      ...(call.callId ? { callId: call.callId } : {}),
+      name: call.name,
+      output,
+      isError,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    });
+  }
+
+  private startCall(l: MdLine, name: string, kind: OpenCall['kind'], input: Record<string, unknown>, command?: string): void {
+    this.closeOpen();
+    const call =
+      kind === 'edit-failure' && this.pendingEdits.length > 0
+        ? this.pendingEdits[0]!
+        : pushToolCall(this.events, { source: this.src(l), name, input, ...(command ? { command } : {}) });
+    this.open = { call, kind, lines: [], at: l, failed: kind === 'edit-failure' };
+  }
+
+  note(l: MdLine): void {
+    const t = l.text.trim();
+    if (!this.seenUser) {
+      this.banner.push(l);
+      this.bannerModels(t);
+      return;
+    }
+    if (t === '' || /^Tokens: .* sent/.test(t) || /^Cost: \$/.test(t)) return;
+    let m: RegExpExecArray | null;
+    if ((m = /^Applied edit to (.+?)\s*$/.exec(t))) {
+      this.closeOpen();
+      const file = m[1]!;
+      const mine = this.pendingEdits.filter((c) => c.input.path === file);
+      if (mine.length === 0) {
+        const call = pushToolCall(this.events, { source: this.src(l), name: 'edit', input: { path: file } });
+        this.result(call, l, t, false);
+      }
+      for (const call of mine) this.result(call, l, t, false);
+      this.pendingEdits = this.pendingEdits.filter((c) => c.input.path !== file);
+      return;
+    }
+    if ((m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {
+      this.closeOpen();
+      const call = pushToolCall(this.events, { source: this.src(l), name: 'commit', input: { hash: m[1], message: m[2] } });
+      this.result(call, l, t, false);
+      return;
+    }
+    if (
+      /did not conform to the edit format/.test(t) ||
+      /SEARCH\/REPLACE blocks? failed to match/.test(t) ||
+      /^## SearchReplaceNoExactMatch/.test(t) ||
+      /^Malformed (?:response|edit)/i.test(t)
+    ) {
+      if (this.open?.kind === 'edit-failure') this.open.lines.push(t);
+      else {
+        this.startCall(l, 'edit', 'edit-failure', {});
+        this.open!.lines.push(t);
+      }
+      return;
+    }
+    if ((m = /^Running (.+)$/.exec(t))) {
+      this.startCall(l, 'shell', 'shell', { command: m[1] }, m[1]);
+      return;
+    }
+    if (/^# Fix any errors below, if possible\./.test(t)) {
+      this.startCall(l, 'lint', 'lint', {});
+      this.open!.lines.push(t);
+      return;
+    }
+    if ((m = /^## Running: (.+)$/.exec(t)) && this.open?.kind === 'lint') {
+      this.open.call.input.command = m[1];
+      this.open.call.command = m[1];
+      this.open.lines.push(t);
+      return;
+    }
+    if (/^Attempt to fix lint errors\?/.test(t)) {
+      if (this.open?.kind === 'lint') this.open.failed = true;
+      this.closeOpen();
+      return;
+    }
+    if (/^Attempt to fix test errors\?/.test(t)) {
+      if (this.open && (this.open.kind === 'test' || this.open.kind === 'shell')) this.open.failed = true;
+      else {
+        this.startCall(l, 'test', 'test', {});
+        this.open!.failed = true;
+      }
+      this.closeOpen();
+      return;
+    }
+    if (/^Added \d+ lines? of output to the chat\.?$/.test(t)) {
+      if (this.open) {
+        this.open.lines.push(t);
+        if (this.open.kind === 'test') this.open.failed = true; // /test adds output only on failure
+      }
+      return;
+    }
+    if (/^Run shell commands?\?/.test(t)) {
+      // the commands echoed just before the question are the model's proposal, not output
+      if (this.open && this.open.kind === 'shell') this.closeOpen();
+      return;
+    }
+    if (CONFIRM.test(t) || /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t)) return;
+    if (this.open) {
+      this.open.lines.push(l.text);
+      return;
+    }
+    pushText(this.events, 'system', t, { source: this.src(l), injected: true });
+  }
+
+  private bannerModels(t: string): void {
+    let m: RegExpExecArray | null;
+    if ((m = /^(?:Main model|Model): (\S+)/.exec(t))) this.models.add(m[1]);
+    else if ((m = /^Models: (\S+) with .*?(?:, weak model (\S+))?$/.exec(t))) {
+      this.models.add(m[1]);
+      this.models.add(m[2]);
+    }
+    if ((m = /^(?:Editor model|Weak model): (\S+)/.exec(t))) this.models.add(m[1]);
+    if ((m = /^Git repo: (.+?)(?: with \d+ files)?$/.exec(t))) this.gitRepo = m[1];
+  }
+
+  finish(): void {
+    this.flushBlock();
+    this.closeOpen();
+    this.flushBanner();
+  }
+}
+
+async function read(file: string, options?: ReadOptions): Promise<Session[]> {
+  const warnings = new Warnings(file, options);
+  const sessions: Session[] = [];
+  const ids = new Map<string, number>();
+  const hash = pathHash(file);
+  const cwd = path.dirname(path.resolve(file));
+  let s: AiderSession | undefined;
+  let lineCount = 0;
+
+  const close = (endOffset: number): void => {
+    if (!s) return;
+    s.finish();
+    if (s.fence.inside) warnings.add(s.fenceLine, 'session ends inside a code block (cut short?)');
+    const stamp = s.startedAt ? s.startedAt.replace(/[-:]/g, '') : 'preamble';
+    const base = `aider-${hash}-${stamp}`;
+    const n = (ids.get(base) ?? 0) + 1;
+    ids.set(base, n);
+    sessions.push(
+      makeSession({
+        id: n === 1 ? base : `${base}-${n}`,
+        format: 'aider',
+        agent: 'aider',
+        file,
+        bytes: endOffset - s.startOffset,
+        events: s.events,
+        warnings: warnings.list.slice(s.firstWarning),
+        models: s.models.names,
+        cwd,
+        repo: path.basename(cwd),
+        startedAt: s.startedAt,
+      }),
+    );
+    s = undefined;
+  };
+
+  try {
+    const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
+    for await (const raw of readLines(file, lineOptions)) {
+      lineCount++;
+      if (raw.invalidUtf8) warnings.add(raw.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
+      if (raw.truncated) warnings.add(raw.lineNo, `line of ${raw.bytes} bytes exceeds the line limit; cut`);
+      const l: MdLine = { text: raw.text.replace(/\s+$/, ''), lineNo: raw.lineNo, offset: raw.offset };
+      const header = HEADER.exec(raw.text);
+      if (header) {
+        close(raw.offset);
+        s = new AiderSession(file, `${header[1]}T${header[2]}`, raw.offset, warnings.list.length);
+        continue;
+      }
+      if (!s) {
+        if (l.text === '') continue;
+        s = new AiderSession(file, undefined, raw.offset, warnings.list.length); // text before any header
+      }
+      // inside a fence of the reply, every line is reply text
+      if (s.block?.kind === 'text' && s.fence.inside) {
+        s.fence.update(l.text);
+        s.block.lines.push(l);
+        continue;
+      }
+      // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
+      // tells its notes and the next input from a "#### heading" or "> quote" of the model.
+      const own = s.block?.kind !== 'text' || / {2,}$/.test(raw.text);
+      const user = own ? USER_LINE.exec(l.text) : null;
+      if (user) {
+        if (s.block?.kind !== 'user') {
+          s.flushBlock();
+          s.block = { kind: 'user', lines: [] };
+        }
+        s.block.lines.push({ ...l, text: user[1] ?? '' });
+        continue;
+      }
+      const note = own ? NOTE_LINE.exec(l.text) : null;
+      if (note) {
+        s.flushBlock();
+        s.note({ ...l, text: note[1] ?? '' });
+        continue;
+      }
+      if (l.text === '') {
+        if (s.block?.kind === 'text') s.block.lines.push(l);
+        else s.flushBlock();
+        continue;
+      }
+      if (s.block?.kind !== 'text') {
+        s.flushBlock();
+        s.block = { kind: 'text', lines: [] };
+      }
+      if (s.fence.update(l.text).delimiter && s.fence.inside) s.fenceLine = l.lineNo;
+      s.block.lines.push(l);
+    }
+  } catch (err) {
+    warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
+  }
+  close(await fileSize(file));
+  if (lineCount === 0) warnings.add(undefined, 'file is empty');
+  return sessions;
+}
+
+export const aiderReader: SessionReader = { format: 'aider', detect, read };
