@@ -11,7 +11,7 @@
  * Keys whose name only hints at a secret (`auth`, `key`) and environment-style keys with a
  * neutral name need a random-looking value (see `looksRandom`).
  */
-import type { RawMatch, ScanRule } from './rule.js';
+import { afterEscape, type RawMatch, type ScanRule } from './rule.js';
 import {
   charClasses,
   isCodeReference,
@@ -40,7 +40,7 @@ const EXCLUDED_WORDS = new Set([
   'method', 'methods', 'url', 'uri', 'urls', 'endpoint', 'host', 'file', 'files', 'filename', 'path',
   'paths', 'dir', 'name', 'names', 'ids', 'usage', 'used', 'expires', 'expiry', 'expiration', 'exp',
   'ttl', 'timeout', 'header', 'headers', 'field', 'fields', 'env', 'var', 'hint', 'prompt', 'policy',
-  'mode', 'provider', 'strategy', 'enabled', 'enable', 'disabled', 'required', 'input', 'output',
+  'mode', 'provider', 'providers', 'strategy', 'enabled', 'enable', 'disabled', 'required', 'input', 'output',
   'format', 'prefix', 'suffix', 'regex', 'pattern', 'label', 'description', 'placeholder', 'example',
   'schema', 'ref', 'source', 'location', 'manager', 'helper', 'service', 'handler', 'callback',
   'redirect', 'scope', 'scopes', 'audience', 'issuer', 'algorithm', 'alg', 'version', 'param', 'arg',
@@ -62,7 +62,21 @@ function keyWords(key: string): string[] {
     .filter(Boolean);
 }
 
+/** Keys repeat endlessly in JSON transcripts (`input_tokens`, `sessionId`): remember them. */
+const keyCache = new Map<string, KeyClass>();
+const KEY_CACHE_MAX = 4096;
+
 export function classifyKey(key: string): KeyClass {
+  let cls = keyCache.get(key);
+  if (cls === undefined) {
+    cls = classifyKeyUncached(key);
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(key, cls);
+  }
+  return cls;
+}
+
+function classifyKeyUncached(key: string): KeyClass {
   const words = keyWords(key);
   if (words.length === 0) return 'neutral';
   let strong = false;
@@ -78,19 +92,43 @@ export function classifyKey(key: string): KeyClass {
   return strong ? 'strong' : weak ? 'weak' : 'neutral';
 }
 
-const KEY_START = String.raw`(?:(?<![A-Za-z0-9_.\\])|(?<=\\[nrt]))`;
-const KEYWORD = String.raw`(?:passw(?:or)?d|passphrase|pwd|pass|secret|token|credential|api[_.-]?key|auth|private[_.-]?key|access[_.-]?key|key|pat)`;
-/** Operator, optional opening quote, then a quoted or an unquoted value. */
-const REST =
+/**
+ * After the key: optional closing quote (maybe escaped), operator, optional opening quote, then a
+ * quoted or an unquoted value. Sticky: tried only right after a key found from an operator.
+ */
+const REST_RE = new RegExp(
   String.raw`(?<kq>\\{0,3}["'])?(?<sp1>[ \t]*)(?<op>:=|=>|=(?!=)|:(?!:))(?<sp2>[ \t]*)` +
-  String.raw`(?:(?<vq>\\{0,3}["'\x60])(?<qv>[^\s"'\x60\\]{1,512})|(?<uv>[^\s"'\x60\\,;(){}\[\]<>]{1,512}))`;
-
-/** Keys that contain a secret keyword (case-insensitive). */
-const KEYWORD_ASSIGN_RE = new RegExp(`${KEY_START}(?<key>[A-Za-z0-9_.-]{0,60}?${KEYWORD}[A-Za-z0-9_.-]{0,60})${REST}`, 'gid');
+    String.raw`(?:(?<vq>\\{0,3}["'\x60])(?<qv>[^\s"'\x60\\]{1,512})|(?<uv>[^\s"'\x60\\,;(){}\[\]<>]{1,512}))`,
+  'yd',
+);
+/** Cheap test on the key before the full classification. */
+const KEYWORD_RE = /passw|pwd|pass|secret|token|credential|key|auth|pat|private/i;
 /** Environment-style keys (`SOME_VALUE=…`, `"SOME_VALUE": "…"`), checked for random values only. */
-const ENV_ASSIGN_RE = new RegExp(`${KEY_START}(?<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})${REST}`, 'gd');
+const ENV_KEY_RE = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})$/;
+const OP_RE = /[:=]/g;
+const MAX_KEY = 120;
 
-const PRETEST_RE = /passw|passphrase|pwd|pass|secret|token|credential|key|auth|pat/i;
+function isKeyChar(c: number): boolean {
+  // A-Z a-z 0-9 _ . -
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+
+/** The key that ends before the operator at `op` (spaces and a closing quote may sit between). */
+function keyBefore(text: string, op: number): [number, number] | undefined {
+  let i = op - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  const q = text.charCodeAt(i);
+  if (q === 34 || q === 39) {
+    i--;
+    while (i >= 0 && text.charCodeAt(i) === 92) i--;
+  }
+  const end = i + 1;
+  while (i >= 0 && end - i <= MAX_KEY && isKeyChar(text.charCodeAt(i)) && !afterEscape(text, i + 1)) i--;
+  const start = i + 1;
+  if (start >= end || end - start > MAX_KEY) return undefined;
+  if (start > 0 && text.charCodeAt(start - 1) === 92 && !afterEscape(text, start)) return undefined;
+  return [start, end];
+}
 
 function describeKey(key: string): string {
   const k = key.replace(/^[-_.]+/, '');
@@ -104,23 +142,25 @@ interface Parsed {
   end: number;
   quoted: boolean;
   spaced: boolean;
+  afterSpace: boolean;
   op: string;
   next: string;
 }
 
-function parse(m: RegExpExecArray, text: string): Parsed | undefined {
+function parse(key: string, m: RegExpExecArray, text: string): Parsed | undefined {
   const g = m.groups ?? {};
   const quoted = g.qv !== undefined;
   const value = quoted ? g.qv : g.uv;
   const span = m.indices?.groups?.[quoted ? 'qv' : 'uv'];
-  if (value === undefined || span === undefined || g.key === undefined) return undefined;
+  if (value === undefined || span === undefined) return undefined;
   return {
-    key: g.key,
+    key,
     value,
     start: span[0],
     end: span[1],
     quoted,
     spaced: (g.sp1 ?? '').length > 0 || (g.sp2 ?? '').length > 0,
+    afterSpace: (g.sp2 ?? '').length > 0,
     op: g.op ?? '=',
     next: text.charAt(span[1]),
   };
@@ -131,16 +171,25 @@ function notASecret(p: Parsed): boolean {
   if (v.includes('[REDACTED')) return true;
   if (isPlaceholderValue(v) || isStructuralValue(v) || UUID_RE.test(v)) return true;
   if (!p.quoted && isCodeReference(v, p.next)) return true;
+  // `user:pass@host` and `host:port` are not assignments; YAML and JSON put a space or a quote
+  // after the colon.
+  if (!p.quoted && p.op === ':' && !p.afterSpace) return true;
   if (p.quoted && p.next !== '' && p.next !== '"' && p.next !== "'" && p.next !== '`' && p.next !== '\\') {
     return true; // the quoted value continues with whitespace: prose, not a credential
   }
   return false;
 }
 
-/** A literal written as a literal (quoted, or `KEY=value` shell style). */
-function literalSecret(v: string): boolean {
+const PASSWORD_KEY_RE = /pass|pwd/i;
+
+/**
+ * A literal written as a literal (quoted, or `KEY=value` shell style). Passwords may be plain
+ * words; API keys and tokens never are (`apiKey: 'ollama'` is a documented dummy value).
+ */
+function literalSecret(v: string, key: string): boolean {
   if (v.length < 5 || isIdentifierLike(v)) return false;
-  return /[A-Za-z0-9]/.test(v);
+  if (!/[A-Za-z0-9]/.test(v)) return false;
+  return PASSWORD_KEY_RE.test(key) || !/^[a-z]+$/.test(v);
 }
 
 /** An unquoted value in code or YAML: a password has letters and digits or symbols. */
@@ -151,60 +200,36 @@ function passwordShaped(v: string): boolean {
   return c.digit > 0 || /[^A-Za-z0-9_.-]/.test(v) || looksRandom(v);
 }
 
-function scanKeywordAssignments(text: string, out: RawMatch[]): void {
-  const re = KEYWORD_ASSIGN_RE;
-  re.lastIndex = 0;
+function report(out: RawMatch[], kind: 'secret-assignment' | 'high-entropy-assignment', p: Parsed): void {
+  const what = kind === 'secret-assignment' ? 'value of secret-named key' : 'random-looking value of key';
+  out.push({ kind, start: p.start, end: p.end, priority: 1, description: `${what} "${describeKey(p.key)}"` });
+}
+
+/** Found from each `:` / `=`: the key before it decides which check the value gets. */
+function scanAssignments(text: string, out: RawMatch[]): void {
+  OP_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    const p = parse(m, text);
-    if (!p) continue;
-    const cls = classifyKey(p.key);
-    if (cls === 'excluded' || cls === 'neutral') continue;
-    if (notASecret(p)) continue;
+  while ((m = OP_RE.exec(text)) !== null) {
+    const span = keyBefore(text, m.index);
+    if (!span) continue;
+    const key = text.slice(span[0], span[1]);
+    const keyword = KEYWORD_RE.test(key);
+    if (!keyword && !ENV_KEY_RE.test(key)) continue;
+    const cls = keyword ? classifyKey(key) : 'neutral';
+    if (cls === 'excluded') continue;
+    REST_RE.lastIndex = span[1];
+    const rest = REST_RE.exec(text);
+    if (!rest) continue;
+    OP_RE.lastIndex = Math.max(OP_RE.lastIndex, REST_RE.lastIndex);
+    const p = parse(key, rest, text);
+    if (!p || notASecret(p)) continue;
     if (cls === 'strong') {
       const literal = p.quoted || (p.op === '=' && !p.spaced);
-      if (literal ? literalSecret(p.value) : passwordShaped(p.value)) {
-        out.push({
-          kind: 'secret-assignment',
-          start: p.start,
-          end: p.end,
-          priority: 1,
-          description: `value of secret-named key "${describeKey(p.key)}"`,
-        });
-      }
-    } else if (looksRandom(p.value)) {
-      out.push({
-        kind: 'high-entropy-assignment',
-        start: p.start,
-        end: p.end,
-        priority: 1,
-        description: `random-looking value of key "${describeKey(p.key)}"`,
-      });
+      if (literal ? literalSecret(p.value, p.key) : passwordShaped(p.value)) report(out, 'secret-assignment', p);
+    } else if (cls === 'weak' || ENV_KEY_RE.test(key)) {
+      if (looksRandom(p.value)) report(out, 'high-entropy-assignment', p);
     }
   }
 }
 
-function scanEnvAssignments(text: string, out: RawMatch[]): void {
-  const re = ENV_ASSIGN_RE;
-  re.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    const p = parse(m, text);
-    if (!p) continue;
-    // Secret-named keys were handled by the keyword scan.
-    if (classifyKey(p.key) !== 'neutral') continue;
-    if (notASecret(p) || !looksRandom(p.value)) continue;
-    out.push({
-      kind: 'high-entropy-assignment',
-      start: p.start,
-      end: p.end,
-      priority: 1,
-      description: `random-looking value of key "${describeKey(p.key)}"`,
-    });
-  }
-}
-
-export const ASSIGNMENT_RULES: readonly ScanRule[] = [
-  { kind: 'multiple', pretest: PRETEST_RE, scan: scanKeywordAssignments },
-  { kind: 'high-entropy-assignment', pretest: /[A-Z]{3}/, scan: scanEnvAssignments },
-];
+export const ASSIGNMENT_RULES: readonly ScanRule[] = [{ kind: 'multiple', scan: scanAssignments }];

@@ -7,7 +7,7 @@ import { ASSIGNMENT_RULES } from './assignments.js';
 import { KIND_INFO, PLACEHOLDER_RE, type SecretFinding } from './kinds.js';
 import { EMAIL_RULE, findUserNames, HOME_PATH_RULE } from './personal.js';
 import { PROVIDER_RULES } from './providers.js';
-import { rulePasses, runRegexRule, type RawMatch, type Rule } from './rule.js';
+import { prefixScanner, rulePasses, runRegexRule, type RawMatch, type RegexRule, type Rule } from './rule.js';
 import { STRUCTURAL_RULES } from './structural.js';
 
 export interface FindOptions {
@@ -24,18 +24,18 @@ export const ALLOW_MARKER = 'compound:allow-secret';
 
 const RULES: readonly Rule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES, ...ASSIGNMENT_RULES, EMAIL_RULE, HOME_PATH_RULE];
 
-/** Fast exit: every rule needs one of these characters. */
-const ANY_TRIGGER_RE = /[=:@_\-/\\.]|PRIVATE|Bearer|AKIA|ASIA|ABIA|ACCA|AIza|eyJ/;
+const isAnchored = (r: Rule): r is RegexRule => !('scan' in r) && r.anchored === true;
+const scanPrefixes = prefixScanner(RULES.filter(isAnchored));
+const OTHER_RULES = RULES.filter((r) => !isAnchored(r));
 
 export function collectRaw(text: string, users: readonly string[] = []): RawMatch[] {
   const raw: RawMatch[] = [];
   if (text.length === 0) return raw;
-  if (ANY_TRIGGER_RE.test(text)) {
-    for (const rule of RULES) {
-      if (!rulePasses(rule, text)) continue;
-      if ('scan' in rule) rule.scan(text, raw);
-      else runRegexRule(rule, text, raw);
-    }
+  scanPrefixes(text, raw);
+  for (const rule of OTHER_RULES) {
+    if (!rulePasses(rule, text)) continue;
+    if ('scan' in rule) rule.scan(text, raw);
+    else runRegexRule(rule, text, raw);
   }
   if (users.length > 0) {
     const claimed = resolve(raw);

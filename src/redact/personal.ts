@@ -12,7 +12,7 @@
  *    no-reply senders and file names such as `icon@2x.png` are not e-mail findings.
  */
 import { KIND_INFO } from './kinds.js';
-import type { RawMatch, ScanRule } from './rule.js';
+import { afterEscape, type RawMatch, type ScanRule } from './rule.js';
 
 /** Accounts that belong to no person: CI runners, cloud images, containers, placeholders. */
 const GENERIC_USERS = new Set([
@@ -39,10 +39,12 @@ export interface HomePath {
 }
 
 const NAME = String.raw`[\p{L}\p{N}_][\p{L}\p{N}._-]{0,63}`;
-const UNIX_HOME_RE = new RegExp(
-  String.raw`(?:(?<![\p{L}\p{N}_.~\\-])|(?<=\\[nrt]))(?:/mnt/[a-z])?/(?:home|Users)/(${NAME})(?![$*{<%])`,
-  'gud',
-);
+const NAME_RE = new RegExp(NAME, 'uy');
+/** Characters that glue a path to what precedes it (`foo/home/x` is not a home). */
+const GLUE_RE = /[\p{L}\p{N}_.~\\-]/u;
+/** Shell/template syntax right after the name: `/home/$USER`, `/home/{user}` are not homes. */
+const TEMPLATE_AFTER = new Set(['$', '*', '{', '<', '%']);
+const WSL_PREFIX_RE = /\/mnt\/[a-z]$/;
 const WIN_HOME_RE = new RegExp(
   String.raw`(?<![\p{L}\p{N}])[A-Za-z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)(${NAME}(?: ${NAME})*(?=\\|/)|${NAME})`,
   'gud',
@@ -50,7 +52,21 @@ const WIN_HOME_RE = new RegExp(
 
 export function findHomePaths(text: string): HomePath[] {
   const found: HomePath[] = [];
-  if (text.includes('/home/') || text.includes('/Users/')) collectHomes(UNIX_HOME_RE, text, found);
+  for (const marker of ['/home/', '/Users/']) {
+    for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
+      let start = at;
+      if (marker === '/Users/' && at >= 6 && WSL_PREFIX_RE.test(text.slice(at - 6, at))) start = at - 6;
+      if (start > 0 && GLUE_RE.test(text.charAt(start - 1)) && !afterEscape(text, start)) continue;
+      NAME_RE.lastIndex = at + marker.length;
+      const m = NAME_RE.exec(text);
+      if (!m) continue;
+      const end = NAME_RE.lastIndex;
+      if (TEMPLATE_AFTER.has(text.charAt(end))) continue;
+      const user = m[0];
+      if (NOT_HOMES.has(user.toLowerCase())) continue;
+      found.push({ start, end, user, generic: isGenericUserName(user) });
+    }
+  }
   if (text.includes('Users\\') || text.includes(':/Users/') || text.includes('Documents and Settings')) {
     collectHomes(WIN_HOME_RE, text, found);
   }
@@ -86,8 +102,16 @@ export const HOME_PATH_RULE: ScanRule = {
   },
 };
 
-const EMAIL_RE =
-  /(?:(?<![A-Za-z0-9._%+\-\\])|(?<=\\[nrt]))([A-Za-z0-9][A-Za-z0-9._%+-]{0,63})@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24}))(?![A-Za-z0-9-])/gd;
+const DOMAIN_RE = /(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-])/y;
+
+function isLocalChar(c: number): boolean {
+  // A-Z a-z 0-9 . _ % + -
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
 
 const NON_PERSONAL_LOCALS = new Set(['git', 'noreply', 'no-reply', 'donotreply', 'do-not-reply', 'mailer-daemon']);
 const DOC_DOMAIN_RE = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost)$/i;
@@ -97,19 +121,30 @@ const FILE_EXTENSIONS = new Set([
   'rs', 'go', 'heex', 'vue', 'toml', 'wasm', 'pdf',
 ]);
 
+/** Addresses found from each `@`: local part to the left, domain to the right. */
 export const EMAIL_RULE: ScanRule = {
   kind: 'email',
   triggers: ['@'],
   scan(text: string, out: RawMatch[]): void {
-    EMAIL_RE.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = EMAIL_RE.exec(text)) !== null) {
-      const local = (m[1] ?? '').toLowerCase();
-      const domain = (m[2] ?? '').toLowerCase();
-      const tld = (m[3] ?? '').toLowerCase();
+    for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+      let s = at;
+      while (s > 0 && at - s < 64 && isLocalChar(text.charCodeAt(s - 1)) && !afterEscape(text, s)) s--;
+      while (s < at && !isAlnum(text.charCodeAt(s))) s++;
+      if (s === at || text.charCodeAt(at - 1) === 46) continue; // empty, or ends with "."
+      if (s > 0 && text.charCodeAt(s - 1) === 92 && !afterEscape(text, s)) continue;
+      DOMAIN_RE.lastIndex = at + 1;
+      const m = DOMAIN_RE.exec(text);
+      if (!m) continue;
+      const end = DOMAIN_RE.lastIndex;
+      // `name@scope.io/pkg` is a package path, not an address.
+      if (text.charAt(end) === '/') continue;
+      const local = text.slice(s, at).toLowerCase();
+      const domain = m[0].toLowerCase();
+      const tld = (m[1] ?? '').toLowerCase();
       if (NON_PERSONAL_LOCALS.has(local) || DOC_DOMAIN_RE.test(domain) || FILE_EXTENSIONS.has(tld)) continue;
-      if (isUrlUserInfo(text, m.index)) continue;
-      out.push({ kind: 'email', start: m.index, end: m.index + m[0].length, priority: 0, description: KIND_INFO.email.label });
+      if (isUrlUserInfo(text, s)) continue;
+      out.push({ kind: 'email', start: s, end, priority: 0, description: KIND_INFO.email.label });
+      at = end - 1;
     }
   },
 };

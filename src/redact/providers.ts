@@ -4,7 +4,7 @@
  * identifiers such as `hf_hub_download` are not reported.
  */
 import { KIND_INFO, type SecretKind } from './kinds.js';
-import { TOKEN_END, TOKEN_START, type RegexRule } from './rule.js';
+import { TOKEN_END, type RegexRule } from './rule.js';
 import { charClasses, HEX_RE, isTokenBody } from './values.js';
 
 const P = 3;
@@ -15,11 +15,13 @@ function prefixed(
   body: string,
   opts: { end?: string; accept?: (secret: string) => boolean; flags?: string } = {},
 ): RegexRule {
-  const re = new RegExp(`${TOKEN_START}(${body})${opts.end ?? TOKEN_END}`, `g${opts.flags ?? ''}d`);
+  // Anchored: every match begins with one of the triggers (see rule.ts).
+  const re = new RegExp(`(${body})${opts.end ?? TOKEN_END}`, `y${opts.flags ?? ''}d`);
   return {
     kind,
     priority: P,
     triggers,
+    anchored: true,
     re,
     group: 1,
     accept: opts.accept ?? ((s) => isTokenBody(bodyAfterPrefix(s))),

@@ -4,7 +4,7 @@
  * `Authorization: Bearer [REDACTED:bearer-header]` still reads well.
  */
 import { KIND_INFO } from './kinds.js';
-import { TOKEN_START, type RawMatch, type RegexRule, type ScanRule } from './rule.js';
+import { wordStartOk, type RawMatch, type RegexRule, type ScanRule } from './rule.js';
 import {
   charClasses,
   isIdentifierLike,
@@ -57,7 +57,8 @@ export const JWT_RULE: RegexRule = {
   kind: 'jwt',
   priority: S,
   triggers: ['eyJ'],
-  re: new RegExp(`${TOKEN_START}(eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})(?![A-Za-z0-9_-])`, 'gd'),
+  anchored: true,
+  re: /(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?![A-Za-z0-9_-])/yd,
   group: 1,
   describe: () => KIND_INFO.jwt.label,
 };
@@ -82,21 +83,38 @@ export const BEARER_RULES: readonly RegexRule[] = [
     kind: 'bearer-header',
     priority: S,
     triggers: ['Bearer '],
-    re: /(?<![A-Za-z0-9])Bearer[ \t]+([A-Za-z0-9._~+/-]{16,4096}=*)/gd,
+    anchored: true,
+    startOk: wordStartOk,
+    re: /Bearer[ \t]+([A-Za-z0-9._~+/-]{16,4096}=*)/yd,
     group: 1,
     accept: (v) => credentialValue(v) && isTokenBody(v),
     describe: () => `${KIND_INFO['bearer-header'].label} (Bearer)`,
   },
 ];
 
-export const URL_PASSWORD_RULE: RegexRule = {
+const URL_AUTH_RE = /([^\s:/?#@"'<>\\]{1,128}):([^\s/?#@"'<>\\]{1,256})@(?=[A-Za-z0-9[])/y;
+const SCHEME_CHAR_RE = /[A-Za-z0-9+.-]/;
+
+/** `scheme://user:password@host`: found from each `://`, only the password is reported. */
+export const URL_PASSWORD_RULE: ScanRule = {
   kind: 'url-password',
-  priority: S,
   triggers: ['://'],
-  re: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:/?#@"'<>\\]{1,128}):([^\s/?#@"'<>\\]{1,256})@(?=[A-Za-z0-9[])/gid,
-  group: 2,
-  accept: (v) => !isPlaceholderValue(v) && !isPlaceholderValue(decodeSafe(v)),
-  describe: (_v, m) => `${KIND_INFO['url-password'].label} (${(m[0].split(':')[0] ?? '').toLowerCase()}://)`,
+  scan(text: string, out: RawMatch[]): void {
+    for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+      let s = at;
+      while (s > 0 && at - s <= 20 && SCHEME_CHAR_RE.test(text.charAt(s - 1))) s--;
+      if (at - s < 2 || !/[A-Za-z]/.test(text.charAt(s))) continue;
+      URL_AUTH_RE.lastIndex = at + 3;
+      const m = URL_AUTH_RE.exec(text);
+      if (!m) continue;
+      const user = m[1] as string;
+      const pw = m[2] as string;
+      if (isPlaceholderValue(pw) || isPlaceholderValue(decodeSafe(pw))) continue;
+      const start = at + 3 + user.length + 1;
+      const scheme = text.slice(s, at).toLowerCase();
+      out.push({ kind: 'url-password', start, end: start + pw.length, priority: S, description: `${KIND_INFO['url-password'].label} (${scheme}://)` });
+    }
+  },
 };
 
 function decodeSafe(v: string): string {

@@ -85,7 +85,8 @@ export function isCodeReference(value: string, nextChar: string): boolean {
 export function isStructuralValue(value: string): boolean {
   if (/^(?:\/|\.\.?\/|~|[A-Za-z]:[\\/])/.test(value)) return true;
   if (value.includes('://')) return true;
-  if (/^v?\d+(?:[.:_-]\d+)*(?:[-+][\w.]+)?$/.test(value)) return true;
+  // Versions and ranges: 1.2.3, v20, ^3.948.0, ~1.2, >=2.0.0-rc.1
+  if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:[.:_-]\d+)*(?:[-+][\w.]+)?$/.test(value)) return true;
   if (/^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|k|%)?$/i.test(value)) return true;
   return false;
 }
@@ -93,14 +94,20 @@ export function isStructuralValue(value: string): boolean {
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const HEX_RE = /^[0-9a-f]+$/i;
 
-/** Plain identifiers as written in code (`hashed_password`, `authToken`, `SECRET_NAME`). */
+/**
+ * Names rather than values: `hashed_password`, `authToken`, `SECRET_NAME`, `proxy-handled`,
+ * `test-key`. Plain lowercase words (`hunter`) are not included: in `.env` files they are values.
+ */
 export function isIdentifierLike(value: string): boolean {
+  // A token prefix on its own ("sk-ant-" + rest built in code).
+  if (/[-_]$/.test(value)) return true;
   if (/\d/.test(value)) return false;
   return (
-    /^[a-z_]+$/.test(value) ||
-    /^[A-Z_]+$/.test(value) ||
+    /^[a-z]+(?:_[a-z]+)+$/.test(value) ||
+    /^[a-z]+(?:-[a-z]+)+$/.test(value) ||
+    /^[A-Z]+(?:_[A-Z]+)+$/.test(value) ||
     /^[a-z]+(?:[A-Z][a-z]*)+$/.test(value) ||
-    /^(?:[A-Z][a-z]+)+$/.test(value)
+    /^(?:[A-Z][a-z]+){2,}$/.test(value)
   );
 }
 

@@ -261,6 +261,11 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     '"private": true,',
     'author: "Jane Example"',
     'tokenizer: "o200k_base"',
+    "apiKey: 'ollama',",
+    "const apiKey = 'sk-ant-' + 'a'.repeat(95);",
+    '"@aws-sdk/credential-providers": "^3.948.0",',
+    "vi.stubEnv({ CODEMIE_API_KEY: 'test-key' });",
+    'auth:login is a mix task; token:refresh too',
   ],
   'high-entropy-assignment': [
     'GIT_COMMIT=4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -288,6 +293,8 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     'npm install @types/node@20.19.25',
     'https://deploy@ci.acme.dev/hooks',
     'use the @Component decorator',
+    'PromiseResolve = @Promise.@resolve.bind(@Promise)',
+    'deps: farmhash@sematext/gc-stats canvasspago@sitespeed.io/chromedriver',
   ],
   'home-path': [
     'cd /home/runner/work/app/app',
