@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../core/errors.js';
 import type { ReadWarning } from './model.js';
@@ -94,12 +94,13 @@ export async function walkInputs(inputs: readonly string[], options: WalkOptions
   const subagents = options.subagents ?? true;
 
   for (const input of inputs) {
-    const st = await statOrUndefined(input);
+    const path = options.cwd && !isAbsolute(input) ? join(options.cwd, input) : input;
+    const st = await statOrUndefined(path);
     if (st?.isDirectory()) {
-      await walkDir(input, '', (name) => DIR_FILE_RE.test(name), found);
+      await walkDir(path, '', (name) => DIR_FILE_RE.test(name), found);
     } else if (st?.isFile()) {
-      found.add(input);
-      if (subagents && input.endsWith('.jsonl')) await addSubagents(input, found);
+      found.add(path);
+      if (subagents && path.endsWith('.jsonl')) await addSubagents(path, found);
     } else if (GLOB_CHARS.test(input)) {
       const matches = await glob([input], { cwd: options.cwd ?? process.cwd(), onlyFiles: true, dot: true, expandDirectories: false });
       if (matches.length === 0) warnings.push({ file: input, message: 'the pattern matched no files' });
