@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { geminiCliReader } from '../../src/sessions/readers/gemini-cli.js';
+import { detectFile } from '../../src/sessions/detect.js';
+import type { Session } from '../../src/sessions/model.js';
+import { SHARED, tempDir, TEST_SESSIONS } from './support.js';
+import { counts, expectDeterministic, expectWarningAt, expectWellFormed, ofKind, put, readWith, withInvalidUtf8 } from './reader-checks.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+const DIR = join(TEST_SESSIONS, 'gemini-cli');
+const OK = join(DIR, 'session-2026-02-10T09-14-5e2a91c0.json');
+const FAIL = join(DIR, 'session-2026-02-11T16-40-8b7d3f21.json');
+const LOGS = join(DIR, 'logs.json');
+const SHARED_DIR = join(SHARED, 'gemini-cli', 'codemie-code');
+
+/** Counts straight from the chat JSON. A call fails when its status is not success (a cancel is a
+ * rejection, not a failure), its response holds an error, or the shell output states a non-zero exit. */
+function chatCounts(doc: Json): { prompts: number; toolCalls: number; toolErrors: number } {
+  let toolCalls = 0;
+  let toolErrors = 0;
+  for (const m of doc.messages) {
+    for (const c of m.toolCalls ?? []) {
+      toolCalls++;
+      if (c.status === undefined || c.status === 'cancelled') continue;
+      const resp = c.result?.[0]?.functionResponse?.response ?? {};
+      if (c.status !== 'success' || resp.error || /^Exit Code: [1-9]/m.test(String(resp.output ?? ''))) toolErrors++;
+    }
+  }
+  return { prompts: doc.messages.filter((m: Json) => m.type === 'user').length, toolCalls, toolErrors };
+}
+
+/** Each event must cite the line where its message (or tool call) object opens: `{` followed
+ * within a few lines by that object's own id. */
+function expectLinesPointAtObjects(file: string, s: Session, doc: Json): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const opensWithId = (line: number, id: string): void => {
+    expect(lines[line - 1]!.trim()).toBe('{');
+    expect(lines.slice(line, line + 3).join('\n')).toContain(`"id": "${id}"`);
+  };
+  const users = doc.messages.filter((m: Json) => m.type === 'user');
+  ofKind(s, 'user').forEach((e, i) => opensWithId(e.source.line, users[i].id));
+  const withText = doc.messages.filter((m: Json) => m.type === 'gemini' && m.content);
+  ofKind(s, 'assistant').forEach((e, i) => opensWithId(e.source.line, withText[i].id));
+  for (const c of ofKind(s, 'tool_call')) opensWithId(c.source.line, c.callId!);
+}
+
+describe.skipIf(!existsSync(SHARED))('Gemini CLI reader on the shared corpus', () => {
+  const files = existsSync(SHARED_DIR) ? readdirSync(SHARED_DIR).map((f) => join(SHARED_DIR, f)).sort() : [];
+
+  it('finds the chat and the logs.json', () => {
+    expect(files.map((f) => f.slice(SHARED_DIR.length + 1))).toEqual(['logs.json', 'session-2026-01-16T11-01-file-ops-37b7abef.json']);
+  });
+
+  it('chat: detected, no warnings, counts and cited lines match the raw JSON', async () => {
+    const file = files[1]!;
+    const detected = await detectFile(file);
+    expect(detected.ok && detected.reader.format).toBe('gemini-cli');
+    const { sessions, warnings } = await readWith(geminiCliReader, file);
+    expect(warnings).toEqual([]);
+    expect(sessions).toHaveLength(1);
+    const s = sessions[0]!;
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    expect(counts(s)).toEqual(chatCounts(doc));
+    expect(s.id).toBe(doc.sessionId);
+    expect(s.startedAt).toBe(doc.startTime);
+    expect(s.endedAt).toBe(doc.lastUpdated);
+    expect(s.models).toEqual(['gemini-3-pro']);
+    expectWellFormed(s, file);
+    expectLinesPointAtObjects(file, s, doc);
+    // every call has its result, linked by id
+    const results = ofKind(s, 'tool_result');
+    expect(results.map((r) => r.callId)).toEqual(ofKind(s, 'tool_call').map((c) => c.callId));
+    await expectDeterministic(geminiCliReader, file);
+  });
+
+  it('logs.json: prompts only, one session per sessionId, counts match the raw JSON', async () => {
+    const file = files[0]!;
+    const detected = await detectFile(file);
+    expect(detected.ok && detected.reader.format).toBe('gemini-cli');
+    const { sessions, warnings } = await readWith(geminiCliReader, file);
+    expect(warnings).toEqual([]);
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as Json[];
+    const ids = [...new Set(raw.map((e) => e.sessionId))];
+    expect(sessions.map((s) => s.id)).toEqual(ids);
+    for (const s of sessions) {
+      expect(counts(s)).toEqual({ prompts: raw.filter((e) => e.sessionId === s.id && e.type === 'user').length, toolCalls: 0, toolErrors: 0 });
+      expectWellFormed(s, file);
+    }
+    expect(ofKind(sessions[0]!, 'user').map((u) => u.text)).toEqual(raw.map((e) => e.message));
+  });
+});
+
+describe('Gemini CLI reader on test_sessions', () => {
+  const files = readdirSync(DIR).map((f) => join(DIR, f)).sort();
+
+  it('has two chats and their logs.json', () => {
+    expect(files).toEqual([LOGS, OK, FAIL]);
+  });
+
+  for (const file of [OK, FAIL]) {
+    it(`${file.slice(DIR.length + 1)}: detected, no warnings, counts and lines match the raw JSON`, async () => {
+      const detected = await detectFile(file);
+      expect(detected.ok && detected.reader.format).toBe('gemini-cli');
+      const { sessions, warnings } = await readWith(geminiCliReader, file);
+      expect(warnings).toEqual([]);
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as Json;
+      expect(counts(sessions[0]!)).toEqual(chatCounts(doc));
+      expectWellFormed(sessions[0]!, file);
+      expectLinesPointAtObjects(file, sessions[0]!, doc);
+      await expectDeterministic(geminiCliReader, file);
+    });
+  }
+
+  it('success: the crash, its diagnosis, the fix and the passing run', async () => {
+    const s = (await readWith(geminiCliReader, OK)).sessions[0]!;
+    const [crash, , , tests, , commit] = ofKind(s, 'tool_result');
+    expect(crash).toMatchObject({ name: 'run_shell_command', isError: true, exitCode: 1 });
+    expect(crash!.output).toContain("TypeError: Cannot read properties of undefined (reading 'id')");
+    const diagnosis = s.events.find((e) => e.kind === 'assistant' && e.index > crash!.index)!;
+    expect(diagnosis.kind === 'assistant' && diagnosis.text).toContain('accounts[0]');
+    expect(tests).toMatchObject({ isError: false, exitCode: 0 });
+    expect(commit!.output).toContain('[main 7e3b0a9]');
+    expect(ofKind(s, 'tool_call')[0]!.command).toBe('npm run sync -- --dry-run --remote fixtures/empty-ledger.json');
+  });
+
+  it('failure cut short: thoughts, an edit error, a cancelled call, a call still pending', async () => {
+    const s = (await readWith(geminiCliReader, FAIL)).sessions[0]!;
+    const thought = ofKind(s, 'reasoning')[0]!;
+    expect(thought.text).toMatch(/^Planning the ESLint 9 migration: /);
+    expect(thought.time).toBe('2026-02-11T16:40:20.114Z');
+    const results = ofKind(s, 'tool_result');
+    const edit = results.find((r) => r.name === 'replace')!;
+    expect(edit.isError).toBe(true);
+    expect(edit.output).toContain('0 occurrences found');
+    expect(results.find((r) => r.rejected)).toMatchObject({ isError: true, name: 'run_shell_command' });
+    expect(results.filter((r) => r.exitCode === 2)).toHaveLength(2);
+    expect(s.events.at(-1)).toMatchObject({ kind: 'tool_call', callId: 'run_shell_command-1770828139006-f6' });
+    expect(counts(s)).toEqual({ prompts: 2, toolCalls: 6, toolErrors: 3 });
+  });
+
+  it('logs.json repeats the chats’ prompts under the same session ids', async () => {
+    const logs = (await readWith(geminiCliReader, LOGS)).sessions;
+    const chats = [(await readWith(geminiCliReader, OK)).sessions[0]!, (await readWith(geminiCliReader, FAIL)).sessions[0]!];
+    expect(logs.map((s) => s.id)).toEqual(chats.map((s) => s.id));
+    logs.forEach((s, i) => {
+      expect(ofKind(s, 'user').map((u) => u.text)).toEqual(ofKind(chats[i]!, 'user').map((u) => u.text));
+    });
+  });
+});
+
+describe('Gemini CLI reader on bad input', () => {
+  const text = readFileSync(OK, 'utf8');
+
+  it('empty file: no session, a warning', async () => {
+    const f = put(tempDir(), 'session-empty.json', '');
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expect(sessions).toEqual([]);
+    expectWarningAt(warnings, f);
+  });
+
+  it('file cut off mid-write: warned at the last line, complete messages read', async () => {
+    const at = text.indexOf('"id": "replace-1770714881002-c3"');
+    const cut = text.slice(0, at);
+    const f = put(tempDir(), 'session-cut.json', cut);
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.line).toBe(cut.split('\n').length);
+    const s = sessions[0]!;
+    expect(s.id).toBe('5e2a91c0-7d1b-4c3e-9f10-2b8e6a4d0c11');
+    expect(counts(s)).toEqual({ prompts: 1, toolCalls: 2, toolErrors: 1 });
+    expectWellFormed(s, f);
+  });
+
+  it('invalid UTF-8: warned with its line, the message read with a replacement character', async () => {
+    const line = text.split('\n').findIndex((l) => l.includes('yes add the test')) + 1;
+    const f = put(tempDir(), 'session-utf8.json', withInvalidUtf8(text, line, 'yes '));
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expectWarningAt(warnings, f, line);
+    expect(ofKind(sessions[0]!, 'user')[1]!.text).toBe('yes \uFFFDadd the test, then commit');
+  });
+
+  it('logs.json cut short: the complete entries are read', async () => {
+    const logs = readFileSync(LOGS, 'utf8');
+    const f = put(tempDir(), 'logs.json', logs.slice(0, logs.lastIndexOf('"timestamp"')));
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expect(warnings).toHaveLength(1);
+    expect(sessions.reduce((n, s) => n + counts(s).prompts, 0)).toBe(3);
+  });
+});
