@@ -228,7 +228,7 @@ class SpecStoryBuilder {
     this.endChunk();
     if (this.section?.role === 'user') {
       const lines = this.userLines;
-      if (lines.length > 0) pushText(this.events, 'user', joinText(lines), this.base(lines[0]!));
+      if (lines.length > 0) pushText(this.events, 'user', joinText(lines).trim(), this.base(lines[0]!));
     }
     this.userLines = [];
     this.section = undefined;

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { specstoryReader } from '../../src/sessions/readers/specstory.js';
+import { detectFile } from '../../src/sessions/detect.js';
+import { SHARED, tempDir, TEST_SESSIONS } from './support.js';
+import { counts, expectDeterministic, expectWarningAt, expectWellFormed, ofKind, put, readWith, withInvalidUtf8 } from './reader-checks.js';
+
+const SHARED_DIR = join(SHARED, 'cursor-specstory', 'minsky');
+const DIR = join(TEST_SESSIONS, 'specstory', 'shop-frontend', '.specstory', 'history');
+const JEST = join(DIR, '2025-06-02_14-05-jest-fails-after-switching-to-esm.md');
+const LEAK = join(DIR, '2025-06-05_09-30Z-worker-memory-grows-until-oom.md');
+
+/**
+ * Counts with nothing but line regexes: the file split at `---` lines into chunks; a chunk is a
+ * tool when its first line is a rendered tool (shell block, Read file, <details>, diff, <tool-use>);
+ * a shell chunk failed when its text after the command reads Error / error: / fatal: / FAIL.
+ */
+function markdownCounts(file: string): { prompts: number; toolCalls: number; toolErrors: number } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const chunks: string[][] = [[]];
+  for (const l of lines) {
+    if (l === '---') chunks.push([]);
+    else chunks.at(-1)!.push(l);
+  }
+  let toolCalls = 0;
+  let toolErrors = 0;
+  for (const c of chunks) {
+    const first = c.find((l) => l.trim() !== '')?.trim() ?? '';
+    if (!/^(```(bash|sh|zsh|shell)\s*$|Read file: |<details|```diff\s*$|<tool-use |Tool use: \*\*)/.test(first)) continue;
+    toolCalls++;
+    const text = c.join('\n');
+    const shell = text.search(/^```(bash|sh|zsh|shell)\s*$/m);
+    if (shell !== -1 && /\bError\b|\berror:|fatal:|\bFAIL\b|FATAL ERROR/.test(text.slice(shell).replace(/^```bash\n.*\n```/, ''))) toolErrors++;
+  }
+  return { prompts: lines.filter((l) => /^_\*\*User/.test(l)).length, toolCalls, toolErrors };
+}
+
+describe.skipIf(!existsSync(SHARED))('SpecStory reader on the shared corpus', () => {
+  const files = existsSync(SHARED_DIR) ? readdirSync(SHARED_DIR).map((f) => join(SHARED_DIR, f)) : [];
+
+  it('finds the minsky export', () => {
+    expect(files).toHaveLength(1);
+  });
+
+  it('minsky: detected, no warnings, counts match a line-regex count', async () => {
+    const file = files[0]!;
+    const detected = await detectFile(file);
+    expect(detected.ok && detected.reader.format).toBe('specstory');
+    const { sessions, warnings } = await readWith(specstoryReader, file);
+    expect(warnings).toEqual([]);
+    expect(sessions).toHaveLength(1);
+    const s = sessions[0]!;
+    expect(counts(s)).toEqual(markdownCounts(file));
+    expectWellFormed(s, file);
+    await expectDeterministic(specstoryReader, file);
+  });
+
+  it('minsky: the injected rule, the error → root cause → fix story', async () => {
+    const s = (await readWith(specstoryReader, files[0]!)).sessions[0]!;
+    expect(s.agent).toBe('cursor');
+    expect(s.id).toBe('2025-04-29_20-13-session-start-error-for-task-008');
+    expect(s.startedAt).toBe('2025-04-29T16:13:16');
+    expect(s.models).toEqual([]); // v1 exports name no model
+    const rule = ofKind(s, 'system')[0]!;
+    expect(rule.injected).toBe(true);
+    expect(rule.text).toMatch(/^### Rule: minsky-workflow/);
+    expect(rule.text.trimEnd().endsWith('```')).toBe(true); // the rule's glued closing fence ends it
+    expect(ofKind(s, 'user')[0]!.text).toContain("Error starting session: Session 'task#008' not found.");
+    const failures = ofKind(s, 'tool_result').filter((r) => r.isError);
+    expect(failures[0]!.output).toContain('fatal: destination path');
+    const calls = ofKind(s, 'tool_call');
+    expect(calls.filter((c) => c.name === 'codebase_search').map((c) => c.input.query)).toEqual([
+      'implementation of session start command',
+      'SessionDB implementation',
+      'GitService clone implementation',
+    ]);
+    expect(calls.filter((c) => c.name === 'read_file').map((c) => c.input.path)).toContain('src/domain/git.ts');
+    const edit = calls.at(-1)!;
+    expect(edit.name).toBe('edit_file');
+    expect(String(edit.input.diff)).toContain('await sessionDB.addSession(sessionRecord);');
+    expect(ofKind(s, 'user').at(-1)!.text).toBe('@test-driven-bugfix.mdc');
+  });
+});
+
+describe('SpecStory reader on test_sessions', () => {
+  for (const file of [JEST, LEAK]) {
+    it(`${file.slice(DIR.length + 1)}: detected, no warnings, counts match a line-regex count`, async () => {
+      const detected = await detectFile(file);
+      expect(detected.ok && detected.reader.format).toBe('specstory');
+      const { sessions, warnings } = await readWith(specstoryReader, file);
+      expect(warnings).toEqual([]);
+      expect(counts(sessions[0]!)).toEqual(markdownCounts(file));
+      expectWellFormed(sessions[0]!, file);
+      await expectDeterministic(specstoryReader, file);
+    });
+  }
+
+  it('v1 success: bootstrap block inside a rule, failing test run, diagnosis, diff fix, passing run', async () => {
+    const s = (await readWith(specstoryReader, JEST)).sessions[0]!;
+    expect(s.repo).toBe('shop-frontend'); // the folder holding .specstory/
+    const boot = ofKind(s, 'bootstrap');
+    expect(boot).toHaveLength(1);
+    expect(boot[0]!.itemIds).toEqual(['k-a41c09e2', 'k-5d0e7731']);
+    expect(ofKind(s, 'system')[0]!.text).not.toContain('compound:bootstrap');
+    const [fail, search, pass, commit] = ofKind(s, 'tool_result');
+    expect(fail).toMatchObject({ name: 'run_terminal_cmd', isError: true });
+    expect(fail!.output).toContain('SyntaxError: Cannot use import statement outside a module');
+    expect(search!.name).toBe('codebase_search');
+    expect(pass).toMatchObject({ isError: false });
+    expect(pass!.output).toContain('87 passed'); // an ExperimentalWarning is not a failure
+    expect(commit!.output).toContain('[main 2b81f4c]');
+    const edit = ofKind(s, 'tool_call').find((c) => c.name === 'edit_file')!;
+    expect(String(edit.input.diff)).toContain('--experimental-vm-modules');
+  });
+
+  it('v2 failure with open questions: header ids, model, think blocks, <tool-use> blocks', async () => {
+    const s = (await readWith(specstoryReader, LEAK)).sessions[0]!;
+    expect(s.id).toBe('6c1e0b7a-93d4-4f2e-8a51-0d7c2e9b4f18');
+    expect(s.agent).toBe('cursor');
+    expect(s.models).toEqual(['claude-4-sonnet']);
+    expect(s.startedAt).toBe('2025-06-05T09:30:00Z');
+    expect(s.endedAt).toBe('2025-06-05T10:12:00Z');
+    expect(ofKind(s, 'reasoning')[0]!.text).toMatch(/^Reproduce with the soak script/);
+    const calls = ofKind(s, 'tool_call');
+    expect(calls.map((c) => c.name)).toEqual(['run_terminal_cmd', 'grep', 'read_file', 'search_replace', 'run_terminal_cmd', 'run_terminal_cmd']);
+    expect(calls[1]!.input.query).toBe('\\.on\\(|new Map|cache');
+    expect(calls[3]!.input.path).toBe('src/resize.js');
+    expect(calls[5]!.command).toBe('node --heapsnapshot-signal=SIGUSR2 scripts/soak.js --jobs 3000 && node scripts/diff-snapshots.js');
+    const results = ofKind(s, 'tool_result');
+    expect(results[0]!.output).toContain('FATAL ERROR: Reached heap limit');
+    expect(results.map((r) => r.isError)).toEqual([true, false, false, true]);
+    const last = s.events.at(-1)!;
+    expect(last.kind === 'assistant' && last.model).toBe('claude-4-sonnet');
+    expect(last.kind === 'assistant' && last.text).toMatch(/Open questions:\n1\. /);
+  });
+});
+
+describe('SpecStory reader on bad input', () => {
+  const text = readFileSync(JEST, 'utf8');
+
+  it('empty file: no session, a warning', async () => {
+    const f = put(tempDir(), 'empty.md', '');
+    const { sessions, warnings } = await readWith(specstoryReader, f);
+    expect(sessions).toEqual([]);
+    expectWarningAt(warnings, f);
+  });
+
+  it('export cut inside a code block: warned at the open fence, what came before is read', async () => {
+    const cut = text.slice(0, text.indexOf('Tests:       87 passed'));
+    const f = put(tempDir(), 'cut.md', cut);
+    const { sessions, warnings } = await readWith(specstoryReader, f);
+    const fenceLine = cut.split('\n').lastIndexOf('```') + 1;
+    expect(warnings).toHaveLength(1);
+    expectWarningAt(warnings, f, fenceLine);
+    const s = sessions[0]!;
+    expect(ofKind(s, 'tool_result').at(-1)!.output).toContain('Test Suites: 12 passed');
+    expectWellFormed(s, f);
+  });
+
+  it('invalid UTF-8: warned with its line', async () => {
+    const f = put(tempDir(), 'utf8.md', withInvalidUtf8(text, 7, 'since '));
+    const { sessions, warnings } = await readWith(specstoryReader, f);
+    expectWarningAt(warnings, f, 7);
+    expect(ofKind(sessions[0]!, 'user')[0]!.text).toMatch(/^since \uFFFDI set/);
+  });
+
+  it('markdown with no chat sections: a warning, an empty session', async () => {
+    const f = put(tempDir(), 'notes.md', '<!-- Generated by SpecStory -->\n\n# Notes (2025-01-01 10:00:00)\n\nnothing here\n');
+    const { sessions, warnings } = await readWith(specstoryReader, f);
+    expectWarningAt(warnings, f);
+    expect(sessions[0]!.events).toEqual([]);
+  });
+});
