@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { aiderReader } from '../../src/sessions/readers/aider.js';
+import { detectFile } from '../../src/sessions/detect.js';
+import { tempDir, TEST_SESSIONS } from './support.js';
+import { counts, expectDeterministic, expectWarningAt, expectWellFormed, ofKind, put, readWith, withInvalidUtf8 } from './reader-checks.js';
+
+const FILE = join(TEST_SESSIONS, 'aider', 'inventory-api', '.aider.chat.history.md');
+
+/**
+ * Line-regex counts per `# aider chat started at` section. Prompts: runs of `#### ` lines. Calls:
+ * SEARCH markers in replies, /run and /test inputs, auto-lint blocks, commits, and auto-test
+ * failures. Errors: lint blocks, /test runs followed by "Added N lines of output" (only added on a
+ * non-zero exit), blocks that failed to match, auto-test failures.
+ */
+function aiderCounts(text: string): { prompts: number; toolCalls: number; toolErrors: number }[] {
+  const sections = text.split(/^# aider chat started at .*$/m).slice(1);
+  return sections.map((sec) => {
+    const lines = sec.split('\n');
+    let prompts = 0;
+    let toolCalls = 0;
+    let toolErrors = 0;
+    lines.forEach((l, i) => {
+      if (l.startsWith('#### ') && !lines[i - 1]?.startsWith('####')) prompts++;
+      if (/^<<<<<<< SEARCH/.test(l)) toolCalls++;
+      if (/^#### (\/run|\/test) /.test(l)) toolCalls++;
+      if (/^#### \/test /.test(l) && /^> Added \d+ lines of output/.test(lines[i + 1] ?? '')) toolErrors++;
+      if (/^> # Fix any errors below/.test(l)) toolCalls++, toolErrors++;
+      if (/^> Commit [0-9a-f]{7}/.test(l)) toolCalls++;
+      if (/^> Attempt to fix test errors\?/.test(l)) toolCalls++, toolErrors++;
+      if (/^> # \d+ SEARCH\/REPLACE blocks? failed to match/.test(l)) toolErrors++;
+    });
+    return { prompts, toolCalls, toolErrors };
+  });
+}
+
+describe('Aider reader on test_sessions', () => {
+  it('one session per chat start; no warnings; counts match a line-regex count', async () => {
+    const detected = await detectFile(FILE);
+    expect(detected.ok && detected.reader.format).toBe('aider');
+    const { sessions, warnings } = await readWith(aiderReader, FILE);
+    expect(warnings).toEqual([]);
+    expect(sessions.map(counts)).toEqual(aiderCounts(readFileSync(FILE, 'utf8')));
+    for (const s of sessions) expectWellFormed(s, FILE);
+    await expectDeterministic(aiderReader, FILE);
+  });
+
+  it('ids from path + start time, models from the banner, repo from the project folder', async () => {
+    const [a, b] = (await readWith(aiderReader, FILE)).sessions;
+    expect(a!.id).toMatch(/^aider-[0-9a-f]{10}-20250512T090211$/);
+    expect(b!.id).toMatch(/^aider-[0-9a-f]{10}-20250514T164003$/);
+    expect(a!.id.slice(0, 17)).toBe(b!.id.slice(0, 17));
+    expect(a).toMatchObject({ format: 'aider', agent: 'aider', repo: 'inventory-api', startedAt: '2025-05-12T09:02:11' });
+    expect(a!.models).toEqual(['anthropic/claude-3-7-sonnet-20250219', 'anthropic/claude-3-5-haiku-20241022']);
+    expect(ofKind(a!, 'assistant')[0]!.model).toBe('anthropic/claude-3-7-sonnet-20250219');
+    const banner = ofKind(a!, 'system')[0]!;
+    expect(banner.injected).toBe(true);
+    expect(banner.text).toContain('Aider v0.82.2');
+    // session bytes add up to the file
+    expect(a!.bytes + b!.bytes + 1).toBe(readFileSync(FILE).length); // + the blank first line
+  });
+
+  it('repeated routine: black → ruff → pytest before every commit', async () => {
+    const s = (await readWith(aiderReader, FILE)).sessions[0]!;
+    const calls = ofKind(s, 'tool_call');
+    const commits = calls.filter((c) => c.name === 'commit');
+    expect(commits.map((c) => c.input.hash)).toEqual(['3f9c2d1', '8a41e07', 'c07d5b3']);
+    for (const commit of commits) {
+      const before = calls.filter((c) => c.index < commit.index && (c.name === 'run' || c.name === 'test')).map((c) => c.command);
+      const routine = before.filter((c, i) => c !== before[i - 1]); // a re-run after a fix is the same step
+      expect(routine.slice(-3)).toEqual(['black app tests', 'ruff check app tests', 'pytest -q']);
+    }
+    const edits = calls.filter((c) => c.name === 'edit');
+    expect(edits[0]!.input).toMatchObject({ path: 'app/routes/items.py' });
+    expect(String(edits[0]!.input.replace)).toContain('def get_stock');
+    const results = ofKind(s, 'tool_result');
+    for (const e of edits) expect(results.find((r) => r.name === 'edit' && r.index > e.index)).toBeDefined();
+    const lint = results.find((r) => r.name === 'lint')!;
+    expect(lint.isError).toBe(true);
+    expect(lint.output).toContain('F821 Undefined name `StockOut`');
+    expect(calls.find((c) => c.name === 'lint')!.command).toBe('/home/dev/inventory-api/.venv/bin/ruff check app/routes/items.py');
+    const failedTests = results.filter((r) => r.name === 'test' && r.isError);
+    expect(failedTests).toHaveLength(2);
+    const diagnosis = s.events[failedTests[0]!.index + 1]!;
+    expect(diagnosis.kind === 'assistant' && diagnosis.text).toContain("ImportError: cannot import name 'StockOut'");
+  });
+
+  it('failure: an edit that did not match, its retry, failing auto-tests, /undo, stop', async () => {
+    const s = (await readWith(aiderReader, FILE)).sessions[1]!;
+    const results = ofKind(s, 'tool_result');
+    const miss = results[0]!;
+    expect(miss).toMatchObject({ name: 'edit', isError: true });
+    expect(miss.output).toContain('SearchReplaceNoExactMatch');
+    expect(miss.output).toContain('def find(self, sku: str) -> Optional[Item]:');
+    expect(results.filter((r) => r.name === 'test').map((r) => r.isError)).toEqual([true, true]);
+    expect(ofKind(s, 'system').map((e) => e.text)).toContain('Removed: 1d9a3c6 refactor: use select() in ItemRepo.find');
+    const last = s.events.at(-1)!;
+    expect(last.kind === 'assistant' && last.text).toContain('`sqlite://` in-memory engine');
+  });
+});
+
+describe('Aider reader on tricky and bad input', () => {
+  const text = readFileSync(FILE, 'utf8');
+
+  it('empty file: no session, a warning', async () => {
+    const f = put(tempDir(), '.aider.chat.history.md', '');
+    const { sessions, warnings } = await readWith(aiderReader, f);
+    expect(sessions).toEqual([]);
+    expectWarningAt(warnings, f);
+  });
+
+  it('history cut inside a reply’s code block: warned at the fence, the rest of the session kept', async () => {
+    const cut = text.slice(0, text.indexOf('    return StockOut(sku=item.sku'));
+    const f = put(tempDir(), '.aider.chat.history.md', cut);
+    const { sessions, warnings } = await readWith(aiderReader, f);
+    const fence = cut.split('\n').lastIndexOf('```python') + 1;
+    expect(warnings).toHaveLength(1);
+    expectWarningAt(warnings, f, fence);
+    expect(sessions).toHaveLength(1);
+    expect(ofKind(sessions[0]!, 'assistant')).toHaveLength(1);
+  });
+
+  it('invalid UTF-8: warned with its line', async () => {
+    const line = text.split('\n').findIndex((l) => l.startsWith('#### add `GET')) + 1;
+    const f = put(tempDir(), '.aider.chat.history.md', withInvalidUtf8(text, line, '#### add '));
+    const { sessions, warnings } = await readWith(aiderReader, f);
+    expectWarningAt(warnings, f, line);
+    expect(ofKind(sessions[0]!, 'user')[1]!.text).toMatch(/^add \uFFFD`GET/);
+  });
+
+  it('headings and quotes in a reply are reply text; /ask echoes and /help prompts are injected', async () => {
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-07-01 08:00:00',
+        '',
+        '> Aider v0.86.1  ',
+        '> Model: openai/gpt-4.1 with diff edit format  ',
+        '',
+        '#### /ask why is the cache cold after deploy?  ',
+        '',
+        '#### why is the cache cold after deploy?  ',
+        '',
+        'The warmup job runs before the new pods are ready.',
+        '',
+        '#### The fix',
+        '> quoted from the runbook',
+        '',
+        'Run the warmup after the rollout.',
+        '',
+        '#### # Question: how do I add a test command  ',
+        '#### # Announcement lines from when this session of aider was launched:  ',
+        '#### Aider v0.86.1  ',
+        '',
+        'Use `--test-cmd`.',
+        '',
+        '# aider chat started at 2025-07-01 08:00:00',
+        '',
+        '#### hi  ',
+        '',
+      ].join('\n'),
+    );
+    const { sessions, warnings } = await readWith(aiderReader, f);
+    expect(warnings).toEqual([]);
+    const [s, twin] = sessions;
+    expect(s!.models).toEqual(['openai/gpt-4.1']);
+    expect(ofKind(s!, 'user').map((u) => [u.text.split('\n')[0], Boolean(u.injected)])).toEqual([
+      ['/ask why is the cache cold after deploy?', false],
+      ['why is the cache cold after deploy?', true],
+      ['# Question: how do I add a test command', true],
+    ]);
+    expect(ofKind(s!, 'assistant')[0]!.text).toContain('#### The fix\n> quoted from the runbook');
+    expect(counts(s!).prompts).toBe(1);
+    expect(twin!.id).toBe(`${s!.id}-2`); // same start second, still distinct ids
+  });
+
+  it('text before the first header is read as its own session', async () => {
+    const f = put(tempDir(), '.aider.chat.history.md', '#### hello  \n\nHi! What should we work on?\n');
+    const { sessions, warnings } = await readWith(aiderReader, f);
+    expect(warnings).toEqual([]);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.id).toMatch(/-preamble$/);
+    expect(sessions[0]!.startedAt).toBeUndefined();
+    expect(counts(sessions[0]!).prompts).toBe(1);
+  });
+});
