@@ -132,6 +132,16 @@ function makeWarningPrinter(): { print: (w: ReadWarning) => void; finish: () => 
   };
 }
 
+/** On a terminal, a self-overwriting "reading N/T files" line for big inputs; silent otherwise. */
+function progressLine(): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (done, total) => {
+    if (total < 200) return;
+    if (done % 100 === 0 || done === total) process.stderr.write(`\rreading ${done}/${total} files`);
+    if (done === total) process.stderr.write('\r\u001b[K');
+  };
+}
+
 function summaryLine(s: ReadSummary): string {
   const failed = s.filesFailed > 0 ? ` (${s.filesFailed} failed)` : '';
   return `read ${s.filesRead} of ${s.files} files${failed}, ${s.sessions} sessions, ${s.warnings} warnings`;
@@ -158,6 +168,7 @@ async function listSessions(paths: string[], flags: ListFlags): Promise<ExitCode
       ...(from ? { from } : {}),
       ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLine(flags.maxLineBytes) } : {}),
       onWarning: printer.print,
+      onProgress: progressLine(),
     },
     (file) => {
       // only the row is kept: a big directory does not hold every event in memory
