@@ -73,6 +73,7 @@ export const GIT_ENV = {
   GIT_AUTHOR_NAME: 'Test Bot',
   GIT_AUTHOR_EMAIL: 'bot@example.invalid',
   GIT_COMMITTER_DATE: '1767225600',
+  GIT_AUTHOR_DATE: '1767225600',
   GIT_CONFIG_GLOBAL: '/dev/null',
   HOME: '/nonexistent-home',
 };

@@ -1,6 +1,6 @@
 /** The --commit family of flags, shared by every command that applies a plan. */
 import type { Command } from 'commander';
-import { commitChanges, type CommitResult } from '../knowledge/git.js';
+import type { CommitResult } from '../knowledge/git.js';
 import type { ApplyResult } from '../knowledge/plan.js';
 
 export interface CommitFlags {
@@ -20,6 +20,7 @@ export function addCommitOptions(cmd: Command): Command {
 
 export async function commitIfAsked(root: string, flags: CommitFlags, applied: ApplyResult, message: string): Promise<CommitResult | undefined> {
   if (!flags.commit) return undefined;
+  const { commitChanges } = await import('../knowledge/git.js');
   return commitChanges({
     root,
     changed: applied.changed,

@@ -4,7 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import YAML from 'yaml';
+import type * as YamlModule from 'yaml';
+import { lazy } from './lazy.js';
+
+const loadYaml = lazy<typeof YamlModule>('yaml');
 import { InputError } from './errors.js';
 
 export const CONFIG_FILE = 'compound.config.yaml';
@@ -45,7 +48,7 @@ export function loadConfig(root: string): Config {
   if (!existsSync(file)) return { ...DEFAULT_CONFIG };
   let data: unknown;
   try {
-    data = YAML.parse(readFileSync(file, 'utf8')) ?? {};
+    data = loadYaml().parse(readFileSync(file, 'utf8')) ?? {};
   } catch (err) {
     const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new InputError('E_CONFIG_YAML', CONFIG_FILE, line, `${CONFIG_FILE}${line ? `:${line}` : ''}: invalid YAML`, { why: (err as Error).message.split('\n')[0], fix: 'fix the YAML syntax' });

@@ -3,8 +3,10 @@
  * hands back shared objects unless options are passed, so we always pass our own yaml engine
  * (the `yaml` package, YAML 1.2 core schema: timestamps stay strings, no Date surprises).
  */
-import matter from 'gray-matter';
-import YAML, { isMap, isSeq } from 'yaml';
+import type GrayMatter from 'gray-matter';
+import type * as YamlModule from 'yaml';
+import { lazy } from '../core/lazy.js';
+import { parseSimpleFrontMatter } from './frontmatter-fast.js';
 
 export interface ParsedFrontMatter {
   data: Record<string, unknown>;
@@ -24,13 +26,16 @@ export class FrontMatterSyntaxError extends Error {
   }
 }
 
+const loadYaml = lazy<typeof YamlModule>('yaml');
+const loadMatter = lazy<typeof GrayMatter>('gray-matter');
+
 const engines = {
   yaml: {
     parse: (source: string): object => {
-      const value: unknown = YAML.parse(source, { prettyErrors: true, uniqueKeys: true });
+      const value: unknown = loadYaml().parse(source, { prettyErrors: true, uniqueKeys: true });
       return (value ?? {}) as object;
     },
-    stringify: (value: object): string => YAML.stringify(value),
+    stringify: (value: object): string => loadYaml().stringify(value),
   },
 };
 
@@ -41,9 +46,11 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
   }
   const close = text.search(/\n---[ \t]*(\r?\n|$)/);
   if (close === -1) throw new FrontMatterSyntaxError('the front matter has no closing `---` fence', 1);
+  const fast = parseFast(text, close);
+  if (fast) return fast;
   let file;
   try {
-    file = matter(text, { engines, language: 'yaml' });
+    file = loadMatter()(text, { engines, language: 'yaml' });
   } catch (err) {
     const pos = (err as { linePos?: { line: number }[] }).linePos;
     // gray-matter hands YAML the text after the opening fence, so its line N is file line N
@@ -59,12 +66,23 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
   return { data: data as Record<string, unknown>, body: file.content, bodyLine: matterLines + 2, matter: file.matter };
 }
 
+function parseFast(text: string, close: number): ParsedFrontMatter | undefined {
+  const matterText = text.slice(3, close); // from the end of the opening fence to before "\n---"
+  const lines = matterText.split('\n').slice(1);
+  const data = parseSimpleFrontMatter(lines);
+  if (!data) return undefined;
+  const afterFence = text.indexOf('\n', close + 1);
+  const body = afterFence === -1 ? '' : text.slice(afterFence + 1);
+  return { data, body, bodyLine: lines.length + 3, matter: matterText };
+}
+
 /**
  * Serialises data in the given key order: block style for the mapping, flow style for short
  * lists (tags, ids) and for each source record, so a diff shows one line per change.
  */
 export function stringifyFrontMatter(data: Record<string, unknown>, body: string): string {
-  const doc = new YAML.Document(data);
+  const { Document, isMap, isSeq } = loadYaml();
+  const doc = new Document(data);
   if (isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       const value = pair.value;

@@ -63,7 +63,7 @@ describe('compound CLI: store commands', () => {
     runCli(['init', dir]);
     const rel = addItem(dir, 'Deploys read the key from `DEPLOY_KEY`.');
     runCli(['reindex'], { cwd: dir });
-    writeFileSync(join(dir, rel), readFileSync(join(dir, rel), 'utf8').replace('Deploys read', `Use AKIA${'Q'}7EXAMPLE2B3C4D5 when deploys read`));
+    writeFileSync(join(dir, rel), readFileSync(join(dir, rel), 'utf8').replace('Deploys read', `Use AKIA${'Q7XZ2M3B'}3C4D5R6T when deploys read`));
     const r = runCli(['check', '--json'], { cwd: dir });
     expect(r.code).toBe(1);
     const codes = JSON.parse(r.stdout).problems.map((p: { code: string }) => p.code);

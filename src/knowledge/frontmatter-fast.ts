@@ -1,0 +1,93 @@
+/**
+ * A fast path for the front matter this tool writes itself (block mapping of plain scalars,
+ * flow lists, one flow mapping per source). It accepts only lines whose YAML meaning is
+ * unambiguous and returns undefined for anything else, so the full YAML parser decides those;
+ * `check` and `reindex` on 100,000 items would otherwise spend most of their time in YAML.
+ */
+
+const KEY_LINE = /^([a-z_]+):(?: (.*))?$/;
+const SOURCE_LINE = /^ {2}- \{(.*)\}$/;
+const CORE_NUMBER = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const SAFE_FIRST = /^[A-Za-z0-9_.\/(]/; // no YAML indicator first
+const UNSAFE_INSIDE = /: |:$| #|\t/; // would end the scalar or start a comment
+const RISKY_PLAIN = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+
+type Scalar = string | number;
+
+/** A plain or double-quoted scalar with the same meaning YAML 1.2 core would give it, or undefined. */
+function scalar(raw: string): Scalar | undefined {
+  const s = raw.trim();
+  if (s !== raw || s === '') return undefined;
+  if (s.startsWith('"')) {
+    if (s.length < 2 || !s.endsWith('"') || s.slice(1, -1).includes('"') || s.includes('\\')) return undefined;
+    return s.slice(1, -1);
+  }
+  if (s.startsWith("'")) {
+    const inner = s.slice(1, -1);
+    if (s.length < 2 || !s.endsWith("'") || inner.replace(/''/g, '').includes("'")) return undefined;
+    return inner.replace(/''/g, "'");
+  }
+  if (CORE_NUMBER.test(s)) return Number(s);
+  if (RISKY_PLAIN.test(s) || !SAFE_FIRST.test(s) || UNSAFE_INSIDE.test(s)) return undefined;
+  if (/^0[xo]/i.test(s)) return undefined;
+  return s;
+}
+
+function flowList(raw: string): Scalar[] | undefined {
+  if (!raw.startsWith('[') || !raw.endsWith(']')) return undefined;
+  const inner = raw.slice(1, -1);
+  if (inner === '') return [];
+  if (/[[\]{}"']/.test(inner)) return undefined;
+  const out: Scalar[] = [];
+  for (const part of inner.split(',')) {
+    const v = scalar(part.trim());
+    if (v === undefined || part.trim() === '') return undefined;
+    out.push(v);
+  }
+  return out;
+}
+
+function flowMap(inner: string): Record<string, Scalar> | undefined {
+  if (/[[\]{}"']/.test(inner)) return undefined;
+  const out: Record<string, Scalar> = {};
+  for (const part of inner.split(', ')) {
+    const m = /^([a-z_]+): (.+)$/.exec(part);
+    if (!m) return undefined;
+    const v = scalar(m[2]!);
+    if (v === undefined || m[1]! in out) return undefined;
+    out[m[1]!] = v;
+  }
+  return out;
+}
+
+/** Parses the lines between the fences; undefined means "let the YAML parser decide". */
+export function parseSimpleFrontMatter(lines: readonly string[]): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let list: Record<string, Scalar>[] | undefined;
+  for (const line of lines) {
+    if (list) {
+      const src = SOURCE_LINE.exec(line);
+      if (src) {
+        const rec = flowMap(src[1]!);
+        if (!rec) return undefined;
+        list.push(rec);
+        continue;
+      }
+      list = undefined;
+    }
+    const m = KEY_LINE.exec(line);
+    if (!m) return undefined;
+    const key = m[1]!;
+    if (key in data) return undefined; // duplicate keys: the YAML parser reports them
+    const value = m[2];
+    if (value === undefined) {
+      list = [];
+      data[key] = list;
+      continue;
+    }
+    const parsed = value.startsWith('[') ? flowList(value) : scalar(value);
+    if (parsed === undefined) return undefined;
+    data[key] = parsed;
+  }
+  return data;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { parseSimpleFrontMatter } from '../../src/knowledge/frontmatter-fast.js';
+import { serializeItem } from '../../src/knowledge/codec.js';
+import { makeItem } from '../helpers.js';
+
+/** Deterministic PRNG so failures reproduce. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NASTY = ['yes', 'no', 'null', '~', 'true', '1e5', '0x1F', '1234e56789', '0123456789', '12:30', 'a: b', 'a #b', '#c', '- x', '[x]', '{y}', 'it\'s', '"q"', 'back\\slash', ' lead', 'trail ', 'ünïcödé', 'a,b', '.inf', '2026-05-11', '2026-05-11T11:26:55Z', '*star', '&amp', '!tag', '%p', '@at', '`tick`', '|pipe', '>gt', '?q', 'spotter', 'mix phx.server'];
+
+describe('fast front matter parser', () => {
+  it('agrees with the YAML parser on everything it accepts, for serialised items with nasty values', () => {
+    const rnd = prng(42);
+    const NORMAL = ['build', 'mix format', 'port 4000', 'src/app.ts', 'v1.2.3', 'node_modules', 'a.b:c', 'x-y_z'];
+    const pick = (xs: readonly string[]): string => {
+      const from = rnd() < 0.25 ? xs : NORMAL;
+      return from[Math.floor(rnd() * from.length)]!;
+    };
+    let accepted = 0;
+    for (let i = 0; i < 2000; i++) {
+      const text = `Item ${i} ${pick(NASTY)}.`;
+      const item = makeItem(text, { title: `${pick(NASTY)} ${pick(NASTY)}`.trim() || 'x', tags: [pick(NASTY), pick(NASTY)], sources: [{ session: pick(NASTY), format: 'claude-code', event: i, line: i + 1 }], repo: pick(NASTY).replace(/\s/g, '') || 'r', scope: 'repo' });
+      const file = serializeItem(item);
+      const matter = file.slice(4, file.indexOf('\n---\n', 4));
+      const fast = parseSimpleFrontMatter(matter.split('\n'));
+      const slow = YAML.parse(matter) as unknown;
+      if (fast !== undefined) {
+        accepted++;
+        expect(fast).toEqual(slow);
+      }
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('declines what it cannot be sure of', () => {
+    for (const line of ['title: yes', 'title: a: b', 'title: "a\\"b"', 'id: 0x1F', 'title: x # c', 'tags: [a, "b,c"]', 'a: 1\na: 2', '  indented: x']) {
+      expect(parseSimpleFrontMatter(line.split('\n'))).toBeUndefined();
+    }
+    expect(parseSimpleFrontMatter(['id: 1234e56789'])).toEqual({ id: 1234e56789 });
+    expect(parseSimpleFrontMatter(['first_seen: 2026-05-11T11:26:55Z', 'tags: []', 'sources:', '  - {session: s, format: codex, event: 3}'])).toEqual({ first_seen: '2026-05-11T11:26:55Z', tags: [], sources: [{ session: 's', format: 'codex', event: 3 }] });
+  });
+});
