@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { harvest } from '../harvest/harvest.js';
+import { extractSession } from '../harvest/extract/index.js';
+import { renderPrBody } from '../harvest/pr-body.js';
+import { applyPlan, planChanges } from '../knowledge/plan.js';
+import { commitMessage } from '../knowledge/commit-message.js';
+import { formatProblem } from '../knowledge/problem.js';
+import { parseFromList } from '../sessions/walk.js';
+import { SESSION_FORMATS, type SessionFormat } from '../sessions/model.js';
+import { EXIT, UsageError } from '../core/errors.js';
+import { action } from './run.js';
+import { context } from './context.js';
+import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
+import { note, out, printJson, warn } from './io.js';
+import { planJson, planLines, planSummary } from './plan-output.js';
+import { progressReporter } from './progress.js';
+
+interface HarvestFlags extends CommitFlags {
+  from?: string;
+  format?: string;
+  top?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  prBody?: string;
+  linkBase?: string;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('harvest [paths...]')
+    .description('read finished session transcripts, extract knowledge, redact it, merge it with knowledge/, print the plan and apply it')
+    .option('--from <list>', 'also read the default locations: claude,codex,hermes,gemini,specstory,aider')
+    .option('--format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
+    .option('--top <n>', "only the sampler's N most valuable transcripts")
+    .option('--dry-run', 'print the plan without writing anything')
+    .option('--json', 'print the plan and statistics as JSON')
+    .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
+    .option('--link-base <url>', 'prefix for file links in the PR body (e.g. https://github.com/org/repo/blob/knowledge/nightly/)');
+  addCommitOptions(cmd)
+    .addHelpText(
+      'after',
+      '\nRerunning over the same transcripts is a no-op (knowledge/ledger.json); a transcript that grew is harvested for its new events only.\n\nExamples:\n  $ compound harvest test_sessions/\n  $ compound harvest --from claude,codex --top 50 --dry-run\n  $ compound harvest ~/.claude/projects --commit --branch knowledge/nightly --pr-body pr.md',
+    )
+    .action(
+      action(async (paths: string[], flags: HarvestFlags) => {
+        const { root, config } = context();
+        const top = flags.top === undefined ? undefined : Number(flags.top);
+        if (top !== undefined && (!Number.isInteger(top) || top < 1)) throw new UsageError(`--top ${flags.top} is not a positive whole number`);
+        if (flags.format !== undefined && !(SESSION_FORMATS as readonly string[]).includes(flags.format)) {
+          throw new UsageError(`--format ${flags.format} is not a known format`, { fix: `use one of: ${SESSION_FORMATS.join(', ')}` });
+        }
+        const from = flags.from ? parseFromList(flags.from) : undefined;
+        if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
+        const progress = progressReporter('harvest');
+        let warnings = 0;
+        const result = await harvest({
+          root,
+          inputs: paths.map((p) => resolve(p)),
+          extract: extractSession,
+          ...(from ? { from } : {}),
+          ...(flags.format ? { format: flags.format as SessionFormat } : {}),
+          ...(top !== undefined ? { top } : {}),
+          repoAliases: config.repo_aliases,
+          redactUsers: config.redact_users,
+          onWarning: (w) => {
+            warnings++;
+            if (warnings <= 20) warn(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`);
+          },
+          onProgress: progress,
+        });
+        progress.done();
+        if (warnings > 20) warn(`${warnings - 20} more warning(s) not shown`);
+        for (const p of result.storeProblems) warn(`${formatProblem(p)} (left untouched)`);
+        const { plan, stats } = result;
+        if (flags.prBody) writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, flags.linkBase ? { linkBase: flags.linkBase } : {}));
+        let commit;
+        let applied = false;
+        if (!flags.dryRun) {
+          const res = applyPlan(root, plan);
+          applied = res.changed.length + res.removed.length > 0;
+          if (applied) commit = await commitIfAsked(root, flags, res, commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan));
+        }
+        if (flags.json) {
+          printJson({ dryRun: Boolean(flags.dryRun), stats, ...planJson(plan), ...(commit ? { commit } : {}) });
+        } else {
+          for (const line of planLines(plan)) out(line);
+        }
+        note(`${stats.sessions} session(s) from ${stats.files} file(s) (${stats.filesSkipped} unchanged, ${stats.filesFailed} unreadable), ${stats.candidates} candidate(s), ${stats.redactions} redaction(s)`);
+        note(`${flags.dryRun ? 'plan (dry run, nothing written)' : applied ? 'applied' : 'nothing to change'}: ${planSummary(plan)}`);
+        if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
+        const nothingRead = stats.files > stats.filesSkipped && stats.filesFailed === stats.files - stats.filesSkipped;
+        return nothingRead || (stats.files === 0 && planChanges(plan).length === 0 && paths.length > 0) ? EXIT.problems : EXIT.ok;
+      }),
+    );
+}
