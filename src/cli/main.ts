@@ -1,22 +1,39 @@
 #!/usr/bin/env node
+import type { Command as CommandType } from 'commander';
 import { Command } from 'commander';
 import { runCli } from './run.js';
-import { register as registerSessions } from './sessions.js';
-import { register as registerSample } from './sample.js';
-import { register as registerInit } from './init.js';
-import { register as registerCheck } from './check.js';
-import { register as registerReindex } from './reindex.js';
-import { register as registerList } from './list.js';
-import { register as registerShow } from './show.js';
+
+/**
+ * Command modules are loaded only when their command runs (all of them for help or an unknown
+ * name): `compound bootstrap` starts every agent session and must not pay for the git, YAML and
+ * front-matter libraries the other commands import.
+ */
+const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): void }>> = {
+  // REGISTER-COMMANDS: each command module adds itself here with one line: name, then its module.
+  sessions: () => import('./sessions.js'),
+  sample: () => import('./sample.js'),
+  init: () => import('./init.js'),
+  check: () => import('./check.js'),
+  reindex: () => import('./reindex.js'),
+  list: () => import('./list.js'),
+  show: () => import('./show.js'),
+  harvest: () => import('./harvest.js'),
+  bootstrap: () => import('./bootstrap.js'),
+};
+
+/** The command named on the command line: the first word that is not an option or its value. */
+function commandName(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-C' || a === '--cwd') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
 
 const program = new Command();
-// REGISTER-COMMANDS: each command module adds itself here with one line.
-registerSessions(program);
-registerSample(program);
-registerInit(program);
-registerCheck(program);
-registerReindex(program);
-registerList(program);
-registerShow(program);
+const named = commandName(process.argv.slice(2));
+const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
+for (const module of await Promise.all(loaders.map((load) => load()))) module.register(program);
 
 await runCli(program, process.argv);

@@ -1,0 +1,118 @@
+/**
+ * Where the search structure lives and when it is rebuilt. It is derived data, so it sits in
+ * knowledge/.cache/ (ignored by git through its own .gitignore, skipped by the store walker as
+ * a dot-folder) and is rebuilt whenever index.json's size or mtime differ from the ones it was
+ * built from. `writeSearchStructure` is what `reindex` can call right after writing index.json.
+ */
+import { accessSync, closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../knowledge/fsutil.js';
+import { parseIndex } from '../knowledge/index-file.js';
+import { INDEX_FILE, KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import { buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource } from './structure.js';
+import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
+
+export const CACHE_DIR = `${KNOWLEDGE_DIR}/.cache`;
+export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
+
+/** Why no structure could be opened: the store is missing, or its index cannot be used. */
+export class NoIndexError extends Error {}
+
+function fileSource(path: string): ByteSource & { close(): void } {
+  const fd = openSync(path, 'r');
+  return {
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const got = readSync(fd, out, done, length - done, offset + done);
+        if (got === 0) return out.subarray(0, done).slice();
+        done += got;
+      }
+      return out;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+function sameSource(structure: SearchStructure, st: Stats): boolean {
+  const s = structure.header.source;
+  return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs;
+}
+
+/** Makes knowledge/.cache/ (self-ignoring); false when the store cannot be written. */
+function prepareCacheDir(root: string): boolean {
+  try {
+    const dir = join(root, CACHE_DIR);
+    mkdirSync(dir, { recursive: true });
+    const ignore = join(dir, '.gitignore');
+    if (!existsSync(ignore)) writeFileSync(ignore, '# derived by compound; safe to delete\n*\n');
+    accessSync(dir, fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Builds the structure from index.json and writes it; returns its bytes. */
+export async function writeSearchStructure(root: string, options: { write?: boolean } = {}): Promise<Uint8Array> {
+  const indexPath = join(root, INDEX_FILE);
+  let st: Stats;
+  let text: string;
+  try {
+    st = statSync(indexPath);
+    text = readFileSync(indexPath, 'utf8');
+  } catch (err) {
+    throw new NoIndexError(`${INDEX_FILE} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let items: unknown[];
+  try {
+    items = parseIndex(text).items;
+  } catch (err) {
+    throw new NoIndexError(`${INDEX_FILE} is not a valid index (${(err as Error).message})`);
+  }
+  const writable = options.write !== false && prepareCacheDir(root);
+  // token counts cost seconds on a big store: worth it only when the result is kept
+  const counter = writable ? await loadCounter(DEFAULT_ENCODING) : undefined;
+  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs } });
+  if (writable) {
+    try {
+      writeFileAtomic(join(root, STRUCTURE_FILE), bytes);
+    } catch {
+      /* a read-only store still gets its answer, just without the cache */
+    }
+  }
+  return bytes;
+}
+
+export interface Opened {
+  structure: SearchStructure;
+  /** True when it was (re)built in this process rather than read from the cache. */
+  built: boolean;
+  close(): void;
+}
+
+/** Opens the store's search structure, rebuilding it when index.json changed. */
+export async function openSearchStructure(root: string): Promise<Opened> {
+  let st: Stats;
+  try {
+    st = statSync(join(root, INDEX_FILE));
+  } catch {
+    throw new NoIndexError(`no ${INDEX_FILE} (run \`compound init\` or \`compound reindex\`)`);
+  }
+  const cached = join(root, STRUCTURE_FILE);
+  if (existsSync(cached)) {
+    let source: (ByteSource & { close(): void }) | undefined;
+    try {
+      source = fileSource(cached);
+      const structure = new SearchStructure(source);
+      if (sameSource(structure, st)) return { structure, built: false, close: source.close };
+      source.close();
+    } catch {
+      source?.close();
+      /* unreadable or stale: rebuilt below */
+    }
+  }
+  const bytes = await writeSearchStructure(root);
+  return { structure: new SearchStructure(memorySource(bytes)), built: true, close: () => undefined };
+}

@@ -1,0 +1,365 @@
+/**
+ * The search structure: everything ranking needs, derived from knowledge/index.json and laid
+ * out so a session start reads only a few megabytes whatever the store's size.
+ *
+ * - numeric columns per active item (priors, BM25 length, precomputed token counts),
+ * - a sorted term dictionary with postings (item, weighted term frequency),
+ * - one small JSON record per item, read only for the items that are rendered.
+ *
+ * Building is pure (index entries in, bytes out) and deterministic: the same index gives the
+ * same bytes. Token counts for the default encoding are included when a counter is given, so
+ * the common session start never loads a tokenizer vocabulary.
+ */
+import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item.js';
+import { ID_PATTERN } from '../knowledge/ids.js';
+import { frameFor, type RenderItem } from './render.js';
+import { terms } from './terms.js';
+import type { EncodingName, TokenCounter } from './tokens.js';
+
+/** Bump when the layout, the analyzer or a precomputed renderer changes: old files are rebuilt. */
+export const STRUCTURE_VERSION = 1;
+const MAGIC = 0x31534243; // "CBS1" little-endian
+export const NO_OWNER = 0xffffffff;
+const DAY_MS = 86_400_000;
+
+/** Title and tag words count double: they say what the item is about. */
+const TITLE_WEIGHT = 2;
+const TAG_WEIGHT = 2;
+
+/** u32 columns, in file order. */
+export const U32_COLUMNS = ['evidence', 'docLen', 'idRank', 'owner', 'recOff', 'recLen', 'mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'] as const;
+export type U32Column = (typeof U32_COLUMNS)[number];
+
+export interface StructureHeader {
+  version: number;
+  /** Encoding of the precomputed token counts, or null when none were computed. */
+  encoding: EncodingName | null;
+  /** Index entries read, and how many were skipped as invalid. */
+  entries: number;
+  skipped: number;
+  /** Active items (the rows). */
+  docs: number;
+  avgDocLen: number;
+  /** Newest last_seen in the store (ms since epoch), the reference point for recency. */
+  newest: number;
+  /** Repo and agent names, sorted; `owner` indexes this list. */
+  names: string[];
+  terms: number;
+  /** Token counts of the fixed chunks of the precomputed formats. */
+  constants: Record<string, number>;
+  sections: Record<SectionName, [offset: number, length: number]>;
+  /** Size and mtime of the index.json it was built from (the cache's validity check). */
+  source: { size: number; mtimeMs: number } | null;
+}
+
+type SectionName = 'f64' | 'u32' | 'u8' | 'terms' | 'postIndex' | 'postings' | 'records';
+
+export interface BuildOptions {
+  /** When given (default encoding), per-item token counts are precomputed. */
+  counter?: TokenCounter;
+  source?: { size: number; mtimeMs: number };
+}
+
+interface Doc {
+  item: RenderItem;
+  status: string;
+  time: number;
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+/** An index entry as a renderable item, or undefined when it is malformed. */
+export function entryToDoc(raw: unknown): Doc | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const e = raw as Record<string, unknown>;
+  const { id, category, scope, confidence, evidence, last_seen, status, text } = e;
+  if (!isString(id) || !ID_PATTERN.test(id)) return undefined;
+  if (!(CATEGORIES as readonly unknown[]).includes(category) || !(SCOPES as readonly unknown[]).includes(scope)) return undefined;
+  if (typeof confidence !== 'number' || !Number.isFinite(confidence) || typeof evidence !== 'number' || !Number.isFinite(evidence)) return undefined;
+  if (!isString(last_seen) || !isString(status) || !isString(text)) return undefined;
+  const tags = Array.isArray(e.tags) ? e.tags.filter(isString) : [];
+  const item: RenderItem = {
+    id,
+    category: category as Category,
+    scope: scope as Scope,
+    repo: isString(e.repo) ? e.repo : null,
+    agent: isString(e.agent) ? e.agent : null,
+    confidence,
+    evidence,
+    last_seen,
+    title: isString(e.title) ? e.title : '',
+    text,
+    tags,
+  };
+  return { item, status, time: Date.parse(last_seen) };
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/** Builds the structure's bytes from the `items` array of index.json. */
+export function buildStructure(entries: readonly unknown[], options: BuildOptions = {}): Uint8Array {
+  const docsAll: Doc[] = [];
+  let skipped = 0;
+  for (const raw of entries) {
+    const doc = entryToDoc(raw);
+    if (doc) docsAll.push(doc);
+    else skipped++;
+  }
+  let newest = 0;
+  for (const d of docsAll) if (Number.isFinite(d.time) && d.time > newest) newest = d.time;
+  const docs = docsAll.filter((d) => d.status === 'active');
+  const n = docs.length;
+
+  const names = [...new Set(docs.flatMap((d) => [d.item.repo, d.item.agent]).filter(isString))].sort();
+  const nameIndex = new Map(names.map((name, i) => [name, i]));
+  const byId = docs.map((d, i) => [d.item.id, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+
+  const f64 = new Float64Array(2 * n);
+  const u32 = new Uint32Array(U32_COLUMNS.length * n);
+  const u8 = new Uint8Array(2 * n);
+  const col = (name: U32Column) => U32_COLUMNS.indexOf(name) * n;
+  byId.forEach(([, doc], rank) => (u32[col('idRank') + doc] = rank));
+
+  const postings = new Map<string, number[]>();
+  const encoder = new TextEncoder();
+  const records: Uint8Array[] = [];
+  let recBytes = 0;
+  let totalLen = 0;
+  const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
+  const cc = frameFor('claude-code', { repo: null, agent: null, budget: 0 });
+  const counter = options.counter;
+
+  docs.forEach((d, i) => {
+    const it = d.item;
+    f64[i] = it.confidence;
+    f64[n + i] = Number.isFinite(d.time) ? Math.max(0, (newest - d.time) / DAY_MS) : 1e6;
+    u8[i] = CATEGORIES.indexOf(it.category);
+    u8[n + i] = SCOPES.indexOf(it.scope);
+    u32[col('evidence') + i] = Math.max(0, Math.min(NO_OWNER, Math.round(it.evidence)));
+    const owner = it.scope === 'repo' ? it.repo : it.scope === 'agent' ? it.agent : null;
+    u32[col('owner') + i] = owner === null ? NO_OWNER : nameIndex.get(owner)!;
+
+    const tf = new Map<string, number>();
+    const add = (list: string[], weight: number) => {
+      for (const t of list) tf.set(t, (tf.get(t) ?? 0) + weight);
+    };
+    add(terms(it.title), TITLE_WEIGHT);
+    add(terms(it.text), 1);
+    add(terms(it.tags.join(' ')), TAG_WEIGHT);
+    let len = 0;
+    for (const [t, f] of tf) {
+      len += f;
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push(i, f);
+    }
+    u32[col('docLen') + i] = len;
+    totalLen += len;
+
+    const rec = encoder.encode(JSON.stringify([it.id, it.category, it.scope, it.repo, it.agent, it.confidence, it.evidence, it.last_seen, it.title, it.text, it.tags]));
+    u32[col('recOff') + i] = recBytes;
+    u32[col('recLen') + i] = rec.length;
+    records.push(rec);
+    recBytes += rec.length;
+
+    if (counter) {
+      const ccLine = cc.line(it, false);
+      u32[col('mdTokens') + i] = counter.count(md.line(it, false));
+      u32[col('ccTokens') + i] = counter.count(ccLine);
+      u32[col('ccChars') + i] = ccLine.length;
+      u32[col('idFirstTokens') + i] = counter.count(md.id(it.id, true));
+      u32[col('idRestTokens') + i] = counter.count(md.id(it.id, false));
+    }
+  });
+
+  const constants: Record<string, number> = {};
+  if (counter) {
+    for (const frame of [md, cc]) {
+      const fixed = [frame.head, frame.noIds, frame.tail, frame.header, frame.close, ...CATEGORIES.map((c) => frame.heading(c))];
+      for (const chunk of fixed) constants[chunk] = counter.count(chunk);
+    }
+  }
+
+  const termList = [...postings.keys()].sort();
+  const postIndex = new Uint32Array(termList.length + 1);
+  let pairs = 0;
+  termList.forEach((t, k) => {
+    postIndex[k] = pairs;
+    pairs += postings.get(t)!.length / 2;
+  });
+  postIndex[termList.length] = pairs;
+  const post = new Uint32Array(2 * pairs);
+  let at = 0;
+  for (const t of termList) {
+    const list = postings.get(t)!;
+    post.set(list, at);
+    at += list.length;
+  }
+  const termBytes = encoder.encode(termList.join('\n'));
+
+  const recordBytes = new Uint8Array(recBytes);
+  let off = 0;
+  for (const r of records) {
+    recordBytes.set(r, off);
+    off += r.length;
+  }
+
+  const bodies: [SectionName, Uint8Array][] = [
+    ['f64', new Uint8Array(f64.buffer)],
+    ['u32', new Uint8Array(u32.buffer)],
+    ['u8', u8],
+    ['terms', termBytes],
+    ['postIndex', new Uint8Array(postIndex.buffer)],
+    ['postings', new Uint8Array(post.buffer)],
+    ['records', recordBytes],
+  ];
+  const header: StructureHeader = {
+    version: STRUCTURE_VERSION,
+    encoding: counter ? counter.encoding : null,
+    entries: entries.length,
+    skipped,
+    docs: n,
+    avgDocLen: n ? totalLen / n : 0,
+    newest,
+    names,
+    terms: termList.length,
+    constants,
+    sections: {} as StructureHeader['sections'],
+    source: options.source ?? null,
+  };
+  // section offsets depend on the header's length, which depends on the offsets: lay out
+  // twice, the second time with offsets of a fixed width
+  const layout = (headerLen: number) => {
+    let pos = align8(8 + headerLen);
+    for (const [name, body] of bodies) {
+      header.sections[name] = [pos, body.length];
+      pos = align8(pos + body.length);
+    }
+    return pos;
+  };
+  layout(0);
+  let headerBytes = encoder.encode(JSON.stringify(header));
+  for (;;) {
+    const total = layout(headerBytes.length);
+    const next = encoder.encode(JSON.stringify(header));
+    if (next.length === headerBytes.length) {
+      headerBytes = next;
+      const out = new Uint8Array(total);
+      const view = new DataView(out.buffer);
+      view.setUint32(0, MAGIC, true);
+      view.setUint32(4, headerBytes.length, true);
+      out.set(headerBytes, 8);
+      for (const [name, body] of bodies) out.set(body, header.sections[name][0]);
+      return out;
+    }
+    headerBytes = next;
+  }
+}
+
+/** Random access to the structure's bytes: a file descriptor, or a buffer in memory. */
+export interface ByteSource {
+  read(offset: number, length: number): Uint8Array;
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+  // copies, so typed-array views are always aligned
+  return { read: (offset, length) => bytes.slice(offset, offset + length) };
+}
+
+export class StructureError extends Error {}
+
+/** A structure opened for queries. Columns are loaded eagerly (small); records on demand. */
+export class SearchStructure {
+  readonly header: StructureHeader;
+  readonly n: number;
+  readonly confidence: Float64Array;
+  readonly ageDays: Float64Array;
+  readonly category: Uint8Array;
+  readonly scope: Uint8Array;
+  private readonly u32: Uint32Array;
+  private readonly source: ByteSource;
+  private termList?: string[];
+  private postIndex?: Uint32Array;
+  private readonly decoder = new TextDecoder();
+
+  constructor(source: ByteSource) {
+    this.source = source;
+    const start = new DataView(source.read(0, 8).buffer);
+    if (start.byteLength < 8 || start.getUint32(0, true) !== MAGIC) throw new StructureError('not a search structure');
+    const header = JSON.parse(this.decoder.decode(source.read(8, start.getUint32(4, true)))) as StructureHeader;
+    if (header.version !== STRUCTURE_VERSION) throw new StructureError(`version ${header.version}, expected ${STRUCTURE_VERSION}`);
+    this.header = header;
+    this.n = header.docs;
+    const f64 = new Float64Array(this.section('f64').buffer);
+    this.confidence = f64.subarray(0, this.n);
+    this.ageDays = f64.subarray(this.n, 2 * this.n);
+    const u8 = this.section('u8');
+    this.category = u8.subarray(0, this.n);
+    this.scope = u8.subarray(this.n, 2 * this.n);
+    this.u32 = new Uint32Array(this.section('u32').buffer);
+    if (this.u32.length !== U32_COLUMNS.length * this.n || f64.length !== 2 * this.n) throw new StructureError('columns do not match the header');
+  }
+
+  private section(name: SectionName): Uint8Array {
+    const [offset, length] = this.header.sections[name];
+    const bytes = this.source.read(offset, length);
+    if (bytes.length !== length) throw new StructureError(`section ${name} is truncated`);
+    return bytes;
+  }
+
+  private readonly columns = new Map<U32Column, Uint32Array>();
+
+  column(name: U32Column): Uint32Array {
+    let view = this.columns.get(name);
+    if (!view) {
+      const k = U32_COLUMNS.indexOf(name);
+      view = this.u32.subarray(k * this.n, (k + 1) * this.n);
+      this.columns.set(name, view);
+    }
+    return view;
+  }
+
+  /** Postings of a term: pairs of (item row, weighted frequency), or undefined when absent. */
+  postings(term: string): Uint32Array | undefined {
+    if (!this.termList) {
+      this.termList = this.header.terms ? this.decoder.decode(this.section('terms')).split('\n') : [];
+      this.postIndex = new Uint32Array(this.section('postIndex').buffer);
+    }
+    const list = this.termList;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = list[mid]!;
+      if (t === term) {
+        const from = this.postIndex![mid]!;
+        const to = this.postIndex![mid + 1]!;
+        const [offset] = this.header.sections.postings;
+        return new Uint32Array(this.source.read(offset + from * 8, (to - from) * 8).buffer);
+      }
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** The renderable item of a row. */
+  record(row: number): RenderItem {
+    const [offset] = this.header.sections.records;
+    const bytes = this.source.read(offset + this.column('recOff')[row]!, this.column('recLen')[row]!);
+    const [id, category, scope, repo, agent, confidence, evidence, last_seen, title, text, tags] = JSON.parse(this.decoder.decode(bytes)) as [
+      string, Category, Scope, string | null, string | null, number, number, string, string, string, string[],
+    ];
+    return { id, category, scope, repo, agent, confidence, evidence, last_seen, title, text, tags };
+  }
+
+  nameIndex(name: string | undefined): number {
+    if (name === undefined) return NO_OWNER;
+    const i = this.header.names.indexOf(name);
+    return i === -1 ? NO_OWNER : i;
+  }
+}

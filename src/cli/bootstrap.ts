@@ -1,0 +1,154 @@
+import type { Command } from 'commander';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXIT, UsageError } from '../core/errors.js';
+import { findRoot, loadConfig, DEFAULT_CONFIG } from '../core/config.js';
+import { sanitizeName } from '../knowledge/paths.js';
+import { upsertSection } from '../bootstrap/agents-md.js';
+import { bootstrap, emptyBootstrap, type BootstrapOptions, type BootstrapResult } from '../bootstrap/bootstrap.js';
+import { detectAgent, detectRepo, findGit } from '../bootstrap/detect.js';
+import { FORMATS, type Format } from '../bootstrap/render.js';
+import { DEFAULT_ENCODING, ENCODINGS, isEncodingName } from '../bootstrap/tokens.js';
+import { action } from './run.js';
+import { note, warn } from './io.js';
+
+/** Items below this confidence are left out unless --min-confidence says otherwise. */
+export const DEFAULT_MIN_CONFIDENCE = 0.3;
+
+interface BootstrapFlags {
+  repo?: string;
+  agent?: string;
+  task?: string;
+  taskFile?: string;
+  budget?: string;
+  format: string;
+  minConfidence: string;
+  explain?: boolean;
+  write?: string;
+  tokenizer: string;
+}
+
+interface Settings {
+  format: Format;
+  budget?: number;
+  minConfidence: number;
+  encoding: (typeof ENCODINGS)[number];
+  writeTo?: string;
+}
+
+/** Flag mistakes are usage errors (exit 2): they are found the first time a hook is set up. */
+function validate(flags: BootstrapFlags): Settings {
+  if (!(FORMATS as readonly string[]).includes(flags.format)) throw new UsageError(`--format ${flags.format} is not one of ${FORMATS.join(', ')}`, { fix: `pass one of: ${FORMATS.join(', ')}` });
+  const format = flags.format as Format;
+  let budget: number | undefined;
+  if (flags.budget !== undefined) {
+    budget = Number(flags.budget);
+    if (!/^\d+$/.test(flags.budget.trim()) || !Number.isSafeInteger(budget) || budget < 1) throw new UsageError(`--budget ${flags.budget} is not a positive whole number of tokens`, { fix: 'pass e.g. --budget 2000' });
+  }
+  const minConfidence = Number(flags.minConfidence);
+  if (flags.minConfidence.trim() === '' || !Number.isFinite(minConfidence) || minConfidence < 0 || minConfidence > 1) throw new UsageError(`--min-confidence ${flags.minConfidence} is not a number from 0 to 1`, { fix: 'pass e.g. --min-confidence 0.5' });
+  if (!isEncodingName(flags.tokenizer)) throw new UsageError(`--tokenizer ${flags.tokenizer} is not a known encoding`, { fix: `pass one of: ${ENCODINGS.join(', ')}` });
+  if (flags.task !== undefined && flags.taskFile !== undefined) throw new UsageError('--task and --task-file cannot be used together', { fix: 'pass the task one way' });
+  if (flags.write !== undefined && (format === 'json' || format === 'claude-code')) throw new UsageError(`--write keeps a markdown section; --format ${format} cannot be written into it`, { fix: 'use --format markdown (or codex, text) with --write' });
+  const writeTo = flags.write ?? (format === 'codex' ? resolve(findGit(process.cwd())?.root ?? process.cwd(), 'AGENTS.md') : undefined);
+  return { format, budget, minConfidence, encoding: flags.tokenizer, writeTo: writeTo === undefined ? undefined : resolve(writeTo) };
+}
+
+/** The budget and repo aliases from the config; a broken config must not stop a session. */
+function settingsFromConfig(root: string): { budget: number; aliases: Record<string, string> } {
+  try {
+    const config = loadConfig(root);
+    return { budget: config.bootstrap_budget, aliases: config.repo_aliases };
+  } catch (err) {
+    warn(`compound.config.yaml ignored: ${(err as Error).message}`);
+    return { budget: DEFAULT_CONFIG.bootstrap_budget, aliases: {} };
+  }
+}
+
+function readTask(flags: BootstrapFlags): string | undefined {
+  if (flags.taskFile === undefined) return flags.task;
+  try {
+    return readFileSync(flags.taskFile, 'utf8');
+  } catch (err) {
+    warn(`--task-file ${flags.taskFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); ranking without a task`);
+    return undefined;
+  }
+}
+
+function writeSection(file: string, result: BootstrapResult): void {
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return warn(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); left as it is`);
+  }
+  if (result.output === '') return warn(`nothing fits the budget; ${file} left as it is`);
+  const up = upsertSection(existing, result.output);
+  if (!up.ok) return warn(`${file} left as it is: ${up.reason}; fix: remove the stray marker or add the closing one`);
+  if (up.action !== 'unchanged') {
+    try {
+      writeFileSync(file, up.text);
+    } catch (err) {
+      return warn(`${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  note(`${file}: bootstrap section ${up.action} (${result.ids.length} item(s), ${result.tokens} tokens)`);
+}
+
+/** Store root, config, repo, agent and task for this session. */
+function resolveSession(flags: BootstrapFlags, settings: Settings): Partial<BootstrapOptions> {
+  const cwd = process.cwd();
+  const root = findRoot(cwd);
+  const config = settingsFromConfig(root);
+  const repo = flags.repo !== undefined ? { value: flags.repo, source: '--repo' } : detectRepo(cwd);
+  const agent = flags.agent !== undefined ? { value: flags.agent, source: '--agent' } : detectAgent(process.env);
+  return {
+    root,
+    repo: repo.value === undefined ? undefined : sanitizeName(config.aliases[repo.value] ?? repo.value),
+    agent: agent.value === undefined ? undefined : sanitizeName(agent.value),
+    task: readTask(flags),
+    budget: settings.budget ?? config.budget,
+    explain: flags.explain,
+    repoSource: repo.source,
+    agentSource: agent.source,
+  };
+}
+
+export function register(program: Command): void {
+  program
+    .command('bootstrap')
+    .description('print the knowledge that matters for this session, within a token budget')
+    .option('--repo <repo>', 'repo name (default: from the git remote origin, else the directory name)')
+    .option('--agent <agent>', 'agent name (default: detected from the environment, e.g. CLAUDECODE=1)')
+    .option('--task <text>', 'what the session is about; ranks items by relevance to it')
+    .option('--task-file <file>', 'read the task from a file')
+    .option('--budget <tokens>', 'token budget for the whole output (default: bootstrap_budget, 2000)')
+    .option('--format <format>', `output format (${FORMATS.join(', ')})`, 'markdown')
+    .option('--min-confidence <c>', 'leave out items below this confidence', String(DEFAULT_MIN_CONFIDENCE))
+    .option('--explain', 'list every candidate with its score and what was taken (stderr)')
+    .option('--write <file>', 'keep the output as a marked section of this file (e.g. AGENTS.md)')
+    .option('--tokenizer <encoding>', `encoding that counts tokens (${ENCODINGS.join(', ')})`, DEFAULT_ENCODING)
+    .addHelpText(
+      'after',
+      '\nNever fails a session start: a missing or broken store gives an empty output, a note on stderr and exit 0.\n\nExamples:\n  $ compound bootstrap --task "fix the flaky vitest run" --budget 1500\n  $ compound bootstrap --format claude-code        # SessionStart hook\n  $ compound bootstrap --format codex              # keeps a section of AGENTS.md\n  $ compound bootstrap --explain --task-file issue.md > /dev/null',
+    )
+    .action(
+      action(async (flags: BootstrapFlags) => {
+        const settings = validate(flags);
+        const options: BootstrapOptions = { root: process.cwd(), budget: settings.budget ?? DEFAULT_CONFIG.bootstrap_budget, format: settings.format, minConfidence: settings.minConfidence, encoding: settings.encoding };
+        let result: BootstrapResult;
+        try {
+          Object.assign(options, resolveSession(flags, settings));
+          result = await bootstrap(options);
+        } catch (err) {
+          // a session start must never fail: report, and give the empty bootstrap
+          result = await emptyBootstrap(options, `unexpected failure (${(err as Error).message})`).catch(() => ({ output: '', ids: [], tokens: 0, chars: 0, notes: ['unexpected failure; printing nothing'], counts: 'tokenizer' as const }));
+        }
+        for (const n of result.notes) note(`compound bootstrap: ${n}`);
+        if (result.explain) note(result.explain);
+        if (settings.writeTo) writeSection(settings.writeTo, result);
+        else if (result.output !== '') process.stdout.write(result.output);
+        return EXIT.ok;
+      }),
+    );
+}
