@@ -2,7 +2,7 @@
  * The store: loading every item file (never following links, never leaving knowledge/),
  * planning changes, and applying a plan atomically under the writer lock.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { RuntimeError } from '../core/errors.js';
 import { MAX_ITEM_BYTES, parseItemBytes } from './codec.js';
@@ -109,13 +109,13 @@ export function loadStore(root: string, options: LoadOptions = {}): LoadedStore 
     const full = abs(root, rel);
     let bytes: Buffer;
     try {
-      const st = lstatSync(full);
-      if (st.size > MAX_ITEM_BYTES) {
+      const read = readBounded(full, MAX_ITEM_BYTES);
+      if (read.size > MAX_ITEM_BYTES) {
         // never read an absurd file into memory just to reject it
-        problems.push({ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${st.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' });
+        problems.push({ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${read.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' });
         continue;
       }
-      bytes = readFileSync(full);
+      bytes = read.bytes;
     } catch (err) {
       problems.push({ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' });
       continue;
@@ -127,6 +127,25 @@ export function loadStore(root: string, options: LoadOptions = {}): LoadedStore 
   }
   const items = crossCheck(parsed, problems);
   return { root, items, problems: sortProblems(problems), files: files.length };
+}
+
+/** Reads a file unless it is larger than `max` bytes (then only its size is returned). */
+function readBounded(file: string, max: number): { size: number; bytes: Buffer } {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > max) return { size, bytes: Buffer.alloc(0) };
+    const bytes = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, bytes, off, size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { size, bytes: off === size ? bytes : bytes.subarray(0, off) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readLedger(root: string): Ledger {
