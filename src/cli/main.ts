@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): v
   show: () => import('./show.js'),
   harvest: () => import('./harvest.js'),
   bootstrap: () => import('./bootstrap.js'),
+  measure: () => import('./measure.js'),
 };
 
 /** The command named on the command line: the first word that is not an option or its value. */

@@ -1,0 +1,92 @@
+/**
+ * Git history of knowledge/: which item files were deleted (not moved) and when. Read with
+ * isomorphic-git by diffing each commit's knowledge/ tree against its parent's, descending only
+ * into subtrees whose ids differ, so a long history of small commits stays cheap.
+ */
+import fs from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { findGitRoot } from '../knowledge/git.js';
+import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import type { Deletion, History } from './data.js';
+
+/** History longer than this is not walked further (the oldest deletions are then not dated). */
+export const MAX_COMMITS = 5_000;
+
+type Git = typeof import('isomorphic-git').default;
+
+/** The id at the end of an item file name (`slug-<id>.md` or `<id>.md`). */
+export function idFromItemPath(path: string): string | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const m = /(?:^|-)([0-9a-f]{10})\.md$/.exec(base);
+  return m ? m[1] : undefined;
+}
+
+interface TreeDiff {
+  added: string[];
+  deleted: string[];
+}
+
+async function diffTrees(git: Git, dir: string, cache: object, a: string | undefined, b: string | undefined, prefix: string, out: TreeDiff): Promise<void> {
+  if (a === b) return;
+  const read = async (oid: string | undefined) => (oid ? (await git.readTree({ fs, dir, oid, cache })).tree : []);
+  const [ta, tb] = await Promise.all([read(a), read(b)]);
+  const ma = new Map(ta.map((e) => [e.path, e]));
+  const mb = new Map(tb.map((e) => [e.path, e]));
+  for (const name of [...new Set([...ma.keys(), ...mb.keys()])].sort()) {
+    const ea = ma.get(name);
+    const eb = mb.get(name);
+    const path = `${prefix}/${name}`;
+    if (ea?.oid === eb?.oid && ea?.type === eb?.type) continue;
+    const treeA = ea?.type === 'tree' ? ea.oid : undefined;
+    const treeB = eb?.type === 'tree' ? eb.oid : undefined;
+    if (treeA || treeB) await diffTrees(git, dir, cache, treeA, treeB, path, out);
+    if (ea?.type === 'blob' && eb?.type !== 'blob') out.deleted.push(path);
+    if (eb?.type === 'blob' && ea?.type !== 'blob') out.added.push(path);
+  }
+}
+
+export async function readHistory(root: string): Promise<History> {
+  const dir = findGitRoot(root);
+  if (!dir) return { available: false, reason: 'not a git repository', commits: 0, deletions: [] };
+  const git = (await import('isomorphic-git')).default;
+  const cache = {};
+  const prefix = relative(dir, resolve(root)).split('\\').join('/');
+  const knowledge = prefix === '' ? KNOWLEDGE_DIR : `${prefix}/${KNOWLEDGE_DIR}`;
+  let commits: Awaited<ReturnType<Git['log']>>;
+  try {
+    commits = await git.log({ fs, dir, ref: 'HEAD', depth: MAX_COMMITS, cache });
+  } catch {
+    return { available: false, reason: 'no commits yet', commits: 0, deletions: [] };
+  }
+  const subtree = new Map<string, string | undefined>();
+  const knowledgeTree = async (commit: string): Promise<string | undefined> => {
+    if (subtree.has(commit)) return subtree.get(commit);
+    let oid: string | undefined;
+    try {
+      oid = (await git.readTree({ fs, dir, oid: commit, filepath: knowledge, cache })).oid;
+    } catch {
+      oid = undefined; // knowledge/ did not exist in that commit
+    }
+    subtree.set(commit, oid);
+    return oid;
+  };
+  const deletions: Deletion[] = [];
+  for (const c of commits) {
+    // a merge repeats what its branches did; its branch commits are walked on their own
+    if (c.commit.parent.length > 1) continue;
+    const parent = c.commit.parent[0];
+    const now = await knowledgeTree(c.oid);
+    const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
+    if (now === before) continue;
+    const diff: TreeDiff = { added: [], deleted: [] };
+    await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
+    const addedIds = new Set(diff.added.map(idFromItemPath).filter((id): id is string => id !== undefined));
+    for (const path of diff.deleted) {
+      const id = idFromItemPath(path);
+      if (!id || addedIds.has(id)) continue; // moved (new category, scope or title), not deleted
+      deletions.push({ id, path, time: c.commit.committer.timestamp * 1000, commit: c.oid.slice(0, 10) });
+    }
+  }
+  deletions.sort((a, b) => a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { available: true, commits: commits.length, deletions };
+}
