@@ -1,0 +1,43 @@
+// Issue 4 figures: end-to-end harvest of the synthetic corpus against the raw-parse baseline,
+// peak memory, and an incremental rerun with nothing new.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NODE, fmtMs, mdTable, peakRss, ratio, timeCommand } from './lib.mjs';
+import { RAW_PARSE, corpus } from './corpus.mjs';
+
+export async function run({ quick, root }) {
+  const c = corpus(root, quick);
+  const cli = join(root, 'dist/cli/main.js');
+  const store = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-'));
+  try {
+    timeCommand(NODE, [cli, 'init', store], { runs: 1 });
+    const base = timeCommand(NODE, ['--input-type=module', '-e', RAW_PARSE, c.dir], { runs: 1 });
+    // peak RSS of the full run, measured on a throwaway copy of the empty store
+    const rssStore = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-rss-'));
+    timeCommand(NODE, [cli, 'init', rssStore], { runs: 1 });
+    const rss = peakRss([cli, '-C', rssStore, 'harvest', c.dir, '--json']);
+    rmSync(rssStore, { recursive: true, force: true });
+    const full = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
+    const stats = JSON.parse(full.result.stdout).stats;
+    const counts = JSON.parse(full.result.stdout).counts;
+    const again = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
+    const againCounts = JSON.parse(again.result.stdout).counts;
+    const mb = c.totalBytes / 1024 / 1024;
+    const markdown = [
+      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger.`,
+      '',
+      mdTable(
+        ['what', 'time', 'vs baseline', 'peak RSS', 'result'],
+        [
+          ['baseline: split lines + JSON.parse', fmtMs(base.ms), '1.00x', '', ''],
+          ['full harvest', fmtMs(full.ms), `${ratio(base.ms, full.ms)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
+          ['rerun, nothing new', fmtMs(again.ms), `${((again.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${againCounts.add} added, ${againCounts.update} updated`],
+        ],
+      ),
+    ].join('\n');
+    return { title: 'Harvest end to end', markdown };
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+}
