@@ -40,6 +40,8 @@ export interface Candidate {
   rule: string;
   /** Normalised error signature for pitfalls (measure uses it to count recurrences). */
   signature?: string;
+  /** Rank of the candidate within its session (higher first); extractors keep the best few. */
+  score?: number;
 }
 
 export interface Extractor {

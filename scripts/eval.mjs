@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// Knowledge-quality eval (issue 4): harvest every transcript under ../shared/transcripts into a
+// temporary store, score the items against ../shared/eval/gold/*.yaml with the matching rule of
+// ../shared/eval/README.md, and write EVAL.md (figures) and EVAL-unmatched.md (items to read by
+// eye). Uses `compound harvest` when the CLI has it, else calls the extractor directly.
+// Skips cleanly (exit 0) when ../shared is absent. Run after `npm run build`.
+// `npm run eval -- --direct` scores the extractor alone (no redaction, merge or repo filter).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED = resolve(ROOT, '..', 'shared');
+const TRANSCRIPTS = join(SHARED, 'transcripts');
+const GOLD_DIR = join(SHARED, 'eval', 'gold');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const WEIGHT = { high: 3, medium: 2, low: 1 };
+const DOC_FILES = new Set(['FORMATS.md', 'MANIFEST.md', 'README.md']);
+
+if (!existsSync(TRANSCRIPTS) || !existsSync(GOLD_DIR)) {
+  console.log(`eval: ${relative(ROOT, SHARED)} not found; nothing to evaluate (skipped).`);
+  process.exit(0);
+}
+if (!existsSync(CLI)) {
+  console.error('eval: dist/ is missing; run `npm run build` first.');
+  process.exit(2);
+}
+
+// ---------- inputs ----------
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (!DOC_FILES.has(name)) out.push(p);
+  }
+  return out;
+}
+const transcriptFiles = walk(TRANSCRIPTS);
+const golds = readdirSync(GOLD_DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => ({ name: f, ...YAML.parse(readFileSync(join(GOLD_DIR, f), 'utf8')) }));
+
+// ---------- matching rule (shared/eval/README.md) ----------
+const lower = (s) => String(s ?? '').toLowerCase();
+const entryHolds = (text, entry) => String(entry).split('|').some((alt) => text.includes(lower(alt)));
+const containsAll = (text, match) => match.every((m) => entryHolds(text, m));
+const itemText = (item) => lower(`${item.title}\n${item.text}`);
+const matchesGold = (item, g) => [g.category, ...(g.also ?? [])].includes(item.category) && containsAll(itemText(item), g.match);
+
+// ---------- the CLI, when it has the commands ----------
+function cli(args, options = {}) {
+  return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+}
+let help = '';
+try {
+  help = cli(['--help']);
+} catch (err) {
+  help = String(err.stdout ?? '');
+}
+const hasCommand = (name) => new RegExp(`^\\s+${name}\\b`, 'm').test(help);
+
+const { readSessions } = await import(join(ROOT, 'dist', 'sessions', 'read.js'));
+const started = Date.now();
+const read = await readSessions(transcriptFiles);
+const sessions = [];
+const seenSessions = new Set();
+for (const s of read.sessions) {
+  const key = `${s.id}\u0000${s.file}`;
+  if (seenSessions.has(key)) continue;
+  seenSessions.add(key);
+  sessions.push(s);
+}
+const fileOfSession = new Map(sessions.map((s) => [s.id, resolve(s.file)]));
+
+/** items: { session, file, category, title, text, rule? } */
+let items = [];
+let harvestPath;
+let store;
+const direct = process.argv.includes('--direct');
+if (hasCommand('harvest') && !direct) {
+  harvestPath = '`compound harvest` (real CLI run into a temporary store)';
+  store = mkdtempSync(join(tmpdir(), 'compound-eval-'));
+  cli(['init', store]);
+  try {
+    cli(['-C', store, 'harvest', ...transcriptFiles]);
+  } catch (err) {
+    // Exit 1 can mean "some files had problems"; the items written still count.
+    if (err.status !== 1) throw err;
+  }
+  items = readStoreItems(store);
+} else {
+  harvestPath = direct
+    ? '`extractSession` over `readSessions` output (`--direct`: no redaction, merge or repo filter)'
+    : '`extractSession` over `readSessions` output (the `compound harvest` command is not available yet)';
+  const { extractSession } = await import(join(ROOT, 'dist', 'harvest', 'extract', 'index.js'));
+  for (const s of sessions) {
+    for (const c of extractSession(s)) items.push({ session: s.id, file: resolve(s.file), category: c.category, title: c.title, text: c.text, rule: c.rule });
+  }
+}
+const harvestSeconds = (Date.now() - started) / 1000;
+
+/** Item files of a store: front matter (category, title, sources) and the body without its evidence section. */
+function readStoreItems(root) {
+  const out = [];
+  const files = existsSync(join(root, 'knowledge')) ? walk(join(root, 'knowledge')).filter((f) => f.endsWith('.md') && !f.endsWith(`${sep}README.md`)) : [];
+  for (const f of files) {
+    const raw = readFileSync(f, 'utf8');
+    const m = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw);
+    if (!m) continue;
+    const meta = YAML.parse(m[1]) ?? {};
+    const body = m[2].split(/\n## Evidence\b/)[0].trim();
+    const title = meta.title ?? (/^#\s+(.+)$/m.exec(body)?.[1] ?? '');
+    for (const src of meta.sources ?? [{}]) {
+      out.push({ session: src.session, file: fileOfSession.get(src.session), category: meta.category, title, text: body, rule: meta.rule ?? '' });
+    }
+  }
+  return out;
+}
+
+// ---------- scoring ----------
+const rows = [];
+const unmatchedReport = [];
+const accountedSessions = new Set();
+for (const g of golds) {
+  const file = resolve(TRANSCRIPTS, g.transcript);
+  const mine = items.filter((i) => i.file === file);
+  for (const s of sessions) if (resolve(s.file) === file) accountedSessions.add(s.id);
+  const found = g.items.filter((gi) => mine.some((i) => matchesGold(i, gi)));
+  const weight = (list) => list.reduce((n, gi) => n + (WEIGHT[gi.importance] ?? 1), 0);
+  const violations = (g.not_knowledge ?? []).filter((nk) => mine.some((i) => containsAll(itemText(i), nk.match)));
+  const unmatched = mine.filter((i) => !g.items.some((gi) => matchesGold(i, gi)));
+  rows.push({
+    name: g.name.replace(/\.yaml$/, ''),
+    gold: g.items.length,
+    found: found.length,
+    weight: weight(g.items),
+    weightFound: weight(found),
+    violations,
+    emitted: mine.length,
+    unmatched: unmatched.length,
+  });
+  unmatchedReport.push({ g, mine, found, unmatched, violations });
+}
+
+const pct = (a, b) => (b === 0 ? '–' : (a / b).toFixed(2));
+const total = rows.reduce(
+  (t, r) => ({ gold: t.gold + r.gold, found: t.found + r.found, weight: t.weight + r.weight, weightFound: t.weightFound + r.weightFound, violations: t.violations + r.violations.length, emitted: t.emitted + r.emitted, unmatched: t.unmatched + r.unmatched, over: t.over + (r.unmatched > r.gold ? 1 : 0) }),
+  { gold: 0, found: 0, weight: 0, weightFound: 0, violations: 0, emitted: 0, unmatched: 0, over: 0 },
+);
+
+// ---------- bootstrap recall ----------
+const bootstrapLines = [];
+if (hasCommand('bootstrap') && store) {
+  bootstrapLines.push('| gold file | task | expected | found (json) | found (markdown) |', '|---|---|---:|---:|---:|');
+  let exp = 0;
+  let foundJson = 0;
+  let foundMd = 0;
+  for (const g of golds) {
+    for (const t of g.bootstrap_tasks ?? []) {
+      const expected = t.expect.map((id) => g.items.find((gi) => gi.id === id)).filter(Boolean);
+      const run = (format) => {
+        try {
+          return cli(['-C', store, 'bootstrap', '--repo', t.repo, '--agent', t.agent, '--task', t.task, '--budget', '2000', '--format', format]);
+        } catch (err) {
+          return String(err.stdout ?? '');
+        }
+      };
+      const json = run('json');
+      const md = lower(run('markdown'));
+      const jsonItems = [];
+      try {
+        const collect = (v) => {
+          if (Array.isArray(v)) v.forEach(collect);
+          else if (v && typeof v === 'object') {
+            if (typeof v.category === 'string' && (typeof v.text === 'string' || typeof v.body === 'string')) jsonItems.push({ category: v.category, title: v.title ?? '', text: v.text ?? v.body });
+            Object.values(v).forEach(collect);
+          }
+        };
+        collect(JSON.parse(json));
+      } catch {
+        /* not JSON: counts as nothing found */
+      }
+      const inJson = expected.filter((gi) => jsonItems.some((i) => matchesGold(i, gi))).length;
+      const inMd = expected.filter((gi) => containsAll(md, gi.match)).length;
+      exp += expected.length;
+      foundJson += inJson;
+      foundMd += inMd;
+      bootstrapLines.push(`| ${g.name.replace(/\.yaml$/, '')} | ${t.task.replace(/\|/g, '\\|')} | ${expected.length} | ${inJson} | ${inMd} |`);
+    }
+  }
+  bootstrapLines.push(`| **total** | | **${exp}** | **${foundJson}** (${pct(foundJson, exp)}) | **${foundMd}** (${pct(foundMd, exp)}) |`);
+} else {
+  bootstrapLines.push(hasCommand('bootstrap') ? 'not available (needs the `compound harvest` store)' : 'not available (`compound bootstrap` is not in the CLI yet)');
+}
+
+// ---------- EVAL.md ----------
+const lines = [];
+lines.push('# Harvest quality eval', '');
+lines.push(`Generated by \`npm run eval\` (scripts/eval.mjs). Harvest path: ${harvestPath}.`);
+lines.push(`Transcripts: ${transcriptFiles.length} files, ${sessions.length} sessions; gold files: ${golds.length}; items scored: ${items.length}.`);
+lines.push('Matching rule: ../shared/eval/README.md (all `match` entries in title + text, `|` alternatives, category or `also`).', '');
+lines.push('| transcript (gold file) | gold | found | recall | weighted recall | not_knowledge violations | items | unmatched | unmatched ≤ gold |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|:---:|');
+for (const r of rows) {
+  lines.push(`| ${r.name} | ${r.gold} | ${r.found} | ${pct(r.found, r.gold)} | ${pct(r.weightFound, r.weight)} | ${r.violations.length} | ${r.emitted} | ${r.unmatched} | ${r.unmatched <= r.gold ? 'yes' : '**no**'} |`);
+}
+lines.push(`| **total** | **${total.gold}** | **${total.found}** | **${pct(total.found, total.gold)}** | **${pct(total.weightFound, total.weight)}** | **${total.violations}** | **${total.emitted}** | **${total.unmatched}** | ${total.over === 0 ? 'yes' : `**no** (${total.over})`} |`);
+lines.push('', 'Targets: weighted recall ≥ 0.6 in total, 0 violations, unmatched ≤ gold in every row.', '');
+const violated = rows.filter((r) => r.violations.length > 0);
+if (violated.length > 0) {
+  lines.push('## Violations', '');
+  for (const r of violated) for (const v of r.violations) lines.push(`- ${r.name}: [${v.match.join(', ')}] (${v.why})`);
+  lines.push('');
+}
+const extra = sessions.filter((s) => !accountedSessions.has(s.id));
+if (extra.length > 0) {
+  lines.push('## Sessions without gold labels', '');
+  lines.push('| session file | items |', '|---|---:|');
+  for (const s of extra) lines.push(`| ${relative(TRANSCRIPTS, s.file)} (${s.id}) | ${items.filter((i) => i.session === s.id).length} |`);
+  lines.push('');
+}
+lines.push('## Bootstrap recall', '', ...bootstrapLines, '');
+lines.push(`Harvest + scoring took ${harvestSeconds.toFixed(1)} s (not a benchmark).`, '');
+writeFileSync(join(ROOT, 'EVAL.md'), lines.join('\n').replace(/Harvest \+ scoring took [\d.]+ s/, 'Harvest + scoring time is printed on stderr'));
+console.error(`eval: harvest + scoring took ${harvestSeconds.toFixed(1)} s`);
+
+// ---------- EVAL-unmatched.md ----------
+const un = ['# Unmatched items and missed gold items', '', 'For reading by eye: what the harvester wrote that no gold item matches, and which gold items it missed.', ''];
+for (const { g, mine, found, unmatched, violations } of unmatchedReport) {
+  un.push(`## ${g.name.replace(/\.yaml$/, '')} (gold ${g.items.length}, items ${mine.length}, unmatched ${unmatched.length})`, '');
+  if (violations.length > 0) un.push(...violations.map((v) => `- VIOLATION [${v.match.join(', ')}]: ${v.why}`), '');
+  un.push('Unmatched:', '');
+  for (const i of unmatched) un.push(`- [${i.category}${i.rule ? ` · ${i.rule}` : ''}] **${i.title}** — ${i.text.replace(/\n+/g, ' ')}`);
+  const missed = g.items.filter((gi) => !found.includes(gi));
+  un.push('', 'Missed gold:', '');
+  for (const gi of missed) un.push(`- ${gi.id} (${gi.category}, ${gi.importance}) match [${gi.match.join(', ')}]: ${gi.knowledge}`);
+  un.push('');
+}
+writeFileSync(join(ROOT, 'EVAL-unmatched.md'), un.join('\n'));
+if (store) rmSync(store, { recursive: true, force: true });
+console.log(lines.slice(0, 8 + rows.length + 2).join('\n'));

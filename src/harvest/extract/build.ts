@@ -1,0 +1,68 @@
+/**
+ * One place that turns a rule's draft into a Candidate: scope fields, evidence line, tags,
+ * personal paths removed, lengths capped. Rules stay about reading the session.
+ */
+import type { Category, Scope } from '../../knowledge/item.js';
+import type { Session } from '../../sessions/model.js';
+import type { Candidate } from '../candidate.js';
+import { clip, depersonalize, extensionsIn, oneLine } from './text.js';
+
+export const MAX_TEXT = 400;
+const MAX_TITLE = 80;
+const MAX_QUOTE = 200;
+
+export interface Draft {
+  category: Category;
+  scope?: Scope;
+  title: string;
+  text: string;
+  confidence: number;
+  /** Event index (Session.events[i].index) of the evidence. */
+  event: number;
+  tags?: string[];
+  quotes?: string[];
+  rule: string;
+  signature?: string;
+  /** Rank within the session; higher is kept first. */
+  score: number;
+}
+
+function lineOf(session: Session, index: number): number | undefined {
+  return session.events.find((e) => e.index === index)?.source.line;
+}
+
+function normalizeTag(tag: string): string {
+  return tag
+    .toLowerCase()
+    .replace(/[^a-z0-9.+-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32);
+}
+
+export function makeCandidate(session: Session, d: Draft): Candidate {
+  const scope: Scope = d.scope ?? 'repo';
+  const clean = (s: string, max: number): string => clip(depersonalize(s, session.cwd), max);
+  const text = clean(d.text, MAX_TEXT);
+  const tags = new Set<string>();
+  for (const t of [...(d.tags ?? []), ...extensionsIn(text)]) {
+    const n = normalizeTag(t);
+    if (n) tags.add(n);
+  }
+  const line = lineOf(session, d.event);
+  const candidate: Candidate = {
+    category: d.category,
+    scope,
+    ...(scope === 'repo' && session.repo ? { repo: session.repo } : {}),
+    ...(scope === 'agent' ? { agent: session.agent } : {}),
+    title: clean(d.title, MAX_TITLE).replace(/[.\s]+$/, ''),
+    text,
+    confidence: d.confidence,
+    tags: [...tags].sort().slice(0, 8),
+    evidence: { event: d.event, ...(line !== undefined ? { line } : {}) },
+    quotes: (d.quotes ?? []).map((q) => clean(q, MAX_QUOTE)).filter((q) => oneLine(q).length > 0),
+    rule: d.rule,
+    score: d.score,
+  };
+  if (d.signature) candidate.signature = d.signature;
+  return candidate;
+}

@@ -1,0 +1,114 @@
+/**
+ * Shell command lines read as a reviewer would: split compound lines into simple commands,
+ * name each by its family ("git push", "mix test", "python3 render.py"), and tell read-only
+ * looks (ls, cat, grep) from actions and from checks (test, lint, format, typecheck, build).
+ */
+import { oneLine } from './text.js';
+
+/** Heredoc bodies and long quoted arguments (commit messages) shortened to a placeholder. */
+export function shortenCommand(command: string): string {
+  return oneLine(
+    command
+      .replace(/\*\*\* Begin Patch[\s\S]*?(?:\*\*\* End Patch|$)/g, '<patch>')
+      .replace(/"\$\(cat <<'?(\w+)'?[\s\S]*?\n\s*\1\s*\)"/g, '"<message>"')
+      .replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '<<$1 … $1')
+      .replace(/(-m|--message|--reason(?:=)?)\s*(["'])[\s\S]{40,}?\2/g, '$1 "…"')
+      .replace(/(--reason=)(["'])[\s\S]{40,}?\2/g, '$1"…"')
+      .replace(/\s+2>&1\b/g, '')
+      .replace(/\s*\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*$/g, '')
+      .replace(/\s*\|\s*cat\s*$/g, ''),
+  );
+}
+
+/** Simple commands of a command line: `a && b; c | d` gives a, b, c (the pipe's reader is dropped). */
+export function simpleCommands(command: string): string[] {
+  const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
+  const out: string[] = [];
+  for (const part of body.split(/\s*(?:&&|\|\||;|\n)\s*/)) {
+    const first = part.split(/\s\|\s/)[0]!.trim();
+    if (first) out.push(first);
+  }
+  return out;
+}
+
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
+const RUNNERS_WITH_SUBCOMMAND = new Set([
+  'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'mix', 'cargo', 'go', 'docker', 'kubectl', 'bd', 'gh', 'pip', 'pip3',
+  'poetry', 'uv', 'make', 'bundle', 'rails', 'rake', 'dotnet', 'gradle', 'mvn', 'brew', 'apt', 'apt-get', 'deno',
+  'composer', 'helm', 'terraform', 'minsky', 'jj', 'svn', 'hg', 'tsc', 'pytest', 'rustup', 'gcloud', 'aws', 'az',
+]);
+const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'bash', 'sh', 'deno', 'bun', 'elixir']);
+
+/** Tokens of a simple command (quotes respected, environment assignments and wrappers dropped). */
+export function tokens(simple: string): string[] {
+  const out: string[] = [];
+  for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  while (out.length > 0 && (/^\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
+  return out;
+}
+
+/** Program name of a simple command, without its directory (`./render.py` → `render.py`). */
+export function program(simple: string): string {
+  const t = tokens(simple)[0] ?? '';
+  return t.replace(/^.*\//, '');
+}
+
+/**
+ * Family of a simple command: the program and, for runners, its subcommand; for interpreters
+ * the script. Flags and file arguments are left out so reruns with other arguments match.
+ */
+export function family(simple: string): string {
+  const t = tokens(simple);
+  if (t.length === 0) return '';
+  const prog = t[0]!.replace(/^.*\//, '');
+  if (prog === 'cd') return 'cd';
+  if (INTERPRETERS.has(prog)) {
+    const script = t.slice(1).find((a) => !a.startsWith('-'));
+    if (t[1] === '-m' && t[2]) return `${prog} -m ${t[2]}`;
+    return script ? `${prog} ${script.replace(/^.*\//, '')}` : prog;
+  }
+  if (RUNNERS_WITH_SUBCOMMAND.has(prog)) {
+    const sub = t.slice(1).find((a) => !a.startsWith('-'));
+    if (prog === 'npm' && (sub === 'run' || sub === 'run-script')) {
+      const script = t.slice(2).find((a) => !a.startsWith('-'));
+      return script ? `npm run ${script}` : 'npm run';
+    }
+    return sub && /^[\w:.-]+$/.test(sub) ? `${prog} ${sub}` : prog;
+  }
+  // Unknown tools: a bare lowercase word after the program reads as a subcommand (`tk ready`).
+  const second = t[1];
+  if (second && !READ_ONLY.has(prog) && !FILE_TOOLS.has(prog) && /^[a-z][a-z-]{1,15}$/.test(second)) return `${prog} ${second}`;
+  return prog;
+}
+
+/** Programs whose first argument is a file or directory, never a subcommand. */
+const FILE_TOOLS = new Set(['rm', 'mkdir', 'touch', 'cp', 'mv', 'chmod', 'chown', 'ln', 'open', 'code', 'vim', 'nano', 'tar', 'unzip', 'zip', 'curl', 'wget', 'ssh', 'scp', 'rsync', 'kill', 'pkill']);
+
+const READ_ONLY = new Set([
+  'ls', 'cat', 'head', 'tail', 'less', 'more', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'pwd', 'echo', 'printf', 'wc',
+  'nl', 'sed', 'awk', 'jq', 'file', 'stat', 'which', 'type', 'whoami', 'date', 'du', 'df', 'diff', 'sort', 'uniq',
+  'strings', 'cd', 'true', 'false', 'test', '[', 'sleep', 'readlink', 'realpath', 'basename', 'dirname', 'env',
+  'git status', 'git diff', 'git log', 'git show', 'git branch', 'git ls-files', 'git remote', 'git rev-parse',
+  'git fetch',
+]);
+
+/** True for commands that only look at things (they are never a fix nor a pattern step on their own). */
+export function isReadOnly(fam: string): boolean {
+  if (READ_ONLY.has(fam)) return true;
+  const prog = fam.split(' ')[0]!;
+  return READ_ONLY.has(prog) && !RUNNERS_WITH_SUBCOMMAND.has(prog);
+}
+
+const CHECK_WORDS =
+  /\b(?:test|tests|spec|check|lint|eslint|credo|dialyzer|format|fmt|prettier|typecheck|tsc|mypy|ruff|flake8|pyflakes|pylint|clippy|vet|build|compile|ci|validate|verify|pytest|jest|vitest|rspec|phpunit|black)\b/;
+
+/** True when a command family is a check (test, lint, format, typecheck, build) worth running before a commit. */
+export function isCheck(fam: string): boolean {
+  return CHECK_WORDS.test(fam);
+}
+
+/** First simple command of a line that is not `cd`, so `cd x && npm test` is about `npm test`. */
+export function mainCommand(command: string): string {
+  const parts = simpleCommands(command);
+  return parts.find((p) => program(p) !== 'cd') ?? parts[0] ?? '';
+}

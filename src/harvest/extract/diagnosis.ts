@@ -1,0 +1,87 @@
+/**
+ * Reading failures: which output line states the error, and which sentence the agent wrote
+ * afterwards that explains it. Shared by the error → fix and tool-quirk rules.
+ */
+import type { SessionEvent } from '../../sessions/model.js';
+import { NARRATION, cleanText, clip, concreteness, oneLine, overlap, sentences, words } from './text.js';
+
+const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
+const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxWarning|DeprecationWarning)\b.*?:/;
+const FATAL_LINE = /^\s*(?:fatal|error|ERROR|Error|FAIL(?:ED)?|npm ERR!)\b/;
+const STRONG =
+  /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
+const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
+
+/** The line of a failing output that states the error, trimmed (at most `max` characters). */
+export function errorLine(output: string, max = 180, joinNext = true): string {
+  // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
+  const stderr = /\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1];
+  if (stderr && stderr.trim().length > 0) {
+    const inner = errorLine(stderr, max, joinNext);
+    if (inner) return inner;
+  }
+  const lines = cleanText(output)
+    .replace(/\\n/g, '\n')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l));
+  const pick =
+    lines.find((l) => EXCEPTION_LINE.test(l)) ??
+    lines.find((l) => FATAL_LINE.test(l)) ??
+    lines.find((l) => STRONG.test(l)) ??
+    lines[0] ??
+    '';
+  // "The following paths are ignored:" names the culprit on the next line.
+  const next = lines[lines.indexOf(pick) + 1];
+  const joined = joinNext && pick.endsWith(':') && next && next.length < 80 ? `${pick} ${next}` : pick;
+  return clip(joined.replace(/^stderr:\s*/i, ''), max);
+}
+
+const CAUSAL =
+  /\b(?:came from|comes from|caused|because|since|due to|caused by|the (?:issue|problem|error|cause|reason|culprit|bug) (?:is|was)|root cause|this means|which means|means that|which is|which are|where|so the|requires?|needs? to|must|instead|rather than|isn't|is not|aren't|doesn't|does not|cannot|can't|already|missing|not (?:installed|available|found|on|tracked)|expects?|returns?|only|never|ignored|conflict|wrong|mismatch|opaque|tuple)\b/i;
+const STRONG_CAUSE = /\b(?:the (?:problem|issue|root cause|cause|bug|culprit) (?:is|was)|root cause|because|caused by|due to|came from|comes from)\b/i;
+const TRIVIAL = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'error', 'failed', 'line', 'file', 'code', 'exit']);
+
+function errorWords(err: string): Set<string> {
+  return new Set([...words(err)].filter((w) => !TRIVIAL.has(w)));
+}
+
+export interface Explanation {
+  text: string;
+  event: number;
+}
+
+/** Score of one sentence as the explanation of an error, or -Infinity when it cannot be one. */
+export function explanationScore(s: string, errWords: Set<string>): number {
+  if (s.length < 20 || s.length > 400 || s.endsWith('?')) return -Infinity;
+  let score = 0;
+  if (CAUSAL.test(s)) score += 3;
+  if (STRONG_CAUSE.test(s)) score += 2;
+  const shared = overlap(errWords, words(s)) * Math.min(errWords.size, 6);
+  score += Math.min(3, shared);
+  score += Math.min(2, concreteness(s));
+  if (NARRATION.test(s)) score -= 3;
+  if (/^(?:I|I'm|I've|We|We're)\b/.test(s) && !CAUSAL.test(s)) score -= 1;
+  return score;
+}
+
+/**
+ * Best sentence explaining `err` among the assistant and reasoning texts of `events`
+ * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
+ */
+export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true): Explanation | undefined {
+  const errWords = errorWords(err);
+  let best: (Explanation & { score: number }) | undefined;
+  let distance = 0;
+  for (const e of events) {
+    if (e.kind !== 'assistant' && e.kind !== 'reasoning') continue;
+    if (e.kind === 'reasoning' && /^gAAAA|^[A-Za-z0-9+/=]{200,}$/.test(e.text.trim())) continue;
+    // The first explanation after a failure is usually the diagnosis; later ones drift.
+    const penalty = recency ? 0.4 * distance++ : 0;
+    for (const s of sentences(e.text)) {
+      const score = explanationScore(s, errWords) - penalty;
+      if (score >= minScore && (!best || score > best.score)) best = { text: oneLine(s), event: e.index, score };
+    }
+  }
+  return best ? { text: best.text, event: best.event } : undefined;
+}

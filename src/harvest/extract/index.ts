@@ -1,0 +1,44 @@
+/**
+ * The deterministic, zero-LLM extractor: a session in, the few candidates a reviewer would
+ * merge out. Each rule reads one kind of signal; `extractSession` runs them all over one view of
+ * the session and keeps the best within the session's budget. Same session, same output.
+ */
+import type { Session } from '../../sessions/model.js';
+import type { Candidate, Extractor } from '../candidate.js';
+import { makeCandidate, type Draft } from './build.js';
+import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
+import { errorFix, errorFixDrafts } from './rules/error-fix.js';
+import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
+import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
+import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
+import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
+import { select } from './select.js';
+import { type SessionView, viewOf } from './view.js';
+
+/** Every rule, each usable on its own as an Extractor. */
+export const EXTRACTORS: readonly Extractor[] = [errorFix, toolQuirks, userCorrections, commandPatterns, reportFacts, openQuestions];
+
+const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
+  errorFixDrafts,
+  toolQuirkDrafts,
+  userCorrectionDrafts,
+  commandPatternDrafts,
+  reportFactDrafts,
+  openQuestionDrafts,
+];
+
+/** All candidates of every rule, before selection (for debugging and --explain). */
+export function allCandidates(session: Session): Candidate[] {
+  const view = viewOf(session);
+  return DRAFTERS.flatMap((draft) => draft(view)).map((d) => makeCandidate(session, d));
+}
+
+/** The candidates worth a reviewer's time from one session, best few, in evidence order. */
+export function extractSession(session: Session): Candidate[] {
+  const view = viewOf(session);
+  const candidates = DRAFTERS.flatMap((draft) => draft(view)).map((d) => makeCandidate(session, d));
+  return select(view, candidates);
+}
+
+/** The extractor as the harvest pipeline composes it. */
+export const heuristicExtractor: Extractor = { name: 'heuristic', extract: extractSession };

@@ -1,0 +1,183 @@
+/**
+ * Reports: the long structured texts a session ends turns with (a subagent's findings, the
+ * agent's closing summary). Parsed into sections of heading + lines, and each line scored for
+ * durable, concrete knowledge (paths, identifiers, versions, ports) against fluff, volatile
+ * numbers, transient state and secret-looking values.
+ */
+import type { SessionEvent } from '../../sessions/model.js';
+import { cleanText, concreteness, NARRATION, oneLine, stripMarkdown } from './text.js';
+import { DELEGATE_TOOLS, type SessionView } from './view.js';
+
+export interface ReportLine {
+  text: string;
+  score: number;
+}
+
+export interface Section {
+  /** Heading chain, outermost first (may be empty for the text before the first heading). */
+  headings: string[];
+  lines: ReportLine[];
+}
+
+export interface Report {
+  event: number;
+  /** A subagent's result (tool output) or the agent's own closing message. */
+  source: 'delegate' | 'closing';
+  text: string;
+  sections: Section[];
+}
+
+const FLUFF = /\b(?:comprehensive|excellent|perfect|professional|enterprise|production-grade|crown jewel|key innovation|beautiful|elegant|robust|powerful|seamless|world-class|best practices?|state-of-the-art|cutting-edge|impressive)\b/i;
+const VOLATILE = /~?\b\d{1,3}(?:,\d{3})+\b|\b\d+\+? (?:lines|files|tests|tokens|commits|modules|issues)\b|\b\d+(?:\.\d+)?%|\b\d+ (?:passed|failed|failures)\b/i;
+const TRANSIENT = /\b(?:currently|not yet|yet|for now|at the moment|in progress|todo|status:|pending|gaps?|so far|right now|this session|i was unable|i could not)\b/i;
+const SECRET_VALUE = /\b\w*(?:salt|secret|password|passwd|token|key_base|api[_-]?key)\w*["']?\s*[:=]\s*["']?[\w./+-]{4,}/i;
+const PERSONAL = /\b(?:Owner|Author|Assignee|Reporter|Created by|User):/;
+const DURABLE = /\b(?:runs?|uses?|requires?|lives?|located|stored|configured|defaults?|must|never|always|only|instead|via|through|generated|registered|loaded|imports?|exports?|overrides?|priority|entry|output|writes?|reads?|calls?|returns?|inline|separate|hardcoded|static)\b/i;
+/** "Docs: a.md, b.md, c.md": an inventory, not knowledge. */
+const LIST_ONLY = /^[^:]{0,40}:?\s*(?:[\w./-]+,\s*){2,}[\w./-]+\.?$/;
+const SPECIFIC = /(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|:\d{4,5}\b|\bport\b|>=\s*\d|\brequire[sd]?\b[^.]*\d/i;
+/** Dependency inventories (`pkg@^1.2.3`, `dep ~> 1.0`): versions pinned elsewhere, not knowledge. */
+const INVENTORY = /@\^?\d|~>\s*\d|\^\d+\.\d+/;
+/** "(lines 400-458)": positions that go stale with the next edit. */
+const LINE_REFS = /\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*\)|,?\s*\blines? \d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*/g;
+
+/** Removes stale line-number references from report text. */
+export function withoutLineRefs(text: string): string {
+  return text.replace(LINE_REFS, '').replace(/\(\s*,?\s*/g, '(').replace(/\(\s*\)/g, '').trim();
+}
+
+/** Score of one report line as standalone knowledge, or -Infinity when it must never be kept. */
+export function lineScore(line: string): number {
+  if (line.length < 20 || line.endsWith('?')) return -Infinity;
+  if (SECRET_VALUE.test(line) || PERSONAL.test(line)) return -Infinity;
+  if (NARRATION.test(line)) return -Infinity;
+  let score = 1.5 * Math.min(3, concreteness(line));
+  if (SPECIFIC.test(line)) score += 1.5;
+  if (DURABLE.test(line)) score += 1;
+  if (FLUFF.test(line)) score -= 3;
+  if (VOLATILE.test(line)) score -= 3;
+  if (TRANSIENT.test(line)) score -= 4;
+  if (line.length > 260) score -= 1;
+  if (LIST_ONLY.test(line) && !DURABLE.test(line)) score -= 2;
+  if (INVENTORY.test(line)) score -= 1;
+  return score;
+}
+
+const HEADING = /^\s{0,3}#{1,6}\s+(.+)$/;
+const BOLD_LINE = /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?\*\*([^*]{2,80})\*\*:?\s*$/;
+const LABEL_LINE = /^\s*(?:[-*+•]\s+)?([A-Z][\w ()/.`-]{1,40}):\s*$/;
+
+function headingText(raw: string): string {
+  return withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(/:$/, '')));
+}
+
+const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
+
+/** Splits a report into sections; code blocks and tables are skipped. */
+export function parseReport(text: string): Section[] {
+  const sections: Section[] = [];
+  let stack: { level: number; text: string }[] = [];
+  let current: Section = { headings: [], lines: [] };
+  const open = (level: number, title: string): void => {
+    if (current.lines.length > 0) sections.push(current);
+    stack = stack.filter((h) => h.level < level);
+    stack.push({ level, text: title });
+    current = { headings: stack.map((h) => h.text), lines: [] };
+  };
+  let inFence = false;
+  const rows = cleanText(text).split('\n');
+  rows.forEach((raw, at) => {
+    if (/^\s*```/.test(raw)) {
+      inFence = !inFence;
+      return;
+    }
+    if (inFence || /^\s*\|/.test(raw) || /^\s*[-=_*]{3,}\s*$/.test(raw)) return;
+    const h = HEADING.exec(raw);
+    if (h) {
+      open(raw.trim().indexOf(' '), headingText(h[1]!));
+      return;
+    }
+    const indent = raw.length - raw.trimStart().length;
+    const bold = BOLD_LINE.exec(raw) ?? LABEL_LINE.exec(raw);
+    if (bold) {
+      open(10 + indent, headingText(bold[1]!));
+      return;
+    }
+    // A list item with deeper items under it heads them ("6. logger.ts - Logging" → its bullets).
+    const item = LIST_ITEM.exec(raw);
+    const next = rows.slice(at + 1).find((r) => r.trim().length > 0);
+    const nextItem = next ? LIST_ITEM.exec(next) : null;
+    if (item && nextItem && nextItem[1]!.length > item[1]!.length) {
+      open(20 + indent, headingText(raw));
+      return;
+    }
+    const line = withoutLineRefs(oneLine(stripMarkdown(raw)));
+    if (line) current.lines.push({ text: line, score: lineScore(line) });
+  });
+  if (current.lines.length > 0) sections.push(current);
+  return sections;
+}
+
+/** Long string values of a JSON report (some agents return their findings as JSON). */
+function jsonProse(output: string): string | undefined {
+  const start = output.indexOf('{');
+  const end = output.lastIndexOf('}');
+  if (start < 0 || end <= start) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(output.slice(start, end + 1));
+    const out: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') {
+        if (v.length >= 200) out.push(v);
+      } else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    walk(parsed);
+    return out.length > 0 ? `${output.slice(0, start)}\n${out.join('\n\n')}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const MIN_REPORT = 500;
+
+function isStructured(text: string): boolean {
+  let n = 0;
+  for (const l of text.split('\n')) if (HEADING.test(l) || /^\s*(?:[-*+•]|\d+[.)])\s+/.test(l) || BOLD_LINE.test(l)) n++;
+  return n >= 3;
+}
+
+/** A closing message is a report only when the turn did real work (several successful tool calls). */
+function workedBefore(view: SessionView, index: number): boolean {
+  const prompt = [...view.prompts].reverse().find((p) => p.index < index);
+  const from = prompt?.index ?? -1;
+  return view.steps.filter((s) => s.call.index > from && s.call.index < index && !s.failed && !s.rejected).length >= 3;
+}
+
+/**
+ * The reports of a session: subagent results, and the assistant messages that close a turn
+ * (the last assistant text before the next human prompt or the end) when they are long and structured.
+ */
+export function reportsOf(view: SessionView): Report[] {
+  const reports: Report[] = [];
+  for (const s of view.steps) {
+    if (!DELEGATE_TOOLS.has(s.call.name) || s.failed || s.rejected) continue;
+    const text = jsonProse(s.output) ?? s.output;
+    if (text.length >= MIN_REPORT) reports.push({ event: s.outputEvent, source: 'delegate', text, sections: parseReport(text) });
+  }
+  const closing: SessionEvent[] = [];
+  let last: SessionEvent | undefined;
+  for (const e of view.events) {
+    if (e.kind === 'user' && last) {
+      closing.push(last);
+      last = undefined;
+    } else if (e.kind === 'assistant') last = e;
+  }
+  if (last) closing.push(last);
+  for (const e of closing) {
+    if (e.kind !== 'assistant' || e.text.length < MIN_REPORT || !isStructured(e.text)) continue;
+    if (!workedBefore(view, e.index)) continue;
+    reports.push({ event: e.index, source: 'closing', text: e.text, sections: parseReport(e.text) });
+  }
+  return reports.sort((a, b) => a.event - b.event);
+}

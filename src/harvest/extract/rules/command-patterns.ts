@@ -1,0 +1,234 @@
+/**
+ * Patterns in what the agent ran: the checks run before a successful commit, the verification
+ * run after the last edit, command sequences that recur, and how the project's own scripts are
+ * invoked. Only command families are compared, so reruns with other arguments count; examples
+ * in the text are the commands as actually typed (shortened).
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { family, isCheck, isReadOnly, simpleCommands, tokens } from '../commands.js';
+import { clip, code } from '../text.js';
+import { isEdit, type SessionView, type Step, viewOf } from '../view.js';
+
+interface Run {
+  fam: string;
+  simple: string;
+  step: Step;
+}
+
+/** Every simple command the agent ran, in order (rejected calls left out). */
+function runs(view: SessionView): Run[] {
+  const out: Run[] = [];
+  for (const step of view.steps) {
+    if (!step.command || step.rejected) continue;
+    for (const simple of simpleCommands(step.command)) {
+      const fam = family(simple);
+      if (fam && fam !== 'cd') out.push({ fam, simple: clip(simple, 110), step });
+    }
+  }
+  return out;
+}
+
+/** The form of a family's command the agent used most (ties: the shortest, then alphabetical). */
+function typical(all: readonly Run[], fam: string): string {
+  const counts = new Map<string, number>();
+  for (const r of all) if (r.fam === fam) counts.set(r.simple, (counts.get(r.simple) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? fam;
+}
+
+function isCommit(fam: string): boolean {
+  return /^(?:git|jj|hg|svn) commit$/.test(fam);
+}
+
+/** Checks run since the previous commit, before a commit that went through. */
+function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
+  let windowStart = 0;
+  for (let i = 0; i < all.length; i++) {
+    const r = all[i]!;
+    if (!isCommit(r.fam)) continue;
+    if (r.step.failed) continue;
+    const checks: string[] = [];
+    for (const prev of all.slice(windowStart, i)) {
+      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && !prev.step.failed && !checks.includes(prev.fam)) checks.push(prev.fam);
+    }
+    windowStart = i + 1;
+    if (checks.length < 2) continue;
+    const examples = checks.slice(0, 5).map((f) => code(typical(all, f)));
+    return {
+      category: 'pattern',
+      title: `Checks before ${r.fam}`,
+      text: `Before ${code(r.fam)}: run ${examples.join(', then ')}; the commit went through once they passed.`,
+      confidence: CONFIDENCE.verified,
+      event: r.step.call.index,
+      tags: [...checks.flatMap((f) => f.split(' ')), 'commit'],
+      quotes: examples,
+      rule: 'command-pattern',
+      score: 8,
+    };
+  }
+  return undefined;
+}
+
+/** Distinct check commands that passed after the last file edit: the session's verification recipe. */
+function finalVerification(view: SessionView, all: readonly Run[]): Draft | undefined {
+  const lastEdit = [...view.steps].reverse().find((s) => !s.failed && isEdit(s));
+  if (!lastEdit) return undefined;
+  const cmds: Run[] = [];
+  for (const r of all) {
+    if (r.step.pos <= lastEdit.pos || r.step.failed || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
+    if (!cmds.some((c) => c.simple === r.simple)) cmds.push(r);
+  }
+  if (cmds.length < 2) return undefined;
+  const examples = cmds.slice(0, 4).map((c) => code(c.simple));
+  return {
+    category: 'pattern',
+    title: `Verify changes with ${cmds[0]!.fam}`,
+    text: `After changing code, verify with ${examples.join(', then ')}; all passed at the end of the session.`,
+    confidence: CONFIDENCE.verified,
+    event: cmds[0]!.step.call.index,
+    tags: [...new Set(cmds.flatMap((c) => c.fam.split(' ')))],
+    quotes: examples,
+    rule: 'command-pattern',
+    score: 6,
+  };
+}
+
+const ROUTINE = /^(?:git \w+|mix (?:compile|test|format)|npm (?:test|install|run build)|cargo (?:build|test|check)|go (?:build|test)|make)$/;
+
+/** Sequences of 3 to 5 command families that occur at least twice. */
+function recurringSequences(all: readonly Run[]): Draft[] {
+  const seq: Run[] = [];
+  for (const r of all) {
+    if (isReadOnly(r.fam)) continue;
+    if (seq.length > 0 && seq[seq.length - 1]!.fam === r.fam) continue;
+    seq.push(r);
+  }
+  const fams = seq.map((r) => r.fam);
+  const found: { key: string; at: number[]; n: number }[] = [];
+  for (let n = 5; n >= 3; n--) {
+    const at = new Map<string, number[]>();
+    for (let i = 0; i + n <= fams.length; i++) {
+      const window = fams.slice(i, i + n);
+      if (new Set(window).size < 3) continue;
+      if (ROUTINE.test(window[0]!) || isCheck(window[0]!)) continue;
+      const key = window.join(' → ');
+      const list = at.get(key) ?? [];
+      if (list.length === 0 || i >= list[list.length - 1]! + n) list.push(i);
+      at.set(key, list);
+    }
+    for (const [key, list] of at) {
+      if (list.length < 2) continue;
+      if (found.some((f) => f.key.includes(key))) continue;
+      found.push({ key, at: list, n });
+    }
+  }
+  return found
+    .sort((a, b) => b.n - a.n || b.at.length - a.at.length || (a.key < b.key ? -1 : 1))
+    .slice(0, 2)
+    .map(({ at, n }) => {
+      const example = seq.slice(at[0]!, at[0]! + n);
+      const shown = example.map((r) => code(r.simple));
+      return {
+        category: 'pattern' as const,
+        title: `Recurring sequence: ${example.map((r) => r.fam).join(' → ')}`,
+        text: `Recurring command sequence (${at.length} times): ${shown.join(' → ')}.`,
+        confidence: CONFIDENCE.implied,
+        event: example[0]!.step.call.index,
+        tags: [...new Set(example.flatMap((r) => r.fam.split(' ')))],
+        quotes: shown,
+        rule: 'command-pattern',
+        score: 4 + n,
+      };
+    });
+}
+
+const SCRIPT = /\.(?:py|js|mjs|cjs|ts|rb|sh|pl|php|exs)$/;
+const INTERPRETER = /^(?:.*\/)?(?:python3?|node|ruby|perl|php|bash|sh|deno|bun|elixir|tsx|ts-node)$/;
+
+/** How the project's own scripts are run, when they are run successfully at least three times. */
+function scriptInvocations(all: readonly Run[]): Draft[] {
+  const byScript = new Map<string, Run[]>();
+  for (const r of all) {
+    if (r.step.failed) continue;
+    // The script is the program itself (./x.py) or the first argument of an interpreter (python3 x.py).
+    const t = tokens(r.simple);
+    const first = t[0] ?? '';
+    const arg = t.slice(1).find((a) => !a.startsWith('-'));
+    const script = (SCRIPT.test(first) ? first : INTERPRETER.test(first) && arg && SCRIPT.test(arg) ? arg : undefined)?.replace(/^.*\//, '');
+    if (!script || script.startsWith('-')) continue;
+    byScript.set(script, [...(byScript.get(script) ?? []), r]);
+  }
+  const drafts: Draft[] = [];
+  for (const [script, list] of [...byScript.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (list.length < 3) continue;
+    const shapes = new Map<string, string>();
+    for (const r of list) {
+      const flags = tokens(r.simple).filter((x) => /^--?[a-zA-Z]/.test(x)).sort().join(' ');
+      if (!shapes.has(flags)) shapes.set(flags, r.simple);
+    }
+    const examples = [...shapes.values()].slice(0, 3).map((s) => code(s));
+    drafts.push({
+      category: 'fact',
+      title: `How ${script} is run`,
+      text: `${code(script)} is run as ${examples.join('; also ')} (${list.length} successful runs).`,
+      confidence: CONFIDENCE.verified,
+      event: list[0]!.step.call.index,
+      tags: [script, list[0]!.fam.split(' ')[0]!],
+      quotes: examples,
+      rule: 'command-pattern',
+      score: 6,
+    });
+  }
+  return drafts;
+}
+
+/** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */
+function recurringPipelines(view: SessionView): Draft[] {
+  const byShape = new Map<string, Step[]>();
+  for (const s of view.steps) {
+    if (!s.command || s.failed || s.rejected) continue;
+    const fams = simpleCommands(s.command).map(family).filter((f) => f && f !== 'cd');
+    if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
+    const key = fams.join(' && ');
+    byShape.set(key, [...(byShape.get(key) ?? []), s]);
+  }
+  const drafts: Draft[] = [];
+  for (const [key, list] of [...byShape.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))) {
+    if (list.length < 3) continue;
+    const last = list[list.length - 1]!;
+    drafts.push({
+      category: 'pattern',
+      title: `Recurring check: ${clip(key, 60)}`,
+      text: `A check run ${list.length} times in one go: ${code(clip(last.command!, 160))}.`,
+      confidence: CONFIDENCE.implied,
+      event: last.call.index,
+      tags: key.split(/ && | /),
+      quotes: [clip(last.command!, 160)],
+      rule: 'command-pattern',
+      score: 5,
+    });
+    if (drafts.length >= 1) break;
+  }
+  return drafts;
+}
+
+export function commandPatternDrafts(view: SessionView): Draft[] {
+  const all = runs(view);
+  const drafts: Draft[] = [];
+  const before = checksBeforeCommit(all);
+  if (before) drafts.push(before);
+  const verify = finalVerification(view, all);
+  // The final verification usually repeats the pre-commit checks; say it once.
+  if (verify && !(before && verify.tags!.every((t) => before.tags!.includes(t)))) drafts.push(verify);
+  drafts.push(...recurringSequences(all), ...scriptInvocations(all), ...recurringPipelines(view));
+  return drafts;
+}
+
+export const commandPatterns: Extractor = {
+  name: 'command-pattern',
+  extract(session: Session): Candidate[] {
+    return commandPatternDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};

@@ -1,0 +1,204 @@
+/**
+ * Error → cause → fix: a command that failed, the agent's explanation in the text that follows,
+ * and the later command of the same family that succeeded. One pitfall per family and error
+ * signature; verified (0.9) when the success is seen, stated (0.7) when only explained.
+ * Failures the user asked for on purpose, intended test failures (TDD "red"), tool quirks and
+ * plain retries that just worked are not pitfalls.
+ */
+import type { Session, UserEvent } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { family, isCheck, isReadOnly, mainCommand, simpleCommands, tokens } from '../commands.js';
+import { errorLine, explain } from '../diagnosis.js';
+import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
+import { editedFiles, isEdit, promptBefore, type SessionView, type Step, viewOf } from '../view.js';
+import { quirkKind } from './tool-quirks.js';
+
+/** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
+export function actionFamily(command: string): string {
+  const fams = simpleCommands(command).map(family).filter((f) => f && f !== 'cd');
+  const acting = fams.filter((f) => !isReadOnly(f));
+  return acting[acting.length - 1] ?? fams[0] ?? '';
+}
+
+function familiesOf(command: string): Set<string> {
+  return new Set(simpleCommands(command).map(family));
+}
+
+function flagsOf(command: string): Set<string> {
+  return new Set(simpleCommands(command).flatMap((c) => tokens(c).filter((t) => /^--?[a-zA-Z]/.test(t))));
+}
+
+const PATH_SLIP = /no such file|not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
+
+const INTENDED_FAILURE =
+  /\b(?:expect(?:ed|ing)? (?:it |this |them )?to fail|should fail|(?:confirm|verify|see) (?:that )?(?:it|this|the test) fails|fail(?:s|ed)? for the (?:intended|right|expected) reason|as expected|red (?:check|phase|step|test)|\(red\))/i;
+
+function requestedByUser(prompt: UserEvent | undefined, command: string): boolean {
+  if (!prompt) return false;
+  const cmd = oneLine(command).toLowerCase();
+  return cmd.length >= 6 && oneLine(prompt.text).toLowerCase().includes(cmd);
+}
+
+function intended(view: SessionView, s: Step): boolean {
+  const before = view.events.filter((e) => e.index < s.call.index && e.index >= s.call.index - 6 && (e.kind === 'assistant' || e.kind === 'reasoning'));
+  const after = view.events.filter((e) => e.index > s.outputEvent && e.index <= s.outputEvent + 4 && (e.kind === 'assistant' || e.kind === 'reasoning'));
+  return [...before, ...after].some((e) => 'text' in e && INTENDED_FAILURE.test(e.text));
+}
+
+/** Section markers such as `[FORMAT]` or `[CREDO]` that a hook or checker prints. */
+function sections(output: string): string[] {
+  return [...new Set([...output.replace(/\\n/g, '\n').matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
+}
+
+/** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked. */
+function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined {
+  const later = view.steps
+    .slice(failed.pos + 1)
+    .filter((s) => !s.failed && !s.rejected && s.command !== undefined && familiesOf(s.command).has(fam));
+  if (later.length === 0) return undefined;
+  const flags = flagsOf(failed.command!);
+  const near = later.filter((s) => s.pos - failed.pos <= 20);
+  return near.find((s) => [...flagsOf(s.command!)].some((f) => !flags.has(f))) ?? later[0];
+}
+
+/** What the agent did between a failure and its fix: edited files and other commands, checks first. */
+function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): string[] {
+  const edits = new Set<string>();
+  const cmds = new Map<string, string>();
+  for (const s of view.steps.slice(from.pos + 1, to.pos)) {
+    if (s.failed || s.rejected) continue;
+    if (isEdit(s)) {
+      for (const f of editedFiles(s)) edits.add(f);
+      continue;
+    }
+    if (!s.command) continue;
+    for (const simple of simpleCommands(s.command)) {
+      const f = family(simple);
+      if (!f || f === fam || isReadOnly(f) || cmds.has(f)) continue;
+      cmds.set(f, clip(simple, 40));
+    }
+  }
+  const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
+  const out = ordered.slice(0, 4).map(([, c]) => code(c));
+  if (edits.size > 0) out.push(`edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}`);
+  return out;
+}
+
+function fromToolFailures(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const byKey = new Map<string, Draft>();
+  const sectionsByKey = new Map<string, Set<string>>();
+  for (const s of view.steps) {
+    if (!s.failed || !s.command || quirkKind(s)) continue;
+    const fam = actionFamily(s.command);
+    if (!fam || /^apply_?patch$/.test(fam)) continue;
+    if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
+    const err = errorLine(s.output, 150);
+    // A mistyped or missing input path is a slip of this task, not knowledge.
+    if (!err || PATH_SLIP.test(err)) continue;
+    const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
+    const secs = sectionsByKey.get(key) ?? new Set<string>();
+    for (const sec of sections(s.output)) secs.add(sec);
+    sectionsByKey.set(key, secs);
+    if (byKey.has(key)) continue;
+
+    const fix = fixFor(view, s, fam);
+    const between = fix ? stepsBetween(view, s, fix, fam) : [];
+    const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
+    const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
+    const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index <= windowEnd), err);
+    if (!why && (!fix || plainRetry)) continue;
+
+    const parts = [`${code(clip(s.command, 90))} fails with ${code(err)}.`];
+    if (why) parts.push(`Cause: ${sentence(clip(why.text, 170))}`);
+    if (fix && !plainRetry) {
+      const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
+      parts.push(`Fix: ${via}${code(clip(fix.command!, 90))} succeeded.`);
+    }
+    const draft: Draft = {
+      category: 'pitfall',
+      title: `${fam} fails: ${clip(err, 60)}`,
+      text: parts.join(' '),
+      confidence: fix && !plainRetry ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: [s.call.name, ...fam.split(' ')],
+      quotes: [err, ...(fix ? [fix.command!] : [])],
+      rule: 'error-fix',
+      signature: errorSignature(err),
+      score: (fix && !plainRetry ? 8 : 5) + (why ? 1 : 0),
+    };
+    byKey.set(key, draft);
+    drafts.push(draft);
+  }
+  // Hooks and checkers that print sections: name them all, so the pitfall says what was checked.
+  for (const [key, draft] of byKey) {
+    const secs = [...(sectionsByKey.get(key) ?? [])];
+    if (secs.length > 0) draft.text = draft.text.replace(/ fails with (`[^`]*`)\./, ` fails with $1 (${secs.join(', ')}).`);
+  }
+  return drafts;
+}
+
+const REPORTED_ERROR = /^\s*(?:[\w ]*error[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
+const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;
+const FIX_SENTENCE = /^(?:converted|changed|moved|added|removed|replaced|fixed|switched|made|renamed|reordered|wrapped|escaped|updated)\b/i;
+
+/**
+ * Errors the user pasted into a prompt, explained later by the agent ("the problem is …") and
+ * fixed by an edit. The explanation must quote part of the error so it is about this error.
+ */
+function fromReportedErrors(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  for (const p of view.prompts) {
+    const m = REPORTED_ERROR.exec(p.text);
+    if (!m) continue;
+    const lines = p.text.split('\n').map((l) => l.trim()).filter(Boolean);
+    const errLine = lines.find((l) => REPORTED_ERROR.test(l));
+    if (!errLine) continue;
+    // The explanation must be about this error: it quotes it, or shares its distinctive words.
+    const quoted = /['"`]([^'"`]{4,})['"`]/.exec(errLine)?.[1];
+    const distinctive = [...words(errLine)].filter((w) => w.length >= 6 && !/[/.]/.test(w));
+    const explaining = view.events.filter((e) => {
+      if (e.index <= p.index || (e.kind !== 'assistant' && e.kind !== 'reasoning') || !EXPLAINS.test(e.text)) return false;
+      const text = e.text.toLowerCase();
+      return quoted ? e.text.includes(quoted) : distinctive.filter((w) => text.includes(w)).length >= 2;
+    });
+    const why = explain(explaining, errLine, 4, false);
+    if (!why) continue;
+    const cmdLine = lines.find((l) => /^[❯$>]\s+\S/.test(l))?.replace(/^[❯$>]\s+/, '');
+    const said = view.events.find((e) => e.index === why.event);
+    const fixSentence = said && 'text' in said ? sentences(said.text).find((s) => FIX_SENTENCE.test(s)) : undefined;
+    const edit = view.steps.find((s) => s.call.index > why.event - 8 && s.call.index > p.index && !s.failed && !s.rejected && isEdit(s));
+    const editName = edit ? editedFiles(edit)[0] : undefined;
+    const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
+    const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} fails with ` : ''}${code(clip(shownErr, 140))}.`];
+    parts.push(`Cause: ${sentence(clip(why.text, 200))}`);
+    if (fixSentence) parts.push(`Fix: ${sentence(clip(fixSentence, 160))}`);
+    else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
+    drafts.push({
+      category: 'pitfall',
+      title: `${cmdLine ? clip(cmdLine, 40) : 'Error'}: ${clip(errLine, 50)}`,
+      text: parts.join(' '),
+      confidence: CONFIDENCE.stated,
+      event: why.event,
+      tags: cmdLine ? family(mainCommand(cmdLine)).split(' ') : [],
+      quotes: [errLine],
+      rule: 'error-fix',
+      signature: errorSignature(errLine),
+      score: 7,
+    });
+  }
+  return drafts;
+}
+
+export function errorFixDrafts(view: SessionView): Draft[] {
+  return [...fromToolFailures(view), ...fromReportedErrors(view)];
+}
+
+export const errorFix: Extractor = {
+  name: 'error-fix',
+  extract(session: Session): Candidate[] {
+    return errorFixDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};

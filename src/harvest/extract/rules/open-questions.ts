@@ -1,0 +1,106 @@
+/**
+ * Open questions: what the session raised and left unanswered. A request whose diagnosis the
+ * user stopped (every call rejected, nothing ran after), recommendations and open points a
+ * closing report lists, and doubts the agent states at the very end. Confidence stays low.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { reportsOf } from '../report.js';
+import { clip, code, concreteness, oneLine, sentence, sentences } from '../text.js';
+import { editedFiles, type SessionView, viewOf } from '../view.js';
+
+const OPEN_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|unresolved|remaining)\b/i;
+const OPEN_LINE = /^(?:recommendation|open question|todo|follow[- ]?up|unresolved|next step)s?:\s*/i;
+const DOUBT = /\b(?:not (?:yet )?verified|never verified|could(?:n't| not) (?:verify|confirm|determine|find out)|unclear (?:whether|if|why)|remains? (?:unclear|unknown|to be)|needs? (?:verification|to be verified|confirmation)|whether .+ (?:actually|really))\b/i;
+const OFFER = /^(?:would you like|shall i|should i|do you want|want me to|let me know|if you'd like|need me to)/i;
+
+/** A request the user cut short: every call after it was rejected and nothing else ran. */
+function stoppedRequest(view: SessionView): Draft | undefined {
+  const prompt = view.prompts[view.prompts.length - 1];
+  if (!prompt) return undefined;
+  const after = view.steps.filter((s) => s.call.index > prompt.index);
+  if (after.length === 0 || !after.every((s) => s.rejected)) return undefined;
+  const request = clip(oneLine(prompt.text), 140);
+  const tried = after.slice(0, 2).map((s) => code(clip(s.command ?? s.call.name, 50)));
+  return {
+    category: 'question',
+    title: `Unresolved: ${clip(request, 60)}`,
+    text: `Open: the user reported "${request}", but the cause was never diagnosed; the diagnostic calls (${tried.join(', ')}) were rejected and the session ended.`,
+    confidence: CONFIDENCE.speculative,
+    event: prompt.index,
+    tags: ['open', ...after.map((s) => s.call.name)],
+    quotes: [request],
+    rule: 'open-question',
+    score: 4,
+  };
+}
+
+/** Whether a file the line names was edited after `event` (a recommendation acted on is not open). */
+function actedOn(view: SessionView, event: number, line: string): boolean {
+  return view.steps.some((s) => s.call.index > event && !s.failed && editedFiles(s).some((f) => line.includes(f)));
+}
+
+function fromReports(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  for (const report of reportsOf(view)) {
+    for (const section of report.sections) {
+      const heading = section.headings[section.headings.length - 1] ?? '';
+      const inOpenSection = OPEN_SECTION.test(heading);
+      for (const line of section.lines) {
+        if (!inOpenSection && !OPEN_LINE.test(line.text)) continue;
+        if (concreteness(line.text) === 0 || actedOn(view, report.event, line.text)) continue;
+        const body = line.text.replace(OPEN_LINE, '');
+        drafts.push({
+          category: 'question',
+          title: `Open: ${clip(body, 60)}`,
+          text: `Open (recommended, not done in the session): ${sentence(clip(body, 300))}`,
+          confidence: CONFIDENCE.speculative,
+          event: report.event,
+          tags: ['open', 'recommendation'],
+          quotes: [],
+          rule: 'open-question',
+          score: 3 + Math.min(2, concreteness(body)),
+        });
+      }
+    }
+  }
+  return drafts;
+}
+
+/** Doubts and real questions in the agent's last message. */
+function closingDoubts(view: SessionView): Draft[] {
+  const last = [...view.events].reverse().find((e) => e.kind === 'assistant');
+  if (!last || last.kind !== 'assistant') return [];
+  const drafts: Draft[] = [];
+  for (const s of sentences(last.text)) {
+    const question = s.endsWith('?') && !OFFER.test(s);
+    if (!question && !DOUBT.test(s)) continue;
+    if (concreteness(s) === 0) continue;
+    drafts.push({
+      category: 'question',
+      title: `Open: ${clip(s, 60)}`,
+      text: `Open: ${sentence(clip(s, 300))}`,
+      confidence: CONFIDENCE.implied,
+      event: last.index,
+      tags: ['open'],
+      quotes: [],
+      rule: 'open-question',
+      score: 3 + Math.min(2, concreteness(s)),
+    });
+  }
+  return drafts.slice(0, 2);
+}
+
+export function openQuestionDrafts(view: SessionView): Draft[] {
+  const stopped = stoppedRequest(view);
+  return [...(stopped ? [stopped] : []), ...fromReports(view), ...closingDoubts(view)];
+}
+
+export const openQuestions: Extractor = {
+  name: 'open-question',
+  extract(session: Session): Candidate[] {
+    return openQuestionDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * Facts from reports: where things live, how they are built and configured, as a subagent or
+ * the agent's closing summary states them after reading the code. One item per report section
+ * (its heading gives the context), keeping only the section's concrete lines; the best sections
+ * of each report are kept, more for longer reports. A closing message only counts for lines
+ * whose identifiers the session's tool output confirms (a proposal names things nobody saw).
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
+import { clip, concreteness, sentence } from '../text.js';
+import { isEdit, type SessionView, viewOf } from '../view.js';
+
+const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
+const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
+const PROPOSAL_SECTION = /\b(?:propos\w*|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan)\b/i;
+const PATTERN_WORDS = /\b(?:pattern|procedure|checklist|how to|convention|protocol|recipe|steps to|workflow)\b/i;
+const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
+/** How to run, test, build, configure and debug: what the next session needs first. */
+const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?:s|ing)?|build|lint\w*|hooks?|ci|install\w*|setup|environment|env|versions?|runtime|node\.js|logs?|logging|debug|deploy\w*|port|server|docs?|documentation|commits?|migrations?|priority|requires?)\b/i;
+/** Imperative lines make a procedure (a pattern); descriptive ones a fact. */
+const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
+const MIN_LINE = 2;
+const SECTION_CHARS = 360;
+const COMPACT_REPORT = 1800;
+
+function context(section: Section): string {
+  const useful = section.headings.filter((h, i) => !(GENERIC_TITLE.test(h) && concreteness(h) === 0 && i < section.headings.length - 1));
+  return useful.slice(-2).join(' / ');
+}
+
+/** Identifiers in code spans that the session's tool output (not the agent's own edits) shows. */
+function grounded(line: string, corpus: string): boolean {
+  const spans = [...line.matchAll(/`([^`\n]{3,80})`/g)].map((m) => m[1]!.toLowerCase().replace(/^~\//, ''));
+  if (spans.length === 0) return true;
+  const seen = spans.filter((s) => corpus.includes(s) || corpus.includes(s.replace(/[({].*$/, '')));
+  return seen.length * 2 >= spans.length;
+}
+
+interface Scored {
+  draft: Draft;
+  score: number;
+}
+
+function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
+  const ctx = context(section);
+  const important = IMPORTANT.test(ctx);
+  return section.lines.filter(
+    (l) =>
+      l.score >= (important ? 0 : MIN_LINE) &&
+      !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
+      (report.source === 'delegate' || grounded(l.text, corpus)),
+  );
+}
+
+function sectionDraft(section: Section, report: Report, corpus: string): Scored | undefined {
+  const ctx = context(section);
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) return undefined;
+  const kept = keptLines(section, report, corpus);
+  if (kept.length === 0) return undefined;
+  const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
+  const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
+  const score = best.reduce((n, l) => n + l.score, 0) / Math.max(1, best.length) + Math.min(2, best.length - 1) + 0.5 * Math.min(2, concreteness(ctx)) + bonus;
+  // Lines in reading order until the section budget is used.
+  const parts: string[] = [];
+  let used = ctx.length + 2;
+  for (const l of kept) {
+    if (!best.includes(l) && kept.length > 3) continue;
+    const t = clip(l.text.replace(/[.;]$/, ''), 220);
+    if (used + t.length > SECTION_CHARS && parts.length > 0) break;
+    parts.push(t);
+    used += t.length + 2;
+  }
+  const body = parts.join('; ');
+  const text = sentence(ctx ? `${ctx}: ${body}` : body);
+  const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
+  return {
+    score,
+    draft: {
+      category,
+      title: clip((ctx || parts[0]!).replace(/`/g, ''), 70),
+      text,
+      confidence: CONFIDENCE.stated,
+      event: report.event,
+      tags: ['report'],
+      quotes: [],
+      rule: 'report-fact',
+      score: 2 + score,
+    },
+  };
+}
+
+/** A short report (a closing summary) reads best as one item: its lead, then its sections. */
+function compactDraft(report: Report, corpus: string): Draft | undefined {
+  const parts: string[] = [];
+  let best = 0;
+  for (const section of report.sections) {
+    const ctx = context(section);
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) continue;
+    const kept = section.lines.filter((l) => l.score >= 1 && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    if (kept.length === 0) continue;
+    best = Math.max(best, ...kept.map((l) => l.score));
+    const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
+    parts.push(ctx && !GENERIC_TITLE.test(ctx) ? `${ctx}: ${body}` : body);
+  }
+  if (parts.length === 0 || best < MIN_LINE) return undefined;
+  const text = sentence(parts.join('. '));
+  return {
+    category: PATTERN_WORDS.test(text) ? 'pattern' : 'fact',
+    title: clip(parts[0]!.replace(/`/g, ''), 70),
+    text,
+    confidence: CONFIDENCE.stated,
+    event: report.event,
+    tags: ['report', 'summary'],
+    quotes: [],
+    rule: 'report-fact',
+    score: 3 + best,
+  };
+}
+
+/** Everything the session's tools printed, except the echo of the agent's own edits. */
+function toolCorpus(view: SessionView): string {
+  return view.steps
+    .filter((s) => !isEdit(s) && !s.failed)
+    .map((s) => s.output)
+    .join('\n')
+    .toLowerCase();
+}
+
+export function reportFactDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  let corpus: string | undefined;
+  for (const report of reportsOf(view)) {
+    if (report.source === 'closing') corpus ??= toolCorpus(view);
+    const facts = corpus ?? '';
+    if (report.source === 'closing' && report.text.length < COMPACT_REPORT) {
+      const d = compactDraft(report, facts);
+      if (d) drafts.push(d);
+      continue;
+    }
+    const scored = report.sections
+      .map((s) => sectionDraft(s, report, facts))
+      .filter((s): s is Scored => s !== undefined)
+      .sort((a, b) => b.score - a.score);
+    const keep = Math.max(1, Math.min(8, Math.ceil(report.text.length / 1500)));
+    drafts.push(...scored.slice(0, keep).map((s) => s.draft));
+  }
+  return drafts;
+}
+
+export const reportFacts: Extractor = {
+  name: 'report-fact',
+  extract(session: Session): Candidate[] {
+    return reportFactDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};

@@ -1,0 +1,393 @@
+/**
+ * Tool quirks: surprising behaviour of the machine or of the agent's own tools, shown by a
+ * tool result. Missing commands and modules are about the machine (global); size limits, edit
+ * refusals, truncated or backgrounded output and cascading parallel calls are about the agent's
+ * tools (agent). Each quirk says what worked instead when the session shows it.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { family, mainCommand, program, tokens } from '../commands.js';
+import { errorLine, explain } from '../diagnosis.js';
+import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
+import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, viewOf, type SessionView, type Step } from '../view.js';
+
+export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
+
+const MISSING_COMMAND = /(?:^|[\s:])([\w.+-]+): (?:command )?not found\b|command not found: ([\w.+-]+)|'([\w.+-]+)' is not recognized as an internal/m;
+const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([\w.]+)'/;
+const PERMISSION = /permission denied|EACCES|operation not permitted/i;
+const TOO_LARGE = /exceeds (?:the )?maximum allowed (?:size|tokens)|file (?:is )?too large|content \([\d.]+\s*[KMG]?B\) exceeds/i;
+const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a directory/i;
+const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large|output (?:was )?truncated/i;
+const BACKGROUND = /running in background with ID:? ?(\w+)/i;
+
+function isEditStep(s: Step): boolean {
+  return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(program(mainCommand(s.command))));
+}
+
+function toolLabel(s: Step): string {
+  if (s.command) {
+    const p = program(mainCommand(s.command));
+    if (/^apply_?patch$/.test(p)) return 'apply_patch';
+  }
+  return s.call.name;
+}
+
+/** The quirk a failing step shows, if it is one (the error → fix rule leaves these alone). */
+export function quirkKind(s: Step): QuirkKind | undefined {
+  if (!s.failed) return undefined;
+  const out = s.output;
+  if (MISSING_COMMAND.test(out) && s.command) return 'missing-command';
+  if (MISSING_MODULE.test(out)) return 'missing-module';
+  if (PERMISSION.test(out)) return 'permission';
+  if (TOO_LARGE.test(out)) return 'too-large';
+  if (isEditStep(s)) return 'edit-refused';
+  if (!s.command && !READ_TOOLS.has(s.call.name) && !PATH_PROBLEM.test(out) && out.trim().length > 0) return 'tool-refusal';
+  return undefined;
+}
+
+function argsOf(s: Step): Set<string> {
+  return new Set(tokens(mainCommand(s.command ?? '')).slice(1).filter((t) => !t.startsWith('-') && t.length > 1));
+}
+
+/** The later successful command that replaced a missing one (shares its arguments or extends its name). */
+function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
+  const args = argsOf(failed);
+  const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => !s.failed && !s.rejected && s.command !== undefined);
+  const progOf = (s: Step): string => program(mainCommand(s.command!));
+  // A sibling of the missing program (python → python3) first, then a command on the same arguments.
+  return (
+    later.find((s) => progOf(s) !== missing && progOf(s).startsWith(missing)) ??
+    later.find((s) => progOf(s) !== missing && [...argsOf(s)].some((a) => args.has(a)))
+  );
+}
+
+function missingCommand(view: SessionView, s: Step): Draft | undefined {
+  const m = MISSING_COMMAND.exec(s.output);
+  const missing = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!missing || !s.command) return undefined;
+  const err = errorLine(s.output, 120);
+  const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
+  const instead = replacementFor(view, s, missing);
+  const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'global',
+    title: `${missing} is not installed`,
+    text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(s.command, 80))}.${insteadText}`,
+    confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [missing, s.call.name, ...(instead ? [program(mainCommand(instead.command!))] : [])],
+    quotes: [err, ...(instead ? [instead.command!] : [])],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 7 + (instead ? 2 : 0),
+  };
+}
+
+function missingModule(s: Step): Draft | undefined {
+  const m = MISSING_MODULE.exec(s.output);
+  const mod = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!mod) return undefined;
+  const err = clip(m![0], 100);
+  const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'global',
+    title: `${mod} is not installed`,
+    text: `The ${code(mod)} module is not installed in this environment${how}: ${code(err)}.`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [mod, s.call.name],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 5,
+  };
+}
+
+/** A later call of the same tool on the same target that succeeded. */
+function retryOf(view: SessionView, s: Step, within = 10): Step | undefined {
+  const target = JSON.stringify(s.call.input.file_path ?? s.call.input.path ?? s.call.input.filePath ?? '');
+  for (const later of view.steps.slice(s.pos + 1, s.pos + 1 + within)) {
+    if (later.failed || later.rejected || later.cascade) continue;
+    if (toolLabel(later) !== toolLabel(s)) continue;
+    const laterTarget = JSON.stringify(later.call.input.file_path ?? later.call.input.path ?? later.call.input.filePath ?? '');
+    if (target === '""' || laterTarget === target) return later;
+  }
+  return undefined;
+}
+
+function tooLarge(view: SessionView, s: Step): Draft {
+  const err = errorLine(s.output, 200);
+  const retry = retryOf(view, s);
+  const keys = retry ? Object.keys(retry.call.input).filter((k) => /offset|limit|range|lines/i.test(k)) : [];
+  const fix = keys.length > 0 ? ` Passing ${keys.map((k) => code(k)).join('/')} worked.` : ' Read a slice (offset/limit) or search instead.';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `${s.call.name} rejects large files`,
+    text: `The ${code(s.call.name)} tool rejects files over its size limit: ${code(err)}.${fix}`,
+    confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [s.call.name, 'limit'],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 8,
+  };
+}
+
+function editRefused(view: SessionView, s: Step): Draft {
+  const err = errorLine(s.output, 180);
+  const retry = retryOf(view, s, 12);
+  const tool = toolLabel(s);
+  const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
+  const parts = [`${code(tool)} fails with ${code(err)}.`];
+  if (why) parts.push(why.text);
+  if (retry) parts.push(`A retry of ${code(tool)} with corrected input succeeded.`);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `${tool}: ${clip(err, 60)}`,
+    text: parts.join(' '),
+    confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [tool],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 6 + (retry ? 1 : 0),
+  };
+}
+
+function toolRefusal(view: SessionView, s: Step): Draft {
+  const err = errorLine(s.output, 200);
+  const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `${s.call.name}: ${clip(err, 60)}`,
+    text: `The ${code(s.call.name)} tool refuses with ${code(err)}.${why ? ` ${why.text}` : ''}`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [s.call.name],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 5,
+  };
+}
+
+function permission(s: Step): Draft {
+  const err = errorLine(s.output, 160);
+  const what = s.command ? code(clip(s.command, 80)) : code(s.call.name);
+  return {
+    category: 'tool-quirk',
+    scope: 'repo',
+    title: `Permission denied: ${clip(err, 50)}`,
+    text: `${what} fails with ${code(err)}.`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [s.call.name, ...(s.command ? [family(mainCommand(s.command))] : [])],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(err),
+    score: 4,
+  };
+}
+
+/** Parallel calls that failed only because a sibling failed (one quirk per session). */
+function cascade(view: SessionView): Draft | undefined {
+  const cascaded = view.steps.filter((s) => s.cascade);
+  if (cascaded.length === 0) return undefined;
+  const first = cascaded[0]!;
+  const origin = [...view.steps.slice(0, first.pos)].reverse().find((s) => s.failed);
+  const marker = errorLine(first.output, 80);
+  const originText = origin ? ` (here a ${code(origin.call.name)} that failed with ${code(errorLine(origin.output, 60))})` : '';
+  const rerun = cascaded.some((c) => view.steps.slice(c.pos + 1).some((l) => !l.failed && !l.cascade && l.call.name === c.call.name && JSON.stringify(l.call.input) === JSON.stringify(c.call.input)));
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `One failing parallel call cancels its batch`,
+    text: `When one call in a batch of parallel tool calls fails${originText}, the other calls return ${code(marker)} without running; re-issue them separately${rerun ? ' (the re-issued calls succeeded)' : ''}.`,
+    confidence: rerun ? CONFIDENCE.verified : CONFIDENCE.stated,
+    event: first.outputEvent,
+    tags: [first.call.name, 'parallel'],
+    quotes: [marker],
+    rule: 'tool-quirk',
+    signature: errorSignature(marker),
+    score: 6,
+  };
+}
+
+/** Output cut by the agent's tool (one quirk per tool). */
+function truncation(view: SessionView): Draft[] {
+  const seen = new Set<string>();
+  const out: Draft[] = [];
+  for (const s of view.steps) {
+    const m = TRUNCATED.exec(s.output);
+    if (!m) continue;
+    const tool = s.call.name;
+    if (seen.has(tool)) continue;
+    seen.add(tool);
+    const marker = clip(m[0], 80);
+    out.push({
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `${tool} output is truncated`,
+      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}); read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them.`,
+      confidence: CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: [tool, 'output'],
+      quotes: [marker],
+      rule: 'tool-quirk',
+      signature: errorSignature(marker),
+      score: 4,
+    });
+  }
+  return out;
+}
+
+/** Commands moved to the background when they outlive the tool's timeout. */
+function backgrounded(view: SessionView): Draft | undefined {
+  for (const s of view.steps) {
+    const m = BACKGROUND.exec(s.output);
+    if (!m) continue;
+    const id = m[1]!;
+    const follow = view.steps.slice(s.pos + 1, s.pos + 6).find((l) => JSON.stringify(l.call.input).includes(id) && l.call.name !== s.call.name);
+    const timeout = typeof s.call.input.timeout === 'number' ? ` (timeout ${s.call.input.timeout} ms)` : '';
+    const how = follow ? `; collect its output with ${code(follow.call.name)}${follow.call.input.block === true ? ' (block: true)' : ''} or read the .output file` : '; read its .output file later';
+    const cmd = s.command ? ` ${code(clip(s.command, 60))}` : '';
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `${s.call.name} moves slow commands to the background`,
+      text: `A slow${cmd} call to the ${code(s.call.name)} tool${timeout} is not killed but moved to the background (${code(clip(m[0], 60))})${how}.`,
+      confidence: follow ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: [s.call.name, ...(follow ? [follow.call.name] : []), 'timeout'],
+      quotes: [clip(m[0], 80)],
+      rule: 'tool-quirk',
+      score: 6,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * A wrapper message that hides the real error: several failures start with the same text while
+ * their stderr says different things (e.g. a sandbox reporting every non-zero exit as a denial).
+ */
+function wrapperMessage(view: SessionView): Draft | undefined {
+  const failed = view.steps.filter((s) => s.failed && /stderr:/i.test(s.output));
+  const byPrefix = new Map<string, Step[]>();
+  for (const s of failed) {
+    const head = oneLine(s.output).split(/stderr:/i)[0]!;
+    const prefix = head.replace(/\d+/g, 'N').split(/[,;]/)[0]!.trim();
+    if (prefix.length < 20) continue;
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), s]);
+  }
+  for (const [prefix, steps] of [...byPrefix.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const causes = [...new Set(steps.map((s) => errorLine(oneLine(s.output).split(/stderr:/i)[1] ?? '', 70)))].filter(Boolean);
+    if (steps.length < 2 || causes.length < 2) continue;
+    const first = steps[0]!;
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `Misleading failure message from ${first.call.name}`,
+      text: `Every failing ${code(first.call.name)} command is reported as ${code(clip(prefix, 110))} although stderr shows the real cause (${causes.slice(0, 2).map((c) => code(c)).join(', ')}); read stderr before assuming that message.`,
+      confidence: CONFIDENCE.verified,
+      event: first.outputEvent,
+      tags: [first.call.name, 'stderr'],
+      quotes: causes.slice(0, 2),
+      rule: 'tool-quirk',
+      signature: errorSignature(prefix),
+      score: 6,
+    };
+  }
+  return undefined;
+}
+
+const INCOMPLETE = /\b(?:was interrupted|is incomplete|incomplete\b|unable to (?:review|finish|complete|analy[sz]e)|could not (?:finish|complete|review))/i;
+
+/** A subagent that reports success while its own findings say the work stopped short. */
+function incompleteDelegation(view: SessionView): Draft | undefined {
+  for (const s of view.steps) {
+    if (!DELEGATE_TOOLS.has(s.call.name) || s.failed || s.rejected) continue;
+    const m = INCOMPLETE.exec(s.output);
+    if (!m) continue;
+    const status = /(?:Termination Reason|status):\s*(\w+)/i.exec(s.output);
+    const agent = /Subagent '([\w-]+)'/.exec(s.output)?.[1];
+    const statusText = status ? ` (${code(clip(status[0], 40))})` : '';
+    const said = sentences(s.output).find((x) => INCOMPLETE.test(x));
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `${s.call.name} can return incomplete work as done`,
+      text: `${code(s.call.name)}${agent ? ` (${code(agent)})` : ''} can finish${statusText} while its report says the work is incomplete${said ? ` ("${clip(said, 120)}")` : ''}; read the report and cover what it skipped.`,
+      confidence: CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: [s.call.name, ...(agent ? [agent] : [])],
+      quotes: [clip(m[0], 80)],
+      rule: 'tool-quirk',
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
+export function toolQuirkDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const seen = new Set<string>();
+  const push = (d: Draft | undefined): void => {
+    if (!d) return;
+    const key = `${d.title}|${d.signature ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    drafts.push(d);
+  };
+  for (const s of view.steps) {
+    if (!s.failed) {
+      if (MISSING_MODULE.test(s.output)) push(missingModule(s));
+      continue;
+    }
+    switch (quirkKind(s)) {
+      case 'missing-command':
+        push(missingCommand(view, s));
+        break;
+      case 'missing-module':
+        push(missingModule(s));
+        break;
+      case 'permission':
+        push(permission(s));
+        break;
+      case 'too-large':
+        push(tooLarge(view, s));
+        break;
+      case 'edit-refused':
+        push(editRefused(view, s));
+        break;
+      case 'tool-refusal':
+        push(toolRefusal(view, s));
+        break;
+      default:
+        break;
+    }
+  }
+  push(cascade(view));
+  for (const d of truncation(view)) push(d);
+  push(backgrounded(view));
+  push(wrapperMessage(view));
+  push(incompleteDelegation(view));
+  return drafts;
+}
+
+export const toolQuirks: Extractor = {
+  name: 'tool-quirk',
+  extract(session: Session): Candidate[] {
+    return toolQuirkDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * Keeping the best few: a reviewer's time is the scarcest resource, so each session yields at
+ * most a budget of candidates that grows with how much happened in it (tool calls, prompts,
+ * report text). Near duplicates are dropped, the rest ranked by score; ties are broken by
+ * evidence position and text so the same session always gives the same list.
+ */
+import type { Candidate } from '../candidate.js';
+import { overlap, words } from './text.js';
+import type { SessionView } from './view.js';
+import { reportsOf } from './report.js';
+
+/** Minimum score a candidate needs to be kept at all. */
+export const MIN_SCORE = 4;
+const MAX_PER_SESSION = 24;
+
+/** How many candidates a session may yield. */
+export function budget(view: SessionView): number {
+  const calls = view.steps.filter((s) => !s.rejected).length;
+  const prompts = view.prompts.length;
+  const reportChars = reportsOf(view).reduce((n, r) => n + r.text.length, 0);
+  const b = Math.floor(calls / 15) + Math.floor(prompts / 3) + Math.min(8, Math.floor(reportChars / 2500)) + 1;
+  return Math.min(MAX_PER_SESSION, b);
+}
+
+function byRank(a: Candidate, b: Candidate): number {
+  return (b.score ?? 0) - (a.score ?? 0) || a.evidence.event - b.evidence.event || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
+}
+
+/** Drops near duplicates (same category, mostly the same words) keeping the better ranked one. */
+export function dedupe(candidates: readonly Candidate[]): Candidate[] {
+  const kept: { c: Candidate; w: Set<string> }[] = [];
+  for (const c of [...candidates].sort(byRank)) {
+    const w = words(`${c.title} ${c.text}`);
+    if (kept.some((k) => k.c.category === c.category && overlap(k.w, w) >= 0.8)) continue;
+    kept.push({ c, w });
+  }
+  return kept.map((k) => k.c);
+}
+
+export function select(view: SessionView, candidates: readonly Candidate[]): Candidate[] {
+  const good = dedupe(candidates.filter((c) => (c.score ?? 0) >= MIN_SCORE));
+  return good.slice(0, budget(view)).sort((a, b) => a.evidence.event - b.evidence.event || byRank(a, b));
+}

@@ -1,0 +1,149 @@
+/**
+ * Small pure text helpers shared by the extraction rules: cleaning tool output, cutting
+ * sentences, spotting concrete identifiers, and keeping personal paths out of item text.
+ */
+
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
+const TOOL_ERROR_TAG = /<\/?tool_use_error>/g;
+/** Claude Code Read output prefixes every line with its number and an arrow. */
+const LINE_NUMBER_PREFIX = /^ *\d+→/gm;
+
+/** Tool output or message text without ANSI codes, injected reminders and tool wrappers. */
+export function cleanText(text: string): string {
+  return text
+    .replace(ANSI, '')
+    .replace(SYSTEM_REMINDER, '')
+    .replace(TOOL_ERROR_TAG, '')
+    .replace(LINE_NUMBER_PREFIX, '')
+    .replace(/\r\n?/g, '\n');
+}
+
+/** Collapses all whitespace to single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts `text` to at most `max` characters at a word boundary, marking the cut with an ellipsis. */
+export function clip(text: string, max: number): string {
+  const t = oneLine(text);
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(–-]+$/, '')}…`;
+}
+
+/** Markdown emphasis, heading marks, list bullets and link targets removed; code spans kept. */
+export function stripMarkdown(line: string): string {
+  return line
+    .replace(/^\s{0,6}(?:#{1,6}\s+|[-*+•]\s+|\d+[.)]\s+|>\s*)/, '')
+    .replace(/\[([^\]]+)\]\((?:[^)]+)\)/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/__([^_]+)__/g, '$1')
+    .replace(/(^|\s)\*([^*\s][^*]*)\*(?=\s|$|[.,;:])/g, '$1$2')
+    .replace(/[✅❌⚠️🔴🟢🟡⏸️✓✗★☐⏳📋🔍]+\uFE0F?/gu, '')
+    .trim();
+}
+
+/** Splits prose into sentences (also at line breaks); code fences are dropped. */
+export function sentences(text: string): string[] {
+  const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n');
+  const out: string[] = [];
+  for (const rawLine of withoutFences.split('\n')) {
+    const line = stripMarkdown(rawLine);
+    if (!line) continue;
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[])/)) {
+      const t = s.trim();
+      if (t) out.push(t);
+    }
+  }
+  return out;
+}
+
+const PATH_LIKE = /(?:^|[\s`'"(=])(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.{}*-]+|\b[\w-]+\.(?:[a-z]{1,5})\b/i;
+const CODE_SPAN = /`[^`\n]{2,}`/;
+const CONSTANT = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+const CAMEL = /\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b/;
+const FLAG = /(?:^|\s)--?[a-z][\w-]*/;
+
+/** How many kinds of concrete identifier a text names (code spans, paths, CONSTANTS, camelCase, flags). */
+export function concreteness(text: string): number {
+  let n = 0;
+  if (CODE_SPAN.test(text)) n++;
+  if (PATH_LIKE.test(text)) n++;
+  if (CONSTANT.test(text)) n++;
+  if (CAMEL.test(text)) n++;
+  if (FLAG.test(text)) n++;
+  return n;
+}
+
+/** Home directories of real users become `~`; the session's working directory is dropped. */
+export function depersonalize(text: string, cwd?: string): string {
+  let t = text;
+  if (cwd && cwd.length > 1) {
+    const base = cwd.replace(/\/+$/, '');
+    t = t.split(`${base}/`).join('').split(base).join('.');
+  }
+  return t
+    .replace(/\/(?:home|Users)\/(?!USER\b)[^/\s`'")]+/g, '~')
+    .replace(/\/home\/USER\b/g, '~')
+    .replace(/\b[\w.-]+@[\w.-]+ [^\n%$#]*[%$#] ?/g, '');
+}
+
+/** Normalised error line for counting recurrences: paths, hex ids, numbers and quotes stripped. */
+export function errorSignature(line: string): string {
+  return oneLine(
+    line
+      .toLowerCase()
+      .replace(/(?:~|\.{0,2})?\/?(?:[\w@.#-]+\/)+[\w@.#-]*/g, '<path>')
+      .replace(/\b[0-9a-f]{7,}\b/g, '<id>')
+      .replace(/\d+(?:\.\d+)*/g, '<n>')
+      .replace(/(['"`])[^'"`]{0,80}\1/g, '<s>'),
+  ).slice(0, 160);
+}
+
+/** File extensions named in a text, for tags ("ts", "ex", "md"). */
+export function extensionsIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b[\w-]+\.([a-z]{1,4})\b/g)) {
+    const ext = m[1]!;
+    if (!COMMON_WORD_EXT.has(ext)) out.add(ext);
+  }
+  return [...out].sort();
+}
+const COMMON_WORD_EXT = new Set(['e', 'g', 'i', 'x', 'com', 'org', 'io', 'net', 'dev', 'ai', 'so', 'it', 'co', 'app']);
+
+/** Lowercase word set for overlap tests. */
+export function words(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9_.\-/]+/)
+      .filter((w) => w.length > 2),
+  );
+}
+
+/** Share of the smaller set that the larger one also holds (0..1). */
+export function overlap(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let n = 0;
+  for (const w of small) if (large.has(w)) n++;
+  return n / small.size;
+}
+
+/** Ensures a sentence ends with terminal punctuation. */
+export function sentence(text: string): string {
+  const t = oneLine(text).replace(/[\s:;,]+$/, '');
+  if (!t) return t;
+  return /[.!?…)`"']$/.test(t) ? t : `${t}.`;
+}
+
+/** Wraps a command or identifier in a code span unless it already is one. */
+export function code(text: string): string {
+  const t = oneLine(text).replace(/`/g, "'");
+  return `\`${t}\``;
+}
+
+/** Words that mark a statement as first-person narration of the agent's own steps. */
+export const NARRATION = /^(?:let me|let's|i'll|i will|i'm going to|i am going to|i need to|i should|now (?:i|let)|next,? i|first,? (?:i|let)|great|perfect|excellent|good|ok(?:ay)?|done|all done|now)\b/i;

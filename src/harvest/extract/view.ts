@@ -1,0 +1,207 @@
+/**
+ * A reviewer's view of a session: only what a human typed or the model wrote for the user
+ * (never injected text, bootstrap blocks, compaction summaries or system lines), tool calls
+ * paired with their results, and Codex unified-exec polls folded back into the command they poll.
+ */
+import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
+import { shortenCommand } from './commands.js';
+import { cleanText } from './text.js';
+
+export interface Step {
+  call: ToolCallEvent;
+  result?: ToolResultEvent;
+  /** Position of this step in `SessionView.steps`. */
+  pos: number;
+  /** Shell command line, shortened (heredocs and long messages elided), when the tool ran one. */
+  command?: string;
+  /** Output with ANSI codes, reminders and exec headers removed. */
+  output: string;
+  exitCode?: number;
+  /** A real failure: flagged error or non-zero exit, not a cascade, rejection or pending poll. */
+  failed: boolean;
+  rejected: boolean;
+  cascade: boolean;
+  /** Index of the event holding the final output (the result, or the last poll of a unified exec). */
+  outputEvent: number;
+}
+
+export interface SessionView {
+  session: Session;
+  /** Harvestable events in order. */
+  events: SessionEvent[];
+  steps: Step[];
+  /** Steps by the event index of their call. */
+  stepByCall: Map<number, Step>;
+  /** Human prompts (not injected), in order. */
+  prompts: UserEvent[];
+}
+
+const EXCLUDED_KINDS = new Set<SessionEvent['kind']>(['bootstrap', 'summary', 'system']);
+
+/** True for events a harvester may read as knowledge sources. */
+export function harvestable(e: SessionEvent): boolean {
+  return !e.injected && !EXCLUDED_KINDS.has(e.kind);
+}
+
+const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
+const RUNNING = /Process running with session ID (\d+)/;
+
+function stripExecHeader(output: string): { text: string; exit?: number } {
+  const m = EXEC_HEADER.exec(output);
+  if (!m || m[0].length === 0) return { text: output };
+  return m[1] !== undefined ? { text: output.slice(m[0].length), exit: Number(m[1]) } : { text: output.slice(m[0].length) };
+}
+
+function commandOf(call: ToolCallEvent): string | undefined {
+  if (call.command) return call.command;
+  const input = call.input;
+  for (const key of ['command', 'cmd']) {
+    const v = input[key];
+    if (typeof v === 'string' && v.trim()) return v;
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+      const argv = v as string[];
+      const shell = argv.length >= 3 && /^(?:ba|z)?sh$/.test(argv[0]!.replace(/^.*\//, '')) && /^-l?c$/.test(argv[1]!);
+      // Multi-line arguments (patch bodies, scripts) are data, not part of the command.
+      const args = argv.map((a) => (a.includes('\n') ? (a.startsWith('*** Begin Patch') ? a : '<…>') : a));
+      return shell ? args.slice(2).join(' ') : args.join(' ');
+    }
+  }
+  return undefined;
+}
+
+function pollSession(call: ToolCallEvent): number | undefined {
+  if (call.name !== 'write_stdin') return undefined;
+  const id = call.input.session_id;
+  const chars = call.input.chars;
+  return typeof id === 'number' && (chars === '' || chars === undefined) ? id : undefined;
+}
+
+/** Builds the view. Pure: the same session gives the same view. */
+export function viewOf(session: Session): SessionView {
+  const events = session.events.filter(harvestable);
+  const prompts = events.filter((e): e is UserEvent => e.kind === 'user' && e.text.trim().length > 0);
+
+  // Pair calls with results: by call id, else the oldest unanswered call of the same name.
+  const calls: ToolCallEvent[] = [];
+  const resultFor = new Map<number, ToolResultEvent>();
+  const openById = new Map<string, ToolCallEvent>();
+  const open: ToolCallEvent[] = [];
+  for (const e of session.events) {
+    if (e.kind === 'tool_call') {
+      calls.push(e);
+      open.push(e);
+      if (e.callId) openById.set(e.callId, e);
+    } else if (e.kind === 'tool_result') {
+      let call = e.callId ? openById.get(e.callId) : undefined;
+      if (!call) call = open.find((c) => !resultFor.has(c.index) && (e.name === undefined || c.name === e.name));
+      if (call && !resultFor.has(call.index)) {
+        resultFor.set(call.index, e);
+        const at = open.indexOf(call);
+        if (at >= 0) open.splice(at, 1);
+      }
+    }
+  }
+
+  // Codex unified exec: "Process running with session ID N", then write_stdin polls carry the output.
+  const pollsBySession = new Map<number, ToolCallEvent[]>();
+  for (const c of calls) {
+    const id = pollSession(c);
+    if (id !== undefined) pollsBySession.set(id, [...(pollsBySession.get(id) ?? []), c]);
+  }
+
+  const steps: Step[] = [];
+  const stepByCall = new Map<number, Step>();
+  for (const call of calls) {
+    if (call.injected) continue;
+    const polled = pollSession(call);
+    const result = resultFor.get(call.index);
+    if (polled !== undefined && !(result?.isError ?? false)) continue; // folded into the command it polls
+    let raw = result ? cleanText(result.output) : '';
+    let { text, exit } = stripExecHeader(raw);
+    let exitCode = exit ?? result?.exitCode;
+    let outputEvent = result?.index ?? call.index;
+    let pending = false;
+    const running = RUNNING.exec(raw);
+    if (running) {
+      pending = true;
+      const polls = (pollsBySession.get(Number(running[1])) ?? []).filter((p) => p.index > call.index);
+      for (const p of polls) {
+        const r = resultFor.get(p.index);
+        if (!r) continue;
+        const part = stripExecHeader(cleanText(r.output));
+        text += part.text;
+        outputEvent = r.index;
+        if (part.exit !== undefined) {
+          exitCode = part.exit;
+          pending = false;
+          break;
+        }
+      }
+    }
+    raw = text;
+    const rejected = result?.rejected ?? false;
+    const cascade = result?.cascade ?? false;
+    const errored = running ? exitCode !== undefined && exitCode !== 0 : (result?.isError ?? false) || (exitCode !== undefined && exitCode !== 0);
+    const command = commandOf(call);
+    const step: Step = {
+      call,
+      ...(result ? { result } : {}),
+      pos: steps.length,
+      ...(command ? { command: shortenCommand(command) } : {}),
+      output: raw,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+      failed: errored && !rejected && !cascade && !pending,
+      rejected,
+      cascade,
+      outputEvent,
+    };
+    steps.push(step);
+    stepByCall.set(call.index, step);
+  }
+  return { session, events, steps, stepByCall, prompts };
+}
+
+/** The human prompt in force at event `index` (the last prompt before it). */
+export function promptBefore(view: SessionView, index: number): UserEvent | undefined {
+  let found: UserEvent | undefined;
+  for (const p of view.prompts) {
+    if (p.index < index) found = p;
+    else break;
+  }
+  return found;
+}
+
+const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
+
+/** Base names of the files a step edits (edit tools, or apply_patch bodies in a shell call or custom tool). */
+export function editedFiles(step: Step): string[] {
+  const out: string[] = [];
+  const input = step.call.input;
+  for (const key of ['file_path', 'path', 'target_file', 'filePath']) {
+    const v = input[key];
+    if (typeof v === 'string' && EDIT_TOOLS.has(step.call.name)) out.push(v);
+  }
+  const bodies = [step.call.command ?? '', ...Object.values(input).filter((v): v is string => typeof v === 'string')];
+  for (const body of bodies) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
+  return [...new Set(out.map((p) => p.replace(/^.*\//, '')))];
+}
+
+/** True when a step changed files. */
+export function isEdit(step: Step): boolean {
+  return EDIT_TOOLS.has(step.call.name) || editedFiles(step).length > 0;
+}
+
+/** Names of tools that edit files on the agent's behalf (their refusals are agent tool quirks). */
+export const EDIT_TOOLS = new Set([
+  'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'edit_file', 'write_file', 'replace', 'str_replace',
+  'str_replace_editor', 'create_file', 'search_replace', 'patch',
+]);
+
+/** Names of tools that read files or search on the agent's behalf. */
+export const READ_TOOLS = new Set([
+  'Read', 'read_file', 'Glob', 'Grep', 'LS', 'list_directory', 'search_file_content', 'glob', 'grep', 'codebase_search',
+  'file_search', 'view', 'read_many_files',
+]);
+
+/** Names of tools that hand work to a subagent; their results are reports. */
+export const DELEGATE_TOOLS = new Set(['Task', 'Agent', 'delegate_to_agent', 'spawn_agent', 'dispatch_agent', 'subagent']);

@@ -1,0 +1,80 @@
+/** A small builder for hand-made Sessions used by the extractor tests. */
+import type { Session, SessionEvent } from '../../src/sessions/model.js';
+
+type Extra = { injected?: boolean };
+
+export class SessionBuilder {
+  private events: SessionEvent[] = [];
+  private calls = 0;
+
+  constructor(private readonly meta: Partial<Session> = {}) {}
+
+  private push(e: Omit<SessionEvent, 'index' | 'source'> & Extra): this {
+    const index = this.events.length;
+    this.events.push({ ...e, index, source: { file: 'test.jsonl', line: index + 1 } } as SessionEvent);
+    return this;
+  }
+
+  user(text: string, extra: Extra = {}): this {
+    return this.push({ kind: 'user', text, ...extra });
+  }
+
+  assistant(text: string): this {
+    return this.push({ kind: 'assistant', text });
+  }
+
+  reasoning(text: string): this {
+    return this.push({ kind: 'reasoning', text });
+  }
+
+  summary(text: string): this {
+    return this.push({ kind: 'summary', text, injected: true });
+  }
+
+  bootstrap(text: string): this {
+    return this.push({ kind: 'bootstrap', text, itemIds: [], injected: true });
+  }
+
+  /** A tool call and its result. */
+  tool(
+    name: string,
+    input: Record<string, unknown>,
+    output: string,
+    result: { isError?: boolean; exitCode?: number; rejected?: boolean; cascade?: boolean } = {},
+  ): this {
+    const callId = `call_${++this.calls}`;
+    const command = typeof input.command === 'string' ? input.command : undefined;
+    this.push({ kind: 'tool_call', name, input, callId, ...(command ? { command } : {}) });
+    return this.push({
+      kind: 'tool_result',
+      callId,
+      name,
+      output,
+      isError: result.isError ?? (result.exitCode !== undefined && result.exitCode !== 0),
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      ...(result.rejected ? { rejected: true } : {}),
+      ...(result.cascade ? { cascade: true } : {}),
+    });
+  }
+
+  /** A shell command through the Bash tool. */
+  bash(command: string, output: string, exitCode = 0): this {
+    return this.tool('Bash', { command }, exitCode === 0 ? output : `Exit code ${exitCode}\n${output}`, { exitCode });
+  }
+
+  build(): Session {
+    return {
+      id: 'test-session',
+      format: 'claude-code',
+      agent: 'claude-code',
+      repo: 'demo',
+      cwd: '/home/dev/demo',
+      models: [],
+      file: 'test.jsonl',
+      bytes: 0,
+      warnings: [],
+      ...this.meta,
+      events: this.events,
+    };
+  }
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { allCandidates, extractSession } from '../../src/harvest/extract/index.js';
+import { CONFIDENCE } from '../../src/harvest/candidate.js';
+import { SessionBuilder } from './extract-session.js';
+
+/** A session where `git push` fails for lack of an upstream, the agent explains it, and the fix works. */
+function pushSession(): SessionBuilder {
+  return new SessionBuilder()
+    .user('commit and push the change')
+    .bash('npm test', 'Tests  12 passed (12)')
+    .bash('git commit -m "fix parser"', '[main 1a2b3c4] fix parser')
+    .bash('git push', 'fatal: The current branch feature-x has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin feature-x', 128)
+    .assistant('The push failed because the new branch has no upstream branch configured on origin yet.')
+    .bash('git push --set-upstream origin feature-x', "branch 'feature-x' set up to track 'origin/feature-x'.")
+    .assistant('Pushed.');
+}
+
+describe('extractSession: error → cause → fix', () => {
+  it('yields one pitfall naming the symptom, the cause and the fix, verified at 0.9', () => {
+    const pitfalls = extractSession(pushSession().build()).filter((c) => c.category === 'pitfall');
+    expect(pitfalls).toHaveLength(1);
+    const p = pitfalls[0]!;
+    expect(p.text).toContain('has no upstream branch'); // symptom
+    expect(p.text).toContain('Cause: The push failed because'); // cause
+    expect(p.text).toContain('git push --set-upstream origin feature-x'); // fix
+    expect(p.confidence).toBe(CONFIDENCE.verified);
+    expect(p.rule).toBe('error-fix');
+    expect(p.signature).toBeDefined();
+    expect(p.signature).not.toMatch(/\d/);
+    expect(p.evidence.line).toBeGreaterThan(0);
+    expect(p.repo).toBe('demo');
+  });
+
+  it('is stated (0.7) when only the explanation is seen', () => {
+    const session = new SessionBuilder()
+      .user('build it')
+      .bash('make release', 'error: missing tool `zig`: the release target cross-compiles with zig', 2)
+      .assistant('The release target fails because it cross-compiles with `zig`, which is not installed in this environment.')
+      .build();
+    const p = extractSession(session).find((c) => c.category === 'pitfall');
+    expect(p?.confidence).toBe(CONFIDENCE.stated);
+  });
+
+  it('does not learn from a rejected call', () => {
+    const session = new SessionBuilder()
+      .user('the server does not start')
+      .tool('Bash', { command: 'mix phx.server' }, "The user doesn't want to proceed with this tool use.", { isError: true, rejected: true })
+      .build();
+    expect(extractSession(session).filter((c) => c.category === 'pitfall')).toEqual([]);
+  });
+
+  it('skips a failure the user asked for on purpose', () => {
+    const session = new SessionBuilder()
+      .user('can you run `cat nonexistent.txt`')
+      .bash('cat nonexistent.txt', 'cat: nonexistent.txt: No such file or directory', 1)
+      .assistant('As expected, the command failed because the file does not exist.')
+      .build();
+    expect(extractSession(session)).toEqual([]);
+  });
+});
+
+describe('extractSession: tool quirks', () => {
+  it('turns "command not found" into a global tool-quirk with what worked instead', () => {
+    const session = new SessionBuilder()
+      .user('run the generator')
+      .bash('python gen.py', '/bin/bash: line 1: python: command not found', 127)
+      .bash('python3 gen.py', 'generated 3 files')
+      .build();
+    const quirks = extractSession(session).filter((c) => c.category === 'tool-quirk');
+    expect(quirks).toHaveLength(1);
+    expect(quirks[0]!.scope).toBe('global');
+    expect(quirks[0]!.text).toContain('python: command not found');
+    expect(quirks[0]!.text).toContain('python3 gen.py');
+    expect(quirks[0]!.repo).toBeUndefined();
+  });
+
+  it('scopes a size limit of the agent\'s own Read tool to the agent', () => {
+    const session = new SessionBuilder()
+      .user('look at the bundle')
+      .tool('Read', { file_path: '/home/dev/demo/dist/app.js' }, '<tool_use_error>File content (806.5KB) exceeds maximum allowed size (256KB). Please use offset and limit parameters.</tool_use_error>', { isError: true })
+      .tool('Read', { file_path: '/home/dev/demo/dist/app.js', limit: 50 }, '1→(() => {')
+      .build();
+    const q = extractSession(session).find((c) => c.category === 'tool-quirk');
+    expect(q?.scope).toBe('agent');
+    expect(q?.agent).toBe('claude-code');
+    expect(q?.text).toContain('256KB');
+    expect(q?.text).toContain('`limit`');
+  });
+});
+
+describe('extractSession: user corrections', () => {
+  it('keeps the corrected statement as a fact', () => {
+    const session = new SessionBuilder()
+      .user('design the storage for sync state')
+      .assistant('I will store the sync state in a new JSONL file.')
+      .user("no, it's not a jsonl file. it's a json file with a syncState field in it")
+      .assistant('You are right. The session file `~/.app/sessions/{id}.json` already holds `syncState`.')
+      .build();
+    const facts = extractSession(session).filter((c) => c.rule === 'user-correction');
+    expect(facts).toHaveLength(1);
+    expect(facts[0]!.category).toBe('fact');
+    expect(facts[0]!.text).toContain("it's not a jsonl file");
+    expect(facts[0]!.confidence).toBe(CONFIDENCE.stated);
+  });
+});
+
+describe('extractSession: patterns', () => {
+  it('finds a recurring command sequence', () => {
+    const b = new SessionBuilder().user('work through the ready tasks');
+    for (const id of ['t-1', 't-2', 't-3']) {
+      b.bash('tk ready', `${id} is ready`)
+        .bash(`tk claim ${id}`, `claimed ${id}`)
+        .tool('Edit', { file_path: `/home/dev/demo/src/${id}.ts`, old_string: 'a', new_string: 'b' }, 'updated')
+        .bash(`tk done ${id}`, `closed ${id}`);
+    }
+    const patterns = extractSession(b.build()).filter((c) => c.category === 'pattern');
+    expect(patterns.some((p) => p.text.includes('tk ready') && p.text.includes('tk claim') && p.text.includes('tk done'))).toBe(true);
+  });
+
+  it('finds the checks run before a commit that went through', () => {
+    const session = new SessionBuilder()
+      .user('finish and commit')
+      .bash('npm run format', 'formatted 3 files')
+      .bash('npm run lint', 'no problems')
+      .bash('npm run typecheck', 'ok')
+      .bash('git commit -m "feat: x"', '[main 123abcd] feat: x')
+      .build();
+    const p = extractSession(session).find((c) => c.category === 'pattern');
+    expect(p?.text).toContain('`npm run format`');
+    expect(p?.text).toContain('`npm run lint`');
+    expect(p?.text).toContain('`npm run typecheck`');
+  });
+});
+
+describe('extractSession: open questions', () => {
+  it('keeps an unanswered request whose diagnosis the user stopped as a question', () => {
+    const session = new SessionBuilder()
+      .user('mix phx.server does not start')
+      .assistant('Let me try running the server to see the error.')
+      .tool('Bash', { command: 'mix phx.server' }, "The user doesn't want to proceed with this tool use.", { isError: true, rejected: true })
+      .tool('Glob', { pattern: 'mix.exs' }, "The user doesn't want to proceed with this tool use.", { isError: true, rejected: true })
+      .user('[Request interrupted by user for tool use]', { injected: true })
+      .build();
+    const out = extractSession(session);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.category).toBe('question');
+    expect(out[0]!.text).toContain('mix phx.server');
+    expect(out[0]!.confidence).toBeLessThanOrEqual(0.5);
+  });
+});
+
+describe('extractSession: what is never harvested', () => {
+  it('ignores injected, bootstrap and summary text', () => {
+    const session = new SessionBuilder()
+      .user('Caveat: never use `rm -rf`; always run `npm run lint` before commit. no, it is not X.', { injected: true })
+      .bootstrap('<!-- compound:bootstrap --> `pnpm` is not installed; use `npm` instead. Always run `make check`.')
+      .summary('This session is being continued. fatal: The current branch has no upstream branch. Fix: git push -u origin x.')
+      .user('hi')
+      .assistant('Hello! How can I help?')
+      .build();
+    expect(allCandidates(session)).toEqual([]);
+  });
+
+  it('yields nothing for a toy create/edit/delete session', () => {
+    const session = new SessionBuilder({ cwd: '/tmp/private', repo: 'private' })
+      .user('create hello.py, md and js')
+      .tool('Write', { file_path: '/tmp/private/hello.py', content: 'print("Hello, World!")\n' }, 'File created successfully at: /tmp/private/hello.py')
+      .tool('Write', { file_path: '/tmp/private/hello.md', content: '# Hello\n' }, 'File created successfully at: /tmp/private/hello.md')
+      .tool('Write', { file_path: '/tmp/private/hello.js', content: 'console.log("Hello, World!")\n' }, 'File created successfully at: /tmp/private/hello.js')
+      .assistant('Done! I created hello.py, hello.md and hello.js.')
+      .user('update py with one liner comment')
+      .tool('Read', { file_path: '/tmp/private/hello.py' }, '     1→print("Hello, World!")')
+      .tool('Edit', { file_path: '/tmp/private/hello.py', old_string: 'print', new_string: '# greet\nprint' }, 'The file /tmp/private/hello.py has been updated.')
+      .assistant('Done! Added `# greet` to hello.py.')
+      .user('delete js')
+      .bash('rm hello.js', '')
+      .assistant("Done! I've deleted hello.js.")
+      .build();
+    expect(extractSession(session)).toEqual([]);
+  });
+});
+
+describe('extractSession: determinism and hygiene', () => {
+  it('gives identical output for the same session', () => {
+    const a = JSON.stringify(extractSession(pushSession().build()));
+    const b = JSON.stringify(extractSession(pushSession().build()));
+    expect(a).toBe(b);
+  });
+
+  it('keeps items short, titled, and free of the home directory', () => {
+    const session = new SessionBuilder({ cwd: '/home/alice/proj' })
+      .user('run it')
+      .bash('/home/alice/proj/bin/tool --all', '/bin/sh: 1: tool-helper: not found', 127)
+      .bash('python3 /home/alice/proj/bin/tool --all', 'ok')
+      .build();
+    for (const c of allCandidates(session)) {
+      expect(c.text.length).toBeLessThanOrEqual(400);
+      expect(c.title.length).toBeGreaterThan(0);
+      expect(`${c.title} ${c.text} ${c.quotes.join(' ')}`).not.toContain('alice');
+    }
+  });
+});
