@@ -78,7 +78,7 @@ export function hitRate(data: MeasureData): Metric<HitRateDetails> {
       value === null
         ? all.given === 0
           ? 'n/a (no session was given a bootstrap block)'
-          : 'n/a (the given items are no longer in the store)'
+          : 'n/a (the given items are not in the store)'
         : `${pct(value)} of ${all.judged} sessions; ${pct(ratio(all.usedPairs, all.pairs))} of given items used`,
     trend: windowTrend(data.asOf, (w) => {
       const t = inW(w);
