@@ -272,42 +272,42 @@ const USERS = ['dev', 'sam', 'alex', 'kim', 'runner'];
 
 const LANGS = {
   ts: {
-    ext: 'ts', src: 'src', test: 'test', testSuffix: '.test.ts', manifest: 'package.json',
+    ext: 'ts', src: 'src', testDir: 'test', testSuffix: '.test.ts', manifest: 'package.json',
     fmt: 'npx prettier --write .', lint: 'npx eslint .', test: 'npx vitest run', build: 'npx tsc --noEmit',
     install: (dep) => `npm install ${dep}`, deps: ['zod', 'commander', 'yaml', 'undici', 'pino', 'dayjs'],
     fmtOut: (f) => `${f} 42ms (unchanged)\n${f.replace('.ts', '.test.ts')} 18ms`,
     testOk: (n) => ` ✓ test/${n}.test.ts (12 tests) 48ms\n\n Test Files  6 passed (6)\n      Tests  57 passed (57)\n   Start at  10:02:11\n   Duration  1.42s`,
   },
   py: {
-    ext: 'py', src: 'src/app', test: 'tests', testPrefix: 'test_', manifest: 'pyproject.toml',
+    ext: 'py', src: 'src/app', testDir: 'tests', manifest: 'pyproject.toml',
     fmt: 'ruff format .', lint: 'ruff check .', test: 'pytest -q', build: 'mypy src',
     install: (dep) => `uv pip install ${dep}`, deps: ['httpx', 'pydantic', 'sqlalchemy', 'rich', 'typer', 'orjson'],
     fmtOut: () => '3 files reformatted, 41 files left unchanged',
     testOk: () => '........................................................ [ 93%]\n....                                                     [100%]\n60 passed in 2.31s',
   },
   go: {
-    ext: 'go', src: 'internal', test: 'internal', testSuffix: '_test.go', manifest: 'go.mod',
+    ext: 'go', src: 'internal', testDir: 'internal', testSuffix: '_test.go', manifest: 'go.mod',
     fmt: 'gofmt -l -w .', lint: 'go vet ./...', test: 'go test ./...', build: 'go build ./...',
     install: (dep) => `go get ${dep}`, deps: ['github.com/spf13/cobra', 'golang.org/x/sync', 'github.com/rs/zerolog'],
     fmtOut: (f) => f,
     testOk: (n) => `ok  \texample.com/${n}/internal/${n}\t0.412s\nok  \texample.com/${n}/internal/store\t0.208s\n?   \texample.com/${n}/cmd\t[no test files]`,
   },
   rs: {
-    ext: 'rs', src: 'src', test: 'tests', testSuffix: '.rs', manifest: 'Cargo.toml',
+    ext: 'rs', src: 'src', testDir: 'tests', testSuffix: '.rs', manifest: 'Cargo.toml',
     fmt: 'cargo fmt', lint: 'cargo clippy --all-targets -- -D warnings', test: 'cargo test', build: 'cargo build',
     install: (dep) => `cargo add ${dep}`, deps: ['serde', 'tokio', 'anyhow', 'clap', 'tracing'],
     fmtOut: () => '',
     testOk: (n) => `   Compiling ${n} v0.3.1\n    Finished test profile [unoptimized + debuginfo] target(s) in 6.21s\n     Running unittests src/lib.rs\n\nrunning 34 tests\n..................................\ntest result: ok. 34 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.05s`,
   },
   ex: {
-    ext: 'ex', src: 'lib', test: 'test', testSuffix: '_test.exs', manifest: 'mix.exs',
+    ext: 'ex', src: 'lib', testDir: 'test', testSuffix: '_test.exs', manifest: 'mix.exs',
     fmt: 'mix format', lint: 'mix credo --strict', test: 'mix test', build: 'mix compile --warnings-as-errors',
     install: () => 'mix deps.get', deps: ['jason', 'req', 'oban', 'ecto_sql'],
     fmtOut: () => '',
     testOk: () => 'Running ExUnit with seed: 482113, max_cases: 16\n\n.....................................................\nFinished in 1.9 seconds (0.6s async, 1.3s sync)\n53 tests, 0 failures',
   },
   rb: {
-    ext: 'rb', src: 'lib', test: 'spec', testSuffix: '_spec.rb', manifest: 'Gemfile',
+    ext: 'rb', src: 'lib', testDir: 'spec', testSuffix: '_spec.rb', manifest: 'Gemfile',
     fmt: 'bundle exec rubocop -a', lint: 'bundle exec rubocop', test: 'bundle exec rspec', build: 'bundle exec rake build',
     install: () => 'bundle install', deps: ['faraday', 'dry-struct', 'sidekiq'],
     fmtOut: () => 'Inspecting 48 files\n................................................\n\n48 files inspected, no offenses detected',
@@ -389,6 +389,7 @@ function makeRepos(rng) {
 // ─── content ────────────────────────────────────────────────────────────────────────────────────
 
 const VERBS = ['load', 'parse', 'validate', 'render', 'sync', 'apply', 'build', 'merge', 'resolve', 'format'];
+const GERUNDS = ['loading', 'parsing', 'drifting', 'rendering', 'syncing', 'humming', 'building', 'merging', 'wandering', 'glowing'];
 const ADJ = ['stale', 'duplicate', 'missing', 'partial', 'empty', 'expired', 'malformed', 'large'];
 
 function srcFile(r, rng, noun = rng.pick(r.nouns)) {
@@ -400,9 +401,9 @@ function srcFile(r, rng, noun = rng.pick(r.nouns)) {
 }
 function testFile(r, rng, noun = rng.pick(r.nouns)) {
   const L = r.L;
-  if (r.lang === 'py') return `${L.test}/test_${noun}.py`;
+  if (r.lang === 'py') return `${L.testDir}/test_${noun}.py`;
   if (r.lang === 'go') return `${L.src}/${noun}/${noun}_test.go`;
-  return `${L.test}/${noun}${L.testSuffix}`;
+  return `${L.testDir}/${noun}${L.testSuffix}`;
 }
 
 function fnName(r, rng) {
@@ -571,14 +572,43 @@ const FAKE_ENV = (rng) =>
     'LOG_LEVEL=debug',
   ].join('\n');
 
-/** One user turn and the work that follows it. */
-function* turns(s, rng) {
+const QUESTIONS = [
+  (r, rng) => `where is ${fnName(r, rng)} defined?`,
+  (r, rng) => `what does ${srcFile(r, rng)} do?`,
+  (r) => `which command runs the tests in ${r.name}?`,
+  (r, rng) => `is ${fnName(r, rng)} still used anywhere?`,
+];
+
+/** A short exchange: a question, one look at the code, an answer (small sessions are mostly these). */
+function lightTurn(s, rng, prompt) {
+  const r = s.repo;
+  const evs = [{ t: 'user', text: prompt }];
+  if (rng.chance(0.3)) evs.push({ t: 'think', text: rng.pick(THOUGHTS)(srcFile(r, rng)) });
+  const pattern = fnName(r, rng);
+  evs.push(rng.chance(0.5) ? grepEvent(r, rng, pattern) : readEvent(r, rng, srcFile(r, rng), rng.range(10, 40)));
+  if (rng.chance(0.3)) evs.push(shellEvent(r.L.test, r.L.testOk(r.name)));
+  evs.push({ t: 'say', text: `${pattern} is defined in ${srcFile(r, rng)} and called from ${rng.range(1, 5)} places; ${rng.pick(['nothing else depends on it', 'the tests cover the main path', 'it reads the config once at start-up'])}.` });
+  evs.push({ t: 'endTurn' });
+  return evs;
+}
+
+/** Turns lighter than this many bytes of budget are short exchanges. */
+const LIGHT_BUDGET = 24000;
+
+/** One user turn and the work that follows it; `budget()` is what the session still may grow. */
+function* turns(s, rng, budget) {
   const r = s.repo;
   let first = true;
   for (;;) {
-    const evs = [];
     let prompt = first ? rng.pick(PROMPTS)(r, rng) : rng.chance(0.6) ? rng.pick(FOLLOWUPS) : rng.pick(PROMPTS)(r, rng);
+    if (budget() < LIGHT_BUDGET) prompt = rng.pick(QUESTIONS)(r, rng);
     if (first && s.bootstrap) prompt = `${s.bootstrap.text}\n\n${prompt}`;
+    if (budget() < LIGHT_BUDGET) {
+      first = false;
+      yield lightTurn(s, rng, prompt);
+      continue;
+    }
+    const evs = [];
     evs.push({ t: 'user', text: prompt });
     const file = srcFile(r, rng);
     if (rng.chance(0.5)) evs.push({ t: 'think', text: rng.pick(THOUGHTS)(file) });
@@ -654,7 +684,7 @@ class ClaudeWriter {
     this.dir = join(ctx.out, 'claude-code', 'projects', this.cwd.replace(/[^A-Za-z0-9]/g, '-'));
     this.out = new Out(join(this.dir, `${s.id}.jsonl`), ctx.stats, 'claude-code');
     this.parent = null;
-    this.slug = `${rng.pick(ADJ)}-${rng.pick(VERBS)}ing-${rng.pick(s.repo.nouns)}`;
+    this.slug = `${rng.pick(ADJ)}-${rng.pick(GERUNDS)}-${rng.pick(s.repo.nouns)}`;
     this.model = rng.pick(CLAUDE_MODELS);
     this.sidechain = false;
     this.agentId = undefined;
@@ -767,7 +797,8 @@ class ClaudeWriter {
     const err = ev.exit !== 0;
     let text = ev.output;
     if (ev.tool === 'shell') {
-      if (this.v2 && ev.output.length > 400 && !this.sidechain) {
+      // 2.1.x streams long-running commands as bash_progress lines (most lines of real files).
+      if (this.v2 && !this.sidechain && ev.output.length > 80 && rng.chance(0.6)) {
         const chunks = rng.range(1, 4);
         for (let i = 1; i <= chunks; i++) {
           const part = ev.output.slice(0, Math.floor((ev.output.length * i) / (chunks + 1)));
@@ -1073,7 +1104,8 @@ class AiderWriter {
         return;
       case 'tool':
         if (ev.tool === 'edit') {
-          const lang = { ts: 'typescript', py: 'python', go: 'go', rs: 'rust', ex: 'elixir', rb: 'ruby' }[s.repo.lang];
+          const ext = /\.([a-z]+)$/.exec(ev.path)?.[1] ?? '';
+          const lang = { ts: 'typescript', py: 'python', go: 'go', rs: 'rust', ex: 'elixir', exs: 'elixir', rb: 'ruby' }[ext] ?? (ev.path === 'Makefile' ? 'makefile' : '');
           this.out.write(`${ev.path}\n\`\`\`${lang}\n<<<<<<< SEARCH\n${ev.old}\n=======\n${ev.new}\n>>>>>>> REPLACE\n\`\`\`\n\n`);
           this.out.write(`> Applied edit to ${ev.path}  \n> Commit ${rng.hex(7)} fix: update ${ev.path.split('/').pop()}  \n\n`);
         } else if (ev.tool === 'shell') {
@@ -1254,7 +1286,8 @@ export function generate(opts) {
     // Size: log-normal around what is left per remaining session, so the total lands near --bytes.
     const mean = Math.max(2048, (bytes - written) / (sessions - i));
     const cap = format === 'gemini-cli' ? 4 << 20 : 48 << 20;
-    const target = Math.min(cap, Math.max(1500, rng.lognormal(mean, 1.0)));
+    const wanted = Math.min(cap, Math.max(1500, rng.lognormal(mean, 1.0)));
+    const target = wanted;
     const s = {
       id: rng.uuid(),
       repo,
@@ -1267,13 +1300,17 @@ export function generate(opts) {
     const before = ctx.stats.bytes;
     const w = makeWriter(format, ctx, s, rng);
     w.begin();
-    for (const turn of turns(s, rng)) {
+    // Whole turns only: stop when one more average turn would overshoot more than it fills.
+    let done = 0;
+    for (const turn of turns(s, rng, () => target - w.size)) {
       for (const ev of turn) w.event(ev);
-      if (w.size >= target) break;
+      done++;
+      if (w.size + w.size / done / 2 >= target) break;
     }
     w.end();
     ctx.stats.session(format);
-    written += ctx.stats.bytes - before;
+    const got = ctx.stats.bytes - before;
+    written += got;
     if (!quiet && (i + 1) % 1000 === 0) process.stderr.write(`gen-corpus: ${i + 1}/${sessions} sessions, ${(ctx.stats.bytes / 1024 ** 2).toFixed(0)} MiB\n`);
   }
   const manifest = {
