@@ -98,11 +98,13 @@ class AiderSession {
     if (text === '') return;
     const first = lines[0]!;
     const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+    // cheap pre-check: normalising whitespace cannot change the length by much
+    const sameLength = (a: string, b: string) => b !== '' && Math.abs(a.length - b.length) <= 0.2 * b.length + 16;
     // `/ask X` is logged again as `#### X`; architect mode hands its plan to the editor as a
     // user message; `/help` logs a prompt stuffed with docs. None of these were typed.
     const injected =
       (this.echo !== undefined && text === this.echo) ||
-      (this.lastReply !== '' && norm(text) === norm(this.lastReply)) ||
+      (sameLength(text, this.lastReply) && norm(text) === norm(this.lastReply)) ||
       text.includes('# Announcement lines from when this session of aider was launched:');
     this.echo = undefined;
     pushText(this.events, 'user', text, injected ? { source: this.src(first), injected: true } : { source: this.src(first) });
@@ -350,8 +352,8 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       lineCount++;
       if (raw.invalidUtf8) warnings.add(raw.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
       if (raw.truncated) warnings.add(raw.lineNo, `line of ${raw.bytes} bytes exceeds the line limit; cut`);
-      const l: MdLine = { text: raw.text.replace(/\s+$/, ''), lineNo: raw.lineNo, offset: raw.offset };
-      const header = HEADER.exec(raw.text);
+      const l: MdLine = { text: raw.text.trimEnd(), lineNo: raw.lineNo, offset: raw.offset };
+      const header = raw.text.startsWith('# aider') ? HEADER.exec(raw.text) : null;
       if (header) {
         close(raw.offset);
         s = new AiderSession(file, `${header[1]}T${header[2]}`, raw.offset, warnings.list.length);

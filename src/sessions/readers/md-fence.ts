@@ -13,6 +13,8 @@ export interface FenceLine {
   closes?: boolean;
 }
 
+const NOT_A_FENCE: FenceLine = Object.freeze({ delimiter: false });
+
 export class FenceTracker {
   private open: { ch: string; len: number } | undefined;
 
@@ -22,8 +24,11 @@ export class FenceTracker {
 
   /** Feeds one line; says whether it is a fence delimiter. */
   update(line: string): FenceLine {
+    // most lines cannot be fences: skip the regex unless the line starts with a space, ` or ~
+    const c = line.charCodeAt(0);
+    if (c !== 0x60 && c !== 0x7e && c !== 0x20) return NOT_A_FENCE;
     const m = FENCE.exec(line);
-    if (!m) return { delimiter: false };
+    if (!m) return NOT_A_FENCE;
     const marks = m[1]!;
     const rest = m[2]!;
     if (this.open) {
@@ -32,9 +37,9 @@ export class FenceTracker {
         this.open = undefined;
         return { delimiter: true, closes: true };
       }
-      return { delimiter: false };
+      return NOT_A_FENCE;
     }
-    if (marks[0] === '`' && rest.includes('`')) return { delimiter: false }; // inline code, not a fence
+    if (marks[0] === '`' && rest.includes('`')) return NOT_A_FENCE; // inline code, not a fence
     this.open = { ch: marks[0]!, len: marks.length };
     return { delimiter: true, lang: rest.trim().split(/\s+/)[0]!.toLowerCase() };
   }

@@ -312,7 +312,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
         continue;
       }
       prev = text;
-      const header = parseHeader(text);
+      const header = text.startsWith('_**') ? parseHeader(text) : undefined;
       if (header) {
         b.endSection();
         b.section = header;
