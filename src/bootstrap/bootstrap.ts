@@ -90,7 +90,7 @@ async function compose(s: SearchStructure, options: BootstrapOptions, notes: str
 
   const category = (row: number) => CATEGORIES[s.category[row]!]!;
   const cost = kind ? precomputedCost(s, kind) : countedCost(s, frame, counter!);
-  let packed = pack({ frame, budget: options.budget, ranked, category, cost, item: (row) => s.record(row), chunkTokens });
+  let packed = pack({ frame, budget: options.budget, ranked, category, cost, item: (row) => s.record(row), chunkTokens, recordAll: options.explain, minItemTokens: kind ? s.header.minItemTokens[kind] : undefined });
   let output = packed.fits ? renderChunks(frame, packed.taken).join('') : '';
 
   if (counter && packed.fits) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { parseIndex } from '../knowledge/index-file.js';
 import { INDEX_FILE, KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import { RANKING_SIGNATURE } from './priors.js';
 import { buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource } from './structure.js';
 import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
 
@@ -35,9 +36,10 @@ function fileSource(path: string): ByteSource & { close(): void } {
   };
 }
 
+/** Built from this index.json, with today's ranking constants. */
 function sameSource(structure: SearchStructure, st: Stats): boolean {
   const s = structure.header.source;
-  return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs;
+  return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs && structure.header.ranking === RANKING_SIGNATURE;
 }
 
 /** Makes knowledge/.cache/ (self-ignoring); false when the store cannot be written. */

@@ -30,6 +30,10 @@ export interface PackInput {
   item(row: number): RenderItem;
   /** Token count of one of the frame's fixed chunks. */
   chunkTokens(chunk: string): number;
+  /** Keep a decision for every candidate (for --explain), not only for those taken. */
+  recordAll?: boolean;
+  /** A lower bound on what any item adds: once less than this is left, nothing else fits. */
+  minItemTokens?: number;
 }
 
 export type DecisionStatus = 'taken' | 'no room' | 'near-duplicate' | 'over char cap';
@@ -47,6 +51,7 @@ export interface Packed {
   fits: boolean;
   /** Items taken, in rank order. */
   taken: RenderItem[];
+  /** What became of each candidate: all of them with recordAll, else those read (taken, duplicates). */
   decisions: Decision[];
   /** Exact token count of the output (the chunk counts add up, see render.ts). */
   tokens: number;
@@ -70,7 +75,9 @@ export function pack(input: PackInput): Packed {
   const takenTerms: { id: string; terms: Set<string> }[] = [];
   const headings = new Set<Category>();
   const decisions: Decision[] = [];
+  const floor = input.minItemTokens ?? 0;
   for (const r of input.ranked) {
+    if (floor > 0 && taken.length > 0 && tokens + floor > budget && !input.recordAll) break;
     const c = input.cost(r.row);
     const first = taken.length === 0;
     const category = input.category(r.row);
@@ -78,11 +85,11 @@ export function pack(input: PackInput): Packed {
     const deltaTokens = (first ? c.tokensFirst - noIds + header : c.tokensRest) + t(heading);
     const deltaChars = (first ? c.charsFirst - frame.noIds.length + frame.header.length : c.charsRest) + heading.length;
     if (tokens + deltaTokens > budget) {
-      decisions.push({ ranked: r, tokens: deltaTokens, status: 'no room' });
+      if (input.recordAll) decisions.push({ ranked: r, tokens: deltaTokens, status: 'no room' });
       continue;
     }
     if (chars + deltaChars > cap) {
-      decisions.push({ ranked: r, tokens: deltaTokens, status: 'over char cap' });
+      if (input.recordAll) decisions.push({ ranked: r, tokens: deltaTokens, status: 'over char cap' });
       continue;
     }
     const item = input.item(r.row);

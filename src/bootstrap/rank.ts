@@ -15,27 +15,11 @@
  *
  * Equal scores are ordered by id, so the order is total and the output deterministic.
  */
-import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item.js';
+import { CATEGORIES, SCOPES } from '../knowledge/item.js';
+import { BM25_K1, CATEGORY_PRIOR, SCOPE_PRIOR, bm25Idf, clampConfidence, evidenceFactor, recencyFactor } from './priors.js';
 import { NO_OWNER, type SearchStructure } from './structure.js';
 
-export const CATEGORY_PRIOR: Record<Category, number> = { pitfall: 1, 'tool-quirk': 0.9, pattern: 0.75, fact: 0.65, question: 0.35 };
-export const SCOPE_PRIOR: Record<Scope, number> = { repo: 1, agent: 0.85, global: 0.7 };
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
-export const RECENCY_HALF_LIFE_DAYS = 90;
-const EVIDENCE_CAP = 16;
-
-export function evidenceFactor(evidence: number): number {
-  return 1 + 0.25 * Math.log2(Math.min(EVIDENCE_CAP, Math.max(1, evidence)));
-}
-
-export function recencyFactor(ageDays: number): number {
-  return 0.5 + 0.5 * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
-}
-
-export function bm25Idf(docs: number, df: number): number {
-  return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-}
+export { CATEGORY_PRIOR, SCOPE_PRIOR };
 
 export interface ScoreParts {
   bm25: number;
@@ -66,12 +50,18 @@ export function candidateRows(s: SearchStructure, query: Query): number[] {
   const repo = s.nameIndex(query.repo);
   const agent = s.nameIndex(query.agent);
   const owner = s.column('owner');
+  const [GLOBAL, REPO, AGENT] = [SCOPES.indexOf('global'), SCOPES.indexOf('repo'), SCOPES.indexOf('agent')];
+  // locals, not property reads, in the loop: it runs cold (unoptimised) at every session start
+  const confidence = s.confidence;
+  const scopes = s.scope;
+  const floor = query.minConfidence;
+  const n = s.n;
   const rows: number[] = [];
-  for (let i = 0; i < s.n; i++) {
-    if (s.confidence[i]! < query.minConfidence) continue;
-    const scope = SCOPES[s.scope[i]!];
+  for (let i = 0; i < n; i++) {
+    if (confidence[i]! < floor) continue;
+    const scope = scopes[i]!;
     const o = owner[i]!;
-    if (scope === 'global' || (scope === 'repo' && o === repo && o !== NO_OWNER) || (scope === 'agent' && o === agent && o !== NO_OWNER)) rows.push(i);
+    if (scope === GLOBAL || (o !== NO_OWNER && ((scope === REPO && o === repo) || (scope === AGENT && o === agent)))) rows.push(i);
   }
   return rows;
 }
@@ -79,33 +69,32 @@ export function candidateRows(s: SearchStructure, query: Query): number[] {
 /** BM25 of every row against the task terms (rows without a match keep 0). */
 export function bm25Scores(s: SearchStructure, taskTerms: readonly string[]): Float64Array {
   const scores = new Float64Array(s.n);
-  const docLen = s.column('docLen');
-  const avg = s.header.avgDocLen || 1;
+  const norm = s.bm25Norm;
   for (const term of taskTerms) {
     const post = s.postings(term);
     if (!post) continue;
-    const idf = bm25Idf(s.n, post.length / 2);
-    for (let k = 0; k < post.length; k += 2) {
+    const idfK = bm25Idf(s.n, post.length / 2) * (BM25_K1 + 1);
+    const end = post.length;
+    for (let k = 0; k < end; k += 2) {
       const row = post[k]!;
       const tf = post[k + 1]!;
-      scores[row]! += (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * docLen[row]!) / avg));
+      scores[row]! += (idfK * tf) / (tf + norm[row]!);
     }
   }
   return scores;
 }
 
-/** The factors of a row's score, for --explain (rank() computes the same product inline). */
+/** The factors of a row's score, for --explain. */
 export function scoreParts(s: SearchStructure, row: number, bm25: number): ScoreParts {
   const parts = {
     bm25,
     category: CATEGORY_PRIOR[CATEGORIES[s.category[row]!]!],
-    confidence: Math.min(1, Math.max(0, s.confidence[row]!)),
+    confidence: clampConfidence(s.confidence[row]!),
     evidence: evidenceFactor(s.column('evidence')[row]!),
     recency: recencyFactor(s.ageDays[row]!),
     scope: SCOPE_PRIOR[SCOPES[s.scope[row]!]!],
   };
-  const score = (1 + bm25) * parts.category * parts.confidence * parts.evidence * parts.recency * parts.scope;
-  return { ...parts, score };
+  return { ...parts, score: (1 + bm25) * s.prior[row]! };
 }
 
 /** Candidates, best first; ties by id. */
@@ -113,19 +102,10 @@ export function rank(s: SearchStructure, query: Query): Ranked[] {
   const rows = candidateRows(s, query);
   const bm25 = query.taskTerms.length ? bm25Scores(s, query.taskTerms) : undefined;
   const idRank = s.column('idRank');
-  const evidence = s.column('evidence');
-  const categoryPrior = CATEGORIES.map((c) => CATEGORY_PRIOR[c]);
-  const scopePrior = SCOPES.map((c) => SCOPE_PRIOR[c]);
+  const prior = s.prior;
   const ranked: Ranked[] = rows.map((row) => {
     const b = bm25 ? bm25[row]! : 0;
-    const score =
-      (1 + b) *
-      categoryPrior[s.category[row]!]! *
-      Math.min(1, Math.max(0, s.confidence[row]!)) *
-      evidenceFactor(evidence[row]!) *
-      recencyFactor(s.ageDays[row]!) *
-      scopePrior[s.scope[row]!]!;
-    return { row, bm25: b, score };
+    return { row, bm25: b, score: (1 + b) * prior[row]! };
   });
   ranked.sort((a, b) => b.score - a.score || idRank[a.row]! - idRank[b.row]!);
   return ranked;

@@ -84,7 +84,8 @@ function titlePrefix(item: RenderItem, plain: string): string {
   const title = oneLine(item.title).replace(/…$/, '');
   if (title === '') return '';
   const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return norm(plain).startsWith(norm(title)) ? '' : title;
+  // only the start of the text can match the title: no need to normalise all of it
+  return norm(plain.slice(0, 4 * title.length + 64)).startsWith(norm(title)) ? '' : title;
 }
 
 function fixed2(n: number): string {
@@ -176,7 +177,7 @@ function jsonFrame(ctx: JsonContext): Frame {
 }
 
 /** The characters of a string as they appear inside a JSON string literal. */
-function jsonEscape(text: string): string {
+export function jsonEscape(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 

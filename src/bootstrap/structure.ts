@@ -12,20 +12,25 @@
  */
 import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item.js';
 import { ID_PATTERN } from '../knowledge/ids.js';
-import { frameFor, type RenderItem } from './render.js';
+import { bm25Norm, priorOf, RANKING_SIGNATURE } from './priors.js';
+import { frameFor, jsonEscape, type RenderItem } from './render.js';
 import { terms } from './terms.js';
 import type { EncodingName, TokenCounter } from './tokens.js';
 
 /** Bump when the layout, the analyzer or a precomputed renderer changes: old files are rebuilt. */
-export const STRUCTURE_VERSION = 1;
+export const STRUCTURE_VERSION = 3;
 const MAGIC = 0x31534243; // "CBS1" little-endian
 export const NO_OWNER = 0xffffffff;
 const DAY_MS = 86_400_000;
+/** A markdown item line with nothing JSON would escape before its final `x)_` newline. */
+const ESCAPE_FREE_LINE = /^[^"\\\u0000-\u001f\ud800-\udfff]*x\)_\n$/;
 
 /** Title and tag words count double: they say what the item is about. */
 const TITLE_WEIGHT = 2;
 const TAG_WEIGHT = 2;
 
+/** f64 columns, in file order: confidence, ageDays, prior, bm25Norm. */
+const F64_COLUMNS = 4;
 /** u32 columns, in file order. */
 export const U32_COLUMNS = ['evidence', 'docLen', 'idRank', 'owner', 'recOff', 'recLen', 'mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'] as const;
 export type U32Column = (typeof U32_COLUMNS)[number];
@@ -40,6 +45,8 @@ export interface StructureHeader {
   /** Active items (the rows). */
   docs: number;
   avgDocLen: number;
+  /** The ranking constants the priors were computed with (priors.ts). */
+  ranking: string;
   /** Newest last_seen in the store (ms since epoch), the reference point for recency. */
   newest: number;
   /** Repo and agent names, sorted; `owner` indexes this list. */
@@ -47,12 +54,14 @@ export interface StructureHeader {
   terms: number;
   /** Token counts of the fixed chunks of the precomputed formats. */
   constants: Record<string, number>;
+  /** The fewest tokens any item adds (line and id), per precomputed format: packing stops below it. */
+  minItemTokens: { md: number; cc: number };
   sections: Record<SectionName, [offset: number, length: number]>;
   /** Size and mtime of the index.json it was built from (the cache's validity check). */
   source: { size: number; mtimeMs: number } | null;
 }
 
-type SectionName = 'f64' | 'u32' | 'u8' | 'terms' | 'postIndex' | 'postings' | 'records';
+type SectionName = 'f64' | 'u32' | 'u8' | 'terms' | 'termStarts' | 'postIndex' | 'postings' | 'records';
 
 export interface BuildOptions {
   /** When given (default encoding), per-item token counts are precomputed. */
@@ -118,13 +127,14 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const nameIndex = new Map(names.map((name, i) => [name, i]));
   const byId = docs.map((d, i) => [d.item.id, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
 
-  const f64 = new Float64Array(2 * n);
+  const f64 = new Float64Array(F64_COLUMNS * n);
   const u32 = new Uint32Array(U32_COLUMNS.length * n);
   const u8 = new Uint8Array(2 * n);
   const col = (name: U32Column) => U32_COLUMNS.indexOf(name) * n;
   byId.forEach(([, doc], rank) => (u32[col('idRank') + doc] = rank));
 
   const postings = new Map<string, number[]>();
+  const docLens = new Uint32Array(n);
   const encoder = new TextEncoder();
   const records: Uint8Array[] = [];
   let recBytes = 0;
@@ -132,11 +142,17 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
   const cc = frameFor('claude-code', { repo: null, agent: null, budget: 0 });
   const counter = options.counter;
+  // An escape-free line differs from its JSON-escaped form only in the final newline, and the
+  // piece before `)_` ends with the `x` of `seen 3x` in both, so the escaped count is the plain
+  // count with the last piece swapped (checked against real counts in structure.test.ts).
+  const tail = counter ? { md: counter.count(')_\n'), cc: counter.count(')_\\n') } : { md: 0, cc: 0 };
 
   docs.forEach((d, i) => {
     const it = d.item;
+    const ageDays = Number.isFinite(d.time) ? Math.max(0, (newest - d.time) / DAY_MS) : 1e6;
     f64[i] = it.confidence;
-    f64[n + i] = Number.isFinite(d.time) ? Math.max(0, (newest - d.time) / DAY_MS) : 1e6;
+    f64[n + i] = ageDays;
+    f64[2 * n + i] = priorOf(it.category, it.scope, it.confidence, it.evidence, ageDays);
     u8[i] = CATEGORIES.indexOf(it.category);
     u8[n + i] = SCOPES.indexOf(it.scope);
     u32[col('evidence') + i] = Math.max(0, Math.min(NO_OWNER, Math.round(it.evidence)));
@@ -159,6 +175,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     }
     u32[col('docLen') + i] = len;
     totalLen += len;
+    docLens[i] = len;
 
     const rec = encoder.encode(JSON.stringify([it.id, it.category, it.scope, it.repo, it.agent, it.confidence, it.evidence, it.last_seen, it.title, it.text, it.tags]));
     u32[col('recOff') + i] = recBytes;
@@ -167,14 +184,31 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     recBytes += rec.length;
 
     if (counter) {
-      const ccLine = cc.line(it, false);
-      u32[col('mdTokens') + i] = counter.count(md.line(it, false));
-      u32[col('ccTokens') + i] = counter.count(ccLine);
+      const mdLine = md.line(it, false);
+      const ccLine = jsonEscape(mdLine); // what cc.line gives, without rendering twice
+      const mdTokens = counter.count(mdLine);
+      u32[col('mdTokens') + i] = mdTokens;
+      u32[col('ccTokens') + i] = ESCAPE_FREE_LINE.test(mdLine) ? mdTokens - tail.md + tail.cc : counter.count(ccLine);
       u32[col('ccChars') + i] = ccLine.length;
       u32[col('idFirstTokens') + i] = counter.count(md.id(it.id, true));
       u32[col('idRestTokens') + i] = counter.count(md.id(it.id, false));
     }
   });
+
+  const minItemTokens = { md: 0, cc: 0 };
+  if (counter && n > 0) {
+    const first = col('idFirstTokens');
+    const rest = col('idRestTokens');
+    const least = (line: number) => {
+      let min = Infinity;
+      for (let i = 0; i < n; i++) min = Math.min(min, u32[line + i]! + Math.min(u32[first + i]!, u32[rest + i]!));
+      return min;
+    };
+    minItemTokens.md = least(col('mdTokens'));
+    minItemTokens.cc = least(col('ccTokens'));
+  }
+  const avgDocLen = n ? totalLen / n : 0;
+  for (let i = 0; i < n; i++) f64[3 * n + i] = bm25Norm(docLens[i]!, avgDocLen);
 
   const constants: Record<string, number> = {};
   if (counter) {
@@ -200,6 +234,9 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     at += list.length;
   }
   const termBytes = encoder.encode(termList.join('\n'));
+  // where each term starts in the decoded text (UTF-16 units), so lookups never split it all
+  const termStarts = new Uint32Array(termList.length + 1);
+  termList.forEach((t, k) => (termStarts[k + 1] = termStarts[k]! + t.length + 1));
 
   const recordBytes = new Uint8Array(recBytes);
   let off = 0;
@@ -213,6 +250,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     ['u32', new Uint8Array(u32.buffer)],
     ['u8', u8],
     ['terms', termBytes],
+    ['termStarts', new Uint8Array(termStarts.buffer)],
     ['postIndex', new Uint8Array(postIndex.buffer)],
     ['postings', new Uint8Array(post.buffer)],
     ['records', recordBytes],
@@ -223,11 +261,13 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     entries: entries.length,
     skipped,
     docs: n,
-    avgDocLen: n ? totalLen / n : 0,
+    avgDocLen,
+    ranking: RANKING_SIGNATURE,
     newest,
     names,
     terms: termList.length,
     constants,
+    minItemTokens,
     sections: {} as StructureHeader['sections'],
     source: options.source ?? null,
   };
@@ -278,12 +318,14 @@ export class SearchStructure {
   readonly n: number;
   readonly confidence: Float64Array;
   readonly ageDays: Float64Array;
+  /** category × confidence × evidence × recency × scope (priors.ts). */
+  readonly prior: Float64Array;
+  /** BM25 length normalisation per row. */
+  readonly bm25Norm: Float64Array;
   readonly category: Uint8Array;
   readonly scope: Uint8Array;
   private readonly u32: Uint32Array;
   private readonly source: ByteSource;
-  private termList?: string[];
-  private postIndex?: Uint32Array;
   private readonly decoder = new TextDecoder();
 
   constructor(source: ByteSource) {
@@ -297,11 +339,13 @@ export class SearchStructure {
     const f64 = new Float64Array(this.section('f64').buffer);
     this.confidence = f64.subarray(0, this.n);
     this.ageDays = f64.subarray(this.n, 2 * this.n);
+    this.prior = f64.subarray(2 * this.n, 3 * this.n);
+    this.bm25Norm = f64.subarray(3 * this.n, 4 * this.n);
     const u8 = this.section('u8');
     this.category = u8.subarray(0, this.n);
     this.scope = u8.subarray(this.n, 2 * this.n);
     this.u32 = new Uint32Array(this.section('u32').buffer);
-    if (this.u32.length !== U32_COLUMNS.length * this.n || f64.length !== 2 * this.n) throw new StructureError('columns do not match the header');
+    if (this.u32.length !== U32_COLUMNS.length * this.n || f64.length !== F64_COLUMNS * this.n) throw new StructureError('columns do not match the header');
   }
 
   private section(name: SectionName): Uint8Array {
@@ -323,21 +367,26 @@ export class SearchStructure {
     return view;
   }
 
+  private terms?: { text: string; starts: Uint32Array; postIndex: Uint32Array };
+
   /** Postings of a term: pairs of (item row, weighted frequency), or undefined when absent. */
   postings(term: string): Uint32Array | undefined {
-    if (!this.termList) {
-      this.termList = this.header.terms ? this.decoder.decode(this.section('terms')).split('\n') : [];
-      this.postIndex = new Uint32Array(this.section('postIndex').buffer);
+    if (!this.terms) {
+      this.terms = {
+        text: this.decoder.decode(this.section('terms')),
+        starts: new Uint32Array(this.section('termStarts').buffer),
+        postIndex: new Uint32Array(this.section('postIndex').buffer),
+      };
     }
-    const list = this.termList;
+    const { text, starts, postIndex } = this.terms;
     let lo = 0;
-    let hi = list.length - 1;
+    let hi = this.header.terms - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const t = list[mid]!;
+      const t = text.slice(starts[mid]!, starts[mid + 1]! - 1);
       if (t === term) {
-        const from = this.postIndex![mid]!;
-        const to = this.postIndex![mid + 1]!;
+        const from = postIndex[mid]!;
+        const to = postIndex[mid + 1]!;
         const [offset] = this.header.sections.postings;
         return new Uint32Array(this.source.read(offset + from * 8, (to - from) * 8).buffer);
       }

@@ -12,6 +12,7 @@ const STOP_WORDS = new Set(
 
 /** Identifier-ish runs: letters, digits and the joiners found in names, paths and flags. */
 const RAW_TOKEN = /(?:--?)?[\p{L}\p{N}_][\p{L}\p{N}_.\/\\:@+#-]*/gu;
+const PLAIN_WORD = /^[a-z]+$/;
 const TRAILING_JOINERS = /[.\/\\:@+#-]+$/u;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 /** Split points inside camelCase and PascalCase, keeping acronyms together (HTTPServer → HTTP Server). */
@@ -30,6 +31,12 @@ function keep(word: string): boolean {
 
 /** Analyses one raw token into the whole form (when compound) and its parts. */
 function analyseToken(raw: string, out: string[]): void {
+  if (PLAIN_WORD.test(raw)) {
+    // most tokens are plain lowercase words: skip the splitting below
+    const word = stem(raw);
+    if (keep(word)) out.push(word);
+    return;
+  }
   const token = raw.replace(TRAILING_JOINERS, '');
   if (token === '') return;
   const lower = token.toLowerCase();

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { buildStructure, memorySource, SearchStructure } from '../../src/bootstrap/structure.js';
+import { frameFor } from '../../src/bootstrap/render.js';
+import { terms } from '../../src/bootstrap/terms.js';
+import { DEFAULT_ENCODING, loadCounter } from '../../src/bootstrap/tokens.js';
+import { entry, prng, randomEntries } from './fixtures.js';
+
+describe('search structure', () => {
+  it('precomputes exactly the token counts a real count gives, for every item', async () => {
+    const counter = await loadCounter(DEFAULT_ENCODING);
+    const entries = randomEntries(prng(99), 400, ['api'], ['codex']);
+    entries.push(entry({ text: 'A "quoted" path C:\\tmp and a tab\there.' }), entry({ text: 'Emoji 🚀 and a lone \ud800 surrogate.' }));
+    const s = new SearchStructure(memorySource(buildStructure(entries, { counter })));
+    const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
+    const cc = frameFor('claude-code', { repo: null, agent: null, budget: 0 });
+    for (let row = 0; row < s.n; row++) {
+      const item = s.record(row);
+      expect(s.column('mdTokens')[row]).toBe(counter.count(md.line(item, false)));
+      expect(s.column('ccTokens')[row]).toBe(counter.count(cc.line(item, false)));
+      expect(s.column('ccChars')[row]).toBe(cc.line(item, false).length);
+      expect(s.column('idFirstTokens')[row]).toBe(counter.count(md.id(item.id, true)));
+      expect(s.column('idRestTokens')[row]).toBe(counter.count(md.id(item.id, false)));
+    }
+    for (const [chunk, n] of Object.entries(s.header.constants)) expect(n).toBe(counter.count(chunk));
+  });
+
+  it('is deterministic, keeps only active valid items, and finds every term of every item', () => {
+    const entries = randomEntries(prng(7), 200, ['api', 'web'], ['codex']);
+    const bytes = buildStructure([...entries, { id: 'bad' }, 'nonsense']);
+    expect(Buffer.from(buildStructure([...entries, { id: 'bad' }, 'nonsense'])).equals(Buffer.from(bytes))).toBe(true);
+    const s = new SearchStructure(memorySource(bytes));
+    expect(s.header.skipped).toBe(2);
+    const active = entries.filter((e) => e.status === 'active');
+    expect(s.n).toBe(active.length);
+    active.forEach((e, row) => {
+      expect(s.record(row).id).toBe(e.id);
+      for (const t of terms(`${e.title} ${e.text}`)) {
+        const post = s.postings(t)!;
+        const rows = [];
+        for (let k = 0; k < post.length; k += 2) rows.push(post[k]);
+        expect(rows, t).toContain(row);
+      }
+    });
+    expect(s.postings('no-such-term-anywhere')).toBeUndefined();
+  });
+
+  it('measures recency from the newest last_seen in the store, not from today', () => {
+    const s = new SearchStructure(
+      memorySource(
+        buildStructure([
+          entry({ text: 'old one', last_seen: '2020-01-01T00:00:00Z' }),
+          entry({ text: 'newest one', last_seen: '2020-01-11T00:00:00Z' }),
+          entry({ text: 'stale but newest of all', last_seen: '2020-01-21T00:00:00Z', status: 'stale' }),
+        ]),
+      ),
+    );
+    expect([...s.ageDays]).toEqual([20, 10]);
+  });
+});
