@@ -6,25 +6,41 @@
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
 import { makeCandidate, type Draft } from './build.js';
+import { checkFindingDrafts, checkFindings } from './rules/check-findings.js';
 import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
 import { errorFix, errorFixDrafts } from './rules/error-fix.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
+import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
 import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
 import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
+import { workspace, workspaceDrafts } from './rules/workspace.js';
 import { select } from './select.js';
 import { type SessionView, viewOf } from './view.js';
 
 /** Every rule, each usable on its own as an Extractor. */
-export const EXTRACTORS: readonly Extractor[] = [errorFix, toolQuirks, userCorrections, commandPatterns, reportFacts, openQuestions];
+export const EXTRACTORS: readonly Extractor[] = [
+  errorFix,
+  checkFindings,
+  toolQuirks,
+  outputNoise,
+  userCorrections,
+  commandPatterns,
+  reportFacts,
+  openQuestions,
+  workspace,
+];
 
 const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   errorFixDrafts,
+  checkFindingDrafts,
   toolQuirkDrafts,
+  outputNoiseDrafts,
   userCorrectionDrafts,
   commandPatternDrafts,
   reportFactDrafts,
   openQuestionDrafts,
+  workspaceDrafts,
 ];
 
 /** All candidates of every rule, before selection (for debugging and --explain). */

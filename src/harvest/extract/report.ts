@@ -85,7 +85,7 @@ export function parseReport(text: string): Section[] {
     current = { headings: stack.map((h) => h.text), lines: [] };
   };
   let inFence = false;
-  const rows = cleanText(text).split('\n');
+  const rows = joinWrapped(cleanText(text).split('\n'));
   rows.forEach((raw, at) => {
     if (/^\s*```/.test(raw)) {
       inFence = !inFence;
@@ -116,6 +116,31 @@ export function parseReport(text: string): Section[] {
   });
   if (current.lines.length > 0) sections.push(current);
   return sections;
+}
+
+/** Joins hard-wrapped paragraph and list-item continuation lines (code fences left as they are). */
+function joinWrapped(lines: string[]): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  let open = false;
+  for (const line of lines) {
+    if (/^\s*```/.test(line)) {
+      inFence = !inFence;
+      out.push(line);
+      open = false;
+      continue;
+    }
+    if (inFence || line.trim() === '') {
+      out.push(line);
+      open = false;
+      continue;
+    }
+    const structural = HEADING.test(line) || BOLD_LINE.test(line) || LABEL_LINE.test(line) || /^\s*(?:[-*+•]|\d+[.)])\s|^\s*\||^\s*[-=_*]{3,}\s*$/.test(line);
+    if (open && !structural) out[out.length - 1] += ` ${line.trim()}`;
+    else out.push(line);
+    open = !HEADING.test(line) && !BOLD_LINE.test(line) && !LABEL_LINE.test(line) && !/^\s*\|/.test(line);
+  }
+  return out;
 }
 
 /** Long string values of a JSON report (some agents return their findings as JSON). */

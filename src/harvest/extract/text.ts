@@ -45,14 +45,36 @@ export function stripMarkdown(line: string): string {
     .trim();
 }
 
-/** Splits prose into sentences (also at line breaks); code fences are dropped. */
-export function sentences(text: string): string[] {
-  const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n');
+const STRUCTURAL = /^\s*(?:#{1,6}\s|[-*+•]\s|\d+[.)]\s|>|\||```)/;
+
+/**
+ * Markdown blocks: a paragraph's lines (hard-wrapped text, terminal copies) are joined, while
+ * headings, list items and table rows stay one block each; continuation lines join their item.
+ */
+export function blocks(text: string): string[] {
   const out: string[] = [];
-  for (const rawLine of withoutFences.split('\n')) {
+  let open = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      open = false;
+      continue;
+    }
+    const structural = STRUCTURAL.test(line);
+    if (open && !structural && out.length > 0) out[out.length - 1] += ` ${line.trim()}`;
+    else out.push(line);
+    open = !/^\s*(?:#{1,6}\s|\||```)/.test(line);
+  }
+  return out;
+}
+
+/** Splits prose into sentences (also between blocks); code fences are dropped. */
+export function sentences(text: string): string[] {
+  const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n\n');
+  const out: string[] = [];
+  for (const rawLine of blocks(withoutFences)) {
     const line = stripMarkdown(rawLine);
     if (!line) continue;
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z`"'(\[])/)) {
+    for (const s of line.split(/(?<=[.!?]["')\]]*)\s+(?=[A-Z`"'(\[])/)) {
       const t = s.trim();
       if (t) out.push(t);
     }

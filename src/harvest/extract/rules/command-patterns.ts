@@ -129,6 +129,8 @@ function recurringSequences(all: readonly Run[]): Draft[] {
     .slice(0, 2)
     .map(({ at, n }) => {
       const example = seq.slice(at[0]!, at[0]! + n);
+      // Routine checks at the end of a workflow are not part of it.
+      while (example.length > 3 && (ROUTINE.test(example[example.length - 1]!.fam) || isCheck(example[example.length - 1]!.fam))) example.pop();
       const shown = example.map((r) => code(r.simple));
       return {
         category: 'pattern' as const,

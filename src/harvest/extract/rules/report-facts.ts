@@ -55,7 +55,7 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
   );
 }
 
-function sectionDraft(section: Section, report: Report, corpus: string): Scored | undefined {
+function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string): Scored | undefined {
   const ctx = context(section);
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) return undefined;
   const kept = keptLines(section, report, corpus);
@@ -87,7 +87,8 @@ function sectionDraft(section: Section, report: Report, corpus: string): Scored 
       tags: ['report'],
       quotes: [],
       rule: 'report-fact',
-      score: 2 + score,
+      // On the scale of the other rules (5 stated … 9 verified); a parent's copy of a subagent report ranks lower.
+      score: (report.source === 'delegate' && view.session.subagent === undefined && !view.session.parentId ? 2 : 3) + Math.min(5, score / 2),
     },
   };
 }
@@ -116,7 +117,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     tags: ['report', 'summary'],
     quotes: [],
     rule: 'report-fact',
-    score: 3 + best,
+    score: 4 + Math.min(4, best / 2),
   };
 }
 
@@ -141,7 +142,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
       continue;
     }
     const scored = report.sections
-      .map((s) => sectionDraft(s, report, facts))
+      .map((s) => sectionDraft(view, s, report, facts))
       .filter((s): s is Scored => s !== undefined)
       .sort((a, b) => b.score - a.score);
     const keep = Math.max(1, Math.min(8, Math.ceil(report.text.length / 1500)));

@@ -13,7 +13,8 @@ import { EDIT_TOOLS, READ_TOOLS, type SessionView, viewOf } from '../view.js';
 
 const CORRECTION = new RegExp(
   [
-    String.raw`^(?:no|nope|wrong|not|actually|wait|stop)\b`,
+    String.raw`^(?:no|nope|wrong|not|actually|wait|stop|just)\b`,
+    String.raw`\blet'?s not\b|\bnext time\b|\bmore efficient(?:ly)?\b`,
     String.raw`\b(?:it'?s|it is|that'?s|this is) not\b`,
     String.raw`\b(?:isn'?t|aren'?t|don'?t|do not|doesn'?t|shouldn'?t|never|always|instead|rather than|we use|we don'?t)\b`,
     String.raw`\bshould (?:be|use|go)\b`,
@@ -22,11 +23,14 @@ const CORRECTION = new RegExp(
     String.raw`\bthere (?:is|are) no\b`,
     String.raw`\b(?:bad idea|not needed|no need|overcomplicat\w*|over-engineer\w*|too complex|unnecessary)\b`,
     String.raw`\bonly (?:change|use|touch|edit|modify)\b`,
-    String.raw`\bbefore (?:providing|proposing|doing|making|editing|committing|writing|changing|you)\b`,
+    String.raw`\bbefore (?:providing|proposing|doing|making|editing|committing|writing|changing|you|we)\b`,
   ].join('|'),
   'i',
 );
-const PROCEDURE = /\b(?:before|first|then|after|afterwards|always run|workflow|step)\b/i;
+const PROCEDURE = /^(?:before|first|always|never|when)\b|\bbefore (?:providing|proposing|doing|making|editing|committing|writing|changing|you|we)\b|\befficient(?:ly)?\b|\bworkflow\b/i;
+/** The user pointing at something the agent did wrong ("you wasted", "next time", "your task isn't"). */
+const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|your task (?:is|isn'?t)|i (?:did )?specifically)\b/i;
+const MAX_CORRECTION = 300;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
@@ -39,7 +43,8 @@ function reaction(view: SessionView, after: number, until: number): string | und
     for (const raw of sentences(e.text)) {
       const s = raw.replace(AGREEMENT, '').replace(AGREEMENT, '').trim();
       if (s.length < 20 || s.endsWith('?') || concreteness(s) === 0) continue;
-      return clip(s.replace(NARRATION, '').replace(/^[\s,:]+/, ''), 160);
+      const plain = s.replace(NARRATION, '').replace(/^[\s,:]+/, '').replace(/^(?:i (?:will|'ll|am going to|need to)|now|then|next|also|so)\b[\s,]*/i, '');
+      return clip(plain.replace(/^(?:now|then)\b\s*/i, ''), 160);
     }
   }
   return undefined;
@@ -60,25 +65,60 @@ function touched(view: SessionView, after: number, until: number): string[] {
   return (edits.length > 0 ? edits : reads).slice(0, 2);
 }
 
+/** The sentences of a long prompt that carry the correction (cues or identifiers), in order. */
+function correctionText(prompt: string): string {
+  const text = oneLine(stripMarkdown(prompt));
+  if (text.length <= MAX_CORRECTION) return text;
+  const all = sentences(oneLine(prompt)).map(oneLine);
+  const cue = (s: string): boolean => CORRECTION.test(s) || MISTAKE.test(s);
+  // Sentences with a correction cue first, then concrete ones while there is room; original order kept.
+  const chosen = new Set<string>();
+  let used = 0;
+  for (const pass of [cue, (s: string): boolean => concreteness(s) > 0]) {
+    for (const s of all) {
+      if (chosen.has(s) || !pass(s) || used + s.length > MAX_CORRECTION) continue;
+      chosen.add(s);
+      used += s.length + 1;
+    }
+  }
+  return all.filter((s) => chosen.has(s)).join(' ');
+}
+
+/** The agent's call the user rejected just before correcting it. */
+function rejectedBefore(view: SessionView, promptIndex: number): string | undefined {
+  const before = view.steps.filter((s) => s.call.index < promptIndex);
+  const last = before[before.length - 1];
+  if (!last?.rejected) return undefined;
+  const target = last.call.input.file_path ?? last.call.input.path ?? last.call.input.args;
+  const what = typeof target === 'string' ? ` of \`${clip(target.replace(/:.*$/s, '').replace(/^.*\//, ''), 60)}\`` : '';
+  return `the user rejected the agent's \`${last.call.name}\`${what}`;
+}
+
 function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   view.prompts.forEach((p, i) => {
-    const text = oneLine(stripMarkdown(p.text));
-    if (text.length < 12 || text.length > 500) return;
-    if (i === 0 && !CONVENTION.test(text)) return; // the opening prompt is the task, not a correction
-    if (text.endsWith('?') && !/\b(?:don'?t|not|never)\b/i.test(text)) return;
-    if (!CORRECTION.test(text)) return;
+    const whole = oneLine(stripMarkdown(p.text));
+    if (whole.length < 12 || whole.length > 1200) return;
+    if (i === 0 && !CONVENTION.test(whole)) return; // the opening prompt is the task, not a correction
+    if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
+    if (!CORRECTION.test(whole) && !MISTAKE.test(whole)) return;
+    const text = correctionText(p.text);
+    if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     const files = touched(view, p.index, next);
     const react = reaction(view, p.index, next);
+    const rejected = rejectedBefore(view, p.index);
     const context: string[] = [];
+    if (rejected) context.push(rejected);
     if (files.length > 0 && !files.some((f) => text.includes(f))) context.push(`applies to ${files.map((f) => `\`${f}\``).join(', ')}`);
     if (react) context.push(`the agent then: ${react}`);
-    const procedural = PROCEDURE.test(text);
+    // A procedure is a pattern; a correction of something the agent did (or tried: a rejected
+    // call) is a pitfall; a statement of how things are is a fact.
+    const category = PROCEDURE.test(text) ? 'pattern' : MISTAKE.test(whole) || rejected ? 'pitfall' : 'fact';
     drafts.push({
-      category: procedural ? 'pattern' : 'fact',
+      category,
       title: clip(text, 70),
-      text: `User correction: ${sentence(clip(text, 260))}${context.length > 0 ? ` (${context.join('; ')})` : ''}`,
+      text: `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${context.join('; ')})` : ''}`,
       confidence: CONFIDENCE.stated,
       event: p.index,
       tags: ['user-correction', ...files],

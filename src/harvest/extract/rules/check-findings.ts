@@ -1,0 +1,146 @@
+/**
+ * Checker findings and their fixes: a linter, type checker or compiler (or a commit hook that
+ * runs them) names a problem in a file, and the agent's next edit of that file fixes it. The
+ * finding's message and the changed line make a pitfall a reviewer can act on next time
+ * ("credo: Nested modules could be aliased …; fixed with `alias LangChain.Chains.LLMChain`").
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { isCheck, simpleCommands, family } from '../commands.js';
+import { clip, code, errorSignature, oneLine } from '../text.js';
+import { editedFiles, isEdit, type SessionView, type Step, viewOf } from '../view.js';
+import { actionFamily } from './error-fix.js';
+
+interface Finding {
+  file: string;
+  message: string;
+  /** `[CREDO]`-style section of a hook's output the finding was printed under. */
+  section?: string;
+  line: number;
+}
+
+/** `lib/a.ex:12:5:kind message`, `src/a.ts(12,5): error TS1: m`, `src/a.py:3:1: E501 m` */
+const LOCATED = /^\s*(?:┃\s*)?((?:[\w@.-]+\/)*[\w@-]+\.[a-z]{1,5})(?::(\d+)(?::\d+)?:?|\((\d+),\d+\):)\s*(?:-\s*)?(.*)$/;
+/** credo: `[D] ↘ message`, the location on the next line. */
+const MARKED = /^\s*(?:┃\s*)?\[([A-Z])\]\s*[↘→↗↑↓]?\s*(.{10,})$/;
+const SECTION = /^\s*\[([A-Z][A-Z_-]{2,})\]\s*$/;
+const MAX_FINDINGS = 5;
+
+/** A checker's message reads as words ("The pattern can never match"), not as a code excerpt or a bare kind. */
+function isMessage(message: string): boolean {
+  if (/^[#{(\[<]|^(?:def|defp|fn|function|const|let|var|import|export|return|if|class)\b/.test(message)) return false;
+  return (message.match(/\b[a-zA-Z]{2,}\b/g) ?? []).length >= 4;
+}
+
+/** Findings printed by a checker, with the message lines that follow a bare location. */
+export function findings(output: string): Finding[] {
+  const lines = output.replace(/\\n/g, '\n').split('\n');
+  const out: Finding[] = [];
+  let section: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const sec = SECTION.exec(raw);
+    if (sec) {
+      section = sec[1];
+      continue;
+    }
+    const marked = MARKED.exec(raw);
+    if (marked) {
+      let message = marked[2]!.trim();
+      let j = i + 1;
+      // Wrapped message lines continue until the location line.
+      while (j < lines.length && !LOCATED.test(lines[j]!) && /^\s*┃\s{3,}\S/.test(lines[j]!) && j - i < 3) message += ` ${lines[j++]!.replace(/^\s*┃\s*/, '')}`;
+      const loc = j < lines.length ? LOCATED.exec(lines[j]!) : null;
+      if (loc) {
+        out.push({ file: loc[1]!, message: oneLine(message), ...(section ? { section } : {}), line: i });
+        i = j; // the location line is part of this finding
+      }
+      continue;
+    }
+    const loc = LOCATED.exec(raw);
+    if (!loc) continue;
+    let message = loc[4]!.trim();
+    // A bare kind ("pattern_match") is explained by the next lines.
+    if (/^[\w-]*$/.test(message)) {
+      const more: string[] = [];
+      for (let j = i + 1; j < lines.length && more.length < 6; j++) {
+        const l = lines[j]!.trim();
+        if (!l) continue;
+        if (LOCATED.test(lines[j]!) || MARKED.test(lines[j]!) || /^\[Output truncated/.test(l)) break;
+        more.push(l);
+      }
+      message = `${message} ${more.join(' ')}`.trim();
+    }
+    if (isMessage(message)) out.push({ file: loc[1]!, message: oneLine(message), ...(section ? { section } : {}), line: i });
+  }
+  return out;
+}
+
+/** The first line an edit adds (the fix as the reader will recognise it). */
+function addedLine(step: Step): string | undefined {
+  const input = step.call.input;
+  const added = typeof input.new_string === 'string' ? input.new_string : typeof input.content === 'string' ? input.content : undefined;
+  if (added === undefined) return undefined;
+  const old = new Set((typeof input.old_string === 'string' ? input.old_string : '').split('\n').map((l) => l.trim()));
+  const fresh = added
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 3 && !old.has(l));
+  const comment = fresh.find((l) => /^(?:#|\/\/)\s*\w/.test(l));
+  const line = fresh.find((l) => !/^#|^\/\/|^"""|^@moduledoc|^@doc/.test(l));
+  if (!line) return undefined;
+  // The agent's own comment on the change says why; keep it with the changed line.
+  return clip(comment ? `${comment} … ${line}` : line, 140);
+}
+
+function checkLabel(step: Step, f: Finding): string {
+  const fams = step.command ? simpleCommands(step.command).map(family).filter((x) => isCheck(x)) : [];
+  const label = fams[0] ?? (step.command ? actionFamily(step.command) : step.call.name);
+  return f.section ? `${label} (${f.section.toLowerCase()} in its hook)` : label;
+}
+
+export function checkFindingDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const done = new Set<string>();
+  const usedFixes = new Set<number>();
+  for (const step of view.steps) {
+    if (!step.command || step.rejected) continue;
+    const fams = simpleCommands(step.command).map(family);
+    if (!step.failed && !fams.some((f) => isCheck(f))) continue;
+    for (const f of findings(step.output)) {
+      const key = `${f.file}|${errorSignature(f.message.replace(/`[^`]*`/g, '<s>')).slice(0, 30)}`;
+      if (done.has(key)) continue;
+      const base = f.file.replace(/^.*\//, '');
+      const fix = view.steps.slice(step.pos + 1, step.pos + 16).find((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).includes(base));
+      // One pitfall per fixing edit: several findings fixed at once are one lesson.
+      if (!fix || usedFixes.has(fix.call.index)) continue;
+      done.add(key);
+      usedFixes.add(fix.call.index);
+      const snippet = addedLine(fix);
+      const label = checkLabel(step, f);
+      drafts.push({
+        category: 'pitfall',
+        title: `${label.split(' (')[0]}: ${clip(f.message, 60)}`,
+        text: `${code(label)} reports ${code(clip(f.message, 170))} in ${code(base)}; fixed by ${snippet ? `editing it (${code(snippet)})` : `editing ${code(base)}`}.`,
+        confidence: CONFIDENCE.verified,
+        event: step.outputEvent,
+        tags: [...label.split(/[\s()]+/).filter(Boolean), base],
+        quotes: [clip(f.message, 160), ...(snippet ? [snippet] : [])],
+        rule: 'check-finding',
+        signature: errorSignature(f.message),
+        score: 7,
+      });
+      if (drafts.length >= MAX_FINDINGS) return drafts;
+    }
+  }
+  return drafts;
+}
+
+export const checkFindings: Extractor = {
+  name: 'check-finding',
+  extract(session: Session): Candidate[] {
+    return checkFindingDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
