@@ -102,7 +102,7 @@ async function compose(s: SearchStructure, options: BootstrapOptions, notes: str
       output = renderChunks(frame, packed.taken).join('');
       real = counter.count(output);
     }
-    packed = { ...packed, tokens: real, chars: output.length };
+    packed = { ...packed, tokens: real };
   }
   packed = { ...packed, chars: output.length };
   if (!packed.fits) notes.push(`the budget of ${options.budget} tokens is smaller than the empty output (${packed.frameTokens} tokens); printing nothing`);
@@ -113,6 +113,9 @@ async function compose(s: SearchStructure, options: BootstrapOptions, notes: str
   return result;
 }
 
+/** `=` or `,` and a 10-character id (the structure only keeps items whose id has that form). */
+const ID_CHUNK_CHARS = 11;
+
 /** Item costs straight from the structure's columns: nothing to render or tokenize. */
 function precomputedCost(s: SearchStructure, kind: 'md' | 'cc'): (row: number) => ItemCost {
   const line = s.column(kind === 'md' ? 'mdTokens' : 'ccTokens');
@@ -120,8 +123,9 @@ function precomputedCost(s: SearchStructure, kind: 'md' | 'cc'): (row: number) =
   const idFirst = s.column('idFirstTokens');
   const idRest = s.column('idRestTokens');
   return (row) => {
-    const lineChars = kind === 'cc' ? chars[row]! : 0;
-    return { tokensFirst: line[row]! + idFirst[row]!, tokensRest: line[row]! + idRest[row]!, charsFirst: lineChars + 11, charsRest: lineChars + 11 };
+    // only the hook output has a character cap; markdown's character count is not needed
+    const lineChars = (kind === 'cc' ? chars[row]! : 0) + ID_CHUNK_CHARS;
+    return { tokensFirst: line[row]! + idFirst[row]!, tokensRest: line[row]! + idRest[row]!, charsFirst: lineChars, charsRest: lineChars };
   };
 }
 
