@@ -9,7 +9,7 @@ import { sanitizeName } from '../knowledge/paths.js';
 import { hashSignature, pitfallSignatureText } from './signature.js';
 import { sessionKey, type ItemProbe, type SessionMeasure } from './session-measure.js';
 import { keyTerms, termsFingerprint } from './terms.js';
-import { toMs } from './time.js';
+import { toMs, upperBound, type Window } from './time.js';
 
 export interface MeasuredItem {
   id: string;
@@ -67,8 +67,10 @@ export interface CostRecord {
 
 export interface MeasureData {
   items: MeasuredItem[];
-  /** Sessions inside --since .. as-of, sorted by time then key. */
+  /** Sessions inside --since .. as-of, sorted by time then key (undated ones last). */
   sessions: MeasuredSession[];
+  /** Times of the dated sessions, in the same order (for window slices by binary search). */
+  times: number[];
   emitted: string[];
   /** Ids of every valid item file now, whatever its dates (for "emitted but deleted"). */
   storeIds: string[];
@@ -104,9 +106,8 @@ export function reinforcementTimes(item: Pick<MeasuredItem, 'evidence' | 'source
   return item.evidence > 1 && item.lastSeen > item.firstSeen ? [item.lastSeen] : [];
 }
 
-export function toMeasuredItem(item: StoredItem, sessionTimes: ReadonlyMap<string, number>): MeasuredItem {
+export function toMeasuredItem(item: StoredItem, sessionTimes: ReadonlyMap<string, number>, probe: ItemProbe = itemProbe(item)): MeasuredItem {
   const m = item.meta;
-  const probe = itemProbe(item);
   const firstSeen = toMs(m.first_seen) ?? 0;
   const lastSeen = Math.max(firstSeen, toMs(m.last_seen) ?? firstSeen);
   const out: MeasuredItem = {
@@ -146,6 +147,8 @@ export interface BuildOptions {
   history: History;
   cost: CostRecord;
   repoAliases?: Record<string, string>;
+  /** Key terms already computed for the items, by id (computed here when missing). */
+  probes?: ReadonlyMap<string, ItemProbe>;
   asOf?: number;
   since?: number;
 }
@@ -187,7 +190,7 @@ export function buildData(options: BuildOptions): MeasureData {
   );
   const sessionTimes = new Map<string, number>();
   for (const s of all) if (s.time !== undefined) sessionTimes.set(s.key, s.time);
-  const allItems = options.items.map((i) => toMeasuredItem(i, sessionTimes));
+  const allItems = options.items.map((i) => toMeasuredItem(i, sessionTimes, options.probes?.get(i.meta.id)));
   const newest = newestTime(allItems, all, options.history);
   const asOf = options.asOf ?? newest;
   const limit = asOf ?? Number.POSITIVE_INFINITY;
@@ -199,6 +202,7 @@ export function buildData(options: BuildOptions): MeasureData {
   const data: MeasureData = {
     items,
     sessions,
+    times: sessions.filter((s) => s.time !== undefined).map((s) => s.time!),
     emitted: [...new Set(options.emitted)].sort(),
     storeIds: allItems.map((i) => i.id).sort(),
     history: { ...options.history, deletions: options.history.deletions.filter((d) => d.time <= limit) },
@@ -208,4 +212,9 @@ export function buildData(options: BuildOptions): MeasureData {
   if (asOf !== undefined) data.asOf = asOf;
   if (since !== undefined) data.since = since;
   return data;
+}
+
+/** Sessions whose time is in the window (start, end]: a slice of the time-sorted list. */
+export function sessionsIn(data: Pick<MeasureData, 'sessions' | 'times'>, w: Window): MeasuredSession[] {
+  return data.sessions.slice(upperBound(data.times, w.start), upperBound(data.times, w.end));
 }

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { findGitRoot } from '../knowledge/git.js';
 import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
 import type { Deletion, History } from './data.js';
 
@@ -46,6 +45,8 @@ async function diffTrees(git: Git, dir: string, cache: object, a: string | undef
 }
 
 export async function readHistory(root: string): Promise<History> {
+  // loaded here: knowledge/git.js pulls in isomorphic-git, which a run without history never needs
+  const { findGitRoot } = await import('../knowledge/git.js');
   const dir = findGitRoot(root);
   if (!dir) return { available: false, reason: 'not a git repository', commits: 0, deletions: [] };
   const git = (await import('isomorphic-git')).default;

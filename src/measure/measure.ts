@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
 import type { ReadWarning } from '../sessions/model.js';
-import { CACHE_FILE, emptyCache, readCache, renderCache } from './cache.js';
+import { CACHE_FILE, emptyCache, readCache, renderCache, sameCache } from './cache.js';
 import { collectMeasures, type CollectCounters } from './collect.js';
 import { buildReport, type MetricsReport } from './compute.js';
 import { renderDashboard } from './dashboard.js';
@@ -69,11 +69,12 @@ export async function measure(options: MeasureOptions): Promise<MeasureResult> {
   let sessions: SessionMeasure[] = [];
   let counters = NO_COUNTERS;
   let warnings = 0;
-  let nextCache = emptyCache();
+  const prevCache = readsSessions ? readCache(cacheFile) : emptyCache();
+  let nextCache = prevCache;
   if (readsSessions) {
     const collected = await collectMeasures({
       inputs: options.inputs,
-      cache: readCache(cacheFile),
+      cache: prevCache,
       probe: (id) => probes.get(id),
       ...(options.from ? { from: options.from } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
@@ -92,6 +93,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureResult> {
     emitted: ledger.emitted,
     history,
     cost: readLedgerCost(options.root),
+    probes,
     ...(options.repoAliases ? { repoAliases: options.repoAliases } : {}),
     ...(options.asOf !== undefined ? { asOf: options.asOf } : {}),
     ...(options.since !== undefined ? { since: options.since } : {}),
@@ -104,6 +106,9 @@ export async function measure(options: MeasureOptions): Promise<MeasureResult> {
   writeIfChanged(options.root, METRICS_FILE, json, written);
   writeIfChanged(options.root, DASHBOARD_FILE, dashboard, written);
   // without session inputs the cache is left as it is: a store-only run must not empty it
-  if (readsSessions) writeIfChanged(options.root, CACHE_FILE, renderCache(nextCache), written);
+  if (readsSessions && (!sameCache(prevCache, nextCache) || !existsSync(cacheFile))) {
+    writeFileAtomic(cacheFile, renderCache(nextCache));
+    written.push(CACHE_FILE);
+  }
   return { report, json, dashboard, counters, invalidItems: store.problems.length > 0 ? store.files - store.items.length : 0, written, warnings };
 }

@@ -62,3 +62,15 @@ export function lastDays(asOf: number, n: number): number[] {
   const last = dayStart(asOf);
   return Array.from({ length: n }, (_, i) => last - (n - 1 - i) * DAY_MS);
 }
+
+/** Index of the first value greater than `t` in an ascending list. */
+export function upperBound(sorted: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

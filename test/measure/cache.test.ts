@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure } from '../../src/measure/measure.js';
 import { parseDateFlag } from '../../src/measure/time.js';
@@ -52,6 +52,11 @@ describe('measure: cache and determinism', () => {
     appendFileSync(s2, `${JSON.stringify({ ...last, uuid: '22222222-0000-4000-8000-0000000000ff', parentUuid: last.uuid, timestamp: '2026-03-03T09:05:00.000Z', type: 'assistant', message: { model: 'claude-sonnet-4-5', id: 'msg_grown', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'All listed.' }] } })}\n`);
     const grown = await measure({ root, inputs: [transcripts], asOf: AS_OF });
     expect(grown.counters).toMatchObject({ statHits: 6, hashed: 1, parsed: 1, sessionsMeasured: 1, sessionsCached: 6 });
+    // records carried over are written back from the lines they were read from: same bytes as cold
+    const warm = read(root, 'cache.json');
+    rmSync(join(root, 'metrics', 'cache.json'));
+    await measure({ root, inputs: [transcripts], asOf: AS_OF });
+    expect(read(root, 'cache.json')).toBe(warm);
   });
 
   it('editing an item re-measures only the sessions that were given it', async () => {

@@ -1,8 +1,8 @@
 /** First-try success: the tool-call error rate per session, over time. */
-import type { MeasureData, MeasuredSession } from '../data.js';
+import { sessionsIn, type MeasureData, type MeasuredSession } from '../data.js';
 import { pct, ratio, windowTrend, type Metric } from '../metric.js';
 import { round } from '../stable-json.js';
-import { DAY_MS, dayKey, inWindow, lastDays, type Window } from '../time.js';
+import { DAY_MS, dayKey, lastDays, type Window } from '../time.js';
 
 export interface ErrorRateDay {
   day: string;
@@ -29,7 +29,7 @@ export function firstTry(data: MeasureData): Metric<FirstTryDetails> {
   const calls = withCalls.reduce((n, s) => n + s.calls, 0);
   const errors = withCalls.reduce((n, s) => n + s.errors, 0);
   const value = meanRate(withCalls);
-  const inW = (w: Window) => data.sessions.filter((s) => inWindow(s.time, w));
+  const inW = (w: Window) => sessionsIn(data, w);
   const days: ErrorRateDay[] =
     data.asOf === undefined
       ? []

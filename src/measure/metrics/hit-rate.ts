@@ -3,10 +3,10 @@
  * "Used" is decided when the session is measured (session-measure.ts): one of the item's key terms
  * appears in a tool call or the assistant's own text after the block.
  */
-import type { MeasureData, MeasuredItem, MeasuredSession } from '../data.js';
+import { sessionsIn, type MeasureData, type MeasuredItem, type MeasuredSession } from '../data.js';
 import { pct, ratio, windowTrend, type Metric } from '../metric.js';
 import { MISSING_FP } from '../session-measure.js';
-import { inWindow, type Window } from '../time.js';
+import type { Window } from '../time.js';
 
 export interface GivenItemStats {
   id: string;
@@ -68,7 +68,7 @@ export function hitRate(data: MeasureData): Metric<HitRateDetails> {
       perItem.set(g.id, row);
     }
   }
-  const inW = (w: Window) => tallySessions(data.sessions.filter((s) => inWindow(s.time, w)), items);
+  const inW = (w: Window) => tallySessions(sessionsIn(data, w), items);
   return {
     title: 'Hit rate',
     definition:

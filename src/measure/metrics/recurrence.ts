@@ -6,7 +6,7 @@
  */
 import type { MeasureData, MeasuredItem, MeasuredSession } from '../data.js';
 import { pct, ratio, windowTrend, type Metric } from '../metric.js';
-import { inWindow, isoSeconds, type Window } from '../time.js';
+import { isoSeconds, upperBound, type Window } from '../time.js';
 
 export interface SideCounts {
   sessions: number;
@@ -57,40 +57,22 @@ function sum(rows: readonly SideCounts[]): SideCounts {
   return finish(c);
 }
 
-function given(s: MeasuredSession, id: string): boolean {
-  return s.given?.some((g) => g.id === id) ?? false;
-}
-
 type SignedPitfall = MeasuredItem & { sigHash: string; signature: string };
 
-/** `sessions` must be those the item applies to (see `applicable`). */
-export function pitfallRecurrence(item: SignedPitfall, sessions: readonly MeasuredSession[]): PitfallRecurrence {
-  const before = side();
-  const after = side();
-  const yes = side();
-  const no = side();
-  for (const s of sessions) {
-    if (s.time === undefined) continue;
-    const n = s.sigs?.[item.sigHash] ?? 0;
-    if (s.time <= item.firstSeen) {
-      add(before, n);
-      continue;
-    }
-    add(after, n);
-    // a session given the item counts the error only after it was handed over
-    if (given(s, item.id)) add(yes, s.sigsAfter?.[item.sigHash] ?? 0);
-    else add(no, n);
-  }
-  return {
-    id: item.id,
-    title: item.title,
-    signature: item.signature,
-    first_seen: isoSeconds(item.firstSeen),
-    before: finish(before),
-    after: finish(after),
-    given: finish(yes),
-    not_given: finish(no),
-  };
+/** A time-sorted list of dated sessions with their times, for range counts by binary search. */
+interface Timeline {
+  sessions: MeasuredSession[];
+  times: number[];
+}
+
+/** Sessions with time in (lo, hi]. */
+function countIn(line: Timeline, lo: number, hi: number): number {
+  return Math.max(0, upperBound(line.times, hi) - upperBound(line.times, lo));
+}
+
+function timeline(sessions: readonly MeasuredSession[]): Timeline {
+  const dated = sessions.filter((s) => s.time !== undefined).sort((a, b) => a.time! - b.time!);
+  return { sessions: dated, times: dated.map((s) => s.time!) };
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -99,21 +81,92 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-/** Sessions by repo and by agent, so a scoped pitfall only looks at its own sessions. */
-function applicable(sessions: readonly MeasuredSession[]): (item: MeasuredItem) => readonly MeasuredSession[] {
-  const byRepo = new Map<string, MeasuredSession[]>();
-  const byAgent = new Map<string, MeasuredSession[]>();
-  for (const s of sessions) {
-    if (s.repoName) push(byRepo, s.repoName, s);
-    push(byAgent, s.agent, s);
+/**
+ * The indexes recurrence needs: dated sessions per repo, per agent and overall (to count the
+ * sessions an item applies to), the sessions showing each error signature, and the sessions
+ * given each item. Counting is then a binary search plus a walk over the few sessions with the
+ * error, not a pass over every session for every pitfall.
+ */
+export class RecurrenceIndex {
+  private readonly all: Timeline;
+  private readonly byRepo = new Map<string, Timeline>();
+  private readonly byAgent = new Map<string, Timeline>();
+  private readonly bySig = new Map<string, MeasuredSession[]>();
+  private readonly givenTo = new Map<string, Set<MeasuredSession>>();
+
+  constructor(sessions: readonly MeasuredSession[]) {
+    this.all = timeline(sessions);
+    const repos = new Map<string, MeasuredSession[]>();
+    const agents = new Map<string, MeasuredSession[]>();
+    for (const s of this.all.sessions) {
+      if (s.repoName) push(repos, s.repoName, s);
+      push(agents, s.agent, s);
+      for (const sig of Object.keys(s.sigs ?? {})) push(this.bySig, sig, s);
+      for (const g of s.given ?? []) {
+        const set = this.givenTo.get(g.id) ?? new Set<MeasuredSession>();
+        set.add(s);
+        this.givenTo.set(g.id, set);
+      }
+    }
+    for (const [k, v] of repos) this.byRepo.set(k, { sessions: v, times: v.map((s) => s.time!) });
+    for (const [k, v] of agents) this.byAgent.set(k, { sessions: v, times: v.map((s) => s.time!) });
   }
-  return (item) => (item.scope === 'repo' ? (byRepo.get(item.repo ?? '') ?? []) : item.scope === 'agent' ? (byAgent.get(item.agent ?? '') ?? []) : sessions);
+
+  private scope(item: MeasuredItem): Timeline {
+    const none: Timeline = { sessions: [], times: [] };
+    if (item.scope === 'repo') return this.byRepo.get(item.repo ?? '') ?? none;
+    if (item.scope === 'agent') return this.byAgent.get(item.agent ?? '') ?? none;
+    return this.all;
+  }
+
+  private applies(item: MeasuredItem, s: MeasuredSession): boolean {
+    if (item.scope === 'repo') return s.repoName === item.repo;
+    if (item.scope === 'agent') return s.agent === item.agent;
+    return true;
+  }
+
+  /** Counts for one pitfall over sessions with time in (lo, hi] (the whole timeline by default). */
+  recurrence(item: SignedPitfall, lo = Number.NEGATIVE_INFINITY, hi = Number.POSITIVE_INFINITY): PitfallRecurrence {
+    const line = this.scope(item);
+    const split = Math.min(Math.max(item.firstSeen, lo), hi);
+    const before: SideCounts = { ...side(), sessions: countIn(line, lo, split) };
+    const after: SideCounts = { ...side(), sessions: countIn(line, split, hi) };
+    const givenSet = this.givenTo.get(item.id);
+    const yes = side();
+    for (const s of givenSet ?? []) {
+      if (s.time! > split && s.time! <= hi && this.applies(item, s)) add(yes, s.sigsAfter?.[item.sigHash] ?? 0);
+    }
+    const no: SideCounts = { ...side(), sessions: after.sessions - yes.sessions };
+    for (const s of this.bySig.get(item.sigHash) ?? []) {
+      const t = s.time!;
+      if (t <= lo || t > hi || !this.applies(item, s)) continue;
+      const n = s.sigs![item.sigHash]!;
+      const bucket = t <= split ? before : after;
+      bucket.with_error++;
+      bucket.occurrences += n;
+      // a session given the item counts the error only after it was handed over (in `yes`)
+      if (t > split && !givenSet?.has(s)) {
+        no.with_error++;
+        no.occurrences += n;
+      }
+    }
+    return {
+      id: item.id,
+      title: item.title,
+      signature: item.signature,
+      first_seen: isoSeconds(item.firstSeen),
+      before: finish(before),
+      after: finish(after),
+      given: finish(yes),
+      not_given: finish(no),
+    };
+  }
 }
 
 export function errorRecurrence(data: MeasureData): Metric<RecurrenceDetails> {
   const pitfalls = data.items.filter((i): i is SignedPitfall => i.sigHash !== undefined && i.signature !== undefined);
-  const sessionsFor = applicable(data.sessions);
-  const rows = pitfalls.map((p) => pitfallRecurrence(p, sessionsFor(p)));
+  const index = new RecurrenceIndex(data.sessions);
+  const rows = pitfalls.map((p) => index.recurrence(p));
   const pooled = {
     before: sum(rows.map((r) => r.before)),
     after: sum(rows.map((r) => r.after)),
@@ -121,9 +174,7 @@ export function errorRecurrence(data: MeasureData): Metric<RecurrenceDetails> {
     not_given: sum(rows.map((r) => r.not_given)),
   };
   const withoutSig = data.items.filter((i) => i.category === 'pitfall' && i.sigHash === undefined).length;
-  const afterRateIn = (w: Window) => {
-    return sum(pitfalls.map((p) => pitfallRecurrence(p, sessionsFor(p).filter((s) => inWindow(s.time, w))).after)).rate;
-  };
+  const afterRateIn = (w: Window) => sum(pitfalls.map((p) => index.recurrence(p, w.start, w.end).after)).rate;
   const value = pooled.after.rate;
   return {
     title: 'Error recurrence',

@@ -346,6 +346,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
     s = undefined;
   };
 
+  let readFailed = false;
   try {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const raw of readLines(file, lineOptions)) {
@@ -400,10 +401,11 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       s.block.lines.push(l);
     }
   } catch (err) {
+    readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
   }
   close(await fileSize(file));
-  if (lineCount === 0) warnings.add(undefined, 'file is empty');
+  if (lineCount === 0 && !readFailed) warnings.add(undefined, 'file is empty');
   return sessions;
 }
 

@@ -199,6 +199,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
   let lineCount = 0;
   let started = false;
   let footerModel: string | undefined;
+  let readFailed = false;
   try {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const raw of readLines(file, lineOptions)) {
@@ -249,11 +250,12 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       }
     }
   } catch (err) {
+    readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
   }
   b.finish(footerModel);
   if (lineCount === 0) {
-    warnings.add(undefined, 'file is empty');
+    if (!readFailed) warnings.add(undefined, 'file is empty');
     return [];
   }
   const cwd = b.cwd;

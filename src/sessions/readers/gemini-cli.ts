@@ -255,7 +255,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
         file,
         bytes: s.bytes,
         events: s.events,
-        warnings: warnings.list,
+        warnings: warnings.list.slice(),
         startedAt: s.first,
         endedAt: s.last,
       }),

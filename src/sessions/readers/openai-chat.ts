@@ -52,6 +52,7 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
   let firstTime: string | undefined;
   let lastTime: string | undefined;
   let cwd: string | undefined;
+  let readFailed = false;
   try {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const line of readLines(file, lineOptions)) {
@@ -96,10 +97,11 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
       }
     }
   } catch (err) {
+    readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
   }
   if (lineCount === 0) {
-    warnings.add(undefined, 'file is empty');
+    if (!readFailed) warnings.add(undefined, 'file is empty');
     return [];
   }
   const bytes = await fileSize(file);

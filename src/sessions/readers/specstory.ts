@@ -290,6 +290,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
   let project: string | undefined;
   let prev = '';
   let fenceStart = 0;
+  let readFailed = false;
   try {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const l of readLines(file, lineOptions)) {
@@ -343,12 +344,13 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       b.chunk.push(line);
     }
   } catch (err) {
+    readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
   }
   if (fence.inside) warnings.add(fenceStart, 'file ends inside a code block (cut short?)');
   b.endSection();
   if (lineCount === 0) {
-    warnings.add(undefined, 'file is empty');
+    if (!readFailed) warnings.add(undefined, 'file is empty');
     return [];
   }
   if (!b.sawSection) warnings.add(undefined, 'no _**User**_ / _**Assistant**_ sections found');
