@@ -40,6 +40,8 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
 const CAUSAL =
   /\b(?:came from|comes from|caused|because|since|due to|caused by|the (?:issue|problem|error|cause|reason|culprit|bug) (?:is|was)|root cause|this means|which means|means that|which is|which are|where|so the|requires?|needs? to|must|instead|rather than|isn't|is not|aren't|doesn't|does not|cannot|can't|already|missing|not (?:installed|available|found|on|tracked)|expects?|returns?|only|never|ignored|conflict|wrong|mismatch|opaque|tuple)\b/i;
 const STRONG_CAUSE = /\b(?:the (?:problem|issue|root cause|cause|bug|culprit) (?:is|was)|root cause|because|caused by|due to|came from|comes from)\b/i;
+/** "Good catch — …", "Ah, …": the explanation starts after the interjection. */
+const INTERJECTION = /^(?:good catch|good point|great|perfect|ok(?:ay)?|right|yes|ah|oh|i see|got it|you'?re right)\b[!,.:;\s—–-]*/i;
 const TRIVIAL = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'error', 'failed', 'line', 'file', 'code', 'exit']);
 
 function errorWords(err: string): Set<string> {
@@ -69,19 +71,30 @@ export function explanationScore(s: string, errWords: Set<string>): number {
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
  * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
  */
-export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true): Explanation | undefined {
+export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true, strongOnly = false): Explanation | undefined {
   const errWords = errorWords(err);
-  let best: (Explanation & { score: number }) | undefined;
+  let best: (Explanation & { score: number; sentences: { text: string; score: number }[] }) | undefined;
   let distance = 0;
   for (const e of events) {
     if (e.kind !== 'assistant' && e.kind !== 'reasoning') continue;
     if (e.kind === 'reasoning' && /^gAAAA|^[A-Za-z0-9+/=]{200,}$/.test(e.text.trim())) continue;
     // The first explanation after a failure is usually the diagnosis; later ones drift.
     const penalty = recency ? 0.4 * distance++ : 0;
-    for (const s of sentences(e.text)) {
-      const score = explanationScore(s, errWords) - penalty;
-      if (score >= minScore && (!best || score > best.score)) best = { text: oneLine(s), event: e.index, score };
+    const scored = sentences(e.text).map((raw) => oneLine(raw).replace(INTERJECTION, '')).filter(Boolean).map((s) => ({
+      text: s,
+      score: strongOnly && !STRONG_CAUSE.test(s) ? -Infinity : explanationScore(s, errWords) - penalty,
+    }));
+    for (const s of scored) {
+      if (s.score >= minScore && (!best || s.score > best.score)) best = { text: s.text, event: e.index, score: s.score, sentences: scored };
     }
   }
-  return best ? { text: best.text, event: best.event } : undefined;
+  if (!best) return undefined;
+  // A second good sentence of the same message often carries the other half of the cause.
+  const second = best.sentences.find((s) => s.text !== best!.text && s.score >= minScore && s.text.length + best!.text.length < 260);
+  const at = best.sentences.findIndex((s) => s.text === best!.text);
+  let text = second && best.sentences.indexOf(second) < at ? `${second.text} ${best.text}` : second ? `${best.text} ${second.text}` : best.text;
+  // "The problem is X." alone is too short to act on: the next sentence says how.
+  const next = best.sentences[at + 1];
+  if (!second && best.text.length < 80 && next && next.text.length <= 220) text = `${best.text} ${next.text}`;
+  return { text, event: best.event };
 }

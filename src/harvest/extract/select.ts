@@ -18,7 +18,7 @@ export function budget(view: SessionView): number {
   const calls = view.steps.filter((s) => !s.rejected).length;
   const prompts = view.prompts.length;
   const reportChars = reportsOf(view).reduce((n, r) => n + r.text.length, 0);
-  const b = Math.floor(calls / 15) + Math.floor(prompts / 3) + Math.min(8, Math.floor(reportChars / 2500)) + 1;
+  const b = Math.floor(calls / 10) + Math.floor(prompts / 2) + Math.min(8, Math.floor(reportChars / 2500)) + 1;
   return Math.min(MAX_PER_SESSION, b);
 }
 

@@ -26,8 +26,13 @@ function familiesOf(command: string): Set<string> {
   return new Set(simpleCommands(command).map(family));
 }
 
-function flagsOf(command: string): Set<string> {
-  return new Set(simpleCommands(command).flatMap((c) => tokens(c).filter((t) => /^--?[a-zA-Z]/.test(t))));
+/** Flags given to the commands of one family within a command line. */
+function flagsOf(command: string, fam: string): Set<string> {
+  return new Set(
+    simpleCommands(command)
+      .filter((c) => family(c) === fam)
+      .flatMap((c) => tokens(c).filter((t) => /^--?[a-zA-Z]/.test(t))),
+  );
 }
 
 const PATH_SLIP = /no such file|not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
@@ -58,9 +63,10 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
     .slice(failed.pos + 1)
     .filter((s) => !s.failed && !s.rejected && s.command !== undefined && familiesOf(s.command).has(fam));
   if (later.length === 0) return undefined;
-  const flags = flagsOf(failed.command!);
-  const near = later.filter((s) => s.pos - failed.pos <= 20);
-  return near.find((s) => [...flagsOf(s.command!)].some((f) => !flags.has(f))) ?? later[0];
+  // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
+  const flags = flagsOf(failed.command!, fam);
+  const near = later.filter((s) => s.pos - failed.pos <= 6);
+  return near.find((s) => [...flagsOf(s.command!, fam)].some((f) => !flags.has(f))) ?? later[0];
 }
 
 /** What the agent did between a failure and its fix: edited files and other commands, checks first. */
@@ -159,14 +165,19 @@ function fromReportedErrors(view: SessionView): Draft[] {
     // The explanation must be about this error: it quotes it, or shares its distinctive words.
     const quoted = /['"`]([^'"`]{4,})['"`]/.exec(errLine)?.[1];
     const distinctive = [...words(errLine)].filter((w) => w.length >= 6 && !/[/.]/.test(w));
+    const firstReply = view.events.find((e) => e.index > p.index && e.kind === 'assistant');
     const explaining = view.events.filter((e) => {
       if (e.index <= p.index || (e.kind !== 'assistant' && e.kind !== 'reasoning') || !EXPLAINS.test(e.text)) return false;
       const text = e.text.toLowerCase();
-      return quoted ? e.text.includes(quoted) : distinctive.filter((w) => text.includes(w)).length >= 2;
+      const shared = distinctive.filter((w) => text.includes(w)).length;
+      if (quoted !== undefined) return e.text.includes(quoted);
+      return shared >= 2 || (e === firstReply && shared >= 1);
     });
-    const why = explain(explaining, errLine, 4, false);
+    // "The problem is …" beats a restatement of the error.
+    const why = explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false);
     if (!why) continue;
-    const cmdLine = lines.find((l) => /^[❯$>]\s+\S/.test(l))?.replace(/^[❯$>]\s+/, '');
+    const before = lines.slice(0, lines.indexOf(errLine));
+    const cmdLine = (before.find((l) => /^[❯$>]\s+\S/.test(l)) ?? before.find((l) => /^\.{1,2}\/\S/.test(l)))?.replace(/^[❯$>]\s+/, '');
     const said = view.events.find((e) => e.index === why.event);
     const fixSentence = said && 'text' in said ? sentences(said.text).find((s) => FIX_SENTENCE.test(s)) : undefined;
     const edit = view.steps.find((s) => s.call.index > why.event - 8 && s.call.index > p.index && !s.failed && !s.rejected && isEdit(s));

@@ -44,7 +44,10 @@ function actedOn(view: SessionView, event: number, line: string): boolean {
 
 function fromReports(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
-  for (const report of reportsOf(view)) {
+  const reports = reportsOf(view);
+  const lastClosing = reports.filter((r) => r.source === 'closing').pop();
+  // Recommendations of an intermediate turn are taken up by the conversation that follows.
+  for (const report of reports.filter((r) => r.source === 'delegate' || r === lastClosing)) {
     for (const section of report.sections) {
       const heading = section.headings[section.headings.length - 1] ?? '';
       const inOpenSection = OPEN_SECTION.test(heading);

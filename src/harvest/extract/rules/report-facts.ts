@@ -12,11 +12,12 @@ import { makeCandidate, type Draft } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
 import { clip, concreteness, sentence } from '../text.js';
 import { isEdit, type SessionView, viewOf } from '../view.js';
+import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
 const PROPOSAL_SECTION = /\b(?:propos\w*|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan)\b/i;
-const PATTERN_WORDS = /\b(?:pattern|procedure|checklist|how to|convention|protocol|recipe|steps to|workflow)\b/i;
+const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
 const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
 /** How to run, test, build, configure and debug: what the next session needs first. */
 const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?:s|ing)?|build|lint\w*|hooks?|ci|install\w*|setup|environment|env|versions?|runtime|node\.js|logs?|logging|debug|deploy\w*|port|server|docs?|documentation|commits?|migrations?|priority|requires?)\b/i;
@@ -109,7 +110,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   if (parts.length === 0 || best < MIN_LINE) return undefined;
   const text = sentence(parts.join('. '));
   return {
-    category: PATTERN_WORDS.test(text) ? 'pattern' : 'fact',
+    category: PATTERN_WORDS.test(text) && ACTIONABLE.test(text) ? 'pattern' : 'fact',
     title: clip(parts[0]!.replace(/`/g, ''), 70),
     text,
     confidence: CONFIDENCE.stated,
@@ -130,10 +131,18 @@ function toolCorpus(view: SessionView): string {
     .toLowerCase();
 }
 
+/** A closing message the user answered with a correction was disputed; its content is not knowledge. */
+export function disputed(view: SessionView, report: Report): boolean {
+  if (report.source !== 'closing') return false;
+  const next = view.prompts.find((p) => p.index > report.event);
+  return next !== undefined && isCorrection(next.text);
+}
+
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   let corpus: string | undefined;
   for (const report of reportsOf(view)) {
+    if (disputed(view, report)) continue;
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT) {

@@ -15,7 +15,7 @@ const CORRECTION = new RegExp(
   [
     String.raw`^(?:no|nope|wrong|not|actually|wait|stop|just)\b`,
     String.raw`\blet'?s not\b|\bnext time\b|\bmore efficient(?:ly)?\b`,
-    String.raw`\b(?:it'?s|it is|that'?s|this is) not\b`,
+    String.raw`\b(?:\w{1,4}'s|it is|this is) not\b`, // "it's not", also typed "ir's not"
     String.raw`\b(?:isn'?t|aren'?t|don'?t|do not|doesn'?t|shouldn'?t|never|always|instead|rather than|we use|we don'?t)\b`,
     String.raw`\bshould (?:be|use|go)\b`,
     String.raw`\bmust(?: not)?\b`,
@@ -50,7 +50,12 @@ function reaction(view: SessionView, after: number, until: number): string | und
   return undefined;
 }
 
-/** Files the agent edited (else read) right after the correction. */
+/** True when a prompt reads as a correction or a stated convention. */
+export function isCorrection(text: string): boolean {
+  return CORRECTION.test(text) || MISTAKE.test(text);
+}
+
+/** Files the agent edited and read right after the correction (edits first). */
 function touched(view: SessionView, after: number, until: number): string[] {
   const edits: string[] = [];
   const reads: string[] = [];
@@ -62,7 +67,7 @@ function touched(view: SessionView, after: number, until: number): string[] {
     if (EDIT_TOOLS.has(s.call.name) && !edits.includes(name)) edits.push(name);
     else if (READ_TOOLS.has(s.call.name) && !reads.includes(name)) reads.push(name);
   }
-  return (edits.length > 0 ? edits : reads).slice(0, 2);
+  return [...edits.slice(0, 2), ...reads.filter((r) => !edits.includes(r)).slice(0, 1)];
 }
 
 /** The sentences of a long prompt that carry the correction (cues or identifiers), in order. */
