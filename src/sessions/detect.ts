@@ -2,6 +2,10 @@
  * Chooses a reader by content: every reader scores the file's first 64 KiB and the highest score
  * above 0 wins (ties go to the earlier reader in READERS). A file no reader claims is reported,
  * never guessed. `--format` skips detection.
+ *
+ * A reader may state the highest score its `detect` ever returns (`maxScore`); once the best
+ * score so far is at least that of every reader still to ask, none of them could win, so they
+ * are not asked (a Claude Code file is not scanned by seven other detectors).
  */
 import { open } from 'node:fs/promises';
 import { SESSION_FORMATS, type SessionFormat } from './model.js';
@@ -15,6 +19,32 @@ export interface FileHead {
   bytes: Buffer;
   /** Whole file size in bytes. */
   size: number;
+  /** `decodeHead(bytes)`, when the caller has it already. */
+  text?: string;
+}
+
+/** What a reader may add to SessionReader: the highest score its `detect` can return. */
+export interface DetectBound {
+  maxScore: number;
+}
+
+/** For each reader list: the highest maxScore of the readers from each position on (Infinity
+ * when any of them states none). */
+const boundsCache = new WeakMap<readonly SessionReader[], number[]>();
+
+function remainingBounds(readers: readonly SessionReader[]): number[] {
+  let bounds = boundsCache.get(readers);
+  if (!bounds) {
+    bounds = new Array<number>(readers.length);
+    let max = -Infinity;
+    for (let i = readers.length - 1; i >= 0; i--) {
+      const stated = (readers[i] as Partial<DetectBound>).maxScore;
+      max = Math.max(max, typeof stated === 'number' ? stated : Infinity);
+      bounds[i] = max;
+    }
+    boundsCache.set(readers, bounds);
+  }
+  return bounds;
 }
 
 export type DetectOutcome =
@@ -55,11 +85,14 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
   if (looksBinary(head.bytes)) {
     return { ok: false, reason: 'binary', message: 'binary file (NUL bytes in the first 64 KiB), not a transcript' };
   }
-  const text = decodeHead(head.bytes);
+  const text = head.text ?? decodeHead(head.bytes);
   if (text.trim() === '') return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
   let best: SessionReader | undefined;
   let bestScore = 0;
-  for (const reader of readers) {
+  const bounds = remainingBounds(readers);
+  for (let i = 0; i < readers.length; i++) {
+    if (best && bestScore >= bounds[i]!) break; // no reader left can score higher
+    const reader = readers[i]!;
     let score = 0;
     try {
       score = reader.detect(text, file);

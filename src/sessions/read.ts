@@ -3,10 +3,13 @@
  * read it, and keep going past every bad file. Each problem is a warning naming file and line;
  * the summary says how much was read so the CLI can decide its exit code.
  */
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ReadWarning, Session, SessionFormat } from './model.js';
-import type { SessionReader } from './reader.js';
-import { detectFormat, readerFor, readHead } from './detect.js';
+import type { ReadOptions, SessionReader } from './reader.js';
+import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from './detect.js';
 import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
+import type { Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { walkInputs, type WalkOptions } from './walk.js';
 
@@ -49,6 +52,60 @@ export interface FileReadResult {
   warnings: ReadWarning[];
 }
 
+/** Files up to this size are read whole, once, and handed to their reader; bigger ones are
+ * streamed (memory stays bounded by this, not by the file). */
+export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+
+interface LoadedFile extends FileHead {
+  /** The whole file when it is at most WHOLE_FILE_BYTES. */
+  content?: Buffer;
+  /** `content` decoded, when it is valid UTF-8 (BOM kept). */
+  wholeText?: string;
+}
+
+/** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
+ * Synchronous: for the small files that dominate, one read from the page cache costs less than
+ * the thread-pool round trips of the async calls. */
+function loadFile(file: string, headBytes: number): LoadedFile {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    const whole = size <= WHOLE_FILE_BYTES;
+    const buf = Buffer.allocUnsafe(whole ? size : Math.min(headBytes, size));
+    let filled = 0;
+    while (filled < buf.length) {
+      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    const bytes = filled === buf.length ? buf : buf.subarray(0, filled);
+    if (!whole) return { bytes, size };
+    return { bytes: bytes.length > headBytes ? bytes.subarray(0, headBytes) : bytes, size, content: bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * A whole file that is valid UTF-8, decoded once: its text (BOM kept, as splitLines expects) and
+ * the head detection would decode from its first HEAD_BYTES (`decodeHead`: BOM dropped, a
+ * character cut at the end of the head becomes one U+FFFD). Undefined for invalid UTF-8.
+ */
+export function decodeWhole(content: Buffer): { text: string; head: string } | undefined {
+  if (!isUtf8(content)) return undefined;
+  const n = content.length;
+  const limit = Math.min(HEAD_BYTES, n);
+  let cut = limit; // the last character boundary at or before the end of the head
+  while (cut > 0 && cut < n && (content[cut]! & 0xc0) === 0x80) cut--;
+  const first = keepBom.decode(content.subarray(0, cut));
+  const text = cut < n ? first + keepBom.decode(content.subarray(cut)) : first;
+  let head = first.charCodeAt(0) === 0xfeff ? first.slice(1) : first;
+  if (cut < limit) head += '\uFFFD';
+  return { text, head };
+}
+
 /** Reads one file: detection (unless `format`), then its reader. Never throws for bad input. */
 export async function readSessionFile(file: string, options: ReadSessionsOptions = {}): Promise<FileReadResult> {
   const warnings: ReadWarning[] = [];
@@ -59,26 +116,40 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
   const readers = options.readers ?? READERS;
   try {
     let reader: SessionReader | undefined;
+    let loaded: LoadedFile;
     if (options.format) {
       reader = readerFor(options.format, readers);
       if (!reader) {
         warn({ file, message: `no reader for format "${options.format}" is installed` });
         return { file, ok: false, sessions: [], warnings };
       }
-      const head = await readHead(file, 1); // still fail early and clearly on unreadable/empty files
-      if (head.size === 0) {
+      loaded = loadFile(file, 1); // still fail early and clearly on unreadable/empty files
+      if (loaded.size === 0) {
         warn({ file, message: 'empty file' });
         return { file, ok: false, sessions: [], warnings };
       }
     } else {
-      const outcome = detectFormat(await readHead(file), file, readers);
+      loaded = loadFile(file, HEAD_BYTES);
+      if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
+        const decoded = decodeWhole(loaded.content);
+        if (decoded) {
+          loaded.text = decoded.head;
+          loaded.wholeText = decoded.text;
+        }
+      }
+      const outcome = detectFormat(loaded, file, readers);
       if (!outcome.ok) {
         warn({ file, message: outcome.message });
         return { file, ok: false, sessions: [], warnings };
       }
       reader = outcome.reader;
     }
-    const sessions = await reader.read(file, { maxLineBytes: options.maxLineBytes ?? DEFAULT_READ_MAX_LINE_BYTES, onWarning: warn });
+    const readOptions: ReadOptions & Preloaded = { maxLineBytes: options.maxLineBytes ?? DEFAULT_READ_MAX_LINE_BYTES, onWarning: warn };
+    if (loaded.content) {
+      readOptions.content = loaded.content;
+      if (loaded.wholeText !== undefined) readOptions.text = loaded.wholeText;
+    }
+    const sessions = await reader.read(file, readOptions);
     if (sessions.length === 0) warn({ file, message: `no session found in this ${reader.format} file` });
     return { file, ok: true, format: reader.format, sessions, warnings };
   } catch (err) {

@@ -18,6 +18,7 @@ import { pushText, pushToolCall, pushToolResult } from '../events.js';
 import { readLines } from '../lines.js';
 import type { Session, SessionEvent, SourceRef, ToolCallEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
 import { errorMessage, fileSize, makeSession, ModelList, pathHash, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
@@ -27,7 +28,8 @@ const USER_LINE = /^####(?: (.*))?$/;
 const NOTE_LINE = /^>(?: (.*))?$/;
 
 function detect(head: string): number {
-  return /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
+  // the literal check is cheap and rules out almost every head before the multiline regex
+  return head.includes('# aider chat started at ') && /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
 }
 
 interface MdLine {
@@ -409,4 +411,4 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
   return sessions;
 }
 
-export const aiderReader: SessionReader = { format: 'aider', detect, read };
+export const aiderReader: SessionReader & DetectBound = { format: 'aider', detect, read, maxScore: 0.95 };

@@ -9,9 +9,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readLines } from '../lines.js';
+import { forEachLine, readLines, type Preloaded } from '../lines.js';
 import type { SessionEvent, Session, AssistantEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
 import { headLines, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
@@ -469,13 +470,14 @@ function stringsWithMarker(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-async function read(file: string, options: ReadOptions = {}): Promise<Session[]> {
+async function read(file: string, options: ReadOptions & Preloaded = {}): Promise<Session[]> {
   const sink = new WarningSink(file, options.onWarning);
   const limit = maxLineBytes(options);
-  const { size } = await stat(file);
+  const content = options.content;
+  const size = content ? content.length : (await stat(file)).size;
   const s = new ClaudeSession(file, sink);
   let sawLine = false;
-  for await (const line of readLines(file, { maxLineBytes: limit })) {
+  await forEachLine(file, { maxLineBytes: limit, content, text: options.text }, (line) => {
     const text = line.text;
     if (!line.truncated && isProgressLine(text)) {
       // Hook output can carry a bootstrap block; agent_progress only echoes the subagent file.
@@ -484,16 +486,16 @@ async function read(file: string, options: ReadOptions = {}): Promise<Session[]>
         if (isRecord(o)) s.bootstrapOnly(o.data, { source: sourceOf(file, line), ...(str(o.timestamp) ? { time: str(o.timestamp) } : {}) });
       }
       sawLine = true;
-      continue;
+      return;
     }
     const o = parseJsonLine(sink, line);
     if (!isRecord(o)) {
       if (o !== undefined) sink.warn(line.lineNo, 'not a JSON object, line skipped');
-      continue;
+      return;
     }
     sawLine = true;
     s.take(o, { source: sourceOf(file, line) });
-  }
+  });
   if (!sawLine) return [];
   if (s.sidechainFile !== true && s.agentTypes.size > 0) rememberAgentTypes(file, s.agentTypes);
   const subagent =
@@ -501,4 +503,4 @@ async function read(file: string, options: ReadOptions = {}): Promise<Session[]>
   return [s.toSession(size, subagent)];
 }
 
-export const claudeCodeReader: SessionReader = { format: 'claude-code', detect, read };
+export const claudeCodeReader: SessionReader & DetectBound = { format: 'claude-code', detect, read, maxScore: 0.95 };

@@ -9,9 +9,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { readLines } from '../lines.js';
+import { forEachLine, type Preloaded } from '../lines.js';
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
 import { pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
 import { headLines, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
@@ -484,18 +485,20 @@ function isSkippable(text: string): boolean {
   return i !== -1 && i < 120 && text.startsWith('{"type":"token_count"', i + 10);
 }
 
-async function read(file: string, options: ReadOptions = {}): Promise<Session[]> {
+async function read(file: string, options: ReadOptions & Preloaded = {}): Promise<Session[]> {
   const sink = new WarningSink(file, options.onWarning);
-  const { size } = await stat(file);
+  const content = options.content;
+  const size = content ? content.length : (await stat(file)).size;
   const s = new CodexSession(file, sink);
   let first = true;
   let sawRecord = false;
-  for await (const line of readLines(file, { maxLineBytes: maxLineBytes(options) })) {
-    if (!line.truncated && isSkippable(line.text)) continue;
+  const limit = maxLineBytes(options);
+  await forEachLine(file, { maxLineBytes: limit, content, text: options.text }, (line) => {
+    if (!line.truncated && isSkippable(line.text)) return;
     const o = parseJsonLine(sink, line);
     if (!isRecord(o)) {
       if (o !== undefined) sink.warn(line.lineNo, 'not a JSON object, line skipped');
-      continue;
+      return;
     }
     const base: EventBaseInput = { source: sourceOf(file, line) };
     if (first) {
@@ -504,13 +507,13 @@ async function read(file: string, options: ReadOptions = {}): Promise<Session[]>
         s.legacy = true;
         s.meta(o, str(o.timestamp));
         sawRecord = true;
-        continue;
+        return;
       }
     }
     sawRecord = true;
     if (s.legacy) {
       if (typeof o.type === 'string' && LEGACY_ITEM_TYPES.has(o.type)) s.item(o, base);
-      continue;
+      return;
     }
     const time = str(o.timestamp);
     if (time) {
@@ -518,7 +521,7 @@ async function read(file: string, options: ReadOptions = {}): Promise<Session[]>
       s.span.see(time);
     }
     const p = isRecord(o.payload) ? o.payload : undefined;
-    if (!p) continue;
+    if (!p) return;
     switch (o.type) {
       case 'session_meta':
         s.meta(p, time);
@@ -538,9 +541,9 @@ async function read(file: string, options: ReadOptions = {}): Promise<Session[]>
       default:
         break;
     }
-  }
+  });
   if (!sawRecord) return [];
   return [s.toSession(size)];
 }
 
-export const codexReader: SessionReader = { format: 'codex', detect, read };
+export const codexReader: SessionReader & DetectBound = { format: 'codex', detect, read, maxScore: 0.95 };

@@ -7,6 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
 import type { ReadOptions } from '../reader.js';
+import type { Preloaded } from '../lines.js';
 
 /** Collects warnings for one file and forwards each to `options.onWarning` as it happens. */
 export class Warnings {
@@ -35,8 +36,9 @@ export function pathHash(file: string, length = 10): string {
   return createHash('sha1').update(path.resolve(file)).digest('hex').slice(0, length);
 }
 
-/** Byte size of a file, 0 when it cannot be read. */
-export async function fileSize(file: string): Promise<number> {
+/** Byte size of a file, 0 when it cannot be read (`content`: the whole file, already read). */
+export async function fileSize(file: string, content?: Buffer): Promise<number> {
+  if (content) return content.length;
   try {
     return (await stat(file)).size;
   } catch {
@@ -45,8 +47,9 @@ export async function fileSize(file: string): Promise<number> {
 }
 
 /** The first `bytes` bytes of a file decoded leniently ('' when unreadable): for readers that
- * handle two shapes and must pick one before reading. */
-export async function readHead(file: string, bytes: number): Promise<string> {
+ * handle two shapes and must pick one before reading. `content`: the whole file, already read. */
+export async function readHead(file: string, bytes: number, content?: Buffer): Promise<string> {
+  if (content) return lenientDecoder.decode(content.length > bytes ? content.subarray(0, bytes) : content);
   try {
     const fh = await open(file, 'r');
     try {
@@ -128,11 +131,12 @@ export interface TextFile {
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
 
-/** Reads a file as UTF-8. Invalid bytes become U+FFFD and each affected line gets a warning. */
-export async function readTextFile(file: string, warnings: Warnings): Promise<TextFile | undefined> {
+/** Reads a file as UTF-8. Invalid bytes become U+FFFD and each affected line gets a warning.
+ * `preloaded`: the whole file, already read (then there is no I/O) and maybe decoded. */
+export async function readTextFile(file: string, warnings: Warnings, preloaded?: Preloaded): Promise<TextFile | undefined> {
   let buf: Buffer;
   try {
-    buf = await readFile(file);
+    buf = preloaded?.content ?? (await readFile(file));
   } catch (err) {
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
     return undefined;
@@ -141,7 +145,8 @@ export async function readTextFile(file: string, warnings: Warnings): Promise<Te
   for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) byteStarts.push(i + 1);
   let text: string;
   try {
-    text = strictDecoder.decode(buf);
+    const known = preloaded?.content ? preloaded.text : undefined; // valid UTF-8, BOM kept
+    text = known === undefined ? strictDecoder.decode(buf) : known.charCodeAt(0) === 0xfeff ? known.slice(1) : known;
   } catch {
     text = lenientDecoder.decode(buf);
     for (let l = 0; l < byteStarts.length; l++) {

@@ -15,6 +15,7 @@ import { pushText, pushToolCall, pushToolResult } from '../events.js';
 import { readLines } from '../lines.js';
 import type { AssistantEvent, Session, SessionEvent, SourceRef } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, makeSession, ModelList, pathHash, Warnings } from './common.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
@@ -38,10 +39,11 @@ const SUCCESS = new Set(['✔', '✓']);
 const FAILURE = new Set(['x', '✗', '✕']);
 
 function detect(head: string): number {
-  const reply = /^✦ /m.test(head);
-  const panel = /^ ?│ [✔✓x✗✕-] {1,2}\S/m.test(head);
+  // the literal checks are cheap and rule out almost every head before the multiline regexes
+  const reply = head.includes('✦ ') && /^✦ /m.test(head);
+  const panel = head.includes('│ ') && /^ ?│ [✔✓x✗✕-] {1,2}\S/m.test(head);
   if (reply && panel) return 0.7;
-  if ((reply || panel) && /^> \S/m.test(head)) return 0.5;
+  if ((reply || panel) && head.includes('> ') && /^> \S/m.test(head)) return 0.5;
   return 0;
 }
 
@@ -276,4 +278,4 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
   ];
 }
 
-export const consoleMdReader: SessionReader = { format: 'console-md', detect, read };
+export const consoleMdReader: SessionReader & DetectBound = { format: 'console-md', detect, read, maxScore: 0.7 };

@@ -11,6 +11,8 @@
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
 import type { Session, SessionEvent, SourceRef } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
+import type { Preloaded } from '../lines.js';
 import { baseName, isRecord, makeSession, ModelList, readTextFile, str, type TextFile, Warnings } from './common.js';
 import { scanJson } from './json-scan.js';
 import { commandOf, contentText, parseArguments } from './openai-messages.js';
@@ -18,10 +20,13 @@ import { statedExitCode } from './outcome.js';
 
 function detectChat(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
+  // literal checks first: cheap, and they rule out almost every head before the regexes
+  if (!head.includes('"sessionId"') || !head.includes('"projectHash"') || !head.includes('"messages"')) return 0;
   return /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head) ? 0.95 : 0;
 }
 
 function detectLogs(head: string): number {
+  if (!head.includes('"messageId"')) return 0;
   return /^\s*\[\s*\{\s*"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head) && /"type"\s*:\s*"user"/.test(head)
     ? 0.9
     : 0;
@@ -264,12 +269,13 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
   return sessions;
 }
 
-export const geminiCliReader: SessionReader = {
+export const geminiCliReader: SessionReader & DetectBound = {
   format: 'gemini-cli',
+  maxScore: 0.95,
   detect: (head) => Math.max(detectChat(head), detectLogs(head)),
-  async read(file: string, options?: ReadOptions): Promise<Session[]> {
+  async read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
     const warnings = new Warnings(file, options);
-    const tf = await readTextFile(file, warnings);
+    const tf = await readTextFile(file, warnings, options);
     if (!tf) return [];
     if (tf.text.trim() === '') {
       warnings.add(undefined, 'file is empty');

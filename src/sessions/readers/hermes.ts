@@ -9,6 +9,8 @@
 import { pushText } from '../events.js';
 import type { Session } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
+import type { Preloaded } from '../lines.js';
 import { baseName, isRecord, makeSession, readHead, readTextFile, str, Warnings } from './common.js';
 import { scanJson } from './json-scan.js';
 import { newChatState, pushChatMessage } from './openai-messages.js';
@@ -19,12 +21,14 @@ const GATEWAY_HEAD = /^\s*\{[^\n]*?"role"\s*:\s*"session_meta"/;
 
 function detectLog(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
+  // the literal checks are cheap and rule out almost every head before the multiline regexes
+  if (!head.includes('"session_id"') || !head.includes('"session_start"')) return 0;
   return /^\s*"session_id"\s*:/m.test(head) && /^\s*"session_start"\s*:/m.test(head) ? 0.9 : 0;
 }
 
-async function readLog(file: string, options?: ReadOptions): Promise<Session[]> {
+async function readLog(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
   const warnings = new Warnings(file, options);
-  const tf = await readTextFile(file, warnings);
+  const tf = await readTextFile(file, warnings, options);
   if (!tf) return [];
   if (tf.text.trim() === '') {
     warnings.add(undefined, 'file is empty');
@@ -111,12 +115,13 @@ async function readLog(file: string, options?: ReadOptions): Promise<Session[]> 
   ];
 }
 
-export const hermesReader: SessionReader = {
+export const hermesReader: SessionReader & DetectBound = {
   format: 'hermes',
-  detect: (head) => (GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head)),
-  async read(file, options) {
+  maxScore: 0.95,
+  detect: (head) => (head.includes('"session_meta"') && GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head)),
+  async read(file, options?: ReadOptions & Preloaded) {
     // A pretty-printed object is the JSON log; anything else is read as the gateway JSONL.
-    const head = await readHead(file, 8192);
+    const head = await readHead(file, 8192, options?.content);
     if (detectLog(head) > 0 || /^\s*\{\s*\n/.test(head)) return readLog(file, options);
     return readChatJsonl(file, options, { format: 'hermes', agent: 'hermes', id: baseName });
   },

@@ -3,9 +3,10 @@
  * {role:"tool", tool_call_id, content}). Many home-grown agents log this shape. Detection scores
  * it below every specific reader so Claude Code, Codex and Hermes files are never taken.
  */
-import { readLines } from '../lines.js';
+import { forEachLine, type LineOptions, type Preloaded } from '../lines.js';
 import type { Session, SessionFormat } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
+import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isRecord, makeSession, pathHash, str, Warnings } from './common.js';
 import { newChatState, pushChatMessage } from './openai-messages.js';
 
@@ -14,11 +15,15 @@ const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'func
 const FOREIGN_KEYS = ['type', 'uuid', 'parentUuid', 'payload', 'sessionId', 'record_type', 'conversations'];
 
 function detectChat(head: string): number {
-  const lines = head.split('\n');
-  // the last line of the head may be cut short
-  const complete = lines.length > 1 ? lines.slice(0, -1) : lines;
+  // The first 20 newline-terminated lines (the last line of the head may be cut short), or the
+  // whole head when it has no newline; found one at a time, not by splitting all 64 KiB.
   let seen = 0;
-  for (const raw of complete.slice(0, 20)) {
+  let from = 0;
+  for (let n = 0; n < 20; n++) {
+    const nl = head.indexOf('\n', from);
+    if (nl === -1 && n > 0) break;
+    const raw = nl === -1 ? head : head.slice(from, nl);
+    from = nl + 1;
     const line = raw.trim();
     if (line === '') continue;
     let v: unknown;
@@ -44,7 +49,7 @@ export interface ChatJsonlSettings {
 }
 
 /** Reads a JSONL file of chat messages (plus Hermes' session_meta line) into one Session. */
-export async function readChatJsonl(file: string, options: ReadOptions | undefined, settings: ChatJsonlSettings): Promise<Session[]> {
+export async function readChatJsonl(file: string, options: (ReadOptions & Preloaded) | undefined, settings: ChatJsonlSettings): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const state = newChatState();
   let lineCount = 0;
@@ -54,26 +59,30 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
   let cwd: string | undefined;
   let readFailed = false;
   try {
-    const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
-    for await (const line of readLines(file, lineOptions)) {
+    const lineOptions: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
+    if (options?.content) {
+      lineOptions.content = options.content;
+      lineOptions.text = options.text;
+    }
+    await forEachLine(file, lineOptions, (line) => {
       if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
       if (line.truncated) {
         warnings.add(line.lineNo, `line of ${line.bytes} bytes exceeds the line limit; skipped`);
-        continue;
+        return;
       }
       const text = line.text.trim();
-      if (text === '') continue;
+      if (text === '') return;
       lineCount++;
       let v: unknown;
       try {
         v = JSON.parse(text);
       } catch (err) {
         warnings.add(line.lineNo, `invalid JSON (${errorMessage(err)}); line skipped`);
-        continue;
+        return;
       }
       if (!isRecord(v)) {
         warnings.add(line.lineNo, 'line is not a JSON object; skipped');
-        continue;
+        return;
       }
       const source = { file, line: line.lineNo, offset: line.offset };
       if (v.role === 'session_meta') {
@@ -84,18 +93,18 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
         }
         startedAt ??= str(v.timestamp);
         cwd ??= str(v.cwd);
-        continue;
+        return;
       }
       if (!pushChatMessage(state, v, source)) {
         warnings.add(line.lineNo, `not a chat message (role ${JSON.stringify(v.role)}); skipped`);
-        continue;
+        return;
       }
       const t = str(v.timestamp);
       if (t) {
         firstTime ??= t;
         lastTime = t;
       }
-    }
+    });
   } catch (err) {
     readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
@@ -104,7 +113,7 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
     if (!readFailed) warnings.add(undefined, 'file is empty');
     return [];
   }
-  const bytes = await fileSize(file);
+  const bytes = await fileSize(file, options?.content);
   return [
     makeSession({
       id: settings.id(file),
@@ -123,8 +132,9 @@ export async function readChatJsonl(file: string, options: ReadOptions | undefin
   ];
 }
 
-export const openaiChatReader: SessionReader = {
+export const openaiChatReader: SessionReader & DetectBound = {
   format: 'openai-chat',
+  maxScore: 0.4,
   detect: (head) => detectChat(head),
   read: (file, options) =>
     readChatJsonl(file, options, {

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { forEachLine, readLines, splitLines, type Line } from '../../src/sessions/lines.js';
+import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
+import { decodeWhole } from '../../src/sessions/read.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'compound-lines-'));
+let n = 0;
+
+async function streamed(bytes: Buffer, options: { maxLineBytes?: number; start?: number; startLineNo?: number } = {}): Promise<Line[]> {
+  const file = join(dir, `f${n++}`);
+  writeFileSync(file, bytes);
+  const out: Line[] = [];
+  for await (const l of readLines(file, options)) out.push(l);
+  return out;
+}
+
+function split(bytes: Buffer, options: { maxLineBytes?: number; start?: number; startLineNo?: number } = {}): Line[] {
+  const out: Line[] = [];
+  splitLines(bytes, options, (l) => out.push(l));
+  return out;
+}
+
+const cases: Record<string, Buffer> = {
+  empty: Buffer.alloc(0),
+  'one newline': Buffer.from('\n'),
+  'no trailing newline': Buffer.from('{"a":1}\n{"b":2}'),
+  'trailing newline': Buffer.from('{"a":1}\n{"b":2}\n'),
+  'blank lines': Buffer.from('\n\n  \n{"a":1}\n\n'),
+  crlf: Buffer.from('{"a":1}\r\n{"b":"x"}\r\n\r\nlast\r'),
+  'lone CR': Buffer.from('\r\n\r'),
+  'multi-byte': Buffer.from('{"t":"héllo ✦ 日本語 🎉"}\n✦ reply\n│ ✔ tool\n'),
+  'BOM at the start': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n{"b":2}\n')]),
+  'BOM on later lines': Buffer.concat([Buffer.from('x\n'), Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from('y\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\r\n')]),
+  'BOM in ASCII-length file': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf])]),
+  'invalid UTF-8': Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\nok\n'), Buffer.from([0xe2, 0x82]), Buffer.from('\nend')]),
+  'cut multi-byte before newline': Buffer.concat([Buffer.from('ab'), Buffer.from([0xe6, 0x97]), Buffer.from('\r\ncd\n')]),
+  'NUL bytes': Buffer.from('a\u0000b\nc\n'),
+};
+
+describe('splitLines gives exactly the lines readLines gives', () => {
+  for (const [name, bytes] of Object.entries(cases)) {
+    it(name, async () => {
+      expect(split(bytes)).toEqual(await streamed(bytes));
+    });
+  }
+
+  it('lines cut at the size limit, including cuts inside a character and before a CR', async () => {
+    const long = Buffer.from(`${'x'.repeat(10)}\n${'é'.repeat(20)}\n${'y'.repeat(7)}\r\n${'z'.repeat(30)}\nshort\n${'日'.repeat(9)}`);
+    for (const maxLineBytes of [1, 5, 7, 8, 9, 11, 16, 64]) {
+      expect(split(long, { maxLineBytes })).toEqual(await streamed(long, { maxLineBytes }));
+    }
+  });
+
+  it('from a start offset with a start line number', async () => {
+    const bytes = Buffer.from('first\nsécond\nthird\r\nfourth');
+    for (const start of [0, 6, 14, 21, 27, 40]) {
+      expect(split(bytes, { start, startLineNo: 5 })).toEqual(await streamed(bytes, { start, startLineNo: 5 }));
+    }
+  });
+
+  it('a large mixed file: byte offsets and texts agree line by line', async () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 3000; i++) parts.push(i % 7 === 0 ? `{"i":${i},"t":"ünïcödé ${'✦'.repeat(i % 5)}"}` : i % 11 === 0 ? '' : `{"i":${i}}${i % 13 === 0 ? '\r' : ''}`);
+    const bytes = Buffer.from(parts.join('\n'));
+    expect(split(bytes)).toEqual(await streamed(bytes));
+    expect(split(bytes, { maxLineBytes: 12 })).toEqual(await streamed(bytes, { maxLineBytes: 12 }));
+  });
+
+  it('forEachLine uses the content when given and streams the file otherwise', async () => {
+    const bytes = Buffer.from('a\nb\n');
+    const file = join(dir, 'each');
+    writeFileSync(file, 'different\n');
+    const fromContent: string[] = [];
+    await forEachLine(file, { content: bytes }, (l) => fromContent.push(l.text));
+    expect(fromContent).toEqual(['a', 'b']);
+    const fromFile: string[] = [];
+    await forEachLine(file, {}, (l) => fromFile.push(l.text));
+    expect(fromFile).toEqual(['different']);
+  });
+});
+
+describe('decodeWhole: one decode gives the reader text and the detection head', () => {
+  const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
+  const check = (bytes: Buffer) => {
+    const d = decodeWhole(bytes);
+    expect(d).toBeDefined();
+    expect(d!.text).toBe(keepBom.decode(bytes));
+    expect(d!.head).toBe(decodeHead(bytes.subarray(0, HEAD_BYTES)));
+  };
+  it('small, BOM, and a character cut at the end of the head at every split', () => {
+    check(Buffer.from('{"a":"é"}\n'));
+    check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n')]));
+    for (const ch of ['é', '✦', '🎉']) {
+      const width = Buffer.byteLength(ch);
+      for (let shift = 0; shift < width + 1; shift++) {
+        const pad = 'x'.repeat(HEAD_BYTES - 2 - shift);
+        check(Buffer.from(`${pad}${ch}${ch}tail\n`));
+        check(Buffer.from(`${pad}${ch}`));
+      }
+    }
+    check(Buffer.from('x'.repeat(HEAD_BYTES)));
+    check(Buffer.from('x'.repeat(HEAD_BYTES + 1)));
+  });
+  it('invalid UTF-8 is left to the line-by-line path', () => {
+    expect(decodeWhole(Buffer.from([0x61, 0xff, 0x0a]))).toBeUndefined();
+  });
+});
