@@ -62,7 +62,7 @@ function anchor(title: string): string {
 
 function countsLine(counts: Counts): string {
   return Object.entries(counts)
-    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${v === null ? 'n/a' : typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(4) : String(v)}`)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${v === null ? 'n/a' : String(v)}`) // numbers are already rounded
     .join(' · ');
 }
 

@@ -61,8 +61,9 @@ export function snapshotTrend(asOf: number | undefined, valueAt: (t: number) => 
   };
 }
 
+/** part / whole to 4 decimals (what files show), or null when there is no whole. */
 export function ratio(part: number, whole: number): number | null {
-  return whole === 0 ? null : part / whole;
+  return whole === 0 ? null : round(part / whole);
 }
 
 export function pct(x: number | null, digits = 1): string {

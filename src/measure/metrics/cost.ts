@@ -1,6 +1,6 @@
 /** Cost: model tokens and money per harvested item, when the harvest recorded them. */
 import type { MeasureData } from '../data.js';
-import { ratio, type Metric, type Trend, point } from '../metric.js';
+import { point, type Metric, type Trend } from '../metric.js';
 import { round } from '../stable-json.js';
 
 const NO_TREND: Trend = { kind: 'window', d7: point(null, null), d30: point(null, null) };
@@ -9,8 +9,9 @@ export function cost(data: MeasureData): Metric<undefined> {
   const items = data.emitted.length;
   const { sessions, tokens, usd } = data.cost;
   const recorded = sessions > 0;
-  const perItem = tokens === undefined ? null : ratio(tokens, items);
-  const usdPerItem = usd === undefined ? null : ratio(usd, items);
+  // divided here, not with ratio(): money per item needs more than four decimals
+  const perItem = tokens === undefined || items === 0 ? null : tokens / items;
+  const usdPerItem = usd === undefined || items === 0 ? null : usd / items;
   return {
     title: 'Cost',
     definition:
