@@ -40,6 +40,10 @@ const LIST_ONLY = /^[^:]{0,40}:?\s*(?:[\w./-]+,\s*){2,}[\w./-]+\.?$/;
 const SPECIFIC = /(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|:\d{4,5}\b|\bport\b|>=\s*\d|\brequire[sd]?\b[^.]*\d/i;
 /** Dependency inventories (`pkg@^1.2.3`, `dep ~> 1.0`): versions pinned elsewhere, not knowledge. */
 const INVENTORY = /@\^?\d|~>\s*\d|\^\d+\.\d+/;
+/** A command in a code span (`npm run ci`, `vitest run src`): how to run things. */
+const COMMAND_SPAN = /`(?:npm|npx|yarn|pnpm|bun|mix|cargo|go|make|pytest|python3?|node|vitest|jest|eslint|tsc|git|docker|bundle|rake|gradle|mvn|dotnet|uv|poetry|pip)\s[^`]+`/;
+/** "`types.ts` - Core interfaces", "File: `x.ts`": a file listing, not what matters about the file. */
+const FILE_PURPOSE = /^(?:`[^`]+`\s*(?:[-–:]|\(\w)|(?:file|location|located at|path):\s*`[^`]+`\.?$)/i;
 /** "(lines 400-458)": positions that go stale with the next edit. */
 const LINE_REFS = /\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*\)|,?\s*\blines? \d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*/g;
 
@@ -55,6 +59,7 @@ export function lineScore(line: string): number {
   if (NARRATION.test(line)) return -Infinity;
   let score = 1.5 * Math.min(3, concreteness(line));
   if (SPECIFIC.test(line)) score += 1.5;
+  if (COMMAND_SPAN.test(line)) score += 1.5;
   if (DURABLE.test(line)) score += 1;
   if (FLUFF.test(line)) score -= 3;
   if (VOLATILE.test(line)) score -= 3;
@@ -62,7 +67,10 @@ export function lineScore(line: string): number {
   if (line.length > 260) score -= 1;
   if (LIST_ONLY.test(line) && !DURABLE.test(line)) score -= 2;
   if (INVENTORY.test(line)) score -= 1;
+  if (FILE_PURPOSE.test(line)) score -= 1.5;
   if (DID.test(line)) score -= 1.5;
+  if (/:$/.test(line)) score -= 2; // a label whose content (a code block) was left out
+  if (/\b(?:could|should|would|might|may want to)\b/i.test(line)) score -= 2; // a suggestion, not how things are
   return score;
 }
 
@@ -104,6 +112,13 @@ export function parseReport(text: string): Section[] {
     const bold = BOLD_LINE.exec(raw) ?? LABEL_LINE.exec(raw);
     if (bold) {
       open(10 + indent, headingText(bold[1]!));
+      return;
+    }
+    // "Build Script (`assets/build.js`):" labels the lines that follow.
+    const label = oneLine(stripMarkdown(raw));
+    const following = rows.slice(at + 1).find((r) => r.trim().length > 0);
+    if (label.length <= 80 && label.endsWith(':') && following !== undefined && !/^\s*```/.test(following)) {
+      open(30 + indent, headingText(raw));
       return;
     }
     // A list item with deeper items under it heads them ("6. logger.ts - Logging" → its bullets).
@@ -202,10 +217,13 @@ export function reportsOf(view: SessionView): Report[] {
     } else if (e.kind === 'assistant') last = e;
   }
   if (last) closing.push(last);
+  // A subagent's last message is its report to the parent: findings read from code, like a delegate's result.
+  const subagent = view.session.parentId !== undefined || view.session.subagent !== undefined || view.events.every((e) => e.sidechain);
   for (const e of closing) {
     if (e.kind !== 'assistant' || e.text.length < MIN_REPORT || !isStructured(e.text)) continue;
     if (!workedBefore(view, e.index)) continue;
-    reports.push({ event: e.index, source: 'closing', text: e.text, sections: parseReport(e.text) });
+    const source = subagent && e === last ? 'delegate' : 'closing';
+    reports.push({ event: e.index, source, text: e.text, sections: parseReport(e.text) });
   }
   return reports.sort((a, b) => a.event - b.event);
 }

@@ -16,13 +16,15 @@ import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
-const PROPOSAL_SECTION = /\b(?:propos\w*|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan)\b/i;
+const PROPOSAL_SECTION = /\b(?:propos\w*|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
 const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
 /** How to run, test, build, configure and debug: what the next session needs first. */
 const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?:s|ing)?|build|lint\w*|hooks?|ci|install\w*|setup|environment|env|versions?|runtime|node\.js|logs?|logging|debug|deploy\w*|port|server|docs?|documentation|commits?|migrations?|priority|requires?)\b/i;
 /** Imperative lines make a procedure (a pattern); descriptive ones a fact. */
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
+/** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
+const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
 const MIN_LINE = 2;
 const SECTION_CHARS = 360;
 const COMPACT_REPORT = 1800;
@@ -32,12 +34,18 @@ function context(section: Section): string {
   return useful.slice(-2).join(' / ');
 }
 
+/** Whether most words of a code span occur in the corpus (values may be paraphrased: `host:port`). */
+function spanSeen(span: string, corpus: string): boolean {
+  if (corpus.includes(span)) return true;
+  const parts = span.split(/[^a-z0-9_]+/).filter((t) => t.length >= 3);
+  return parts.length > 0 && parts.filter((t) => corpus.includes(t)).length * 2 >= parts.length;
+}
+
 /** Identifiers in code spans that the session's tool output (not the agent's own edits) shows. */
 function grounded(line: string, corpus: string): boolean {
   const spans = [...line.matchAll(/`([^`\n]{3,80})`/g)].map((m) => m[1]!.toLowerCase().replace(/^~\//, ''));
   if (spans.length === 0) return true;
-  const seen = spans.filter((s) => corpus.includes(s) || corpus.includes(s.replace(/[({].*$/, '')));
-  return seen.length * 2 >= spans.length;
+  return spans.filter((s) => spanSeen(s, corpus)).length * 2 >= spans.length;
 }
 
 interface Scored {
@@ -58,22 +66,22 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string): Scored | undefined {
   const ctx = context(section);
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
   const score = best.reduce((n, l) => n + l.score, 0) / Math.max(1, best.length) + Math.min(2, best.length - 1) + 0.5 * Math.min(2, concreteness(ctx)) + bonus;
-  // Lines in reading order until the section budget is used.
-  const parts: string[] = [];
+  // The best lines that fit the section budget (at most five), shown in reading order.
+  const chosen = new Set<ReportLine>();
   let used = ctx.length + 2;
-  for (const l of kept) {
-    if (!best.includes(l) && kept.length > 3) continue;
-    const t = clip(l.text.replace(/[.;]$/, ''), 220);
-    if (used + t.length > SECTION_CHARS && parts.length > 0) break;
-    parts.push(t);
-    used += t.length + 2;
+  for (const l of [...kept].sort((a, b) => b.score - a.score)) {
+    const len = Math.min(220, l.text.length) + 2;
+    if (chosen.size >= 5 || (used + len > SECTION_CHARS && chosen.size > 0)) continue;
+    chosen.add(l);
+    used += len;
   }
+  const parts = kept.filter((l) => chosen.has(l)).map((l) => clip(l.text.replace(/[.;]$/, ''), 220));
   const body = parts.join('; ');
   const text = sentence(ctx ? `${ctx}: ${body}` : body);
   const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
@@ -81,7 +89,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     score,
     draft: {
       category,
-      title: clip((ctx || parts[0]!).replace(/`/g, ''), 70),
+      title: (ctx || parts[0]!).replace(/`/g, ''),
       text,
       confidence: CONFIDENCE.stated,
       event: report.event,
@@ -140,6 +148,7 @@ export function disputed(view: SessionView, report: Report): boolean {
 
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
+  const summaries: Draft[] = [];
   let corpus: string | undefined;
   for (const report of reportsOf(view)) {
     if (disputed(view, report)) continue;
@@ -147,7 +156,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT) {
       const d = compactDraft(report, facts);
-      if (d) drafts.push(d);
+      if (d) summaries.push(d);
       continue;
     }
     const scored = report.sections
@@ -157,7 +166,10 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const keep = Math.max(1, Math.min(8, Math.ceil(report.text.length / 1500)));
     drafts.push(...scored.slice(0, keep).map((s) => s.draft));
   }
-  return drafts;
+  // Turn summaries repeat each other across a long session: keep the most concrete few.
+  const maxSummaries = Math.max(2, Math.floor(view.prompts.length / 4));
+  const best = [...summaries].sort((a, b) => b.score - a.score || a.event - b.event).slice(0, maxSummaries);
+  return [...drafts, ...summaries.filter((d) => best.includes(d))];
 }
 
 export const reportFacts: Extractor = {

@@ -15,7 +15,7 @@ import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, viewOf, type SessionView, type 
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
 
-const MISSING_COMMAND = /(?:^|[\s:])([\w.+-]+): (?:command )?not found\b|command not found: ([\w.+-]+)|'([\w.+-]+)' is not recognized as an internal/m;
+const MISSING_COMMAND = /command not found: ([\w.+-]*[a-zA-Z][\w.+-]*)|(?:^|[\s:])([\w.+-]*[a-zA-Z][\w.+-]*): (?:command )?not found\b|'([\w.+-]+)' is not recognized as an internal/m;
 const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([\w.]+)'/;
 const PERMISSION = /permission denied|EACCES|operation not permitted/i;
 const TOO_LARGE = /exceeds (?:the )?maximum allowed (?:size|tokens)|file (?:is )?too large|content \([\d.]+\s*[KMG]?B\) exceeds/i;
@@ -104,7 +104,7 @@ function missingModule(s: Step): Draft | undefined {
     quotes: [err],
     rule: 'tool-quirk',
     signature: errorSignature(err),
-    score: 5,
+    score: 6,
   };
 }
 
@@ -245,7 +245,7 @@ function truncation(view: SessionView): Draft[] {
       quotes: [marker],
       rule: 'tool-quirk',
       signature: errorSignature(marker),
-      score: 4,
+      score: 5,
     });
   }
   return out;

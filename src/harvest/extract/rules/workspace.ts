@@ -14,7 +14,8 @@ const HOME = /^(?:\/home\/[^/]+|\/Users\/[^/]+|~)(?=\/)/;
 
 export function workspaceDrafts(view: SessionView): Draft[] {
   const { cwd, branch } = view.session;
-  if (!cwd || !branch || view.steps.length < 5) return [];
+  // A subagent runs in its parent's workspace; the parent session says it once.
+  if (!cwd || !branch || view.steps.length < 5 || view.session.parentId !== undefined || view.events.every((e) => e.sidechain)) return [];
   const parts = cwd.replace(/\/+$/, '').split('/');
   const dir = parts[parts.length - 1];
   const parent = parts[parts.length - 2];
