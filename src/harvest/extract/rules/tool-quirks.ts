@@ -20,7 +20,7 @@ const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)
 const PERMISSION = /permission denied|EACCES|operation not permitted/i;
 const TOO_LARGE = /exceeds (?:the )?maximum allowed (?:size|tokens)|file (?:is )?too large|content \([\d.]+\s*[KMG]?B\) exceeds/i;
 const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a directory/i;
-const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large|output (?:was )?truncated/i;
+const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
 const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
 function isEditStep(s: Step): boolean {
