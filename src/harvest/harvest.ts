@@ -75,7 +75,7 @@ function eventTime(session: Session, index: number): string {
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const store = loadStore(options.root);
   const ledger = readLedger(options.root);
-  const knownHashes = new Set(ledger.sessions.map((s) => s.hash));
+  const knownHashes = new Set([...ledger.files, ...ledger.sessions.map((s) => s.hash)]);
   const ledgerById = new Map(ledger.sessions.map((s) => [s.id, s]));
   const existingIds = new Set(store.items.map((i) => i.meta.id));
   const rejected = new Set(ledger.emitted.filter((id) => !existingIds.has(id)));
@@ -111,11 +111,13 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
 
   const pending: OriginCandidate[] = [];
   const ledgerUpdates: LedgerSession[] = [];
+  const filesRead: string[] = [];
   const { summary } = await forEachSessionFile(
     toRead,
     { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
     (result) => {
       const hash = hashes.get(result.file) ?? '';
+      if (result.ok && hash) filesRead.push(hash);
       for (const session of result.sessions) {
         stats.sessions++;
         const users = [...(options.redactUsers ?? []), ...usersFromPath(session.cwd), ...usersFromPath(result.file)];
@@ -123,8 +125,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
         const seen = ledgerById.get(id);
         const from = seen ? seen.events : 0;
         if (seen && seen.events >= session.events.length) {
-          stats.sessionsSkipped++;
-          ledgerUpdates.push({ ...seen, hash, bytes: session.bytes });
+          stats.sessionsSkipped++; // already harvested, perhaps from another file
           continue;
         }
         const repo = sessionRepo(session, aliases);
@@ -155,6 +156,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     version: ledger.version,
     sessions: [...new Map([...ledger.sessions, ...ledgerUpdates].map((s) => [s.id, s])).values()],
     emitted: [...ledger.emitted, ...merged.created],
+    files: [...ledger.files, ...filesRead],
   };
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
   plan.ledger = nextLedger;

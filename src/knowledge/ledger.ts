@@ -21,16 +21,21 @@ export interface Ledger {
   sessions: LedgerSession[];
   /** Ids of every item the harvester has written; one missing from the store was rejected. */
   emitted: string[];
+  /** Content hashes of transcript files read in full: such a file is not parsed again. A file
+   * can hold several sessions (Aider) and a session can be recorded in two files (Hermes gateway
+   * and log), so file hashes are kept apart from session hashes. */
+  files: string[];
 }
 
 export function emptyLedger(): Ledger {
-  return { version: LEDGER_VERSION, sessions: [], emitted: [] };
+  return { version: LEDGER_VERSION, sessions: [], emitted: [], files: [] };
 }
 
 export function normalizeLedger(ledger: Ledger): Ledger {
   const sessions = [...new Map(ledger.sessions.map((s) => [s.id, s])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const emitted = [...new Set(ledger.emitted)].sort();
-  return { version: LEDGER_VERSION, sessions, emitted };
+  const files = [...new Set(ledger.files)].sort();
+  return { version: LEDGER_VERSION, sessions, emitted, files };
 }
 
 export function renderLedger(ledger: Ledger): string {
@@ -40,9 +45,9 @@ export function renderLedger(ledger: Ledger): string {
     if (s.last_event !== undefined) rec.last_event = s.last_event;
     return `    ${JSON.stringify(rec)}`;
   });
-  const emitted = n.emitted.map((id) => `    ${JSON.stringify(id)}`);
+  const quoted = (xs: string[]) => xs.map((x) => `    ${JSON.stringify(x)}`);
   const list = (xs: string[]) => (xs.length ? `[\n${xs.join(',\n')}\n  ]` : '[]');
-  return `{\n  "version": ${n.version},\n  "sessions": ${list(sessions)},\n  "emitted": ${list(emitted)}\n}\n`;
+  return `{\n  "version": ${n.version},\n  "sessions": ${list(sessions)},\n  "emitted": ${list(quoted(n.emitted))},\n  "files": ${list(quoted(n.files))}\n}\n`;
 }
 
 export function parseLedger(text: string): Ledger {
@@ -50,5 +55,6 @@ export function parseLedger(text: string): Ledger {
   if (typeof value !== 'object' || value === null || !Array.isArray(value.sessions) || !Array.isArray(value.emitted)) {
     throw new Error('ledger.json must have "sessions" and "emitted" lists');
   }
-  return normalizeLedger({ version: LEDGER_VERSION, sessions: value.sessions, emitted: value.emitted });
+  if (value.files !== undefined && !Array.isArray(value.files)) throw new Error('ledger.json "files" must be a list');
+  return normalizeLedger({ version: LEDGER_VERSION, sessions: value.sessions, emitted: value.emitted, files: value.files ?? [] });
 }

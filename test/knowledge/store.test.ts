@@ -184,7 +184,7 @@ describe('plan and apply', () => {
 
 describe('ledger', () => {
   it('is sorted and deterministic', () => {
-    const a = renderLedger({ version: 1, sessions: [{ id: 'b', format: 'codex', hash: 'h2', bytes: 2, events: 1 }, { id: 'a', format: 'claude-code', hash: 'h1', bytes: 1, events: 3 }], emitted: ['z', 'y', 'z'] });
+    const a = renderLedger({ version: 1, sessions: [{ id: 'b', format: 'codex', hash: 'h2', bytes: 2, events: 1 }, { id: 'a', format: 'claude-code', hash: 'h1', bytes: 1, events: 3 }], emitted: ['z', 'y', 'z'], files: ['f2', 'f1'] });
     const b = renderLedger(parseLedger(a));
     expect(a).toBe(b);
     expect(JSON.parse(a).sessions.map((s: { id: string }) => s.id)).toEqual(['a', 'b']);
