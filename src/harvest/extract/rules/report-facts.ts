@@ -163,7 +163,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
       .map((s) => sectionDraft(view, s, report, facts))
       .filter((s): s is Scored => s !== undefined)
       .sort((a, b) => b.score - a.score);
-    const keep = Math.max(1, Math.min(8, Math.ceil(report.text.length / 1500)));
+    const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
     drafts.push(...scored.slice(0, keep).map((s) => s.draft));
   }
   // Turn summaries repeat each other across a long session: keep the most concrete few.

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { checkFindingDrafts, findings } from '../../src/harvest/extract/rules/check-findings.js';
+import { outputNoiseDrafts } from '../../src/harvest/extract/rules/output-noise.js';
+import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { workspaceDrafts } from '../../src/harvest/extract/rules/workspace.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+describe('check findings', () => {
+  it('reads located findings and credo-style marked findings', () => {
+    const out = findings(
+      [
+        'src/app.ts(12,5): error TS2345: Argument of type string is not assignable to parameter of type number.',
+        '┃ [R] ↘ The alias `Foo.Bar` is not alphabetically ordered among its group.',
+        '┃       lib/app/foo.ex:10:9 #(App.Foo)',
+        'lib/app/bar.ex:44:22:call_without_opaque Type mismatch in call without opaque term in to_list.',
+        'lib/app/bar.ex:12:pattern_match',
+      ].join('\n'),
+    );
+    expect(out.map((f) => f.file)).toEqual(['src/app.ts', 'lib/app/foo.ex', 'lib/app/bar.ex']);
+    expect(out[1]!.message).toContain('not alphabetically ordered');
+  });
+
+  it('turns a finding fixed by the next edit of its file into a verified pitfall', () => {
+    const session = new SessionBuilder()
+      .user('make the linter happy')
+      .bash('mix credo --strict', '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/summary.ex:97:9 #(App.Summary.call)', 0)
+      .tool('Edit', { file_path: '/home/dev/demo/lib/app/summary.ex', old_string: '  require Logger', new_string: '  alias LangChain.Chains.LLMChain\n  require Logger' }, 'updated')
+      .bash('mix credo --strict', 'found no issues')
+      .build();
+    const drafts = checkFindingDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('pitfall');
+    expect(drafts[0]!.text).toContain('mix credo');
+    expect(drafts[0]!.text).toContain('Nested modules could be aliased');
+    expect(drafts[0]!.text).toContain('alias LangChain.Chains.LLMChain');
+  });
+});
+
+describe('expected output noise', () => {
+  it('reports a warning every passing run of a check prints', () => {
+    const b = new SessionBuilder().user('run the tests twice');
+    for (let i = 0; i < 2; i++) b.bash('npm test', ' DEPRECATED  `test.poolOptions` was removed in Vitest 4.\n Tests  16 passed (16)');
+    const drafts = outputNoiseDrafts(viewOf(b.build()));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('tool-quirk');
+    expect(drafts[0]!.text).toContain('poolOptions');
+  });
+
+  it('ignores a warning seen once', () => {
+    const session = new SessionBuilder().user('test').bash('npm test', 'DEPRECATED something\nok').build();
+    expect(outputNoiseDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('workspace', () => {
+  it('notices per-branch worktrees, not in subagent sessions', () => {
+    const build = (meta: object) => {
+      const b = new SessionBuilder({ cwd: '/home/dev/projects/app-worktrees/feat-1', branch: 'feat-1', ...meta }).user('go');
+      for (let i = 0; i < 5; i++) b.bash(`make step${i}`, 'ok');
+      return b.build();
+    };
+    const [fact] = workspaceDrafts(viewOf(build({})));
+    expect(fact?.text).toContain('~/projects/app-worktrees/');
+    expect(fact?.text).toContain('`feat-1`');
+    expect(workspaceDrafts(viewOf(build({ parentId: 'parent' })))).toEqual([]);
+  });
+});
+
+describe('report facts', () => {
+  const report = [
+    '## Exploration Report',
+    '',
+    '### Config',
+    '- HTTP: Bandit on `127.0.0.1:4010` (config/dev.exs)',
+    '- Per-worktree overrides via `config/dev.local.exs`',
+    '- signing_salt: "abc123secret"',
+    '',
+    '### Current gaps',
+    '- No domains defined yet',
+    '',
+    '### Dependencies',
+    '- `phoenix ~> 1.8.3` - web framework',
+    '',
+    '### Build',
+    '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`',
+    '- The dev endpoint runs `node build.js --watch` from `assets/`',
+    '- Tests use the SQL sandbox; run them with `mix test`',
+    '',
+    '### Layout',
+    '- LiveViews live in `lib/app_web/live/` and render inline templates in `render/1`',
+    '- The stylesheet is `priv/static/assets/app.css`, maintained by hand',
+  ].join('\n');
+
+  it('keeps concrete config lines of a subagent report, never secret values or transient state', () => {
+    const session = new SessionBuilder()
+      .user('explore the config')
+      .tool('Read', { file_path: '/home/dev/demo/config/dev.exs' }, 'config :app, http: [port: 4010]')
+      .tool('Read', { file_path: '/home/dev/demo/config/config.exs' }, 'import Config')
+      .tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report)
+      .build();
+    const drafts = reportFactDrafts(viewOf(session));
+    const text = drafts.map((d) => d.text).join('\n');
+    expect(text).toContain('127.0.0.1:4010');
+    expect(text).not.toContain('abc123secret');
+    expect(text).not.toContain('No domains defined yet');
+  });
+
+  it('drops a closing summary the user answers with a correction', () => {
+    const summary = [
+      '## Storage layout',
+      '',
+      '### Where state lives',
+      '- The sync state lives in `storeA` under `~/.app/state.jsonl`, one record per line',
+      '- Each record carries a `recordType` field read by `loadState`',
+      '- Old clients keep reading `storeA` through `loadState` unchanged',
+      '- The writer in `src/state.ts` appends records atomically with `writeAtomic`',
+      '- Records older than the `retention` setting are pruned on start',
+      '- A corrupt line is skipped by `loadState` with a warning naming the line number',
+      '- `writeAtomic` writes to a temporary file first and renames it over `state.jsonl`',
+    ].join('\n');
+    const session = (reply: string) => {
+      const b = new SessionBuilder().user('describe the storage');
+      for (let i = 0; i < 3; i++) b.tool('Read', { file_path: `/home/dev/demo/src/f${i}.ts` }, 'storeA state.jsonl recordType loadState src/state.ts writeAtomic retention');
+      return b.assistant(summary).user(reply).build();
+    };
+    expect(reportFactDrafts(viewOf(session('thanks, now add a test for it'))).length).toBeGreaterThan(0);
+    expect(reportFactDrafts(viewOf(session("no, it's not a jsonl file, it's json")))).toEqual([]);
+  });
+});
+
+describe('errors the user pasted', () => {
+  it('joins the pasted error with the agent\'s explanation and fix', () => {
+    const session = new SessionBuilder()
+      .user("./gen.py in.txt > out.html\n/home/dev/demo/gen.py:284: SyntaxWarning: invalid escape sequence '\\s'\n  script = \"\"\"")
+      .tool('Edit', { file_path: '/home/dev/demo/gen.py', old_string: 'script = """', new_string: 'script = r"""' }, 'updated')
+      .assistant('Good catch — that warning came from regex backslashes inside a normal Python triple-quoted string. Converted the script block to a raw string so backslashes are not escapes.')
+      .build();
+    const p = errorFixDrafts(viewOf(session)).find((d) => d.text.includes('SyntaxWarning'));
+    expect(p?.category).toBe('pitfall');
+    expect(p?.text).toContain('came from regex backslashes');
+    expect(p?.text).toContain('raw string');
+  });
+});
+
+describe('tool quirks of the agent', () => {
+  it('names the sibling-cascade of parallel calls once', () => {
+    const session = new SessionBuilder()
+      .user('read these')
+      .tool('Read', { file_path: '/home/dev/demo/a.heex' }, '<tool_use_error>File does not exist.</tool_use_error>', { isError: true })
+      .tool('Read', { file_path: '/home/dev/demo/b.ex' }, '<tool_use_error>Sibling tool call errored</tool_use_error>', { isError: true, cascade: true })
+      .tool('Read', { file_path: '/home/dev/demo/c.ex' }, '<tool_use_error>Sibling tool call errored</tool_use_error>', { isError: true, cascade: true })
+      .tool('Read', { file_path: '/home/dev/demo/b.ex' }, '1→defmodule B do')
+      .build();
+    const quirks = toolQuirkDrafts(viewOf(session));
+    expect(quirks).toHaveLength(1);
+    expect(quirks[0]!.scope).toBe('agent');
+    expect(quirks[0]!.text).toContain('Sibling tool call errored');
+    expect(quirks[0]!.text).toContain('re-issue');
+  });
+
+  it('never turns "Process running" polls of a unified exec into failures', () => {
+    const session = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('run tests')
+      .tool('exec_command', { cmd: 'npm test' }, 'Chunk ID: a1\nWall time: 1.0 seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n', { exitCode: 1 })
+      .tool('write_stdin', { session_id: 42, chars: '' }, 'Chunk ID: a2\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 10\nOutput:\nTests 3 passed')
+      .build();
+    const view = viewOf(session);
+    expect(view.steps).toHaveLength(1);
+    expect(view.steps[0]!.failed).toBe(false);
+    expect(view.steps[0]!.output).toContain('Tests 3 passed');
+    expect(extractSession(session)).toEqual([]);
+  });
+});
