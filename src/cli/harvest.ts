@@ -16,6 +16,8 @@ import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-opti
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
+import { refreshSearchCache } from './search-cache.js';
+import { INDEX_FILE } from '../knowledge/paths.js';
 
 interface HarvestFlags extends CommitFlags {
   from?: string;
@@ -80,6 +82,7 @@ export function register(program: Command): void {
         if (!flags.dryRun) {
           const res = applyPlan(root, plan);
           applied = res.changed.length + res.removed.length > 0;
+          if (res.changed.includes(INDEX_FILE)) await refreshSearchCache(root);
           if (applied) commit = await commitIfAsked(root, flags, res, commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan));
         }
         if (flags.json) {

@@ -9,6 +9,7 @@ import { writeFileAtomic, abs } from '../knowledge/fsutil.js';
 import { formatProblem } from '../knowledge/problem.js';
 import { EXIT } from '../core/errors.js';
 import { action } from './run.js';
+import { refreshSearchCache } from './search-cache.js';
 import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
 import { context } from './context.js';
 import { note, out, printJson } from './io.js';
@@ -29,7 +30,10 @@ export function register(program: Command): void {
           const store = loadStore(root);
           const text = renderIndex(buildIndex(store.items));
           const changed = readIndexText(root) !== text;
-          if (changed && !opts.dryRun) writeFileAtomic(abs(root, INDEX_FILE), text);
+          if (changed && !opts.dryRun) {
+            writeFileAtomic(abs(root, INDEX_FILE), text);
+            await refreshSearchCache(root);
+          }
           const commit = changed && !opts.dryRun ? await commitIfAsked(root, opts, { changed: [INDEX_FILE], removed: [] }, 'compound: reindex knowledge/index.json\n') : undefined;
           if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
           for (const p of store.problems) note(formatProblem(p));
