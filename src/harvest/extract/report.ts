@@ -29,7 +29,7 @@ export interface Report {
 
 const FLUFF = /\b(?:comprehensive|excellent|perfect|professional|enterprise|production-grade|crown jewel|key innovation|beautiful|elegant|robust|powerful|seamless|world-class|best practices?|state-of-the-art|cutting-edge|impressive)\b/i;
 /** "Created X", "Ran Y": what the agent did this time, worth less than how things are. */
-const DID = /^(?:created|executed|ran|read|listed|added|updated|removed|fixed|wrote|implemented|changed|modified|deleted|renamed|moved|installed|verified|tested|checked|generated)\b/i;
+const DID = /^(?:i'?ve|i have|we'?ve|i created|created|executed|ran|read|listed|added|updated|removed|fixed|wrote|implemented|changed|modified|deleted|renamed|moved|installed|verified|tested|checked|generated)\b/i;
 const VOLATILE = /\b\d+(?:\.\d+)?(?:,\s*\d+(?:\.\d+)?){2,}\b|~?\b\d{1,3}(?:,\d{3})+\b|\b\d+\+? (?:lines|files|tests|tokens|commits|modules|issues)\b|\b\d+(?:\.\d+)?%|\b\d+ (?:passed|failed|failures)\b/i;
 const TRANSIENT = /\b(?:currently|not yet|yet|for now|at the moment|in progress|todo|status:|pending|gaps?|so far|right now|this session|i was unable|i could not)\b/i;
 const SECRET_VALUE = /\b\w*(?:salt|secret|password|passwd|token|key_base|api[_-]?key)\w*["']?\s*[:=]\s*["']?[\w./+-]{4,}/i;

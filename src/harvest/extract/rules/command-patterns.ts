@@ -202,8 +202,8 @@ function recurringPipelines(view: SessionView): Draft[] {
     const last = list[list.length - 1]!;
     drafts.push({
       category: 'pattern',
-      title: `Recurring check: ${clip(key, 60)}`,
-      text: `A check run ${list.length} times in one go: ${code(clip(last.command!, 160))}.`,
+      title: `Recurring command line: ${clip(key, 60)}`,
+      text: `Command line run ${list.length} times in one go: ${code(clip(last.command!, 160))}.`,
       confidence: CONFIDENCE.implied,
       event: last.call.index,
       tags: key.split(/ && | /),

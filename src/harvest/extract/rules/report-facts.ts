@@ -25,6 +25,9 @@ const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
+const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
+/** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
+const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications))\b/i;
 const MIN_LINE = 2;
 const SECTION_CHARS = 360;
 const COMPACT_REPORT = 1800;
@@ -66,7 +69,8 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string): Scored | undefined {
   const ctx = context(section);
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx)) return undefined;
+  const inner = section.headings[section.headings.length - 1] ?? '';
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
@@ -151,15 +155,17 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   const summaries: Draft[] = [];
   let corpus: string | undefined;
   for (const report of reportsOf(view)) {
-    if (disputed(view, report)) continue;
+    // The user disputed the proposal of a disputed report; the problems it found still stand.
+    const contested = disputed(view, report);
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
-    if (report.source === 'closing' && report.text.length < COMPACT_REPORT) {
+    if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
       const d = compactDraft(report, facts);
       if (d) summaries.push(d);
       continue;
     }
     const scored = report.sections
+      .filter((s) => !contested || FINDING_SECTION.test(context(s)))
       .map((s) => sectionDraft(view, s, report, facts))
       .filter((s): s is Scored => s !== undefined)
       .sort((a, b) => b.score - a.score);

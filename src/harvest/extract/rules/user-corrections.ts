@@ -8,7 +8,7 @@ import type { Session } from '../../../sessions/model.js';
 import type { Candidate, Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { makeCandidate, type Draft } from '../build.js';
-import { NARRATION, clip, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
+import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { EDIT_TOOLS, READ_TOOLS, type SessionView, viewOf } from '../view.js';
 
 const CORRECTION = new RegExp(
@@ -94,6 +94,7 @@ function rejectedBefore(view: SessionView, promptIndex: number): string | undefi
   const before = view.steps.filter((s) => s.call.index < promptIndex);
   const last = before[before.length - 1];
   if (!last?.rejected) return undefined;
+  if (last.command) return `the user rejected \`${clip(last.command, 80)}\``;
   const target = last.call.input.file_path ?? last.call.input.path ?? last.call.input.args;
   const what = typeof target === 'string' ? ` of \`${clip(target.replace(/:.*$/s, '').replace(/^.*\//, ''), 60)}\`` : '';
   return `the user rejected the agent's \`${last.call.name}\`${what}`;
@@ -116,14 +117,16 @@ function fromPrompts(view: SessionView): Draft[] {
     const context: string[] = [];
     if (rejected) context.push(rejected);
     if (files.length > 0 && !files.some((f) => text.includes(f))) context.push(`applies to ${files.map((f) => `\`${f}\``).join(', ')}`);
-    if (react) context.push(`the agent then: ${react}`);
-    // A procedure is a pattern; a correction of something the agent did (or tried: a rejected
-    // call) is a pitfall; a statement of how things are is a fact.
-    const category = PROCEDURE.test(text) ? 'pattern' : MISTAKE.test(whole) || rejected ? 'pitfall' : 'fact';
+    const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected);
+    if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
+    if (react && !ran) context.push(`the agent then: ${react}`);
+    // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
+    // procedure is a pattern; a statement of how things are is a fact.
+    const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
     drafts.push({
       category,
       title: clip(text, 70),
-      text: `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${context.join('; ')})` : ''}`,
+      text: `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
       confidence: CONFIDENCE.stated,
       event: p.index,
       tags: ['user-correction', ...files],
