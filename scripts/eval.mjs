@@ -250,7 +250,7 @@ const un = ['# Unmatched items and missed gold items', '', 'For reading by eye: 
 for (const { g, mine, found, unmatched, violations } of unmatchedReport) {
   un.push(`## ${g.name.replace(/\.yaml$/, '')} (gold ${g.items.length}, items ${mine.length}, unmatched ${unmatched.length})`, '');
   if (violations.length > 0) un.push(...violations.map((v) => `- VIOLATION [${v.match.join(', ')}]: ${v.why}`), '');
-  un.push('Unmatched:', '');
+  un.push(`Found: ${found.map((gi) => gi.id).join(', ') || '–'}`, '', 'Unmatched:', '');
   for (const i of unmatched) un.push(`- [${i.category}${i.rule ? ` · ${i.rule}` : ''}] **${i.title}** — ${i.text.replace(/\n+/g, ' ')}`);
   const missed = g.items.filter((gi) => !found.includes(gi));
   un.push('', 'Missed gold:', '');

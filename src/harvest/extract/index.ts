@@ -8,6 +8,7 @@ import type { Candidate, Extractor } from '../candidate.js';
 import { makeCandidate, type Draft } from './build.js';
 import { checkFindingDrafts, checkFindings } from './rules/check-findings.js';
 import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
+import { confirmedStatementDrafts, confirmedStatements } from './rules/confirmed-statements.js';
 import { errorFix, errorFixDrafts } from './rules/error-fix.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
@@ -27,6 +28,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   userCorrections,
   commandPatterns,
   reportFacts,
+  confirmedStatements,
   openQuestions,
   workspace,
 ];
@@ -39,6 +41,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   userCorrectionDrafts,
   commandPatternDrafts,
   reportFactDrafts,
+  confirmedStatementDrafts,
   openQuestionDrafts,
   workspaceDrafts,
 ];

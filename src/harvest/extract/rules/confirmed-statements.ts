@@ -1,0 +1,74 @@
+/**
+ * Facts the agent states right after a tool showed them: "AshComputer auto-generates
+ * `handle_event(...)`" just after reading the code that does it. The sentence must name an
+ * identifier the preceding tool output contains, and say how things are (generates, is tracked,
+ * lives in, requires), not what the agent will do next.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { NARRATION, clip, concreteness, oneLine, sentence, sentences } from '../text.js';
+import { isEdit, type SessionView, type Step, viewOf } from '../view.js';
+
+const DISCOVERY =
+  /\b(?:auto-?generates?|generates?|is generated|are generated|already (?:tracked|exists?|handles?|defined|present)|is tracked|lives? in|is defined in|are defined in|is stored|are stored|requires?|expects?|returns?|is (?:a|an) (?:\w+ )?(?:wrapper|alias|bundle|generated)|is gitignored|is ignored|defaults? to|is (?:only )?called|must be|cannot|can't|doesn't support|does not support|is not (?:exposed|available|installed|supported))\b/i;
+const MAX_STATEMENTS = 3;
+const INTERJECTION = /^(?:good|great|perfect|ok(?:ay)?|right|ah|oh|i see|interesting|excellent)\b[!,.:;\s—–-]*/i;
+
+function spansOf(s: string): string[] {
+  return [...s.matchAll(/`([^`\n]{3,100})`/g)].map((m) => m[1]!.toLowerCase());
+}
+
+/** Whether the output shows the identifier (or most of its words, for calls quoted with other arguments). */
+function shown(span: string, output: string): boolean {
+  if (output.includes(span)) return true;
+  const words = span.split(/[^a-z0-9_]+/).filter((w) => w.length >= 4);
+  return words.length > 0 && words.filter((w) => output.includes(w)).length * 2 >= words.length;
+}
+
+/** The successful looking step (read, search, shell) whose output the statement follows. */
+function previousLook(view: SessionView, index: number): Step | undefined {
+  let found: Step | undefined;
+  for (const s of view.steps) {
+    if (s.outputEvent >= index) break;
+    found = s;
+  }
+  if (!found || found.failed || found.rejected || isEdit(found) || index - found.outputEvent > 3) return undefined;
+  return found;
+}
+
+export function confirmedStatementDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  for (const e of view.events) {
+    if (e.kind !== 'assistant') continue;
+    const look = previousLook(view, e.index);
+    if (!look) continue;
+    const output = look.output.toLowerCase();
+    for (const raw of sentences(e.text)) {
+      const s = oneLine(raw).replace(INTERJECTION, '');
+      if (s.length < 40 || s.length > 300 || s.endsWith('?') || NARRATION.test(s) || !DISCOVERY.test(s)) continue;
+      const spans = spansOf(s);
+      if (spans.length === 0 || !spans.some((span) => shown(span, output))) continue;
+      drafts.push({
+        category: 'fact',
+        title: clip(s.replace(/`/g, ''), 70),
+        text: sentence(clip(s, 300)),
+        confidence: CONFIDENCE.stated,
+        event: e.index,
+        tags: ['confirmed', look.call.name],
+        quotes: [clip(s, 160)],
+        rule: 'confirmed-statement',
+        score: 4.5 + Math.min(2, concreteness(s)) * 0.5,
+      });
+    }
+  }
+  return drafts.sort((a, b) => b.score - a.score || a.event - b.event).slice(0, MAX_STATEMENTS);
+}
+
+export const confirmedStatements: Extractor = {
+  name: 'confirmed-statement',
+  extract(session: Session): Candidate[] {
+    return confirmedStatementDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
