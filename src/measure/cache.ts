@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { SessionMeasure } from './session-measure.js';
 
 /** Bump when what a SessionMeasure holds or how it is computed changes: old caches are ignored. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 export const CACHE_FILE = 'metrics/cache.json';
 
 export interface FileRecord {
@@ -22,7 +22,7 @@ export interface FileRecord {
 }
 
 export interface CacheEntry {
-  /** SHA-256 of the transcript file's bytes. */
+  /** SHA-256 of the transcript file's bytes (first 32 hex digits). */
   hash: string;
   sessions: SessionMeasure[];
 }
@@ -31,11 +31,10 @@ export interface MeasureCache {
   version: number;
   files: Map<string, FileRecord>;
   entries: Map<string, CacheEntry>;
+  /** The line each record was read from: a record carried over as is (the same object) is
+   * written back from it, with no stringify (20,000 of them are most of a nightly run's writing). */
+  lines?: Map<FileRecord | CacheEntry, string>;
 }
-
-/** The line each record was read from, by identity: a record carried over as is needs no
- * stringify (20,000 of them are most of a nightly run's writing). */
-const rawLines = new WeakMap<object, string>();
 
 export function emptyCache(): MeasureCache {
   return { version: CACHE_VERSION, files: new Map(), entries: new Map() };
@@ -66,26 +65,27 @@ function isEntry(e: unknown): e is CacheEntry {
   return typeof r === 'object' && r !== null && typeof r.hash === 'string' && Array.isArray(r.sessions);
 }
 
-/** Parses the layout renderCache writes, line by line; undefined when the text has another layout. */
-function parseLines(text: string): MeasureCache | undefined {
+/**
+ * The line of each record in the layout renderCache writes (one record per line, files then
+ * entries), found by position after one native JSON.parse of the whole text; undefined when the
+ * text has another layout (then records are simply stringified again when written).
+ */
+function recordLines(text: string, files: readonly unknown[], entries: readonly unknown[]): Map<FileRecord | CacheEntry, string> | undefined {
   const lines = text.split('\n');
-  if (lines[0] !== '{' || lines[1] !== `  "version": ${CACHE_VERSION},`) return undefined;
-  const cache = emptyCache();
-  let section: 'files' | 'entries' | undefined;
-  for (let i = 2; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line === '  "files": [' || line === '  "files": [],') section = line.endsWith('[') ? 'files' : undefined;
-    else if (line === '  "entries": [' || line === '  "entries": []') section = line.endsWith('[') ? 'entries' : undefined;
-    else if (line.startsWith('    {')) {
-      const raw = line.endsWith(',') ? line.slice(4, -1) : line.slice(4);
-      const value: unknown = JSON.parse(raw);
-      if (section === 'files' && isFileRecord(value)) cache.files.set(value.key, value);
-      else if (section === 'entries' && isEntry(value)) cache.entries.set(value.hash, value);
-      else return undefined;
-      rawLines.set(value as object, raw);
-    } else if (line !== '  ],' && line !== '  ]' && line !== '}' && line !== '') return undefined;
-  }
-  return cache;
+  const firstFile = 3;
+  const firstEntry = firstFile + files.length + (files.length ? 2 : 1);
+  if (lines[firstFile - 1] !== (files.length ? '  "files": [' : '  "files": [],')) return undefined;
+  if (lines[firstEntry - 1] !== (entries.length ? '  "entries": [' : '  "entries": []')) return undefined;
+  const out = new Map<FileRecord | CacheEntry, string>();
+  const take = (records: readonly unknown[], from: number) => {
+    records.forEach((r, i) => {
+      const line = lines[from + i]!;
+      out.set(r as FileRecord | CacheEntry, line.slice(4, line.endsWith(',') ? -1 : undefined));
+    });
+  };
+  take(files, firstFile);
+  take(entries, firstEntry);
+  return out;
 }
 
 /** Reads the cache; a missing, unreadable or older-version cache is an empty one (it is only a cache). */
@@ -93,13 +93,16 @@ export function readCache(file: string): MeasureCache {
   if (!existsSync(file)) return emptyCache();
   try {
     const text = readFileSync(file, 'utf8');
-    const fast = parseLines(text);
-    if (fast) return fast;
     const raw = JSON.parse(text) as { version?: unknown; files?: unknown; entries?: unknown };
     if (raw.version !== CACHE_VERSION || !Array.isArray(raw.files) || !Array.isArray(raw.entries)) return emptyCache();
     const cache = emptyCache();
     for (const f of raw.files) if (isFileRecord(f)) cache.files.set(f.key, f);
     for (const e of raw.entries) if (isEntry(e)) cache.entries.set(e.hash, e);
+    // only when every record was valid do positions map records to their lines
+    if (cache.files.size === raw.files.length && cache.entries.size === raw.entries.length) {
+      const lines = recordLines(text, raw.files, raw.entries);
+      if (lines) cache.lines = lines;
+    }
     return cache;
   } catch {
     return emptyCache();
@@ -114,14 +117,14 @@ export function sameCache(prev: MeasureCache, next: MeasureCache): boolean {
   return true;
 }
 
-function lines<T extends object>(map: Map<string, T>, render: (value: T) => string): string[] {
-  return [...map.keys()].sort().map((k) => {
-    const value = map.get(k)!;
-    return `    ${rawLines.get(value) ?? render(value)}`;
-  });
-}
-
-export function renderCache(cache: MeasureCache): string {
+/** Renders the cache; `previous` (the cache read) supplies the lines of records carried over. */
+export function renderCache(cache: MeasureCache, previous?: MeasureCache): string {
+  const known = previous?.lines;
+  const lines = <T extends FileRecord | CacheEntry>(map: Map<string, T>, render: (value: T) => string): string[] =>
+    [...map.keys()].sort().map((k) => {
+      const value = map.get(k)!;
+      return `    ${known?.get(value) ?? render(value)}`;
+    });
   const files = lines(cache.files, (f) => JSON.stringify({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash }));
   const entries = lines(cache.entries, (e) => JSON.stringify({ hash: e.hash, sessions: e.sessions }));
   const list = (xs: string[]) => (xs.length ? `[\n${xs.join(',\n')}\n  ]` : '[]');

@@ -171,7 +171,7 @@ export function newestTime(items: readonly MeasuredItem[], sessions: readonly Me
   for (const i of items) see(i.lastSeen);
   for (const s of sessions) {
     see(s.time);
-    see(toMs(s.end));
+    see(s.end);
   }
   for (const d of history.deletions) see(d.time);
   return newest;
@@ -179,12 +179,18 @@ export function newestTime(items: readonly MeasuredItem[], sessions: readonly Me
 
 export function buildData(options: BuildOptions): MeasureData {
   const aliases = options.repoAliases ?? {};
+  const repoNames = new Map<string, string>(); // a few dozen repos for 20,000 sessions
+  const repoName = (repo: string): string => {
+    let name = repoNames.get(repo);
+    if (name === undefined) repoNames.set(repo, (name = sanitizeName(aliases[repo] ?? repo)));
+    return name;
+  };
   const all = dedupe(
     options.sessions.map((s) => {
       const m: MeasuredSession = { ...s };
-      const time = toMs(s.start) ?? toMs(s.end);
+      const time = s.start ?? s.end;
       if (time !== undefined) m.time = time;
-      if (s.repo) m.repoName = sanitizeName(aliases[s.repo] ?? s.repo);
+      if (s.repo) m.repoName = repoName(s.repo);
       return m;
     }),
   );

@@ -107,7 +107,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureResult> {
   writeIfChanged(options.root, DASHBOARD_FILE, dashboard, written);
   // without session inputs the cache is left as it is: a store-only run must not empty it
   if (readsSessions && (!sameCache(prevCache, nextCache) || !existsSync(cacheFile))) {
-    writeFileAtomic(cacheFile, renderCache(nextCache));
+    writeFileAtomic(cacheFile, renderCache(nextCache, prevCache));
     written.push(CACHE_FILE);
   }
   return { report, json, dashboard, counters, invalidItems: store.problems.length > 0 ? store.files - store.items.length : 0, written, warnings };

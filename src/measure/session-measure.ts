@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Session, SessionEvent } from '../sessions/model.js';
 import { signaturesInOutput } from './signature.js';
+import { toMs } from './time.js';
 
 /** The verdict on one item a session was given. */
 export interface GivenItem {
@@ -24,9 +25,9 @@ export interface SessionMeasure {
   agent: string;
   /** Repository as the transcript names it; aliases are applied when metrics are computed. */
   repo?: string;
-  /** First and last timestamps of the session (ISO, from the transcript). */
-  start?: string;
-  end?: string;
+  /** First and last timestamps of the session (epoch ms, from the transcript). */
+  start?: number;
+  end?: number;
   subagent?: boolean;
   events: number;
   calls: number;
@@ -127,10 +128,10 @@ export function measureSession(session: Session, probe: ProbeLookup): SessionMea
   }
   const m: SessionMeasure = { key: sessionKey(session.id), format: session.format, agent: session.agent, events: session.events.length, calls, errors };
   if (session.repo) m.repo = session.repo;
-  const start = firstTime(session);
-  const end = lastTime(session);
-  if (start) m.start = start;
-  if (end) m.end = end;
+  const start = toMs(firstTime(session));
+  const end = toMs(lastTime(session));
+  if (start !== undefined) m.start = start;
+  if (end !== undefined) m.end = end;
   if (session.parentId) m.subagent = true;
   if (sigs.size > 0) m.sigs = sortedRecord(sigs);
   if (givenIds.length > 0) {

@@ -70,10 +70,6 @@ function countIn(line: Timeline, lo: number, hi: number): number {
   return Math.max(0, upperBound(line.times, hi) - upperBound(line.times, lo));
 }
 
-function timeline(sessions: readonly MeasuredSession[]): Timeline {
-  const dated = sessions.filter((s) => s.time !== undefined).sort((a, b) => a.time! - b.time!);
-  return { sessions: dated, times: dated.map((s) => s.time!) };
-}
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -94,8 +90,9 @@ export class RecurrenceIndex {
   private readonly bySig = new Map<string, MeasuredSession[]>();
   private readonly givenTo = new Map<string, Set<MeasuredSession>>();
 
-  constructor(sessions: readonly MeasuredSession[]) {
-    this.all = timeline(sessions);
+  /** `data.sessions` is sorted by time with the dated ones first, `data.times` their times. */
+  constructor(data: Pick<MeasureData, 'sessions' | 'times'>) {
+    this.all = { sessions: data.sessions.slice(0, data.times.length), times: data.times };
     const repos = new Map<string, MeasuredSession[]>();
     const agents = new Map<string, MeasuredSession[]>();
     for (const s of this.all.sessions) {
@@ -165,7 +162,7 @@ export class RecurrenceIndex {
 
 export function errorRecurrence(data: MeasureData): Metric<RecurrenceDetails> {
   const pitfalls = data.items.filter((i): i is SignedPitfall => i.sigHash !== undefined && i.signature !== undefined);
-  const index = new RecurrenceIndex(data.sessions);
+  const index = new RecurrenceIndex(data);
   const rows = pitfalls.map((p) => index.recurrence(p));
   const pooled = {
     before: sum(rows.map((r) => r.before)),
