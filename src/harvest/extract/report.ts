@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from '../../sessions/model.js';
 import { cleanText, concreteness, NARRATION, oneLine, stripMarkdown } from './text.js';
-import { DELEGATE_TOOLS, type SessionView } from './view.js';
+import { DELEGATE_TOOLS, isEdit, type SessionView } from './view.js';
 
 export interface ReportLine {
   text: string;
@@ -208,15 +208,29 @@ export function reportsOf(view: SessionView): Report[] {
     const text = jsonProse(s.output) ?? s.output;
     if (text.length >= MIN_REPORT) reports.push({ event: s.outputEvent, source: 'delegate', text, sections: parseReport(text) });
   }
+  // A turn's summary: its last long, structured assistant message, unless files were edited after it
+  // (then it was a plan, not a summary). Usually the turn's last message; sometimes a little chat
+  // (reading a late background result) follows it.
   const closing: SessionEvent[] = [];
   let last: SessionEvent | undefined;
+  let turn: SessionEvent[] = [];
+  const closeTurn = (end: number): void => {
+    const long = turn.filter((e) => e.kind === 'assistant' && e.text.length >= MIN_REPORT && isStructured(e.text));
+    const summary = long[long.length - 1];
+    const editedAfter = summary !== undefined && view.steps.some((s) => s.call.index > summary.index && s.call.index < end && isEdit(s));
+    if (summary && !editedAfter) closing.push(summary);
+    else if (last) closing.push(last);
+    turn = [];
+    last = undefined;
+  };
   for (const e of view.events) {
-    if (e.kind === 'user' && last) {
-      closing.push(last);
-      last = undefined;
-    } else if (e.kind === 'assistant') last = e;
+    if (e.kind === 'user') closeTurn(e.index);
+    else if (e.kind === 'assistant') {
+      last = e;
+      turn.push(e);
+    }
   }
-  if (last) closing.push(last);
+  closeTurn(Number.MAX_SAFE_INTEGER);
   // A subagent's last message is its report to the parent: findings read from code, like a delegate's result.
   const subagent = view.session.parentId !== undefined || view.session.subagent !== undefined || view.events.every((e) => e.sidechain);
   for (const e of closing) {

@@ -112,7 +112,7 @@ function recurringSequences(all: readonly Run[]): Draft[] {
     for (let i = 0; i + n <= fams.length; i++) {
       const window = fams.slice(i, i + n);
       if (new Set(window).size < 3) continue;
-      if (ROUTINE.test(window[0]!) || isCheck(window[0]!)) continue;
+      if (window.every((f) => ROUTINE.test(f) || isCheck(f))) continue;
       const key = window.join(' → ');
       const list = at.get(key) ?? [];
       if (list.length === 0 || i >= list[list.length - 1]! + n) list.push(i);
@@ -124,13 +124,20 @@ function recurringSequences(all: readonly Run[]): Draft[] {
       found.push({ key, at: list, n });
     }
   }
-  return found
-    .sort((a, b) => b.n - a.n || b.at.length - a.at.length || (a.key < b.key ? -1 : 1))
-    .slice(0, 2)
+  // Shifted windows of one cycle overlap; keep one sequence per stretch of the session.
+  const chosen: typeof found = [];
+  for (const f of found.sort((a, b) => b.n - a.n || b.at.length - a.at.length || (a.key < b.key ? -1 : 1))) {
+    const overlaps = chosen.some((c) => c.at.some((i) => f.at.some((j) => j < i + c.n && i < j + f.n)));
+    if (!overlaps) chosen.push(f);
+    if (chosen.length >= 2) break;
+  }
+  return chosen
     .map(({ at, n }) => {
       const example = seq.slice(at[0]!, at[0]! + n);
-      // Routine checks at the end of a workflow are not part of it.
-      while (example.length > 3 && (ROUTINE.test(example[example.length - 1]!.fam) || isCheck(example[example.length - 1]!.fam))) example.pop();
+      // Routine commands at the ends of a workflow are not part of it.
+      const routine = (r: Run): boolean => ROUTINE.test(r.fam) || isCheck(r.fam);
+      while (example.length > 3 && routine(example[example.length - 1]!)) example.pop();
+      while (example.length > 3 && routine(example[0]!)) example.shift();
       const shown = example.map((r) => code(r.simple));
       return {
         category: 'pattern' as const,
