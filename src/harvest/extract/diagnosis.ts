@@ -28,6 +28,7 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   const pick =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
+    lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
     lines.find((l) => STRONG.test(l)) ??
     lines[0] ??
     '';

@@ -90,7 +90,8 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
 function missingModule(s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
-  if (!mod) return undefined;
+  // A missing local file ('./x.js', '~/a/b.js') is a path slip, not an uninstalled package.
+  if (!mod || /^[.~/]|\/.*\.\w+$/.test(mod)) return undefined;
   const err = clip(m![0], 100);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
