@@ -3,6 +3,7 @@
  * never throws, and the default line-size limit. Kept synchronous and allocation-light because
  * it runs once per line.
  */
+import type { EventBaseInput } from './events.js';
 import type { Line } from './lines.js';
 import type { ReadWarning, SourceRef } from './model.js';
 import type { ReadOptions } from './reader.js';
@@ -61,6 +62,25 @@ function isBlank(text: string): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
   return true;
+}
+
+/**
+ * `{ ...o }` for a plain object: the same keys, in the same order, copied one by one. Readers
+ * build events with this instead of `{ ...base, key: value }`: in Node 20's V8 every key added to
+ * an object made by a spread (in the literal or by a later assignment) goes through a slow runtime
+ * path, about 1 µs each, which made event building a hotspot; a copy made this way grows normally.
+ */
+export function copyOf<T extends object>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const k in o) out[k] = (o as Record<string, unknown>)[k];
+  return out as T;
+}
+
+/** `{ ...base, injected: true }`, built without the slow spread (see copyOf). */
+export function injectedBase(base: EventBaseInput): EventBaseInput {
+  const out = copyOf(base);
+  out.injected = true;
+  return out;
 }
 
 /** A plain JSON object (not an array, not null). */

@@ -37,16 +37,17 @@ export interface LineOptions {
 export interface Preloaded {
   /** The whole file, as read once by read.ts. */
   content?: Buffer;
-  /** `content` decoded, given only when it is valid UTF-8; a leading BOM is kept. */
-  text?: string;
+  /** Given only when `content` is valid UTF-8: its first lines, decoded (see decodeStart). */
+  decoded?: readonly string[];
+  /** Given only when `content` is valid UTF-8 and its lines are all in `decoded`: the whole
+   * file as TextDecoder decodes it (BOM dropped). */
+  wholeText?: string;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
-/** For input already known to be valid UTF-8: keeps a BOM (lines drop it themselves). */
-const wholeDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function decode(buf: Buffer): { text: string; invalid: boolean } {
   try {
@@ -113,21 +114,61 @@ function bufferLine(buf: Buffer, start: number, end: number, maxLine: number, li
 }
 
 /**
+ * The start of a whole file known to be valid UTF-8, decoded once for two uses: `lines`, the
+ * raw text (CR and BOM kept) of every line that ends within the first `limit` bytes, which
+ * `splitLines` reuses; and `head`, exactly what `decodeHead` gives for those `limit` bytes (BOM
+ * dropped, a character cut at the limit becomes one U+FFFD), built from the same strings.
+ */
+export function decodeStart(buf: Buffer, limit: number): { lines: string[]; head: string } {
+  const n = buf.length;
+  const end = Math.min(limit, n);
+  const lines: string[] = [];
+  const pieces: string[] = [];
+  let pos = 0;
+  while (pos < end) {
+    let nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) nl = n;
+    if (nl < end || (nl === n && n === end)) {
+      // the whole line is inside the head (the last line of a file may have no newline)
+      const raw = buf.toString('utf8', pos, nl);
+      lines.push(raw);
+      pieces.push(raw);
+      if (nl < n) pieces.push('\n');
+      pos = nl + 1;
+    } else {
+      // the line runs past the head: its first bytes, with a cut character as one U+FFFD
+      let cut = end;
+      while (cut > pos && (buf[cut]! & 0xc0) === 0x80) cut--;
+      pieces.push(buf.toString('utf8', pos, cut));
+      if (cut < end) pieces.push('\uFFFD');
+      pos = end;
+    }
+  }
+  let head = pieces.length === 1 ? pieces[0]! : pieces.join('');
+  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+  return { lines, head };
+}
+
+/**
  * Calls `onLine` for every line of `buf` (a whole file, or the part of it from `options.start`),
  * synchronously: the same Line values, in the same order, as `readLines` over that file.
  *
- * Valid UTF-8 (the usual case) is decoded once for the whole file (or `text` is that decoding
- * already) and each line is a slice of that string; the newline byte is a whole character in
- * UTF-8, so byte and character line boundaries match. Invalid files, and lines cut at the size
- * limit, are decoded line by line.
+ * Valid UTF-8 (the usual case; `valid` says the caller checked) is decoded line by line with
+ * Buffer's decoder, which gives a compact one-byte string for a line without wide characters;
+ * `decoded` holds lines the caller decoded already (see decodeStart). Invalid files, and lines
+ * cut at the size limit, are decoded as readLines decodes them.
  */
-export function splitLines(buf: Buffer, options: LineOptions & { text?: string }, onLine: (line: Line) => void): void {
+export function splitLines(
+  buf: Buffer,
+  options: LineOptions & { valid?: boolean; decoded?: readonly string[] },
+  onLine: (line: Line) => void,
+): void {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let lineNo = options.startLineNo ?? 1;
   let pos = options.start ?? 0;
   const n = buf.length;
   if (pos >= n) return;
-  if (pos > 0 || (options.text === undefined && !isUtf8(buf))) {
+  if (pos > 0 || !(options.valid || isUtf8(buf))) {
     while (pos < n) {
       let nl = buf.indexOf(0x0a, pos);
       if (nl === -1) nl = n;
@@ -136,30 +177,28 @@ export function splitLines(buf: Buffer, options: LineOptions & { text?: string }
     }
     return;
   }
-  const text = options.text ?? wholeDecoder.decode(buf);
-  const ascii = text.length === n; // then character offsets are byte offsets
-  let cpos = 0;
+  const decoded = options.decoded ?? [];
+  let i = 0;
   while (pos < n) {
-    let cnl = text.indexOf('\n', cpos);
-    if (cnl === -1) cnl = text.length;
-    let nl: number;
-    if (ascii) nl = cnl;
-    else {
-      nl = buf.indexOf(0x0a, pos);
-      if (nl === -1) nl = n;
-    }
+    let nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) nl = n;
     const seen = nl - pos;
     if (seen > maxLine) onLine(bufferLine(buf, pos, nl, maxLine, lineNo));
     else {
-      let cend = cnl;
-      if (cend > cpos && text.charCodeAt(cend - 1) === 0x0d) cend--; // CRLF
-      let cstart = cpos;
-      if (cstart < cend && text.charCodeAt(cstart) === 0xfeff) cstart++; // TextDecoder drops a BOM
-      onLine({ text: text.slice(cstart, cend), lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
+      let text: string;
+      if (i < decoded.length) {
+        text = decoded[i]!;
+        if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1); // CRLF
+      } else {
+        const stop = seen > 0 && buf[nl - 1] === 0x0d ? nl - 1 : nl; // CRLF
+        text = stop > pos ? buf.toString('utf8', pos, stop) : '';
+      }
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
+      onLine({ text, lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
     }
+    i++;
     lineNo++;
     pos = nl + 1;
-    cpos = cnl + 1;
   }
 }
 
@@ -169,7 +208,7 @@ export function splitLines(buf: Buffer, options: LineOptions & { text?: string }
  */
 export async function forEachLine(file: string, options: LineOptions & Preloaded, onLine: (line: Line) => void): Promise<void> {
   if (options.content) {
-    splitLines(options.content, options, onLine);
+    splitLines(options.content, { ...options, valid: options.decoded !== undefined }, onLine);
     return;
   }
   const lineOptions: LineOptions = {};

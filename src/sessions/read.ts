@@ -9,7 +9,7 @@ import type { ReadWarning, Session, SessionFormat } from './model.js';
 import type { ReadOptions, SessionReader } from './reader.js';
 import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from './detect.js';
 import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
-import type { Preloaded } from './lines.js';
+import { decodeStart, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { walkInputs, type WalkOptions } from './walk.js';
 
@@ -59,8 +59,8 @@ export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 interface LoadedFile extends FileHead {
   /** The whole file when it is at most WHOLE_FILE_BYTES. */
   content?: Buffer;
-  /** `content` decoded, when it is valid UTF-8 (BOM kept). */
-  wholeText?: string;
+  /** The first lines of `content`, decoded, when it is valid UTF-8 (see decodeStart). */
+  decoded?: string[];
 }
 
 /** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
@@ -84,26 +84,6 @@ function loadFile(file: string, headBytes: number): LoadedFile {
   } finally {
     closeSync(fd);
   }
-}
-
-const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * A whole file that is valid UTF-8, decoded once: its text (BOM kept, as splitLines expects) and
- * the head detection would decode from its first HEAD_BYTES (`decodeHead`: BOM dropped, a
- * character cut at the end of the head becomes one U+FFFD). Undefined for invalid UTF-8.
- */
-export function decodeWhole(content: Buffer): { text: string; head: string } | undefined {
-  if (!isUtf8(content)) return undefined;
-  const n = content.length;
-  const limit = Math.min(HEAD_BYTES, n);
-  let cut = limit; // the last character boundary at or before the end of the head
-  while (cut > 0 && cut < n && (content[cut]! & 0xc0) === 0x80) cut--;
-  const first = keepBom.decode(content.subarray(0, cut));
-  const text = cut < n ? first + keepBom.decode(content.subarray(cut)) : first;
-  let head = first.charCodeAt(0) === 0xfeff ? first.slice(1) : first;
-  if (cut < limit) head += '\uFFFD';
-  return { text, head };
 }
 
 /** Reads one file: detection (unless `format`), then its reader. Never throws for bad input. */
@@ -130,12 +110,12 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       }
     } else {
       loaded = loadFile(file, HEAD_BYTES);
-      if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
-        const decoded = decodeWhole(loaded.content);
-        if (decoded) {
-          loaded.text = decoded.head;
-          loaded.wholeText = decoded.text;
-        }
+      // A whole file that is valid UTF-8 has its head decoded once, line by line: detection
+      // gets the head and the reader the lines (see decodeStart).
+      if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes) && isUtf8(loaded.content)) {
+        const start = decodeStart(loaded.content, HEAD_BYTES);
+        loaded.text = start.head;
+        loaded.decoded = start.lines;
       }
       const outcome = detectFormat(loaded, file, readers);
       if (!outcome.ok) {
@@ -147,7 +127,11 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
     const readOptions: ReadOptions & Preloaded = { maxLineBytes: options.maxLineBytes ?? DEFAULT_READ_MAX_LINE_BYTES, onWarning: warn };
     if (loaded.content) {
       readOptions.content = loaded.content;
-      if (loaded.wholeText !== undefined) readOptions.text = loaded.wholeText;
+      if (loaded.decoded) {
+        readOptions.decoded = loaded.decoded;
+        // the head is the whole file when the file is no longer than the head
+        if (loaded.content.length <= HEAD_BYTES && loaded.text !== undefined) readOptions.wholeText = loaded.text;
+      }
     }
     const sessions = await reader.read(file, readOptions);
     if (sessions.length === 0) warn({ file, message: `no session found in this ${reader.format} file` });

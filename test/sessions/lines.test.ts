@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forEachLine, readLines, splitLines, type Line } from '../../src/sessions/lines.js';
+import { decodeStart, forEachLine, readLines, splitLines, type Line } from '../../src/sessions/lines.js';
 import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
-import { decodeWhole } from '../../src/sessions/read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'compound-lines-'));
 let n = 0;
@@ -82,29 +81,49 @@ describe('splitLines gives exactly the lines readLines gives', () => {
   });
 });
 
-describe('decodeWhole: one decode gives the reader text and the detection head', () => {
-  const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
-  const check = (bytes: Buffer) => {
-    const d = decodeWhole(bytes);
-    expect(d).toBeDefined();
-    expect(d!.text).toBe(keepBom.decode(bytes));
-    expect(d!.head).toBe(decodeHead(bytes.subarray(0, HEAD_BYTES)));
+describe('decodeStart: one decode gives the detection head and the first lines', () => {
+  const check = (bytes: Buffer, limit = HEAD_BYTES) => {
+    const d = decodeStart(bytes, limit);
+    expect(d.head).toBe(decodeHead(bytes.subarray(0, limit)));
+    // the lines are a prefix of the file's lines, raw (CR and BOM kept)
+    const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).split('\n');
+    expect(d.lines).toEqual(raw.slice(0, d.lines.length));
+    return d;
   };
-  it('small, BOM, and a character cut at the end of the head at every split', () => {
+  it('small, BOM, CRLF, and a character cut at the end of the head at every split', async () => {
     check(Buffer.from('{"a":"é"}\n'));
-    check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n')]));
+    check(Buffer.from('{"a":"é"}\r\nx'));
+    check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n{"b":2}')]));
     for (const ch of ['é', '✦', '🎉']) {
       const width = Buffer.byteLength(ch);
-      for (let shift = 0; shift < width + 1; shift++) {
+      for (let shift = 0; shift < width + 2; shift++) {
         const pad = 'x'.repeat(HEAD_BYTES - 2 - shift);
         check(Buffer.from(`${pad}${ch}${ch}tail\n`));
         check(Buffer.from(`${pad}${ch}`));
+        check(Buffer.from(`line\n${pad.slice(5)}${ch}\n${ch}\nmore\n`));
       }
     }
     check(Buffer.from('x'.repeat(HEAD_BYTES)));
+    check(Buffer.from(`${'x'.repeat(HEAD_BYTES - 1)}\n`));
+    check(Buffer.from(`${'x'.repeat(HEAD_BYTES)}\nnext`));
     check(Buffer.from('x'.repeat(HEAD_BYTES + 1)));
+    for (const limit of [1, 2, 3, 5, 8, 13]) check(Buffer.from('ab\n✦\r\n\ncd\n'), limit);
   });
-  it('invalid UTF-8 is left to the line-by-line path', () => {
-    expect(decodeWhole(Buffer.from([0x61, 0xff, 0x0a]))).toBeUndefined();
+  it('splitLines with those lines gives what readLines gives', async () => {
+    const files = [
+      Buffer.from('{"a":"é"}\r\n\n{"b":"✦"}\nlast'),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\r\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('x\n')]),
+      Buffer.from(`${'y'.repeat(30)}\n${'é'.repeat(40)}\nz\n`),
+    ];
+    for (const bytes of files) {
+      for (const limit of [4, 16, 35, 1000]) {
+        for (const maxLineBytes of [undefined, 10, 33]) {
+          const out: Line[] = [];
+          const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+          splitLines(bytes, { ...options, valid: true, decoded: decodeStart(bytes, limit).lines }, (l) => out.push(l));
+          expect(out).toEqual(await streamed(bytes, options));
+        }
+      }
+    }
   });
 });

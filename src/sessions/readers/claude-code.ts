@@ -14,7 +14,7 @@ import type { SessionEvent, Session, AssistantEvent, ToolResultEvent } from '../
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
-import { headLines, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
 type Json = Record<string, unknown>;
 
@@ -243,7 +243,7 @@ class ClaudeSession {
     // Titles, often repeated many times; keep each distinct one once.
     if (!text || this.summaries.has(text)) return;
     this.summaries.add(text);
-    pushText(this.events, 'summary', text, { ...base, injected: true });
+    pushText(this.events, 'summary', text, injectedBase(base));
   }
 
   /** Line types we do not model (snapshots, queue operations, titles, attachments): only a
@@ -255,7 +255,7 @@ class ClaudeSession {
   }
 
   bootstrapOnly(o: unknown, base: EventBaseInput): void {
-    for (const text of stringsWithMarker(o)) splitOffBootstrap(this.events, text, { ...base, injected: true });
+    for (const text of stringsWithMarker(o)) splitOffBootstrap(this.events, text, injectedBase(base));
   }
 
   private user(o: Json, base: EventBaseInput, parent: string | undefined): void {
@@ -278,7 +278,7 @@ class ClaudeSession {
     const first = !this.firstUserSeen;
     this.firstUserSeen = true;
     if (o.isCompactSummary === true) {
-      pushText(this.events, 'summary', text, { ...base, injected: true });
+      pushText(this.events, 'summary', text, injectedBase(base));
       return;
     }
     const injected =
@@ -291,10 +291,10 @@ class ClaudeSession {
         this.events,
         'system',
         'rewind: this prompt continues from an earlier point of the conversation; the events just before it are on an abandoned branch',
-        { ...base, injected: true },
+        injectedBase(base),
       );
     }
-    pushText(this.events, 'user', text, injected ? { ...base, injected: true } : base);
+    pushText(this.events, 'user', text, injected ? injectedBase(base) : base);
     this.lastText = undefined;
   }
 
@@ -304,7 +304,9 @@ class ClaudeSession {
     const output = resultText(block.content);
     const isError = block.is_error === true;
     const tur = o.toolUseResult;
-    const result: Omit<ToolResultEvent, 'index' | 'kind'> = { ...base, output, isError };
+    const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+    result.output = output;
+    result.isError = isError;
     if (callId) result.callId = callId;
     if (name) result.name = name;
     if (isError) {
@@ -347,7 +349,9 @@ class ClaudeSession {
         const input = isRecord(block.input) ? block.input : {};
         if (id) this.toolNames.set(id, name);
         if (id && typeof input.subagent_type === 'string') this.taskTypes.set(id, input.subagent_type);
-        const call: Parameters<typeof pushToolCall>[1] = { ...base, name, input };
+        const call = copyOf(base) as Parameters<typeof pushToolCall>[1];
+        call.name = name;
+        call.input = input;
         if (id) call.callId = id;
         if (name === 'Bash' && typeof input.command === 'string') call.command = input.command;
         pushToolCall(this.events, call);
@@ -384,7 +388,7 @@ class ClaudeSession {
   }
 
   private system(o: Json, base: EventBaseInput): void {
-    const injected = { ...base, injected: true };
+    const injected = injectedBase(base);
     const subtype = str(o.subtype);
     if (subtype === 'compact_boundary') {
       const meta = isRecord(o.compactMetadata) ? o.compactMetadata : {};
@@ -477,7 +481,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   const size = content ? content.length : (await stat(file)).size;
   const s = new ClaudeSession(file, sink);
   let sawLine = false;
-  await forEachLine(file, { maxLineBytes: limit, content, text: options.text }, (line) => {
+  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded }, (line) => {
     const text = line.text;
     if (!line.truncated && isProgressLine(text)) {
       // Hook output can carry a bootstrap block; agent_progress only echoes the subagent file.

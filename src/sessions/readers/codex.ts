@@ -14,7 +14,7 @@ import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent } from '../m
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
-import { headLines, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
 
 type Json = Record<string, unknown>;
@@ -235,7 +235,10 @@ class CodexSession {
         return this.callOutput(p, base);
       case 'web_search_call': {
         const input = isRecord(p.action) ? p.action : {};
-        pushToolCall(this.events, { ...base, name: 'web_search', input });
+        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
+        call.name = 'web_search';
+        call.input = input;
+        pushToolCall(this.events, call);
         return;
       }
       default:
@@ -248,7 +251,7 @@ class CodexSession {
       case 'user_message': {
         const text = str(p.message) ?? '';
         if (text && !this.dedupe.isDuplicate('user', 'event', text)) {
-          pushText(this.events, 'user', text, isInjectedCodexText(text) ? { ...base, injected: true } : base);
+          pushText(this.events, 'user', text, isInjectedCodexText(text) ? injectedBase(base) : base);
         }
         return;
       }
@@ -268,7 +271,7 @@ class CodexSession {
         return this.patchEnd(p, base);
       case 'turn_aborted': {
         const reason = str(p.reason);
-        pushText(this.events, 'system', `Turn aborted${reason ? `: ${reason}` : ''}`, { ...base, injected: true });
+        pushText(this.events, 'system', `Turn aborted${reason ? `: ${reason}` : ''}`, injectedBase(base));
         return;
       }
       default:
@@ -278,8 +281,8 @@ class CodexSession {
 
   compacted(p: Json, base: EventBaseInput): void {
     const text = str(p.message);
-    if (text) pushText(this.events, 'summary', text, { ...base, injected: true });
-    else pushText(this.events, 'system', 'Conversation compacted', { ...base, injected: true });
+    if (text) pushText(this.events, 'summary', text, injectedBase(base));
+    else pushText(this.events, 'system', 'Conversation compacted', injectedBase(base));
   }
 
   private lastModel(): string | undefined {
@@ -305,14 +308,14 @@ class CodexSession {
       if (!raw) continue;
       if (role === 'user') {
         if (isInjectedCodexText(raw)) {
-          pushText(this.events, 'user', raw, { ...base, injected: true });
+          pushText(this.events, 'user', raw, injectedBase(base));
           continue;
         }
         const text = stripIdeContext(raw);
         if (!this.dedupe.isDuplicate('user', 'item', text)) pushText(this.events, 'user', text, base);
       } else {
         // developer / system: instructions Codex sends along
-        pushText(this.events, 'system', raw, { ...base, injected: true });
+        pushText(this.events, 'system', raw, injectedBase(base));
       }
     }
   }
@@ -331,7 +334,9 @@ class CodexSession {
   }
 
   private addCall(callId: string | undefined, name: string, input: Json, base: EventBaseInput): void {
-    const call: Omit<ToolCallEvent, 'index' | 'kind'> = { ...base, name, input };
+    const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
+    call.name = name;
+    call.input = input;
     if (callId) call.callId = callId;
     const command = commandOf(name, input);
     if (command !== undefined) call.command = command;
@@ -370,7 +375,9 @@ class CodexSession {
     const parsed = parseOutput(raw, this.legacy && shell);
     if (state?.result) return; // already built from exec_command_end, which is the richer copy
 
-    const result: Omit<ToolResultEvent, 'index' | 'kind'> = { ...base, output: parsed.text, isError: parsed.isError === true };
+    const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+    result.output = parsed.text;
+    result.isError = parsed.isError === true;
     if (callId) result.callId = callId;
     if (state) result.name = state.name;
     if (parsed.exitCode !== undefined) result.exitCode = parsed.exitCode;
@@ -413,7 +420,9 @@ class CodexSession {
       }
       if (RUNNING_RE.test(r.output.slice(0, 600)) && aggregated) r.output = aggregated;
     } else {
-      const result: Omit<ToolResultEvent, 'index' | 'kind'> = { ...base, output: aggregated, isError: exit !== undefined && exit !== 0 };
+      const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+      result.output = aggregated;
+      result.isError = exit !== undefined && exit !== 0;
       if (callId) result.callId = callId;
       if (state) result.name = state.name;
       if (exit !== undefined) result.exitCode = exit;
@@ -433,7 +442,9 @@ class CodexSession {
       return;
     }
     const output = [str(p.stdout), str(p.stderr)].filter(Boolean).join('\n');
-    const result: Omit<ToolResultEvent, 'index' | 'kind'> = { ...base, output, isError: failed };
+    const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+    result.output = output;
+    result.isError = failed;
     if (callId) result.callId = callId;
     if (state) result.name = state.name;
     const event = pushToolResult(this.events, result);
@@ -493,7 +504,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   let first = true;
   let sawRecord = false;
   const limit = maxLineBytes(options);
-  await forEachLine(file, { maxLineBytes: limit, content, text: options.text }, (line) => {
+  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded }, (line) => {
     if (!line.truncated && isSkippable(line.text)) return;
     const o = parseJsonLine(sink, line);
     if (!isRecord(o)) {

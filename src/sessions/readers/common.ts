@@ -145,8 +145,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) byteStarts.push(i + 1);
   let text: string;
   try {
-    const known = preloaded?.content ? preloaded.text : undefined; // valid UTF-8, BOM kept
-    text = known === undefined ? strictDecoder.decode(buf) : known.charCodeAt(0) === 0xfeff ? known.slice(1) : known;
+    text = (preloaded?.content ? preloaded.wholeText : undefined) ?? strictDecoder.decode(buf);
   } catch {
     text = lenientDecoder.decode(buf);
     for (let l = 0; l < byteStarts.length; l++) {

@@ -9,7 +9,8 @@
  *   under the same session id (a walker should prefer the chat file).
  */
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import type { Session, SessionEvent, SourceRef } from '../model.js';
+import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
+import { copyOf, injectedBase } from '../jsonl.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import type { Preloaded } from '../lines.js';
@@ -104,7 +105,7 @@ function pushGeminiMessage(
     case 'info':
     case 'error':
     case 'warning':
-      pushText(events, 'system', contentText(m.content), { ...base, injected: true });
+      pushText(events, 'system', contentText(m.content), injectedBase(base));
       return true;
     case 'gemini':
     case 'model':
@@ -133,7 +134,12 @@ function pushGeminiMessage(
     const cTime = str(c.timestamp) ?? time;
     const cSrc = at(`toolCalls.${j}`) ?? src;
     const cBase = cTime === undefined ? { source: cSrc } : { source: cSrc, time: cTime };
-    pushToolCall(events, { ...cBase, ...(callId ? { callId } : {}), name, input, ...(command !== undefined ? { command } : {}) });
+    const call = copyOf(cBase) as Omit<ToolCallEvent, 'index' | 'kind'>;
+    if (callId) call.callId = callId;
+    call.name = name;
+    call.input = input;
+    if (command !== undefined) call.command = command;
+    pushToolCall(events, call);
     const status = str(c.status);
     if (status === undefined && c.result === undefined) return; // still pending when the file was written
     const { output, hasError } = toolOutput(c);
@@ -141,15 +147,14 @@ function pushGeminiMessage(
     const rejected = status === 'cancelled' || status === 'canceled';
     const isError = hasError || (status !== undefined && status !== 'success') || (exitCode !== undefined && exitCode !== 0);
     const rSrc = at(`toolCalls.${j}.result`) ?? cSrc;
-    pushToolResult(events, {
-      ...(cTime === undefined ? { source: rSrc } : { source: rSrc, time: cTime }),
-      ...(callId ? { callId } : {}),
-      name,
-      output,
-      isError,
-      ...(exitCode !== undefined ? { exitCode } : {}),
-      ...(rejected ? { rejected: true } : {}),
-    });
+    const result = (cTime === undefined ? { source: rSrc } : { source: rSrc, time: cTime }) as Omit<ToolResultEvent, 'index' | 'kind'>;
+    if (callId) result.callId = callId;
+    result.name = name;
+    result.output = output;
+    result.isError = isError;
+    if (exitCode !== undefined) result.exitCode = exitCode;
+    if (rejected) result.rejected = true;
+    pushToolResult(events, result);
   });
   return true;
 }
@@ -244,7 +249,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
     const base = time === undefined ? { source: src } : { source: src, time };
     const text = contentText(e.message);
     if (e.type === 'user') pushText(s.events, 'user', text, base);
-    else pushText(s.events, 'system', text, { ...base, injected: true });
+    else pushText(s.events, 'system', text, injectedBase(base));
     if (time) {
       s.first ??= time;
       s.last = time;

@@ -62,7 +62,7 @@ export async function readChatJsonl(file: string, options: (ReadOptions & Preloa
     const lineOptions: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     if (options?.content) {
       lineOptions.content = options.content;
-      lineOptions.text = options.text;
+      lineOptions.decoded = options.decoded;
     }
     await forEachLine(file, lineOptions, (line) => {
       if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');

@@ -3,7 +3,8 @@
  * the generic OpenAI-chat JSONL reader and both Hermes readers, which store the same dicts.
  */
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import type { SessionEvent, SourceRef } from '../model.js';
+import type { SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
+import { copyOf, injectedBase } from '../jsonl.js';
 import { isRecord, ModelList, str } from './common.js';
 import { statedExitCode } from './outcome.js';
 
@@ -136,12 +137,12 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
   switch (role) {
     case 'system':
     case 'developer':
-      pushText(events, 'system', contentText(msg.content), { ...base, injected: true });
+      pushText(events, 'system', contentText(msg.content), injectedBase(base));
       return true;
     case 'user': {
       const text = contentText(msg.content);
-      if (COMPACTION.test(text)) pushText(events, 'summary', text, { ...base, injected: true });
-      else pushText(events, 'user', text, INJECTED_USER.test(text) ? { ...base, injected: true } : base);
+      if (COMPACTION.test(text)) pushText(events, 'summary', text, injectedBase(base));
+      else pushText(events, 'user', text, INJECTED_USER.test(text) ? injectedBase(base) : base);
       return true;
     }
     case 'assistant': {
@@ -150,7 +151,7 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
       const reasoning = str(msg.reasoning) || str(msg.reasoning_content);
       if (reasoning) pushText(events, 'reasoning', reasoning, base);
       const text = contentText(msg.content);
-      if (COMPACTION.test(text)) pushText(events, 'summary', text, { ...base, injected: true });
+      if (COMPACTION.test(text)) pushText(events, 'summary', text, injectedBase(base));
       else pushText(events, 'assistant', text, base, model);
       const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
       for (const tc of calls) {
@@ -161,20 +162,23 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
         const input = parseArguments(fn.arguments ?? fn.input);
         const command = commandOf(input);
         if (callId) state.callNames.set(callId, name);
-        pushToolCall(events, {
-          ...base,
-          ...(callId ? { callId } : {}),
-          name,
-          input,
-          ...(command !== undefined ? { command } : {}),
-        });
+        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
+        if (callId) call.callId = callId;
+        call.name = name;
+        call.input = input;
+        if (command !== undefined) call.command = command;
+        pushToolCall(events, call);
       }
       // the pre-tools API shape: one function_call on the message
       if (calls.length === 0 && isRecord(msg.function_call)) {
         const name = str(msg.function_call.name) ?? 'unknown';
         const input = parseArguments(msg.function_call.arguments);
         const command = commandOf(input);
-        pushToolCall(events, { ...base, name, input, ...(command !== undefined ? { command } : {}) });
+        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
+        call.name = name;
+        call.input = input;
+        if (command !== undefined) call.command = command;
+        pushToolCall(events, call);
       }
       return true;
     }
@@ -183,15 +187,14 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
       const callId = str(msg.tool_call_id);
       const name = (callId ? state.callNames.get(callId) : undefined) ?? str(msg.name);
       const o = toolOutcome(contentText(msg.content));
-      pushToolResult(events, {
-        ...base,
-        ...(callId ? { callId } : {}),
-        ...(name ? { name } : {}),
-        output: o.output,
-        isError: o.isError,
-        ...(o.exitCode !== undefined ? { exitCode: o.exitCode } : {}),
-        ...(o.rejected ? { rejected: true } : {}),
-      });
+      const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+      if (callId) result.callId = callId;
+      if (name) result.name = name;
+      result.output = o.output;
+      result.isError = o.isError;
+      if (o.exitCode !== undefined) result.exitCode = o.exitCode;
+      if (o.rejected) result.rejected = true;
+      pushToolResult(events, result);
       return true;
     }
     default:
