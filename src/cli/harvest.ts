@@ -23,6 +23,7 @@ interface HarvestFlags extends CommitFlags {
   from?: string;
   format?: string;
   top?: string;
+  repo?: string;
   dryRun?: boolean;
   json?: boolean;
   prBody?: string;
@@ -36,6 +37,7 @@ export function register(program: Command): void {
     .option('--from <list>', 'also read the default locations: claude,codex,hermes,gemini,specstory,aider')
     .option('--format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
     .option('--top <n>', "only the sampler's N most valuable transcripts")
+    .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
     .option('--dry-run', 'print the plan without writing anything')
     .option('--json', 'print the plan and statistics as JSON')
     .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
@@ -65,6 +67,7 @@ export function register(program: Command): void {
           ...(flags.format ? { format: flags.format as SessionFormat } : {}),
           ...(top !== undefined ? { top } : {}),
           repoAliases: config.repo_aliases,
+          ...(flags.repo ? { repo: flags.repo } : {}),
           redactUsers: config.redact_users,
           onWarning: (w) => {
             warnings++;

@@ -9,7 +9,7 @@ import type { Session, ReadWarning, SessionFormat } from '../sessions/model.js';
 import { forEachSessionFile } from '../sessions/read.js';
 import { sampleSessions } from './sample.js';
 import { walkInputs } from '../sessions/walk.js';
-import { sanitizeName } from '../knowledge/paths.js';
+import { resolveRepo } from './repo-name.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
 import { makePlan, type Plan } from '../knowledge/plan.js';
 import type { Ledger, LedgerSession } from '../knowledge/ledger.js';
@@ -28,6 +28,8 @@ export interface HarvestOptions {
   /** Only the sampler's best N files. */
   top?: number;
   repoAliases?: Record<string, string>;
+  /** Repo for sessions whose transcript records none (and whose folder names none). */
+  repo?: string;
   redactUsers?: readonly string[];
   onWarning?: (w: ReadWarning) => void;
   onProgress?: (done: number, total: number) => void;
@@ -56,11 +58,6 @@ export async function hashFile(file: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
   return h.digest('hex');
-}
-
-function sessionRepo(session: Session, aliases: Record<string, string>): string | undefined {
-  if (!session.repo) return undefined;
-  return sanitizeName(aliases[session.repo] ?? session.repo);
 }
 
 /** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
@@ -128,7 +125,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
           stats.sessionsSkipped++; // already harvested, perhaps from another file
           continue;
         }
-        const repo = sessionRepo(session, aliases);
+        const repo = resolveRepo(session.repo, result.file, { aliases, users, ...(options.repo ? { fallback: options.repo } : {}) });
         const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
         for (const raw of options.extract(scoped)) {
           if (raw.evidence.event < from) continue; // grown session: new events only

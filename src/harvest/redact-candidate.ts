@@ -1,5 +1,5 @@
 /** Redaction runs on every field of a candidate before it can be written, logged or printed. */
-import { redact } from '../redact/index.js';
+import { isGenericUserName, redact } from '../redact/index.js';
 import type { Candidate } from './candidate.js';
 
 export interface RedactionStats {
@@ -26,5 +26,6 @@ export function redactCandidate(c: Candidate, users: readonly string[], stats: R
 export function usersFromPath(path: string | undefined): string[] {
   if (!path) return [];
   const m = /^(?:\/home|\/Users|[A-Za-z]:\\Users)[\\/]([^\\/]+)/.exec(path);
-  return m ? [m[1]!] : [];
+  // generic accounts (USER, runner, root) are not people, and scrubbing them mangles prose
+  return m && !isGenericUserName(m[1]!) ? [m[1]!] : [];
 }

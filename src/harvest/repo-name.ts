@@ -1,0 +1,48 @@
+/**
+ * Which repository a session's knowledge belongs to. Readers take it from the git remote or the
+ * working directory; some formats record neither (Gemini CLI chats, SpecStory exports copied out
+ * of their project), so the transcript's own folder is the next witness, then `--repo`.
+ */
+import { basename, dirname, resolve } from 'node:path';
+import { sanitizeName } from '../knowledge/paths.js';
+
+/** Folder names that say where agents keep transcripts, not which project they are about. */
+const CONTAINER_DIRS = new Set([
+  'chats', 'tmp', 'history', 'sessions', 'session', 'projects', 'subagents', 'logs', 'log', 'transcripts',
+  'transcript', 'exports', 'export', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
+  'claude-code', 'codex', 'gemini-cli', 'gemini', 'hermes', 'aider', 'cursor', 'specstory', 'cursor-specstory', 'openai-chat',
+]);
+const HOME_ROOTS = new Set(['home', 'Users']);
+
+function looksGenerated(name: string): boolean {
+  return /^[0-9a-f]{12,}$/i.test(name) || /^[0-9a-f-]{32,}$/i.test(name) || /^\d{4}(-\d\d){0,2}$/.test(name) || /^\d+$/.test(name);
+}
+
+/** The nearest folder above the transcript that names a project, if any (never a user's home). */
+export function repoFromTranscriptPath(file: string): string | undefined {
+  let dir = dirname(resolve(file));
+  for (let depth = 0; depth < 4; depth++) {
+    const name = basename(dir);
+    const parent = dirname(dir);
+    if (name === '' || parent === dir) return undefined;
+    if (HOME_ROOTS.has(basename(parent))) return undefined; // the segment after /home is a user name
+    if (!name.startsWith('.') && !CONTAINER_DIRS.has(name.toLowerCase()) && !looksGenerated(name)) return name;
+    dir = parent;
+  }
+  return undefined;
+}
+
+export interface RepoContext {
+  aliases: Record<string, string>;
+  /** `--repo`: for sessions whose transcript names no repository. */
+  fallback?: string;
+  /** Known user names: a repo named like the user (a session started in ~) is no repo. */
+  users: readonly string[];
+}
+
+export function resolveRepo(recorded: string | undefined, file: string, ctx: RepoContext): string | undefined {
+  const raw = recorded ?? ctx.fallback ?? repoFromTranscriptPath(file);
+  if (!raw) return undefined;
+  if (ctx.users.some((u) => u.toLowerCase() === raw.toLowerCase())) return undefined;
+  return sanitizeName(ctx.aliases[raw] ?? raw);
+}

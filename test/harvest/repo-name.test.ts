@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { repoFromTranscriptPath, resolveRepo } from '../../src/harvest/repo-name.js';
+
+describe('repo for sessions that record none', () => {
+  it('takes the nearest folder that names a project, skipping agent containers and hashes', () => {
+    expect(repoFromTranscriptPath('/data/exports/cursor-specstory/minsky/2025-04-29_20-13-x.md')).toBe('minsky');
+    expect(repoFromTranscriptPath('/srv/shop/.specstory/history/2025-06-02.md')).toBe('shop');
+    expect(repoFromTranscriptPath('/root/.gemini/tmp/9f86d081884c7d659a2feaa0c55ad015/chats/session-1.json')).toBeUndefined();
+  });
+
+  it('never returns a user name from a home directory', () => {
+    expect(repoFromTranscriptPath('/home/zelda/chats/session.json')).toBeUndefined();
+    expect(repoFromTranscriptPath('/Users/zelda/session.json')).toBeUndefined();
+  });
+
+  it('prefers the recorded repo, then --repo, then the folder; applies aliases; drops a repo named like the user', () => {
+    const ctx = { aliases: { 'spotter-fork': 'spotter' }, users: ['zelda'] };
+    expect(resolveRepo('spotter-fork', '/x/minsky/a.md', ctx)).toBe('spotter');
+    expect(resolveRepo(undefined, '/x/minsky/a.md', { ...ctx, fallback: 'Web App' })).toBe('web-app');
+    expect(resolveRepo(undefined, '/x/minsky/a.md', ctx)).toBe('minsky');
+    expect(resolveRepo('zelda', '/x/a.md', ctx)).toBeUndefined();
+  });
+});
