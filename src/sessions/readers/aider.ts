@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import { readLines } from '../lines.js';
+import { forEachLine, type LineOptions, type Preloaded } from '../lines.js';
 import type { Session, SessionEvent, SourceRef, ToolCallEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
@@ -313,7 +313,7 @@ class AiderSession {
   }
 }
 
-async function read(file: string, options?: ReadOptions): Promise<Session[]> {
+async function read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const sessions: Session[] = [];
   const ids = new Map<string, number>();
@@ -350,8 +350,12 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
 
   let readFailed = false;
   try {
-    const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
-    for await (const raw of readLines(file, lineOptions)) {
+    const lineOptions: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
+    if (options?.content) {
+      lineOptions.content = options.content;
+      lineOptions.decoded = options.decoded;
+    }
+    await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
       if (raw.invalidUtf8) warnings.add(raw.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
       if (raw.truncated) warnings.add(raw.lineNo, `line of ${raw.bytes} bytes exceeds the line limit; cut`);
@@ -360,17 +364,17 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       if (header) {
         close(raw.offset);
         s = new AiderSession(file, `${header[1]}T${header[2]}`, raw.offset, warnings.list.length);
-        continue;
+        return;
       }
       if (!s) {
-        if (l.text === '') continue;
+        if (l.text === '') return;
         s = new AiderSession(file, undefined, raw.offset, warnings.list.length); // text before any header
       }
       // inside a fence of the reply, every line is reply text
       if (s.block?.kind === 'text' && s.fence.inside) {
         s.fence.update(l.text);
         s.block.lines.push(l);
-        continue;
+        return;
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
@@ -382,18 +386,18 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
           s.block = { kind: 'user', lines: [] };
         }
         s.block.lines.push({ ...l, text: user[1] ?? '' });
-        continue;
+        return;
       }
       const note = own ? NOTE_LINE.exec(l.text) : null;
       if (note) {
         s.flushBlock();
         s.note({ ...l, text: note[1] ?? '' });
-        continue;
+        return;
       }
       if (l.text === '') {
         if (s.block?.kind === 'text') s.block.lines.push(l);
         else s.flushBlock();
-        continue;
+        return;
       }
       if (s.block?.kind !== 'text') {
         s.flushBlock();
@@ -401,12 +405,12 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       }
       if (s.fence.update(l.text).delimiter && s.fence.inside) s.fenceLine = l.lineNo;
       s.block.lines.push(l);
-    }
+    });
   } catch (err) {
     readFailed = true;
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
   }
-  close(await fileSize(file));
+  close(await fileSize(file, options?.content));
   if (lineCount === 0 && !readFailed) warnings.add(undefined, 'file is empty');
   return sessions;
 }

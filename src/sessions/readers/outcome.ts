@@ -34,6 +34,8 @@ export function looksFailed(output: string): boolean {
 
 /** The exit code a text states ("Exit Code: 1", "exited with code 2"), if any. */
 export function statedExitCode(output: string): number | undefined {
+  // the regex needs one of these literals; checking for them first is much cheaper on long output
+  if (!output.includes('Exit ') && !output.includes('exited with ')) return undefined;
   const m = EXIT_CODE.exec(output);
   return m ? Number(m[1]) : undefined;
 }
