@@ -6,6 +6,9 @@ import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.j
 import { workspaceDrafts } from '../../src/harvest/extract/rules/workspace.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
+import { errorLine } from '../../src/harvest/extract/diagnosis.js';
+import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
@@ -173,5 +176,114 @@ describe('tool quirks of the agent', () => {
     expect(view.steps[0]!.failed).toBe(false);
     expect(view.steps[0]!.output).toContain('Tests 3 passed');
     expect(extractSession(session)).toEqual([]);
+  });
+});
+
+/** Inserts an injected system event (as a reader renders a loaded Cursor rule) after event `after`. */
+function withSystem(session: Session, after: number, text: string): Session {
+  const events = [...session.events];
+  events.splice(after + 1, 0, { kind: 'system', text, injected: true, index: -1, source: { file: 'test.jsonl', line: 0 } });
+  return { ...session, events: events.map((e, i) => ({ ...e, index: i, source: { ...e.source, line: i + 1 } })) };
+}
+
+const RULE = [
+  '### Rule: release-workflow',
+  '',
+  '```markdown',
+  '# Release Workflow',
+  '',
+  '## Core Principles',
+  '',
+  '1. **Always use the release CLI for version data**',
+  '   - NEVER edit `versions.lock` by hand',
+  '   - ALWAYS query through the CLI:',
+  '     ```bash',
+  '     relctl versions list --json    # List versions',
+  '     ```',
+  '',
+  '## Completion Checklist',
+  '',
+  '1. Changes are committed with the ticket id in the message',
+  '2. The changelog is generated with `relctl notes --path .` and saved to `notes/<id>.md`',
+  '3. Changes are pushed with `git push origin <branch>`',
+  '',
+  '## Examples',
+  '',
+  '- "What versions exist?" must be answered with `relctl versions list --json`',
+  '```',
+].join('\n');
+
+describe('repo rules', () => {
+  it('turns the directive sections of a loaded rule file into patterns, commands included', () => {
+    const base = new SessionBuilder().user('cut a release').assistant('I need to fetch the release rule first.').bash('relctl versions list --json', '[]').build();
+    const drafts = repoRuleDrafts(viewOf(withSystem(base, 1, RULE)));
+    expect(drafts.length).toBeGreaterThanOrEqual(2);
+    expect(drafts.every((d) => d.category === 'pattern' && d.text.startsWith('Repo rule `release-workflow`'))).toBe(true);
+    const all = drafts.map((d) => d.text).join('\n');
+    expect(all).toContain('`relctl versions list --json`');
+    expect(all).toContain('NEVER edit `versions.lock` by hand');
+    expect(all).toContain('notes/<id>.md');
+    expect(all).not.toContain('What versions exist'); // example sections are not rules
+  });
+
+  it('reads rule files the agent opened, never our own bootstrap block', () => {
+    const session = new SessionBuilder()
+      .user('fix the build')
+      .tool('Read', { file_path: '/home/dev/demo/AGENTS.md' }, '# Agents\n\n## Rules\n\n- Always run `make check` before committing.\n- Never edit `gen/` by hand; run `make gen` instead.')
+      .tool('Read', { file_path: '/home/dev/demo/CLAUDE.md' }, '<!-- compound:bootstrap ids=k-1 -->\n- Always run `pnpm lint` first.\n<!-- /compound:bootstrap -->')
+      .build();
+    const texts = repoRuleDrafts(viewOf(session)).map((d) => d.text);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toContain('`make check`');
+    const own = withSystem(new SessionBuilder().user('hi').build(), 0, '### Rule: compound-knowledge\n\n<!-- compound:bootstrap ids=k-1 -->\n- Never commit `.env.local`.\n<!-- /compound:bootstrap -->');
+    expect(repoRuleDrafts(viewOf(own))).toEqual([]);
+  });
+
+  it('notes a prompt that only points the agent at a rule file', () => {
+    const session = new SessionBuilder()
+      .user('fix the ordering bug')
+      .tool('Edit', { file_path: '/home/dev/demo/src/start.ts', old_string: 'a', new_string: 'b' }, 'ok')
+      .user('@test-driven-bugfix.mdc')
+      .build();
+    const drafts = repoRuleDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('pattern');
+    expect(drafts[0]!.text).toContain('`test-driven-bugfix.mdc`');
+    expect(drafts[0]!.text).toContain('`start.ts`');
+  });
+});
+
+describe('error → fix details', () => {
+  it('investigates a failing command the user pasted with its error (not a request to fail)', () => {
+    const session = new SessionBuilder()
+      .user('❯ tool start --id 8\nError starting: Item 8 not found.')
+      .bash('tool start --id 8', 'Error starting: Command failed: git clone a b\nfatal: destination path \'b\' already exists and\nis not an empty directory.', 1)
+      .assistant('The clone directory already exists because a previous failed start left it behind.')
+      .bash('tool list --json', '[]')
+      .build();
+    const drafts = errorFixDrafts(viewOf(session));
+    const clone = drafts.find((d) => d.text.includes('already exists'));
+    expect(clone).toBeDefined();
+    expect(clone!.text).toContain('already exists and is not an empty directory');
+    // `tool list` is another subcommand: not the fix of `tool start`.
+    expect(clone!.text).not.toContain('Fix:');
+  });
+
+  it('joins a terminal-wrapped error line, and unwraps "Command failed" to the real error', () => {
+    expect(errorLine('Error: Command failed: git clone x y\nfatal: destination path y already exists and\nis not an empty directory.')).toBe(
+      'fatal: destination path y already exists and is not an empty directory.',
+    );
+  });
+
+  it('treats "not found" as a path slip only when a path or file is missing', () => {
+    const session = new SessionBuilder()
+      .user('start the task')
+      .bash('tool start --task 8', 'Error: Task #8 not found', 1)
+      .assistant('The task id is zero-padded: the CLI expects `--task 008` because ids are stored as #008.')
+      .bash('tool start --task 008', 'started')
+      .build();
+    const drafts = errorFixDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toContain('`tool start --task 008` succeeded');
   });
 });

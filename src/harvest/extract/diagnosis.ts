@@ -25,16 +25,20 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l));
-  const pick =
+  let pick =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
     lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
     lines.find((l) => STRONG.test(l)) ??
     lines[0] ??
     '';
+  // "Error: Command failed: git clone …" wraps the real error, printed on a later `fatal:` line.
+  if (/\bcommand failed\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => /^(?:fatal|error)\b/i.test(l)) ?? pick;
   // "The following paths are ignored:" names the culprit on the next line.
   const next = lines[lines.indexOf(pick) + 1];
-  const joined = joinNext && pick.endsWith(':') && next && next.length < 80 ? `${pick} ${next}` : pick;
+  // A line cut mid-phrase by the terminal's width ("… already exists and" / "is not an empty directory.").
+  const wrapped = /\b(?:and|or|to|the|a|an|of|in|for|with|is|not|be)$/.test(pick) && next !== undefined && /^[a-z]/.test(next);
+  const joined = (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
 }
 

@@ -12,6 +12,7 @@ import { confirmedStatementDrafts, confirmedStatements } from './rules/confirmed
 import { errorFix, errorFixDrafts } from './rules/error-fix.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
+import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
 import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
 import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
@@ -28,6 +29,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   userCorrections,
   commandPatterns,
   reportFacts,
+  repoRules,
   confirmedStatements,
   openQuestions,
   workspace,
@@ -41,6 +43,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   userCorrectionDrafts,
   commandPatternDrafts,
   reportFactDrafts,
+  repoRuleDrafts,
   confirmedStatementDrafts,
   openQuestionDrafts,
   workspaceDrafts,

@@ -8,6 +8,7 @@ import type { Candidate } from '../candidate.js';
 import { overlap, words } from './text.js';
 import type { SessionView } from './view.js';
 import { reportsOf } from './report.js';
+import { ruleTexts } from './rules/repo-rules.js';
 
 /** Minimum score a candidate needs to be kept at all. */
 export const MIN_SCORE = 4;
@@ -18,7 +19,9 @@ export function budget(view: SessionView): number {
   const calls = view.steps.filter((s) => !s.rejected).length;
   const prompts = view.prompts.length;
   const reportChars = reportsOf(view).reduce((n, r) => n + r.text.length, 0);
-  const b = Math.floor(calls / 10) + Math.floor(prompts / 2) + Math.min(8, Math.floor(reportChars / 2500)) + 1;
+  // A rule file the session loaded states several conventions at once.
+  const ruleChars = ruleTexts(view).reduce((n, r) => n + r.text.length, 0);
+  const b = Math.floor(calls / 10) + Math.floor(prompts / 2) + Math.min(8, Math.floor(reportChars / 2500)) + Math.min(3, Math.floor(ruleChars / 4000)) + 1;
   return Math.min(MAX_PER_SESSION, b);
 }
 

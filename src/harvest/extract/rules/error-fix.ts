@@ -35,7 +35,8 @@ function flagsOf(command: string, fam: string): Set<string> {
   );
 }
 
-const PATH_SLIP = /no such file|not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
+/** A missing input path: "not found" only counts when it is about a file or directory. */
+const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/[\w.-]+['"`]?)\s*(?:was )?not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
 
 const INTENDED_FAILURE =
   /\b(?:expect(?:ed|ing)? (?:it |this |them )?to fail|should fail|(?:confirm|verify|see) (?:that )?(?:it|this|the test) fails|fail(?:s|ed)? for the (?:intended|right|expected) reason|as expected|red (?:check|phase|step|test)|\(red\))/i;
@@ -43,7 +44,12 @@ const INTENDED_FAILURE =
 function requestedByUser(prompt: UserEvent | undefined, command: string): boolean {
   if (!prompt) return false;
   const cmd = oneLine(command).toLowerCase();
-  return cmd.length >= 6 && oneLine(prompt.text).toLowerCase().includes(cmd);
+  const text = oneLine(prompt.text).toLowerCase();
+  if (cmd.length < 6 || !text.includes(cmd)) return false;
+  // A command the user pasted together with its error is a failure to investigate, not a request to fail.
+  const lines = prompt.text.split('\n');
+  const at = lines.findIndex((l) => oneLine(l).toLowerCase().includes(cmd));
+  return at < 0 || !lines.slice(at + 1).some((l) => REPORTED_ERROR.test(l));
 }
 
 function intended(view: SessionView, s: Step): boolean {
@@ -57,11 +63,30 @@ function sections(output: string): string[] {
   return [...new Set([...output.replace(/\\n/g, '\n').matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
 }
 
+/** Program and leading subcommand words of a simple command (`minsky session start --task 8` → minsky session start). */
+function subcommandPath(simple: string): string[] {
+  const t = tokens(simple);
+  const out = t.length > 0 ? [t[0]!.replace(/^.*\//, '')] : [];
+  for (const w of t.slice(1)) {
+    if (out.length >= 4 || !/^[a-z][\w:-]*$/.test(w)) break;
+    out.push(w);
+  }
+  return out;
+}
+
+/** Whether `later` runs the same subcommand as `failed` (`git push -u` for `git push origin x`, not `session list` for `session start`). */
+function sameSubcommand(failed: string, later: string, fam: string): boolean {
+  const a = simpleCommands(failed).filter((c) => family(c) === fam).map(subcommandPath);
+  const b = simpleCommands(later).filter((c) => family(c) === fam).map(subcommandPath);
+  const prefix = (x: string[], y: string[]): boolean => x.every((w, i) => y[i] === w);
+  return a.some((x) => b.some((y) => prefix(x, y) || prefix(y, x)));
+}
+
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked. */
 function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined {
   const later = view.steps
     .slice(failed.pos + 1)
-    .filter((s) => !s.failed && !s.rejected && s.command !== undefined && familiesOf(s.command).has(fam));
+    .filter((s) => !s.failed && !s.rejected && s.command !== undefined && familiesOf(s.command).has(fam) && sameSubcommand(failed.command!, s.command, fam));
   if (later.length === 0) return undefined;
   // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
   const flags = flagsOf(failed.command!, fam);

@@ -113,7 +113,8 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) continue;
-    const kept = section.lines.filter((l) => l.score >= 1 && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
