@@ -11,7 +11,7 @@ import { sampleSessions } from './sample.js';
 import { walkInputs } from '../sessions/walk.js';
 import { resolveRepo } from './repo-name.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
-import { makePlan, type Plan } from '../knowledge/plan.js';
+import { attachStore, makePlan, type Plan } from '../knowledge/plan.js';
 import type { Ledger, LedgerSession } from '../knowledge/ledger.js';
 import type { Problem } from '../knowledge/problem.js';
 import type { Candidate } from './candidate.js';
@@ -174,5 +174,6 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   };
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
   plan.ledger = nextLedger;
+  attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
   return { plan, records: merged.records, stats, storeProblems: store.problems };
 }

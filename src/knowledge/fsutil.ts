@@ -4,9 +4,16 @@ import { dirname, join } from 'node:path';
 
 let counter = 0;
 
-/** Writes via a temp file in the same directory and renames it over the target. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+/**
+ * Writes via a temp file in the same directory and renames it over the target. `madeDirs`, shared
+ * across many writes, records the directories already made so each is created only once.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, madeDirs?: Set<string>): void {
+  const dir = dirname(file);
+  if (!madeDirs?.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs?.add(dir);
+  }
   const tmp = `${file}.tmp-${process.pid}-${counter++}`;
   try {
     writeFileSync(tmp, data);

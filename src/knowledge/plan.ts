@@ -2,11 +2,11 @@
  * Plan first, then apply (the changesets habit): a Plan lists every file change; `--dry-run`
  * prints it; `applyPlan` writes it atomically under the lock and regenerates the index.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Category, Item, Scope, StoredItem } from './item.js';
-import { sameItem, serializeItem } from './codec.js';
-import { itemPath, INDEX_FILE, LEDGER_FILE, LOCK_FILE, KNOWLEDGE_DIR, isInsideKnowledge } from './paths.js';
+import { parseItemBytes, sameItem, serializeItem } from './codec.js';
+import { itemDir, itemPath, sanitizeName, INDEX_FILE, LEDGER_FILE, LOCK_FILE, KNOWLEDGE_DIR, isInsideKnowledge } from './paths.js';
 import { titleFromText, splitBody } from './body.js';
 import { buildIndex, renderIndex } from './index-file.js';
 import { renderLedger, type Ledger } from './ledger.js';
@@ -96,6 +96,19 @@ export interface ApplyResult {
   removed: string[];
 }
 
+/** The store each plan was made from, when it loaded without problems (see attachStore). */
+const planBases = new WeakMap<Plan, readonly StoredItem[]>();
+
+/**
+ * Records the store `plan` was made from, so that `applyPlan` can build index.json from those
+ * items plus what the plan writes instead of parsing every item file again. Used only when the
+ * store loaded without problems, and only after checking, under the lock, that the files on disk
+ * are exactly the expected ones with the expected bytes (otherwise the index is rebuilt from disk).
+ */
+export function attachStore(plan: Plan, store: { items: readonly StoredItem[]; problems: readonly unknown[] }): void {
+  if (store.problems.length === 0) planBases.set(plan, store.items);
+}
+
 /**
  * Applies a plan under the writer lock: item files first (each atomically), then the ledger,
  * then index.json regenerated from the files now on disk.
@@ -110,9 +123,10 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
   try {
     const changed: string[] = [];
     const removed: string[] = [];
+    const dirs = new Set<string>(); // made once each, not once per item
     for (const e of plan.entries) {
       if ((e.action === 'add' || e.action === 'update') && e.content !== undefined) {
-        writeFileAtomic(abs(root, e.path), e.content);
+        writeFileAtomic(abs(root, e.path), e.content, dirs);
         changed.push(e.path);
       } else if (e.action === 'remove' && existsSync(abs(root, e.path))) {
         removeFileAndEmptyDirs(abs(root, e.path), abs(root, KNOWLEDGE_DIR));
@@ -120,7 +134,8 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
       }
     }
     if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
-    if (writeIndex(root)) changed.push(INDEX_FILE);
+    const base = planBases.get(plan);
+    if (writeIndex(root, base ? itemsAfter(root, base, plan) : undefined)) changed.push(INDEX_FILE);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();
@@ -134,8 +149,95 @@ function writeIfChanged(root: string, rel: string, content: string): boolean {
   return true;
 }
 
-/** Regenerates index.json from the item files on disk; returns whether it changed. */
-export function writeIndex(root: string): boolean {
-  const store = loadStore(root);
-  return writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(store.items)));
+/**
+ * Regenerates index.json from the item files on disk (or from `items`, when the caller knows them
+ * to be exactly what loading the store would give); returns whether it changed.
+ */
+export function writeIndex(root: string, items?: readonly StoredItem[]): boolean {
+  return writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(items ?? loadStore(root).items)));
+}
+
+/**
+ * The valid items `loadStore` would return now that `plan` is applied to a store that held
+ * exactly `base` (loaded without problems): base items not removed or rewritten, plus each
+ * written item parsed from the content just written. Undefined, so that the caller loads the
+ * store from disk, whenever that cannot be known for sure: a file on disk that is not expected
+ * or whose bytes differ from the ones `base` was read from (a reviewer's edit, another writer),
+ * anything the store walk would report, or a written item that loading would reject or flag.
+ */
+export function itemsAfter(root: string, base: readonly StoredItem[], plan: Plan): StoredItem[] | undefined {
+  const expected = new Map<string, StoredItem | string>();
+  for (const item of base) expected.set(item.path, item);
+  for (const e of plan.entries) {
+    if (e.action === 'remove') expected.delete(e.path);
+    else if ((e.action === 'add' || e.action === 'update') && e.content !== undefined) expected.set(e.path, e.content);
+  }
+  const files = plainItemFiles(root);
+  if (!files || files.length !== expected.size) return undefined;
+  const items: StoredItem[] = [];
+  const ids = new Set<string>();
+  for (const rel of files) {
+    const want = expected.get(rel);
+    if (want === undefined) return undefined;
+    let item: StoredItem;
+    if (typeof want === 'string') {
+      const parsed = parseItemBytes(rel, Buffer.from(want, 'utf8'));
+      if (!parsed.item || parsed.problems.length > 0 || !passesStoreChecks(parsed.item)) return undefined;
+      item = parsed.item;
+    } else {
+      let text: string;
+      try {
+        text = readFileSync(abs(root, rel), 'utf8');
+      } catch {
+        return undefined;
+      }
+      if (text !== want.raw) return undefined;
+      item = want;
+    }
+    if (ids.has(item.meta.id)) return undefined;
+    ids.add(item.meta.id);
+    items.push(item);
+  }
+  return items;
+}
+
+/** The checks loading applies across files (store.ts crossCheck): safe repo/agent names, the
+ * folder its scope and category say, a file name ending with the id. */
+function passesStoreChecks(item: StoredItem): boolean {
+  const m = item.meta;
+  for (const value of [m.repo, m.agent]) if (value !== undefined && sanitizeName(value) !== value) return false;
+  const slash = item.path.lastIndexOf('/');
+  if (item.path.slice(0, slash) !== itemDir(m)) return false;
+  const name = item.path.slice(slash + 1, -'.md'.length);
+  return name === m.id || name.endsWith(`-${m.id}`);
+}
+
+/**
+ * The item files the store walk lists (sorted relative paths), or undefined when the walk would
+ * report a problem (a link, an unreadable folder): then the store is loaded the usual way.
+ */
+function plainItemFiles(root: string): string[] | undefined {
+  const files: string[] = [];
+  const walk = (rel: string): boolean => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs(root, rel), { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) {
+        if (e.name.endsWith('.md') || rel !== KNOWLEDGE_DIR) return false;
+      } else if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && !walk(child)) return false;
+      } else if (e.isFile() && e.name.endsWith('.md')) {
+        if (rel === KNOWLEDGE_DIR && e.name === 'README.md') continue;
+        files.push(child);
+      }
+    }
+    return true;
+  };
+  if (!existsSync(join(root, KNOWLEDGE_DIR))) return [];
+  return walk(KNOWLEDGE_DIR) ? files.sort() : undefined;
 }
