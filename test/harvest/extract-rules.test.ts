@@ -7,6 +7,7 @@ import { workspaceDrafts } from '../../src/harvest/extract/rules/workspace.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
+import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
@@ -285,5 +286,37 @@ describe('error → fix details', () => {
     const drafts = errorFixDrafts(viewOf(session));
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.text).toContain('`tool start --task 008` succeeded');
+  });
+});
+
+describe('missing files', () => {
+  it('says where files live after a wrong guess, ignoring vendored copies', () => {
+    const session = new SessionBuilder()
+      .user('look at the styles')
+      .bash('find /home/dev/demo/assets/css -name "*.css" -type f', "find: '/home/dev/demo/assets/css': No such file or directory", 1)
+      .bash('find /home/dev/demo -name "*.css"', '/home/dev/demo/node_modules/x/a.css\n/home/dev/demo/priv/static/app.css')
+      .build();
+    const drafts = missingFileDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toContain('There is no `assets/css` folder');
+    expect(drafts[0]!.text).toContain('`priv/static/app.css`');
+    expect(drafts[0]!.text).not.toContain('node_modules');
+    expect(drafts[0]!.text).not.toContain('/home/dev');
+  });
+
+  it('needs two looks before saying a file does not exist', () => {
+    const once = new SessionBuilder()
+      .user('read it')
+      .tool('Read', { file_path: '/home/dev/demo/lib/a.html.heex' }, '<tool_use_error>File does not exist.</tool_use_error>', { isError: true })
+      .build();
+    expect(missingFileDrafts(viewOf(once))).toEqual([]);
+    const twice = new SessionBuilder()
+      .user('read it')
+      .tool('Read', { file_path: '/home/dev/demo/lib/a.html.heex' }, '<tool_use_error>File does not exist.</tool_use_error>', { isError: true })
+      .tool('Glob', { pattern: '**/*a.html.heex' }, 'No files found')
+      .build();
+    const drafts = missingFileDrafts(viewOf(twice));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toContain('`a.html.heex` does not exist in this repo');
   });
 });

@@ -10,6 +10,7 @@ import { checkFindingDrafts, checkFindings } from './rules/check-findings.js';
 import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
 import { confirmedStatementDrafts, confirmedStatements } from './rules/confirmed-statements.js';
 import { errorFix, errorFixDrafts } from './rules/error-fix.js';
+import { missingFileDrafts, missingFiles } from './rules/missing-files.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
 import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
@@ -31,6 +32,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   reportFacts,
   repoRules,
   confirmedStatements,
+  missingFiles,
   openQuestions,
   workspace,
 ];
@@ -45,6 +47,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   reportFactDrafts,
   repoRuleDrafts,
   confirmedStatementDrafts,
+  missingFileDrafts,
   openQuestionDrafts,
   workspaceDrafts,
 ];

@@ -1,0 +1,163 @@
+/**
+ * Where things are not, and where they are instead: the agent looked for a file or a folder by
+ * a wrong guess (a read that says it does not exist, a search that finds nothing) and either
+ * found it elsewhere a few steps later or confirmed by a second look that it does not exist. The
+ * next session should not guess the same way. Vendored folders (deps, node_modules) never count
+ * as the place a file lives.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { mainCommand, program, tokens } from '../commands.js';
+import { errorLine } from '../diagnosis.js';
+import { clip, code } from '../text.js';
+import { READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
+
+const ABSENT = /does not exist|no such file or directory|not found|ENOENT/i;
+const NOTHING = /^\s*(?:No files found|No matches found|Found 0 files?|0 files?)\s*$/i;
+const VENDORED = /(?:^|\/)(?:deps|node_modules|vendor|_build|\.git|dist|build|target|\.venv|site-packages)\//;
+const SEARCH_PROGRAMS = new Set(['find', 'ls', 'fd', 'tree']);
+const MAX_ITEMS = 2;
+const LOOKAHEAD = 15;
+
+interface Miss {
+  step: Step;
+  /** What was tried, as the agent typed it (a path, a glob, a find command). */
+  tried: string;
+  /** File name looked for (`a.html.heex`), when the miss names one. */
+  name?: string;
+  /** Extension looked for (`css` from `-name "*.css"` or a glob). */
+  ext?: string;
+  /** Folder that turned out not to exist. */
+  dir?: string;
+}
+
+function baseName(p: string): string {
+  return p.replace(/\/+$/, '').replace(/^.*\//, '');
+}
+
+function extOf(p: string): string | undefined {
+  return /\*\.(\w{1,6})$/.exec(p)?.[1] ?? /^[^*]+\.(\w{1,6})$/.exec(baseName(p))?.[1];
+}
+
+/** The look that came back empty or missing, if the step is one. */
+function missOf(s: Step): Miss | undefined {
+  const input = s.call.input;
+  const path = input.file_path ?? input.path ?? input.target_file;
+  const pattern = input.pattern ?? input.glob;
+  if (READ_TOOLS.has(s.call.name)) {
+    if (typeof path === 'string' && s.failed && ABSENT.test(s.output)) return { step: s, tried: path, name: baseName(path) };
+    if (typeof pattern === 'string' && !s.failed && NOTHING.test(s.output) && /[*?]/.test(pattern) && !/[|\\()]/.test(pattern)) {
+      const name = baseName(pattern).replace(/^\*+/, '');
+      return { step: s, tried: pattern, ...(name && !name.includes('*') ? { name } : {}), ...(extOf(pattern) ? { ext: extOf(pattern)! } : {}) };
+    }
+    return undefined;
+  }
+  if (!s.command) return undefined;
+  const main = mainCommand(s.command);
+  if (!SEARCH_PROGRAMS.has(program(main))) return undefined;
+  const m = /(?:^|\n)\S*?:?\s*[‘'`"]?([^\s‘’'`"]+)[’'`"]?: No such file or directory/.exec(s.output);
+  if (!m) return undefined;
+  const t = tokens(main);
+  const nameArg = t[t.indexOf('-name') + 1];
+  const ext = t.includes('-name') && nameArg ? extOf(nameArg) : undefined;
+  return { step: s, tried: main, dir: m[1]!, ...(ext ? { ext } : {}) };
+}
+
+/** Paths a successful later look showed (search output lines, or the path it read). */
+function shownPaths(s: Step): string[] {
+  if (s.failed || s.rejected) return [];
+  const out: string[] = [];
+  const path = s.call.input.file_path ?? s.call.input.path;
+  if (READ_TOOLS.has(s.call.name) && typeof path === 'string' && /\.\w+$/.test(path) && !s.call.input.pattern) out.push(path);
+  for (const line of s.output.split('\n').slice(0, 60)) {
+    const l = line.trim();
+    if (/^(?:~|\.{0,2})\/?(?:[\w@.+-]+\/)+[\w@.+-]+\.\w{1,6}$/.test(l)) out.push(l);
+  }
+  return out.filter((p) => !VENDORED.test(p));
+}
+
+function located(view: SessionView, miss: Miss): string[] {
+  for (const s of view.steps.slice(miss.step.pos + 1, miss.step.pos + 1 + LOOKAHEAD)) {
+    const hits = shownPaths(s).filter((p) => (miss.name ? baseName(p) === miss.name : miss.ext ? p.endsWith(`.${miss.ext}`) : false));
+    if (hits.length > 0) return hits;
+  }
+  return [];
+}
+
+/** A second look for the same name that also came back empty. */
+function confirmedAbsent(miss: Miss, misses: Miss[]): Miss | undefined {
+  return misses.find((o) => o !== miss && o.name === miss.name && o.step.call.name !== miss.step.call.name && Math.abs(o.step.pos - miss.step.pos) <= LOOKAHEAD);
+}
+
+function dirOf(p: string): string {
+  return p.includes('/') ? p.replace(/\/[^/]*$/, '/') : './';
+}
+
+/** Paths relative to the session's working directory (the item must read the same on any machine). */
+function relativeTo(cwd: string | undefined): (p: string) => string {
+  const base = cwd ? `${cwd.replace(/\/+$/, '')}/` : undefined;
+  return (p) => (base ? p.split(base).join('') : p);
+}
+
+export function missingFileDrafts(view: SessionView): Draft[] {
+  const rel = relativeTo(view.session.cwd);
+  const misses = view.steps
+    .map(missOf)
+    .filter((m): m is Miss => m !== undefined)
+    .map((m) => ({ ...m, tried: rel(m.tried), ...(m.dir ? { dir: rel(m.dir) } : {}) }));
+  const drafts: Draft[] = [];
+  const said = new Set<string>();
+  for (const miss of misses) {
+    const key = miss.name ?? miss.dir ?? miss.tried;
+    if (said.has(key)) continue;
+    const how = miss.step.command ? code(clip(miss.tried, 90)) : `${code(miss.step.call.name)} of ${code(clip(miss.tried, 90))}`;
+    const err = miss.step.failed ? errorLine(miss.step.output, 80) : 'nothing';
+    const hits = located(view, miss).map(rel);
+    if (hits.length > 0) {
+      const where = [...new Set(hits.map(dirOf))];
+      if (miss.name && hits.some((h) => h === miss.tried)) continue; // found where it was looked for: a slip
+      const what = miss.dir ? `There is no ${code(miss.dir)} folder` : `${code(miss.name ?? miss.tried)} is not at ${code(miss.tried)}`;
+      const found = miss.dir ? `reports ${code('No such file or directory')}` : `finds ${miss.step.failed ? code(err) : 'nothing'}`;
+      const files = miss.ext && !miss.name ? `the ${code(`.${miss.ext}`)} files` : code(miss.name!);
+      said.add(key);
+      drafts.push({
+        category: 'fact',
+        title: `${miss.ext && !miss.name ? `.${miss.ext} files` : clip(miss.name ?? miss.tried, 40)} live in ${clip(where[0]!, 40)}`,
+        text: `${what} (${how} ${found}); ${files} live in ${where.slice(0, 2).map((w) => code(w)).join(' and ')} (${hits.slice(0, 2).map((h) => code(h)).join(', ')}).`,
+        confidence: CONFIDENCE.verified,
+        event: miss.step.outputEvent,
+        tags: ['location', ...(miss.ext ? [miss.ext] : [])],
+        quotes: hits.slice(0, 2),
+        rule: 'missing-file',
+        score: 5.5,
+      });
+    } else if (miss.name) {
+      const second = confirmedAbsent(miss, misses);
+      if (!second) continue;
+      said.add(key);
+      const secondHow = second.step.command ? code(clip(second.tried, 80)) : `${code(second.step.call.name)} ${code(clip(second.tried, 80))}`;
+      drafts.push({
+        category: 'fact',
+        title: `${clip(miss.name, 50)} does not exist`,
+        text: `${code(miss.name)} does not exist in this repo: ${how} finds ${code(err)} and ${secondHow} finds nothing.`,
+        confidence: CONFIDENCE.verified,
+        event: miss.step.outputEvent,
+        tags: ['location', ...(extOf(miss.name) ? [extOf(miss.name)!] : [])],
+        quotes: [miss.tried],
+        rule: 'missing-file',
+        score: 5.5,
+      });
+    }
+    if (drafts.length >= MAX_ITEMS) break;
+  }
+  return drafts;
+}
+
+export const missingFiles: Extractor = {
+  name: 'missing-file',
+  extract(session: Session): Candidate[] {
+    return missingFileDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
