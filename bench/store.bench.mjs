@@ -96,6 +96,7 @@ export async function run({ quick, root }) {
     await generateStore(repo, existing, dist, 1);
     const git = (...a) => execFileSync('git', a, { cwd: repo, env: { ...process.env, ...env } });
     git('init', '-q', '-b', 'main');
+    git('config', 'gc.auto', '0'); // a background gc would race the copies below
     git('add', '-A');
     git('commit', '-q', '-m', 'seed');
     const { applyPlan, makePlan } = await import(join(dist, 'knowledge/plan.js'));
