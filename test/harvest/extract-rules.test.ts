@@ -8,6 +8,7 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
+import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
@@ -318,5 +319,23 @@ describe('missing files', () => {
     const drafts = missingFileDrafts(viewOf(twice));
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.text).toContain('`a.html.heex` does not exist in this repo');
+  });
+});
+
+describe('test runner', () => {
+  it('says how the tests run and where they live, from the runner header, never a home path', () => {
+    const session = new SessionBuilder()
+      .user('run the tests')
+      .bash('pytest --spec', ' │ rootdir: /Users/someone/app\n │ configfile: pytest.ini\n │ testpaths: specs\n │ specs/cli_spec.py:\n │   ✓ It lists books\n │ 1 failed, 12 passed', 1)
+      .bash('ls', 'a b')
+      .build();
+    const drafts = testRunnerDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toBe('The tests run with `pytest --spec`: configfile `pytest.ini`, testpaths `specs`; test files such as `specs/cli_spec.py`.');
+  });
+
+  it('says nothing when the run shows nothing about the set-up', () => {
+    const session = new SessionBuilder().user('test').bash('npm test', 'ok').build();
+    expect(testRunnerDrafts(viewOf(session))).toEqual([]);
   });
 });

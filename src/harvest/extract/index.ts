@@ -15,6 +15,7 @@ import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
 import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
+import { testRunner, testRunnerDrafts } from './rules/test-runner.js';
 import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
 import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
 import { workspace, workspaceDrafts } from './rules/workspace.js';
@@ -33,6 +34,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   repoRules,
   confirmedStatements,
   missingFiles,
+  testRunner,
   openQuestions,
   workspace,
 ];
@@ -48,6 +50,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   repoRuleDrafts,
   confirmedStatementDrafts,
   missingFileDrafts,
+  testRunnerDrafts,
   openQuestionDrafts,
   workspaceDrafts,
 ];

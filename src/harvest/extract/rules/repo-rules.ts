@@ -170,7 +170,7 @@ function fromRuleMentions(view: SessionView): Draft[] {
       tags: ['rule', name.replace(/\.\w+$/, '')],
       quotes: [clip(p.text, 120)],
       rule: 'repo-rule',
-      score: 5.5,
+      score: 6.5,
     });
   }
   return drafts;

@@ -1,0 +1,66 @@
+/**
+ * How the project's tests run: the test command the agent ran and what its output says about
+ * the set-up (the runner's config file, test paths and plugins, the test files it collected).
+ * The next session then runs the same command and knows where the tests live. One item per
+ * session, from the run that shows the most.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { family, mainCommand } from '../commands.js';
+import { clip, code } from '../text.js';
+import { type SessionView, viewOf } from '../view.js';
+
+const TEST_FAMILY = /\b(?:test|tests|spec|specs|pytest|jest|vitest|rspec|mocha|phpunit|ava|tap)\b/;
+/** Runner header lines that describe the set-up (pytest: `configfile: pytest.ini`, `testpaths: specs`, `plugins: …`). */
+const SETUP = /^(configfile|inifile|testpaths|plugins|config|setup file|test environment|environment)\s*:\s*(.+)$/i;
+const TEST_FILE = /(?:^|[\s(])((?:[\w@.-]+\/)*(?:[\w@.-]*(?:_test|_spec|\.test|\.spec|Test|Spec)\.\w{1,5}|(?:test|tests|spec|specs|__tests__)\/(?:[\w@.-]+\/)*[\w@.-]+\.\w{1,5}))\b/;
+const VENDORED = /(?:^|\/)(?:deps|node_modules|vendor|_build|site-packages)\//;
+const BOX = /^[\s│┃|╭╰─✔✓✗×»]+|[\s│┃|]+$/g;
+
+export function testRunnerDrafts(view: SessionView): Draft[] {
+  let best: { draft: Draft; info: number } | undefined;
+  for (const s of view.steps) {
+    if (!s.command || s.rejected) continue;
+    const main = mainCommand(s.command);
+    const fam = family(main);
+    if (!TEST_FAMILY.test(fam)) continue;
+    const setup = new Map<string, string>();
+    const files: string[] = [];
+    for (const raw of s.output.split('\n')) {
+      const line = raw.replace(BOX, '').trim();
+      const m = SETUP.exec(line);
+      if (m && !/[~/]home\/|\/Users\//.test(m[2]!) && !setup.has(m[1]!.toLowerCase())) setup.set(m[1]!.toLowerCase(), clip(m[2]!, 80));
+      const f = TEST_FILE.exec(line)?.[1]?.replace(/:+$/, '');
+      if (f && !VENDORED.test(f) && !f.startsWith('/') && !files.includes(f) && files.length < 3) files.push(f);
+    }
+    const info = setup.size * 2 + files.length;
+    if (info < 2 || (best && best.info >= info)) continue;
+    const parts: string[] = [];
+    if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
+    if (files.length > 0) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
+    best = {
+      info,
+      draft: {
+        category: 'fact',
+        title: `Tests run with ${clip(main, 50)}`,
+        text: `The tests run with ${code(clip(main, 80))}: ${parts.join('; ')}.`,
+        confidence: CONFIDENCE.verified,
+        event: s.outputEvent,
+        tags: ['test', ...fam.split(' ')],
+        quotes: [clip(main, 80)],
+        rule: 'test-runner',
+        score: 5.5,
+      },
+    };
+  }
+  return best ? [best.draft] : [];
+}
+
+export const testRunner: Extractor = {
+  name: 'test-runner',
+  extract(session: Session): Candidate[] {
+    return testRunnerDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
