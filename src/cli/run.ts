@@ -29,8 +29,7 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
   program
     .name('compound')
     .description(
-      'Harvest knowledge from finished AI coding-agent sessions into a reviewed, git-tracked\n' +
-        'knowledge base, and bootstrap the next session with what matters, within a token budget.\n\n' +
+      'Harvest knowledge from finished AI coding-agent sessions into a reviewed, git-tracked knowledge base, and bootstrap the next session with what matters, within a token budget.\n\n' +
         'Exit codes: 0 ok, 1 problems found, 2 usage error, 3 runtime failure.',
     )
     .version(VERSION, '-V, --version')
