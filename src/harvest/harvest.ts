@@ -3,15 +3,17 @@
  * Reading is streamed file by file; a file whose content hash is in the ledger is not parsed
  * at all, and a session that grew is harvested for its new events only.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import { createHash, hash as hashOnce } from 'node:crypto';
 import type { Session, ReadWarning, SessionFormat } from '../sessions/model.js';
 import { forEachSessionFile } from '../sessions/read.js';
 import { sampleSessions } from './sample.js';
 import { walkInputs } from '../sessions/walk.js';
 import { resolveRepo } from './repo-name.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
-import { attachStore, makePlan, type Plan } from '../knowledge/plan.js';
+import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/plan.js';
 import type { Ledger, LedgerSession } from '../knowledge/ledger.js';
 import type { Problem } from '../knowledge/problem.js';
 import type { Candidate } from './candidate.js';
@@ -77,6 +79,63 @@ export async function hashFile(file: string): Promise<string> {
   return h.digest('hex');
 }
 
+/**
+ * knowledge/.cache/ (git-ignored, skipped by the store walk) remembers each transcript's content
+ * hash with the stat it had when hashed, so a rerun over thousands of unchanged transcripts
+ * stats them instead of reading and hashing every byte again. Paths are kept only as hashes.
+ * Written by applyPlan (not on --dry-run); deleting it only makes the next run hash everything.
+ */
+export const HASH_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/harvest-hashes-v1.json`;
+/** A file changed this close to when it was hashed is not remembered (its mtime could hide a
+ * later change within the same clock tick; git calls this "racily clean"). */
+const RACY_MS = 2000;
+
+interface HashRecord {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  hash: string;
+}
+
+function pathKey(file: string): string {
+  return hashOnce('sha256', resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
+}
+
+function sameStat(r: HashRecord, st: Stats): boolean {
+  return r.size === st.size && r.mtimeMs === st.mtimeMs && r.ctimeMs === st.ctimeMs && r.ino === st.ino;
+}
+
+/** The cache and its text as read ('' when missing or unreadable: then nothing is trusted). */
+function readHashCache(root: string): { records: Map<string, HashRecord>; text: string } {
+  const records = new Map<string, HashRecord>();
+  let text = '';
+  try {
+    text = readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8');
+    const doc = JSON.parse(text) as { version?: unknown; files?: Record<string, unknown> };
+    if (doc.version !== 1 || typeof doc.files !== 'object' || doc.files === null) return { records, text };
+    for (const [key, v] of Object.entries(doc.files)) {
+      if (!Array.isArray(v) || v.length !== 5) continue;
+      const [size, mtimeMs, ctimeMs, ino, hash] = v as unknown[];
+      if (typeof size === 'number' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof ino === 'number' && typeof hash === 'string') {
+        records.set(key, { size, mtimeMs, ctimeMs, ino, hash });
+      }
+    }
+  } catch {
+    /* no cache yet, or a damaged one: hash everything */
+  }
+  return { records, text };
+}
+
+function renderHashCache(records: Map<string, HashRecord>): string {
+  const keys = [...records.keys()].sort();
+  const lines = keys.map((k) => {
+    const r = records.get(k)!;
+    return `    ${JSON.stringify(k)}: ${JSON.stringify([r.size, r.mtimeMs, r.ctimeMs, r.ino, r.hash])}`;
+  });
+  return `{\n  "version": 1,\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
+}
+
 /** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
 function safeSessionId(id: string, users: readonly string[]): string {
   return redact(id, { users }).text;
@@ -105,15 +164,25 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     inputs = rows.map((r) => r.file).sort();
   }
 
-  // Pre-pass: hash every file so unchanged ones are skipped without parsing.
+  // Pre-pass: hash every file so unchanged ones are skipped without parsing. A file whose stat
+  // matches the one it had when last hashed is not read again (see HASH_CACHE_FILE).
   const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
   const hashes = new Map<string, string>();
   const toRead: string[] = [];
+  const hashCache = readHashCache(options.root);
+  const nextHashCache = new Map<string, HashRecord>();
+  const trustBefore = Date.now() - RACY_MS;
   for (const file of walked.files) {
     stats.files++;
     let hash: string;
     try {
-      hash = await hashFile(file);
+      const st = statSync(file);
+      const key = pathKey(file);
+      const known = hashCache.records.get(key);
+      hash = known && sameStat(known, st) ? known.hash : await hashFile(file);
+      if (st.mtimeMs < trustBefore && st.ctimeMs < trustBefore) {
+        nextHashCache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, hash });
+      }
     } catch {
       toRead.push(file); // let the reader report it with a proper warning
       continue;
@@ -175,5 +244,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
   plan.ledger = nextLedger;
   attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
+  const cacheText = renderHashCache(nextHashCache);
+  if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
   return { plan, records: merged.records, stats, storeProblems: store.problems };
 }

@@ -2,7 +2,7 @@
  * Plan first, then apply (the changesets habit): a Plan lists every file change; `--dry-run`
  * prints it; `applyPlan` writes it atomically under the lock and regenerates the index.
  */
-import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Category, Item, Scope, StoredItem } from './item.js';
 import { parseItemBytes, sameItem, serializeItem } from './codec.js';
@@ -96,6 +96,35 @@ export interface ApplyResult {
   removed: string[];
 }
 
+/** Derived, git-ignored files (caches) to write along with each plan (see attachCacheFile). */
+const planCaches = new WeakMap<Plan, { path: string; content: string }[]>();
+
+/**
+ * Asks applyPlan to also write a derived file under knowledge/.cache/ (which ignores itself in
+ * git and is skipped by the store walk). It is not listed as changed, so it is never committed,
+ * and failing to write it does not fail the plan. Nothing is written on a dry run.
+ */
+export function attachCacheFile(plan: Plan, path: string, content: string): void {
+  if (!path.startsWith(`${CACHE_DIR}/`) || !isInsideKnowledge(path)) throw new Error(`not a cache path: ${path}`);
+  const list = planCaches.get(plan) ?? [];
+  list.push({ path, content });
+  planCaches.set(plan, list);
+}
+
+const CACHE_DIR = `${KNOWLEDGE_DIR}/.cache`;
+
+function writeCacheFile(root: string, path: string, content: string): void {
+  try {
+    const dir = abs(root, CACHE_DIR);
+    mkdirSync(dir, { recursive: true });
+    const ignore = join(dir, '.gitignore');
+    if (!existsSync(ignore)) writeFileSync(ignore, '# derived by compound; safe to delete\n*\n');
+    writeFileAtomic(abs(root, path), content);
+  } catch {
+    /* a cache that cannot be written only makes the next run slower */
+  }
+}
+
 /** The store each plan was made from, when it loaded without problems (see attachStore). */
 const planBases = new WeakMap<Plan, readonly StoredItem[]>();
 
@@ -136,6 +165,7 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
     if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
     const base = planBases.get(plan);
     if (writeIndex(root, base ? itemsAfter(root, base, plan) : undefined)) changed.push(INDEX_FILE);
+    for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();
