@@ -9,6 +9,7 @@ import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js'
 import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
+import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
@@ -337,5 +338,29 @@ describe('test runner', () => {
   it('says nothing when the run shows nothing about the set-up', () => {
     const session = new SessionBuilder().user('test').bash('npm test', 'ok').build();
     expect(testRunnerDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('listed open questions', () => {
+  it('keeps the concrete questions of the last "Open Questions" list, not offers nor settled ones', () => {
+    const session = new SessionBuilder()
+      .user('summarise where we are')
+      .assistant(
+        [
+          'Summary of findings: the cache is keyed by path.',
+          '',
+          'Open Questions',
+          '',
+          '1. What does `ZFLAG` = 3 mean for cloud books? This is a key mystery.',
+          '2. Why is `legacy.db` missing from the backup?',
+          '3. Do you want me to commit the `cache.ts` fix now?',
+          '4. How do samples differ?',
+        ].join('\n'),
+      )
+      .user('go on')
+      .assistant('Confirmed: `legacy.db` is excluded by the backup filter.')
+      .build();
+    const texts = openQuestionDrafts(viewOf(session)).filter((d) => d.text.includes('listed as an open question')).map((d) => d.text);
+    expect(texts).toEqual(['Open (listed as an open question, not answered in the session): What does `ZFLAG` = 3 mean for cloud books?']);
   });
 });

@@ -96,9 +96,57 @@ function closingDoubts(view: SessionView): Draft[] {
   return drafts.slice(0, 2);
 }
 
+const QUESTION_LIST = /^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:open questions?|unknowns|unresolved(?: questions)?|remaining questions|questions to (?:answer|investigate|resolve))(?:\*\*)?:?\s*$/i;
+const ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+(.*)$/;
+/** Later text that settles a question: a conclusion, not more speculation. */
+const SETTLED = /\b(?:confirmed|turns out|the answer is|resolved|this explains|we now know|definitively)\b/i;
+
+/** The items of the session's last "Open Questions" list whose first sentence is a question about something concrete. */
+function listedQuestions(view: SessionView): Draft[] {
+  let found: { event: number; items: string[] } | undefined;
+  for (const e of view.events) {
+    if (e.kind !== 'assistant') continue;
+    const lines = e.text.split('\n');
+    const at = lines.findIndex((l) => QUESTION_LIST.test(l));
+    if (at < 0) continue;
+    const items: string[] = [];
+    for (const line of lines.slice(at + 1)) {
+      const item = ITEM.exec(line);
+      if (item) items.push(item[1]!.trim());
+      else if (line.trim() === '') continue;
+      else if (items.length > 0 && /^\s{2,}\S/.test(line)) items[items.length - 1] += ` ${line.trim()}`;
+      else if (items.length > 0) break;
+    }
+    if (items.length > 0) found = { event: e.index, items };
+  }
+  if (!found) return [];
+  const later = view.events.filter((e) => e.index > found!.event && e.kind === 'assistant').map((e) => ('text' in e ? e.text : ''));
+  const drafts: Draft[] = [];
+  for (const raw of found.items) {
+    const q = sentences(raw)[0] ?? '';
+    if (!q.endsWith('?') || q.length < 20 || OFFER.test(q) || concreteness(raw) === 0) continue;
+    const spans = [...raw.matchAll(/`([^`]{2,})`/g)].map((m) => m[1]!);
+    // Settled when a later sentence states a conclusion about the same identifiers.
+    const settled = later.some((t) => sentences(t).some((x) => SETTLED.test(x) && spans.length > 0 && spans.every((sp) => x.includes(sp))));
+    if (settled) continue;
+    drafts.push({
+      category: 'question',
+      title: `Open: ${clip(q, 60)}`,
+      text: `Open (listed as an open question, not answered in the session): ${clip(sentences(raw).filter((x) => x.endsWith('?') || concreteness(x) > 0).join(' '), 300)}`,
+      confidence: CONFIDENCE.implied,
+      event: found.event,
+      tags: ['open'],
+      quotes: [clip(q, 160)],
+      rule: 'open-question',
+      score: 4.5 + Math.min(1, concreteness(raw) * 0.5),
+    });
+  }
+  return drafts.slice(0, 3);
+}
+
 export function openQuestionDrafts(view: SessionView): Draft[] {
   const stopped = stoppedRequest(view);
-  return [...(stopped ? [stopped] : []), ...fromReports(view), ...closingDoubts(view)];
+  return [...(stopped ? [stopped] : []), ...fromReports(view), ...closingDoubts(view), ...listedQuestions(view)];
 }
 
 export const openQuestions: Extractor = {
