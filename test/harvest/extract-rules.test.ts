@@ -10,6 +10,7 @@ import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
+import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
@@ -362,5 +363,28 @@ describe('listed open questions', () => {
       .build();
     const texts = openQuestionDrafts(viewOf(session)).filter((d) => d.text.includes('listed as an open question')).map((d) => d.text);
     expect(texts).toEqual(['Open (listed as an open question, not answered in the session): What does `ZFLAG` = 3 mean for cloud books?']);
+  });
+});
+
+describe('oversized search output', () => {
+  it('turns a search that floods the output, then a rerun that excludes files, into a pitfall', () => {
+    const session = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('find the setting')
+      .tool('exec_command', { cmd: 'rg -n "compact" src tests' }, 'Chunk ID: a\nWall time: 1.0 seconds\nProcess exited with code 0\nOriginal token count: 1012186\nOutput:\ntests/fixtures/a.jsonl:1:{"compact":1}\ntests/fixtures/a.jsonl:2:{"compact":2}\nsrc/x.ts:3:compact()')
+      .tool('exec_command', { cmd: "rg -n \"compact\" src --glob '!**/*.jsonl'" }, 'Chunk ID: b\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 20\nOutput:\nsrc/x.ts:3:compact()')
+      .build();
+    const drafts = oversizedOutputDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('pitfall');
+    expect(drafts[0]!.text).toContain('about 1.0M tokens of output, mostly from `tests/fixtures/*.jsonl`');
+    expect(drafts[0]!.text).toContain("`--glob '!**/*.jsonl'`");
+  });
+
+  it('says nothing about a large output nobody narrowed', () => {
+    const session = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('find it')
+      .tool('exec_command', { cmd: 'rg -n x .' }, 'Chunk ID: a\nWall time: 1.0 seconds\nProcess exited with code 0\nOriginal token count: 90000\nOutput:\na.ts:1:x')
+      .build();
+    expect(oversizedOutputDrafts(viewOf(session))).toEqual([]);
   });
 });

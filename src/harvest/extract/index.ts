@@ -13,6 +13,7 @@ import { errorFix, errorFixDrafts } from './rules/error-fix.js';
 import { missingFileDrafts, missingFiles } from './rules/missing-files.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
+import { oversizedOutput, oversizedOutputDrafts } from './rules/oversized-output.js';
 import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
 import { testRunner, testRunnerDrafts } from './rules/test-runner.js';
@@ -28,6 +29,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   checkFindings,
   toolQuirks,
   outputNoise,
+  oversizedOutput,
   userCorrections,
   commandPatterns,
   reportFacts,
@@ -44,6 +46,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   checkFindingDrafts,
   toolQuirkDrafts,
   outputNoiseDrafts,
+  oversizedOutputDrafts,
   userCorrectionDrafts,
   commandPatternDrafts,
   reportFactDrafts,

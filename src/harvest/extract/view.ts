@@ -23,6 +23,8 @@ export interface Step {
   cascade: boolean;
   /** Index of the event holding the final output (the result, or the last poll of a unified exec). */
   outputEvent: number;
+  /** Size of the full output in tokens, when the tool reports it (Codex unified exec "Original token count"). */
+  outputTokens?: number;
 }
 
 export interface SessionView {
@@ -45,6 +47,13 @@ export function harvestable(e: SessionEvent): boolean {
 
 const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
 const RUNNING = /Process running with session ID (\d+)/;
+
+const TOKEN_COUNT = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process [^\n]*\n)?Original token count: (\d+)/;
+
+function tokenCount(output: string): number | undefined {
+  const m = TOKEN_COUNT.exec(output);
+  return m ? Number(m[1]) : undefined;
+}
 
 function stripExecHeader(output: string): { text: string; exit?: number } {
   const m = EXEC_HEADER.exec(output);
@@ -121,6 +130,7 @@ export function viewOf(session: Session): SessionView {
     let exitCode = exit ?? result?.exitCode;
     let outputEvent = result?.index ?? call.index;
     let pending = false;
+    let tokens = tokenCount(raw);
     const running = RUNNING.exec(raw);
     if (running) {
       pending = true;
@@ -129,6 +139,8 @@ export function viewOf(session: Session): SessionView {
         const r = resultFor.get(p.index);
         if (!r) continue;
         const part = stripExecHeader(cleanText(r.output));
+        const n = tokenCount(cleanText(r.output));
+        if (n !== undefined) tokens = Math.max(tokens ?? 0, n);
         text += part.text;
         outputEvent = r.index;
         if (part.exit !== undefined) {
@@ -154,9 +166,23 @@ export function viewOf(session: Session): SessionView {
       rejected,
       cascade,
       outputEvent,
+      ...(tokens !== undefined ? { outputTokens: tokens } : {}),
     };
     steps.push(step);
     stepByCall.set(call.index, step);
+  }
+  // A poll whose output repeats a command's output (the reader already gave the command its full
+  // result) still tells how large that output was.
+  for (const call of calls) {
+    if (pollSession(call) === undefined) continue;
+    const r = resultFor.get(call.index);
+    const n = r ? tokenCount(cleanText(r.output)) : undefined;
+    if (!r || n === undefined) continue;
+    const lead = (t: string): string => t.replace(/^Total output lines: \d+\n+/, '').slice(0, 120);
+    const head = lead(stripExecHeader(cleanText(r.output)).text);
+    if (head.trim().length < 40) continue;
+    const owner = steps.find((st) => st.call.index < call.index && lead(st.output) === head);
+    if (owner) owner.outputTokens = Math.max(owner.outputTokens ?? 0, n);
   }
   return { session, events, steps, stepByCall, prompts };
 }
