@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { harvest } from '../harvest/harvest.js';
-import { extractSession } from '../harvest/extract/index.js';
 import { renderPrBody } from '../harvest/pr-body.js';
 import { applyPlan, planChanges } from '../knowledge/plan.js';
 import { commitMessage } from '../knowledge/commit-message.js';
@@ -62,7 +61,7 @@ export function register(program: Command): void {
         const result = await harvest({
           root,
           inputs: paths.map((p) => resolve(p)),
-          extract: extractSession,
+          loadExtract: async () => (await import('../harvest/extract/index.js')).extractSession,
           ...(from ? { from } : {}),
           ...(flags.format ? { format: flags.format as SessionFormat } : {}),
           ...(top !== undefined ? { top } : {}),

@@ -21,10 +21,14 @@ import { redactCandidate, usersFromPath, type RedactionStats } from './redact-ca
 import { mergeCandidates, type MergeRecord, type OriginCandidate } from './merge.js';
 import { redact } from '../redact/index.js';
 
+export type ExtractFn = (session: Session) => Candidate[];
+
 export interface HarvestOptions {
   root: string;
   inputs: readonly string[];
-  extract: (session: Session) => Candidate[];
+  /** The extractor, or `loadExtract` to load it only when some transcript is actually read. */
+  extract?: ExtractFn;
+  loadExtract?: () => Promise<ExtractFn>;
   from?: readonly string[];
   format?: SessionFormat;
   /** Only the sampler's best N files. */
@@ -193,12 +197,20 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   }
 
   const pending: OriginCandidate[] = [];
+  let extract = options.extract;
+  const getExtract = async (): Promise<ExtractFn> => {
+    if (!extract) {
+      if (!options.loadExtract) throw new Error('harvest needs `extract` or `loadExtract`');
+      extract = await options.loadExtract();
+    }
+    return extract;
+  };
   const ledgerUpdates: LedgerSession[] = [];
   const filesRead: string[] = [];
   const { summary } = await forEachSessionFile(
     toRead,
     { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
-    (result) => {
+    async (result) => {
       const hash = hashes.get(result.file) ?? '';
       if (result.ok && hash) filesRead.push(hash);
       for (const session of result.sessions) {
@@ -213,7 +225,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
         }
         const repo = resolveRepo(session.repo, result.file, { aliases, users, ...(options.repo ? { fallback: options.repo } : {}) });
         const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
-        for (const raw of options.extract(scoped)) {
+        for (const raw of (await getExtract())(scoped)) {
           if (raw.evidence.event < from) continue; // grown session: new events only
           const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
           if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
