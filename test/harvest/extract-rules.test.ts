@@ -11,6 +11,7 @@ import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
+import { slowCommandDrafts } from '../../src/harvest/extract/rules/slow-commands.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
@@ -386,5 +387,32 @@ describe('oversized search output', () => {
       .tool('exec_command', { cmd: 'rg -n x .' }, 'Chunk ID: a\nWall time: 1.0 seconds\nProcess exited with code 0\nOriginal token count: 90000\nOutput:\na.ts:1:x')
       .build();
     expect(oversizedOutputDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('slow commands', () => {
+  /** Gives event i the time t0 + seconds[i]. */
+  function timed(session: Session, seconds: number[]): Session {
+    return { ...session, events: session.events.map((e, i) => ({ ...e, time: new Date(Date.UTC(2026, 0, 1) + (seconds[i] ?? 0) * 1000).toISOString() })) };
+  }
+
+  it('names a command that took minutes, what its output says took the time, never a server', () => {
+    const base = new SessionBuilder()
+      .user('commit it')
+      .tool('Bash', { command: 'git commit -m "x"', timeout: 120000 }, '[CREDO]\nAnalysis took 0.4 seconds\n[DIALYZER]\nAdding 4109 modules to deps-dev.plt\ndone in 2m8.83s\n')
+      .tool('Bash', { command: 'npm run dev' }, 'listening on :3000')
+      .build();
+    const drafts = slowCommandDrafts(viewOf(timed(base, [0, 0, 160, 160, 900])));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toContain('takes about 2.7 min');
+    expect(drafts[0]!.text).toContain('its hook runs CREDO, DIALYZER');
+    expect(drafts[0]!.text).toContain('`Adding 4109 modules to deps-dev.plt … done in 2m8.83s`');
+    expect(drafts[0]!.text).toContain('the 120000 ms timeout was too short');
+  });
+
+  it('says nothing without timestamps or for quick commands', () => {
+    const base = new SessionBuilder().user('test').bash('npm test', 'ok').build();
+    expect(slowCommandDrafts(viewOf(base))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(base, [0, 0, 12])))).toEqual([]);
   });
 });

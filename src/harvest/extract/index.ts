@@ -16,6 +16,7 @@ import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
 import { oversizedOutput, oversizedOutputDrafts } from './rules/oversized-output.js';
 import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
+import { slowCommandDrafts, slowCommands } from './rules/slow-commands.js';
 import { testRunner, testRunnerDrafts } from './rules/test-runner.js';
 import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
 import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
@@ -37,6 +38,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   confirmedStatements,
   missingFiles,
   testRunner,
+  slowCommands,
   openQuestions,
   workspace,
 ];
@@ -54,6 +56,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   confirmedStatementDrafts,
   missingFileDrafts,
   testRunnerDrafts,
+  slowCommandDrafts,
   openQuestionDrafts,
   workspaceDrafts,
 ];

@@ -1,0 +1,101 @@
+/**
+ * Slow commands: a command that took a minute or more (by the transcript's timestamps) needs a
+ * generous timeout next time, and the reason is often in its output (a commit hook that runs
+ * dialyzer, a first build of caches). Servers, watchers and sleeps are meant to run long and are
+ * left out. At most two per session, the slowest of each command family.
+ */
+import type { Session, SessionEvent } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { family, isReadOnly, simpleCommands } from '../commands.js';
+import { clip, code } from '../text.js';
+import { type SessionView, viewOf } from '../view.js';
+import { actionFamily } from './error-fix.js';
+
+const SLOW_SECONDS = 60;
+const LONG_RUNNING = /\b(?:sleep|watch|tail -f|serve|server|dev|start|run dev|phx\.server|runserver|up|logs -f|wait)\b/;
+const TIMING = /\b(?:done in|finished in|took|completed in|compiled in|built in)\s+(?:\d+m)?[\d.]+\s*(?:ms|s|sec|seconds|m|min|minutes)?\b/i;
+const MAX_ITEMS = 2;
+
+function secondsBetween(a?: string, b?: string): number | undefined {
+  if (!a || !b) return undefined;
+  const d = (Date.parse(b) - Date.parse(a)) / 1000;
+  return Number.isFinite(d) && d >= 0 ? d : undefined;
+}
+
+function human(seconds: number): string {
+  return seconds >= 90 ? `${(seconds / 60).toFixed(1)} min` : `${Math.round(seconds)} s`;
+}
+
+/** The output line that says what took the time ("Checking PLT… done in 2m8.83s"), with its short lead-in. */
+function timingLine(output: string): string | undefined {
+  const lines = output.replace(/\\n/g, '\n').split('\n').map((l) => l.trim());
+  // The slowest timing the output reports (`done in 2m8.83s` over `took 0.4 seconds`).
+  const secondsOf = (l: string): number => {
+    const m = TIMING.exec(l)?.[0] ?? '';
+    const min = /(\d+)\s*m(?:in)?\b|(\d+)m(?=\d)/.exec(m);
+    const sec = /([\d.]+)\s*(?:s|sec|seconds)\b/.exec(m.replace(/^.*\d+m(?=\d)/, ''));
+    return (min ? Number(min[1] ?? min[2]) * 60 : 0) + (sec ? Number(sec[1]) : 0);
+  };
+  let at = -1;
+  lines.forEach((l, i) => {
+    if (TIMING.test(l) && (at < 0 || secondsOf(l) > secondsOf(lines[at]!))) at = i;
+  });
+  if (at < 0) return undefined;
+  const lead = lines.slice(Math.max(0, at - 4), at).reverse().find((l) => l.length > 3 && l.length <= 90 && /[a-z]{3}/i.test(l));
+  return clip(lead && lead !== lines[at] ? `${lead} … ${lines[at]}` : lines[at]!, 130);
+}
+
+/** `[FORMAT]`, `[CREDO]`: the checks a hook printed. */
+function hookSections(output: string): string[] {
+  return [...new Set([...output.replace(/\\n/g, '\n').matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
+}
+
+export function slowCommandDrafts(view: SessionView): Draft[] {
+  const byIndex = new Map<number, SessionEvent>(view.session.events.map((e) => [e.index, e]));
+  const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
+  for (const s of view.steps) {
+    if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
+    const seconds = secondsBetween(s.call.time, byIndex.get(s.outputEvent)?.time);
+    if (seconds === undefined || seconds < SLOW_SECONDS) continue;
+    const fam = actionFamily(s.command);
+    if (!fam || (slowest.get(fam)?.seconds ?? 0) >= seconds) continue;
+    const timeout = typeof s.call.input.timeout === 'number' ? s.call.input.timeout : undefined;
+    const sections = hookSections(s.output);
+    const timing = timingLine(s.output);
+    const parts = [`${code(clip(s.command, 80))} takes about ${human(seconds)} in this repo`];
+    if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
+    if (timing) parts.push(`the output shows ${code(timing)}`);
+    const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';
+    slowest.set(fam, {
+      seconds,
+      fams: new Set(simpleCommands(s.command).map(family).filter((f) => f && !isReadOnly(f))),
+      draft: {
+        category: 'fact',
+        title: `${clip(fam, 40)} is slow (about ${human(seconds)})`,
+        text: `${parts.join('; ')}. Give it a generous timeout${advice} or run it in the background.`,
+        confidence: CONFIDENCE.verified,
+        event: s.outputEvent,
+        tags: [...fam.split(' '), 'timeout', 'slow'],
+        quotes: timing ? [timing] : [],
+        rule: 'slow-command',
+        score: 5 + (timing || sections.length > 0 ? 0.5 : 0),
+      },
+    });
+  }
+  // One item per slow thing: a command line that repeats a slower one's commands says nothing new.
+  const kept: { draft: Draft; fams: Set<string> }[] = [];
+  for (const x of [...slowest.values()].sort((a, b) => b.seconds - a.seconds)) {
+    if (kept.some((k) => [...x.fams].some((f) => k.fams.has(f)))) continue;
+    kept.push(x);
+  }
+  return kept.slice(0, MAX_ITEMS).map((x) => x.draft);
+}
+
+export const slowCommands: Extractor = {
+  name: 'slow-command',
+  extract(session: Session): Candidate[] {
+    return slowCommandDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
