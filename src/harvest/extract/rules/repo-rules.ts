@@ -58,10 +58,12 @@ function unfence(text: string): string {
 /** Rule files the session loaded: Cursor rule blocks and reads of rule files. */
 export function ruleTexts(view: SessionView): RuleText[] {
   const out: RuleText[] = [];
+  // A rule block that carried our own bootstrap block (the reader splits that out) is ours too.
+  const bootstrapLines = new Set(view.session.events.filter((e) => e.kind === 'bootstrap').map((e) => e.source.line));
   for (const e of view.session.events) {
     if (e.kind !== 'system') continue;
     const m = RULE_BLOCK.exec(e.text);
-    if (!m || OWN_BLOCK.test(e.text)) continue;
+    if (!m || OWN_BLOCK.test(e.text) || bootstrapLines.has(e.source.line)) continue;
     out.push({ name: m[1]!, text: e.text.slice(m[0].length), event: e.index });
   }
   for (const s of view.steps) {
