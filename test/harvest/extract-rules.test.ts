@@ -308,6 +308,16 @@ describe('missing files', () => {
     expect(drafts[0]!.text).not.toContain('/home/dev');
   });
 
+  it('pairs a file too large to read with the same-named file read instead', () => {
+    const session = new SessionBuilder()
+      .user('look at the js')
+      .tool('Read', { file_path: '/home/dev/demo/priv/static/app.js' }, 'File content (806.5KB) exceeds maximum allowed size (256KB).', { isError: true })
+      .tool('Read', { file_path: '/home/dev/demo/assets/js/app.js' }, 'import x from "y"')
+      .build();
+    const drafts = missingFileDrafts(viewOf(session));
+    expect(drafts.map((d) => d.text)).toEqual(['`priv/static/app.js` is too large for the `Read` tool (806.5KB); the agent read the same-named `assets/js/app.js` instead.']);
+  });
+
   it('needs two looks before saying a file does not exist', () => {
     const once = new SessionBuilder()
       .user('read it')

@@ -101,6 +101,44 @@ function relativeTo(cwd: string | undefined): (p: string) => string {
   return (p) => (base ? p.split(base).join('') : p);
 }
 
+const TOO_LARGE = /(?:file content|file) \(?([\d.]+\s*[KMG]B)\)? exceeds|file (?:is )?too large/i;
+
+/**
+ * A file too large to read whole, and a file of the same name elsewhere that the agent read
+ * instead (a generated bundle and its source): say which is which.
+ */
+function largeFileDrafts(view: SessionView, rel: (p: string) => string): Draft[] {
+  for (const s of view.steps) {
+    const path = s.call.input.file_path ?? s.call.input.path;
+    if (!s.failed || !READ_TOOLS.has(s.call.name) || typeof path !== 'string' || !TOO_LARGE.test(s.output)) continue;
+    const size = TOO_LARGE.exec(s.output)?.[1];
+    const name = baseName(path);
+    const other = view.steps
+      .slice(s.pos + 1)
+      .find((l) => {
+        const p = l.call.input.file_path ?? l.call.input.path;
+        return READ_TOOLS.has(l.call.name) && !l.failed && !l.rejected && typeof p === 'string' && p !== path && baseName(p) === name && !VENDORED.test(p);
+      });
+    if (!other) continue;
+    const big = rel(path);
+    const small = rel(String(other.call.input.file_path ?? other.call.input.path));
+    return [
+      {
+        category: 'fact',
+        title: `${clip(big, 50)} is too large to read`,
+        text: `${code(big)} is too large for the ${code(s.call.name)} tool${size ? ` (${size})` : ''}; the agent read the same-named ${code(small)} instead.`,
+        confidence: CONFIDENCE.stated,
+        event: s.outputEvent,
+        tags: ['location', 'large-file'],
+        quotes: [big, small],
+        rule: 'missing-file',
+        score: 5.5,
+      },
+    ];
+  }
+  return [];
+}
+
 export function missingFileDrafts(view: SessionView): Draft[] {
   const rel = relativeTo(view.session.cwd);
   const misses = view.steps
@@ -152,7 +190,7 @@ export function missingFileDrafts(view: SessionView): Draft[] {
     }
     if (drafts.length >= MAX_ITEMS) break;
   }
-  return drafts;
+  return [...drafts, ...largeFileDrafts(view, rel)];
 }
 
 export const missingFiles: Extractor = {
