@@ -20,7 +20,7 @@ export async function run({ quick, root }) {
   const sample = timeCommand(NODE, [join(root, 'dist/cli/main.js'), 'sample', c.dir, '--count', '100', '--format', 'paths'], { runs });
   const mb = c.totalBytes / 1024 / 1024;
   const markdown = [
-    `Corpus: \`bench/gen-corpus.mjs --sessions ${c.sessions} --bytes ${c.bytes} --seed 1\`: ${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB; read as ${sessions.toLocaleString('en-US')} sessions, ${events.toLocaleString('en-US')} events, ${failed} unreadable file(s) (the generator's `manifest.json` is no transcript). Baseline: one process reading every file, splitting it into lines and \`JSON.parse\`-ing each JSON line. Throughput ratio = baseline time / reader time (higher is better; 1.0 = as fast as the baseline).`,
+    `Corpus: \`bench/gen-corpus.mjs --sessions ${c.sessions} --bytes ${c.bytes} --seed 1\`: ${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB; read as ${sessions.toLocaleString('en-US')} sessions, ${events.toLocaleString('en-US')} events, ${failed} unreadable file(s) (the generator's \`manifest.json\` is no transcript). Baseline: one process reading every file, splitting it into lines and \`JSON.parse\`-ing each JSON line. Throughput ratio = baseline time / reader time (higher is better; 1.0 = as fast as the baseline).`,
     '',
     mdTable(
       ['what', 'time', 'MiB/s', 'throughput vs baseline', 'peak RSS'],
