@@ -4,18 +4,9 @@ import { join } from 'node:path';
 import type { IndexEntry } from '../../src/knowledge/index-file.js';
 import { itemId } from '../../src/knowledge/ids.js';
 import { CATEGORIES, SCOPES, type Category, type Scope } from '../../src/knowledge/item.js';
+import { prng } from '../prng.js';
+export { prng };
 
-/** Deterministic PRNG (mulberry32), the one bench/store.bench.mjs uses. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type EntryInput = Partial<Omit<IndexEntry, 'text'>> & { text: string };
 

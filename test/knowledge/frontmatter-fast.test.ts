@@ -3,18 +3,8 @@ import YAML from 'yaml';
 import { parseSimpleFrontMatter } from '../../src/knowledge/frontmatter-fast.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { makeItem } from '../helpers.js';
+import { prng } from '../prng.js';
 
-/** Deterministic PRNG so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NASTY = ['yes', 'no', 'null', '~', 'true', '1e5', '0x1F', '1234e56789', '0123456789', '12:30', 'a: b', 'a #b', '#c', '- x', '[x]', '{y}', 'it\'s', '"q"', 'back\\slash', ' lead', 'trail ', 'ünïcödé', 'a,b', '.inf', '2026-05-11', '2026-05-11T11:26:55Z', '*star', '&amp', '!tag', '%p', '@at', '`tick`', '|pipe', '>gt', '?q', 'spotter', 'mix phx.server'];
 

@@ -2,23 +2,13 @@
  * Planted secrets: obviously fake (each body starts with FAKE or fake and comes from a seeded
  * generator) but shaped exactly like the real formats, so the detector cannot tell them apart.
  */
+import { prng } from '../prng.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
 const B64 = ALNUM + '+/';
 const URLSAFE = ALNUM + '-_';
 
-/** mulberry32: a tiny seeded PRNG so the planted values are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let counter = 1;
 
