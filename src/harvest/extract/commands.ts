@@ -5,6 +5,23 @@
  */
 import { oneLine } from './text.js';
 
+/**
+ * Per-string memo for the pure helpers below: rules ask for the same command's tokens, family
+ * and main command many times over. Bounded (cleared when full) so memory stays flat.
+ */
+function memo<T>(fn: (s: string) => T, max = 20000): (s: string) => T {
+  let cache = new Map<string, T>();
+  return (s: string): T => {
+    let v = cache.get(s);
+    if (v === undefined && !cache.has(s)) {
+      v = fn(s);
+      if (cache.size >= max) cache = new Map();
+      cache.set(s, v);
+    }
+    return v as T;
+  };
+}
+
 /** Heredoc bodies and long quoted arguments (commit messages) shortened to a placeholder. */
 export function shortenCommand(command: string): string {
   return oneLine(
@@ -21,7 +38,9 @@ export function shortenCommand(command: string): string {
 }
 
 /** Simple commands of a command line: `a && b; c | d` gives a, b, c (the pipe's reader is dropped). */
-export function simpleCommands(command: string): string[] {
+export const simpleCommands: (command: string) => string[] = memo(simpleCommandsOf);
+
+function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
   const out: string[] = [];
   for (const part of body.split(/\s*(?:&&|\|\||;|\n)\s*/)) {
@@ -40,7 +59,9 @@ const RUNNERS_WITH_SUBCOMMAND = new Set([
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'bash', 'sh', 'deno', 'bun', 'elixir']);
 
 /** Tokens of a simple command (quotes respected, environment assignments and wrappers dropped). */
-export function tokens(simple: string): string[] {
+export const tokens: (simple: string) => string[] = memo(tokensOf);
+
+function tokensOf(simple: string): string[] {
   const out: string[] = [];
   for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   while (out.length > 0 && (/^\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
@@ -48,7 +69,9 @@ export function tokens(simple: string): string[] {
 }
 
 /** Program name of a simple command, without its directory (`./render.py` → `render.py`). */
-export function program(simple: string): string {
+export const program: (simple: string) => string = memo(programOf);
+
+function programOf(simple: string): string {
   const t = tokens(simple)[0] ?? '';
   return t.replace(/^.*\//, '');
 }
@@ -57,7 +80,9 @@ export function program(simple: string): string {
  * Family of a simple command: the program and, for runners, its subcommand; for interpreters
  * the script. Flags and file arguments are left out so reruns with other arguments match.
  */
-export function family(simple: string): string {
+export const family: (simple: string) => string = memo(familyOf);
+
+function familyOf(simple: string): string {
   const t = tokens(simple);
   if (t.length === 0) return '';
   const prog = t[0]!.replace(/^.*\//, '');
@@ -108,7 +133,9 @@ export function isCheck(fam: string): boolean {
 }
 
 /** First simple command of a line that is not `cd`, so `cd x && npm test` is about `npm test`. */
-export function mainCommand(command: string): string {
+export const mainCommand: (command: string) => string = memo(mainCommandOf);
+
+function mainCommandOf(command: string): string {
   const parts = simpleCommands(command);
   return parts.find((p) => program(p) !== 'cd') ?? parts[0] ?? '';
 }
