@@ -11,12 +11,14 @@ const LINE_NUMBER_PREFIX = /^ *\d+→/gm;
 
 /** Tool output or message text without ANSI codes, injected reminders and tool wrappers. */
 export function cleanText(text: string): string {
-  return text
-    .replace(ANSI, '')
-    .replace(SYSTEM_REMINDER, '')
-    .replace(TOOL_ERROR_TAG, '')
-    .replace(LINE_NUMBER_PREFIX, '')
-    .replace(/\r\n?/g, '\n');
+  // Each pass only when its marker occurs (most outputs have none): same result, less scanning.
+  let t = text;
+  if (t.includes('\u001b')) t = t.replace(ANSI, '');
+  if (t.includes('<system-reminder>')) t = t.replace(SYSTEM_REMINDER, '');
+  if (t.includes('tool_use_error>')) t = t.replace(TOOL_ERROR_TAG, '');
+  if (t.includes('→')) t = t.replace(LINE_NUMBER_PREFIX, '');
+  if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  return t;
 }
 
 /** Collapses all whitespace to single spaces. */
@@ -69,6 +71,18 @@ export function blocks(text: string): string[] {
 
 /** Splits prose into sentences (also between blocks); code fences are dropped. */
 export function sentences(text: string): string[] {
+  let out = sentenceCache.get(text);
+  if (out === undefined) {
+    out = sentencesOf(text);
+    if (sentenceCache.size >= 5000) sentenceCache.clear();
+    sentenceCache.set(text, out);
+  }
+  return out;
+}
+/** Several rules cut the same message into sentences; the cut is pure, so it is kept per text. */
+const sentenceCache = new Map<string, string[]>();
+
+function sentencesOf(text: string): string[] {
   const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n\n');
   const out: string[] = [];
   for (const rawLine of blocks(withoutFences)) {

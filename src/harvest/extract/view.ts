@@ -138,8 +138,9 @@ export function viewOf(session: Session): SessionView {
       for (const p of polls) {
         const r = resultFor.get(p.index);
         if (!r) continue;
-        const part = stripExecHeader(cleanText(r.output));
-        const n = tokenCount(cleanText(r.output));
+        const cleaned = cleanText(r.output);
+        const part = stripExecHeader(cleaned);
+        const n = tokenCount(cleaned);
         if (n !== undefined) tokens = Math.max(tokens ?? 0, n);
         text += part.text;
         outputEvent = r.index;
@@ -176,10 +177,11 @@ export function viewOf(session: Session): SessionView {
   for (const call of calls) {
     if (pollSession(call) === undefined) continue;
     const r = resultFor.get(call.index);
-    const n = r ? tokenCount(cleanText(r.output)) : undefined;
+    const cleaned = r ? cleanText(r.output) : '';
+    const n = r ? tokenCount(cleaned) : undefined;
     if (!r || n === undefined) continue;
     const lead = (t: string): string => t.replace(/^Total output lines: \d+\n+/, '').slice(0, 120);
-    const head = lead(stripExecHeader(cleanText(r.output)).text);
+    const head = lead(stripExecHeader(cleaned).text);
     if (head.trim().length < 40) continue;
     const owner = steps.find((st) => st.call.index < call.index && lead(st.output) === head);
     if (owner) owner.outputTokens = Math.max(owner.outputTokens ?? 0, n);
@@ -201,6 +203,17 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
 /** Base names of the files a step edits (edit tools, or apply_patch bodies in a shell call or custom tool). */
 export function editedFiles(step: Step): string[] {
+  let files = editedCache.get(step);
+  if (files === undefined) {
+    files = editedFilesOf(step);
+    editedCache.set(step, files);
+  }
+  return files;
+}
+/** Rules ask for a step's edited files many times; a step never changes once the view is built. */
+const editedCache = new WeakMap<Step, string[]>();
+
+function editedFilesOf(step: Step): string[] {
   const out: string[] = [];
   const input = step.call.input;
   for (const key of ['file_path', 'path', 'target_file', 'filePath']) {
@@ -208,7 +221,7 @@ export function editedFiles(step: Step): string[] {
     if (typeof v === 'string' && EDIT_TOOLS.has(step.call.name)) out.push(v);
   }
   const bodies = [step.call.command ?? '', ...Object.values(input).filter((v): v is string => typeof v === 'string')];
-  for (const body of bodies) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
+  for (const body of bodies) if (body.includes('*** ')) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
   return [...new Set(out.map((p) => p.replace(/^.*\//, '')))];
 }
 
