@@ -11,7 +11,7 @@ import { EXIT } from '../core/errors.js';
 import { action } from './run.js';
 import { refreshSearchCache } from './search-cache.js';
 import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
-import { context } from './context.js';
+import { findRoot } from '../core/config.js';
 import { note, out, printJson } from './io.js';
 
 export function register(program: Command): void {
@@ -24,7 +24,8 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 item(s)\n  $ compound reindex --commit --branch knowledge/reindex')
     .action(
       action(async (opts: { dryRun?: boolean; json?: boolean } & CommitFlags) => {
-        const { root } = context();
+        // not context(): the config is not used here, and reading it would load the YAML parser
+        const root = findRoot(process.cwd());
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
         try {
           const store = loadStore(root);

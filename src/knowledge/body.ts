@@ -15,14 +15,18 @@ export interface BodyParts {
 }
 
 export function splitBody(body: string): BodyParts {
-  const lines = body.split('\n');
+  // line by line without splitting: only a line starting with `#`, a backtick or `~` can matter
   let inFence = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (FENCE.test(line)) inFence = !inFence;
-    else if (!inFence && EVIDENCE_HEADING.test(line)) {
-      return { text: lines.slice(0, i).join('\n').trim(), evidence: lines.slice(i).join('\n').trim() };
+  for (let start = 0; start <= body.length; ) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    const c = body.charCodeAt(start);
+    if (c === 35 || c === 96 || c === 126) {
+      const line = body.slice(start, end);
+      if (FENCE.test(line)) inFence = !inFence;
+      else if (!inFence && EVIDENCE_HEADING.test(line)) return { text: body.slice(0, start).trim(), evidence: body.slice(start).trim() };
     }
+    start = end + 1;
   }
   return { text: body.trim(), evidence: '' };
 }
@@ -50,6 +54,7 @@ export function titleFromText(text: string, max = 100): string {
 /** Line numbers (1-based within the body) of bare `---` lines outside code fences. */
 export function separatorLines(body: string): number[] {
   const out: number[] = [];
+  if (!body.includes('---')) return out; // every separator line contains it
   let inFence = false;
   body.split('\n').forEach((line, i) => {
     if (FENCE.test(line)) inFence = !inFence;

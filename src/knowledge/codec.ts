@@ -16,6 +16,8 @@ const MAX_TEXT_CHARS = 1200;
 export interface ParseResult {
   item?: StoredItem;
   problems: Problem[];
+  /** The decoded file text, when the bytes are valid UTF-8 (the same string as `item.raw`). */
+  text?: string;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -58,11 +60,11 @@ export function parseItemBytes(path: string, bytes: Uint8Array): ParseResult {
   } catch (err) {
     if (err instanceof FrontMatterSyntaxError) {
       p('E_ITEM_YAML', err.line, err.message, 'the front matter must be a valid YAML mapping between `---` fences', 'fix the YAML at that line');
-      return { problems };
+      return { problems, text: raw };
     }
     throw err;
   }
-  const schema = validateMeta(parsed.data, path, `\n${parsed.matter.replace(/^\n/, '')}`);
+  const schema = validateMeta(parsed.data, path, () => `\n${parsed.matter.replace(/^\n/, '')}`);
   problems.push(...schema.problems);
   for (const line of separatorLines(parsed.body)) {
     p('E_ITEM_BODY_SEPARATOR', parsed.bodyLine + line - 1, 'the body contains a `---` line', 'front-matter tools can read it as a second document fence', 'remove the line or use `***` for a rule');
@@ -73,11 +75,12 @@ export function parseItemBytes(path: string, bytes: Uint8Array): ParseResult {
   } else if (knowledge.length > MAX_TEXT_CHARS) {
     p('E_ITEM_BODY_LONG', parsed.bodyLine, `the knowledge text is ${knowledge.length} characters, over ${MAX_TEXT_CHARS}`, 'an item should be one to three sentences that fit a bootstrap budget', 'shorten it or split it into several items');
   }
-  if (!schema.meta) return { problems };
+  if (!schema.meta) return { problems, text: raw };
   const meta = schema.meta;
   return {
     item: { meta, body: parsed.body, path, text: knowledge, title: meta.title ?? titleFromText(knowledge), raw },
     problems,
+    text: raw,
   };
 }
 

@@ -5,8 +5,6 @@
  * `check` and `reindex` on 100,000 items would otherwise spend most of their time in YAML.
  */
 
-const KEY_LINE = /^([a-z_]+):(?: (.*))?$/;
-const SOURCE_LINE = /^ {2}- \{(.*)\}$/;
 const CORE_NUMBER = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const SAFE_FIRST = /^[A-Za-z0-9_.\/(]/; // no YAML indicator first
 const UNSAFE_INSIDE = /: |:$| #|\t/; // would end the scalar or start a comment
@@ -47,44 +45,59 @@ function flowList(raw: string): Scalar[] | undefined {
   return out;
 }
 
+/** Length of the `[a-z_]+` key at the start of `s` when a `:` follows it, else 0. */
+function keyLength(s: string): number {
+  let k = 0;
+  for (let c = s.charCodeAt(0); (c >= 97 && c <= 122) || c === 95; c = s.charCodeAt(++k));
+  return k > 0 && s.charCodeAt(k) === 58 ? k : 0;
+}
+
 function flowMap(inner: string): Record<string, Scalar> | undefined {
   if (/[[\]{}"']/.test(inner)) return undefined;
   const out: Record<string, Scalar> = {};
   for (const part of inner.split(', ')) {
-    const m = /^([a-z_]+): (.+)$/.exec(part);
-    if (!m) return undefined;
-    const v = scalar(m[2]!);
-    if (v === undefined || m[1]! in out) return undefined;
-    out[m[1]!] = v;
+    // `key: value`, value not empty
+    const k = keyLength(part);
+    if (k === 0 || part.charCodeAt(k + 1) !== 32 || part.length < k + 3) return undefined;
+    const key = part.slice(0, k);
+    const v = scalar(part.slice(k + 2));
+    if (v === undefined || key in out) return undefined;
+    out[key] = v;
   }
   return out;
 }
+
+/** Line terminators other than `\n`: `.` in a regex would not match them, YAML decides. */
+const OTHER_TERMINATOR = /[\r\u2028\u2029]/;
 
 /** Parses the lines between the fences; undefined means "let the YAML parser decide". */
 export function parseSimpleFrontMatter(lines: readonly string[]): Record<string, unknown> | undefined {
   const data: Record<string, unknown> = {};
   let list: Record<string, Scalar>[] | undefined;
   for (const line of lines) {
+    if (OTHER_TERMINATOR.test(line)) return undefined;
     if (list) {
-      const src = SOURCE_LINE.exec(line);
-      if (src) {
-        const rec = flowMap(src[1]!);
+      // `  - {…}`
+      if (line.length >= 6 && line.startsWith('  - {') && line.charCodeAt(line.length - 1) === 125) {
+        const rec = flowMap(line.slice(5, -1));
         if (!rec) return undefined;
         list.push(rec);
         continue;
       }
       list = undefined;
     }
-    const m = KEY_LINE.exec(line);
-    if (!m) return undefined;
-    const key = m[1]!;
+    // `key:` or `key: value`
+    const k = keyLength(line);
+    if (k === 0) return undefined;
+    const key = line.slice(0, k);
     if (key in data) return undefined; // duplicate keys: the YAML parser reports them
-    const value = m[2];
-    if (value === undefined) {
+    if (k + 1 === line.length) {
       list = [];
       data[key] = list;
       continue;
     }
+    if (line.charCodeAt(k + 1) !== 32) return undefined;
+    const value = line.slice(k + 2);
     const parsed = value.startsWith('[') ? flowList(value) : scalar(value);
     if (parsed === undefined) return undefined;
     data[key] = parsed;

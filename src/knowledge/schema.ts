@@ -20,9 +20,10 @@ function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-export function validateMeta(data: Record<string, unknown>, file: string, matterText: string): SchemaResult {
+/** `matterText` may be a function: it is needed only to give a problem its line. */
+export function validateMeta(data: Record<string, unknown>, file: string, matterText: string | (() => string)): SchemaResult {
   const problems: Problem[] = [];
-  const at = (key: string) => lineOfKey(matterText, key);
+  const at = (key: string) => lineOfKey(typeof matterText === 'string' ? matterText : matterText(), key);
   const bad = (code: string, key: string, what: string, why: string, fix: string) =>
     problems.push({ code, file, line: at(key), what, why, fix });
 

@@ -120,8 +120,9 @@ export function loadStore(root: string, options: LoadOptions = {}): LoadedStore 
       problems.push({ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' });
       continue;
     }
-    options.onText?.(rel, bytes.toString('utf8'));
     const result = parseItemBytes(rel, bytes);
+    // the text parseItemBytes decoded, so that it is not decoded twice; not UTF-8: decoded leniently
+    if (options.onText) options.onText(rel, result.text ?? bytes.toString('utf8'));
     problems.push(...result.problems);
     if (result.item) parsed.push(result.item);
   }
