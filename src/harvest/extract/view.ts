@@ -131,7 +131,7 @@ export function viewOf(session: Session): SessionView {
     let outputEvent = result?.index ?? call.index;
     let pending = false;
     let tokens = tokenCount(raw);
-    const running = RUNNING.exec(raw);
+    const running = raw.includes('Process running with session ID') ? RUNNING.exec(raw) : null;
     if (running) {
       pending = true;
       const polls = (pollsBySession.get(Number(running[1])) ?? []).filter((p) => p.index > call.index);
@@ -187,6 +187,34 @@ export function viewOf(session: Session): SessionView {
     if (owner) owner.outputTokens = Math.max(owner.outputTokens ?? 0, n);
   }
   return { session, events, steps, stepByCall, prompts };
+}
+
+/** Whether `view.events` is in increasing index order (it is when readers number events in order). */
+const orderedCache = new WeakMap<readonly SessionEvent[], boolean>();
+function ordered(events: readonly SessionEvent[]): boolean {
+  let ok = orderedCache.get(events);
+  if (ok === undefined) {
+    ok = true;
+    for (let i = 1; i < events.length && ok; i++) if (events[i]!.index <= events[i - 1]!.index) ok = false;
+    orderedCache.set(events, ok);
+  }
+  return ok;
+}
+
+/** Harvestable events with `from < index <= to`, in order (a binary search instead of a scan). */
+export function eventsBetween(view: SessionView, from: number, to: number): SessionEvent[] {
+  const events = view.events;
+  if (!ordered(events)) return events.filter((e) => e.index > from && e.index <= to);
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.index <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: SessionEvent[] = [];
+  for (let i = lo; i < events.length && events[i]!.index <= to; i++) out.push(events[i]!);
+  return out;
 }
 
 /** The human prompt in force at event `index` (the last prompt before it). */

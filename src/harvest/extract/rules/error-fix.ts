@@ -12,7 +12,7 @@ import { makeCandidate, type Draft } from '../build.js';
 import { family, isCheck, isReadOnly, mainCommand, simpleCommands, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
-import { editedFiles, isEdit, promptBefore, type SessionView, type Step, viewOf } from '../view.js';
+import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step, viewOf } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
 
 /** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
@@ -20,10 +20,6 @@ export function actionFamily(command: string): string {
   const fams = simpleCommands(command).map(family).filter((f) => f && f !== 'cd');
   const acting = fams.filter((f) => !isReadOnly(f));
   return acting[acting.length - 1] ?? fams[0] ?? '';
-}
-
-function familiesOf(command: string): Set<string> {
-  return new Set(simpleCommands(command).map(family));
 }
 
 /** Flags given to the commands of one family within a command line. */
@@ -53,8 +49,8 @@ function requestedByUser(prompt: UserEvent | undefined, command: string): boolea
 }
 
 function intended(view: SessionView, s: Step): boolean {
-  const before = view.events.filter((e) => e.index < s.call.index && e.index >= s.call.index - 6 && (e.kind === 'assistant' || e.kind === 'reasoning'));
-  const after = view.events.filter((e) => e.index > s.outputEvent && e.index <= s.outputEvent + 4 && (e.kind === 'assistant' || e.kind === 'reasoning'));
+  const before = eventsBetween(view, s.call.index - 7, s.call.index - 1).filter((e) => e.kind === 'assistant' || e.kind === 'reasoning');
+  const after = eventsBetween(view, s.outputEvent, s.outputEvent + 4).filter((e) => e.kind === 'assistant' || e.kind === 'reasoning');
   return [...before, ...after].some((e) => 'text' in e && INTENDED_FAILURE.test(e.text));
 }
 
@@ -84,14 +80,28 @@ function sameSubcommand(failed: string, later: string, fam: string): boolean {
 
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked. */
 function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined {
-  const later = view.steps
-    .slice(failed.pos + 1)
-    .filter((s) => !s.failed && !s.rejected && s.command !== undefined && familiesOf(s.command).has(fam) && sameSubcommand(failed.command!, s.command, fam));
-  if (later.length === 0) return undefined;
+  // Later successes of the same family and subcommand, in order; the first is the fallback.
   // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
-  const flags = flagsOf(failed.command!, fam);
-  const near = later.filter((s) => s.pos - failed.pos <= 6);
-  return near.find((s) => [...flagsOf(s.command!, fam)].some((f) => !flags.has(f))) ?? later[0];
+  // Scanning stops once past the near window with the fallback found.
+  let first: Step | undefined;
+  let flags: Set<string> | undefined;
+  const steps = view.steps;
+  for (let i = failed.pos + 1; i < steps.length; i++) {
+    const s = steps[i]!;
+    const near = s.pos - failed.pos <= 6;
+    if (!near && first) break;
+    if (s.failed || s.rejected || s.command === undefined || !hasFamily(s.command, fam) || !sameSubcommand(failed.command!, s.command, fam)) continue;
+    first ??= s;
+    if (!near) break;
+    flags ??= flagsOf(failed.command!, fam);
+    const f0 = flags;
+    if ([...flagsOf(s.command, fam)].some((f) => !f0.has(f))) return s;
+  }
+  return first;
+}
+
+function hasFamily(command: string, fam: string): boolean {
+  return simpleCommands(command).some((c) => family(c) === fam);
 }
 
 /** What the agent did between a failure and its fix: edited files and other commands, checks first. */
@@ -139,7 +149,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     const between = fix ? stepsBetween(view, s, fix, fam) : [];
     const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
-    const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index <= windowEnd), err);
+    const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err);
     if (!why && (!fix || plainRetry)) continue;
 
     const parts = [`${code(clip(s.command, 90))} fails with ${code(err)}.`];

@@ -38,6 +38,15 @@ function toolLabel(s: Step): string {
 /** The quirk a failing step shows, if it is one (the error → fix rule leaves these alone). */
 export function quirkKind(s: Step): QuirkKind | undefined {
   if (!s.failed) return undefined;
+  // Both this rule and error → fix ask for every failing step; the answer is kept per step.
+  if (quirkCache.has(s)) return quirkCache.get(s);
+  const kind = quirkKindOf(s);
+  quirkCache.set(s, kind);
+  return kind;
+}
+const quirkCache = new WeakMap<Step, QuirkKind | undefined>();
+
+function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
   if (MISSING_COMMAND.test(out) && s.command) return 'missing-command';
   if (MISSING_MODULE.test(out)) return 'missing-module';
