@@ -3,7 +3,7 @@
  * planning changes, and applying a plan atomically under the writer lock.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { RuntimeError } from '../core/errors.js';
 import { MAX_ITEM_BYTES, parseItemBytes } from './codec.js';
 import type { StoredItem } from './item.js';
@@ -29,13 +29,13 @@ export function storeExists(root: string): boolean {
   return existsSync(join(root, KNOWLEDGE_DIR));
 }
 
-/** Lists item files (relative posix paths), sorted; links and odd entries become problems. */
-function listItemFiles(root: string, problems: Problem[]): string[] {
-  const files: string[] = [];
-  const walk = (rel: string) => {
+/** Item files (relative posix path, absolute path), sorted; links and odd entries become problems. */
+function listItemFiles(root: string, problems: Problem[]): [rel: string, full: string][] {
+  const files: [string, string][] = [];
+  const walk = (rel: string, full: string) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(abs(root, rel), { withFileTypes: true });
+      entries = readdirSync(full, { withFileTypes: true });
     } catch (err) {
       problems.push({ code: 'E_STORE_UNREADABLE', file: rel, line: 1, what: `cannot read directory (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'items inside it cannot be checked', fix: 'fix its permissions' });
       return;
@@ -47,20 +47,28 @@ function listItemFiles(root: string, problems: Problem[]): string[] {
           problems.push({ code: 'E_ITEM_SYMLINK', file: child, line: 1, what: 'is a symbolic link', why: 'items must be regular files inside knowledge/; a link can point anywhere, outside the store included', fix: 'replace the link with the file itself or delete it' });
         }
       } else if (e.isDirectory()) {
-        if (!e.name.startsWith('.')) walk(child);
+        if (!e.name.startsWith('.')) walk(child, `${full}${sep}${e.name}`);
       } else if (e.isFile() && e.name.endsWith('.md')) {
         if (rel === KNOWLEDGE_DIR && NON_ITEM_FILES.has(e.name)) continue;
-        files.push(child);
+        // a directory entry's name is one segment: appending it is what abs(root, child) gives
+        files.push([child, `${full}${sep}${e.name}`]);
       }
     }
   };
-  if (existsSync(join(root, KNOWLEDGE_DIR))) walk(KNOWLEDGE_DIR);
-  return files.sort();
+  if (existsSync(join(root, KNOWLEDGE_DIR))) walk(KNOWLEDGE_DIR, abs(root, KNOWLEDGE_DIR));
+  return files.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /** Problems that need the whole set: duplicate ids, paths that do not match the content. */
 function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
   const byId = new Map<string, StoredItem>();
+  // a few dozen repo and agent names over the whole store: sanitise each once
+  const safe = new Map<string, string>();
+  const sanitized = (name: string) => {
+    let s = safe.get(name);
+    if (s === undefined) safe.set(name, (s = sanitizeName(name)));
+    return s;
+  };
   const valid: StoredItem[] = [];
   for (const item of items) {
     const m = item.meta;
@@ -70,7 +78,7 @@ function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
     const base = item.path.slice(slash + 1, -'.md'.length);
     let ok = true;
     for (const [field, value] of [['repo', m.repo], ['agent', m.agent]] as const) {
-      if (value !== undefined && sanitizeName(value) !== value) {
+      if (value !== undefined && sanitized(value) !== value) {
         problems.push({ code: 'E_ITEM_UNSAFE_NAME', file: item.path, line: 2, what: `${field} \`${value}\` is not a safe name`, why: 'names become folder names and must not contain path separators, `..` or odd characters', fix: `use \`${sanitizeName(value)}\`` });
         ok = false;
       }
@@ -105,8 +113,7 @@ export function loadStore(root: string, options: LoadOptions = {}): LoadedStore 
   const problems: Problem[] = [];
   const files = listItemFiles(root, problems);
   const parsed: StoredItem[] = [];
-  for (const rel of files) {
-    const full = abs(root, rel);
+  for (const [rel, full] of files) {
     let bytes: Buffer;
     try {
       const read = readBounded(full, MAX_ITEM_BYTES);
