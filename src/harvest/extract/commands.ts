@@ -121,7 +121,8 @@ const READ_ONLY = new Set([
 /** True for commands that only look at things (they are never a fix nor a pattern step on their own). */
 export function isReadOnly(fam: string): boolean {
   if (READ_ONLY.has(fam)) return true;
-  const prog = fam.split(' ')[0]!;
+  const space = fam.indexOf(' ');
+  const prog = space < 0 ? fam : fam.slice(0, space);
   return READ_ONLY.has(prog) && !RUNNERS_WITH_SUBCOMMAND.has(prog);
 }
 

@@ -28,8 +28,18 @@ export function oneLine(text: string): string {
 
 /** Cuts `text` to at most `max` characters at a word boundary, marking the cut with an ellipsis. */
 export function clip(text: string, max: number): string {
+  // Only the first `max` characters of the one-line form are kept: for a long text, collapse a
+  // prefix first (its one-line form is a prefix of the whole one's) and use it when long enough.
+  if (text.length > 4 * max + 64) {
+    const head = oneLine(text.slice(0, 2 * max + 64));
+    if (head.length > max) return cutAt(head, max);
+  }
   const t = oneLine(text);
   if (t.length <= max) return t;
+  return cutAt(t, max);
+}
+
+function cutAt(t: string, max: number): string {
   const cut = t.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(–-]+$/, '')}…`;

@@ -156,19 +156,18 @@ export function viewOf(session: Session): SessionView {
     const cascade = result?.cascade ?? false;
     const errored = running ? exitCode !== undefined && exitCode !== 0 : (result?.isError ?? false) || (exitCode !== undefined && exitCode !== 0);
     const command = commandOf(call);
-    const step: Step = {
-      call,
-      ...(result ? { result } : {}),
-      pos: steps.length,
-      ...(command ? { command: shortenCommand(command) } : {}),
-      output: raw,
-      ...(exitCode !== undefined ? { exitCode } : {}),
-      failed: errored && !rejected && !cascade && !pending,
-      rejected,
-      cascade,
-      outputEvent,
-      ...(tokens !== undefined ? { outputTokens: tokens } : {}),
-    };
+    // Built field by field (same key order as the spread form, without the temporary objects).
+    const step = { call } as Step;
+    if (result) step.result = result;
+    step.pos = steps.length;
+    if (command) step.command = shortenCommand(command);
+    step.output = raw;
+    if (exitCode !== undefined) step.exitCode = exitCode;
+    step.failed = errored && !rejected && !cascade && !pending;
+    step.rejected = rejected;
+    step.cascade = cascade;
+    step.outputEvent = outputEvent;
+    if (tokens !== undefined) step.outputTokens = tokens;
     steps.push(step);
     stepByCall.set(call.index, step);
   }

@@ -97,6 +97,17 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
 
 const ROUTINE = /^(?:git \w+|mix (?:compile|test|format)|npm (?:test|install|run build)|cargo (?:build|test|check)|go (?:build|test)|make)$/;
 
+/** Whether `fams[i..i+n)` holds at least three distinct families. */
+function distinctAtLeast3(fams: readonly string[], i: number, n: number): boolean {
+  let distinct = 0;
+  for (let j = i; j < i + n; j++) {
+    let seen = false;
+    for (let k = i; k < j && !seen; k++) if (fams[k] === fams[j]) seen = true;
+    if (!seen && ++distinct >= 3) return true;
+  }
+  return false;
+}
+
 /** Sequences of 3 to 5 command families that occur at least twice. */
 function recurringSequences(all: readonly Run[]): Draft[] {
   const seq: Run[] = [];
@@ -107,13 +118,15 @@ function recurringSequences(all: readonly Run[]): Draft[] {
   }
   const fams = seq.map((r) => r.fam);
   const found: { key: string; at: number[]; n: number }[] = [];
+  const routineAt = fams.map((f) => ROUTINE.test(f) || isCheck(f));
   for (let n = 5; n >= 3; n--) {
     const at = new Map<string, number[]>();
     for (let i = 0; i + n <= fams.length; i++) {
-      const window = fams.slice(i, i + n);
-      if (new Set(window).size < 3) continue;
-      if (window.every((f) => ROUTINE.test(f) || isCheck(f))) continue;
-      const key = window.join(' → ');
+      if (!distinctAtLeast3(fams, i, n)) continue;
+      let allRoutine = true;
+      for (let j = i; j < i + n && allRoutine; j++) if (!routineAt[j]) allRoutine = false;
+      if (allRoutine) continue;
+      const key = fams.slice(i, i + n).join(' → ');
       const list = at.get(key) ?? [];
       if (list.length === 0 || i >= list[list.length - 1]! + n) list.push(i);
       at.set(key, list);

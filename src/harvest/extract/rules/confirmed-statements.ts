@@ -44,12 +44,14 @@ export function confirmedStatementDrafts(view: SessionView): Draft[] {
     if (e.kind !== 'assistant') continue;
     const look = previousLook(view, e.index);
     if (!look) continue;
-    const output = look.output.toLowerCase();
+    let output: string | undefined; // lowercased only when a sentence gets that far
     for (const raw of sentences(e.text)) {
       const s = oneLine(raw).replace(INTERJECTION, '');
       if (s.length < 40 || s.length > 300 || s.endsWith('?') || NARRATION.test(s) || !DISCOVERY.test(s)) continue;
       const spans = spansOf(s);
-      if (spans.length === 0 || !spans.some((span) => shown(span, output))) continue;
+      if (spans.length === 0) continue;
+      const lower = (output ??= look.output.toLowerCase());
+      if (!spans.some((span) => shown(span, lower))) continue;
       drafts.push({
         category: 'fact',
         title: clip(s.replace(/`/g, ''), 70),
