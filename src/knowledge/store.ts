@@ -137,20 +137,26 @@ export function loadStore(root: string, options: LoadOptions = {}): LoadedStore 
   return { root, items, problems: sortProblems(problems), files: files.length };
 }
 
-/** Reads a file unless it is larger than `max` bytes (then only its size is returned). */
+/** One buffer for every item file: the bytes are decoded (copied) before the next file is read. */
+let readBuffer: Buffer | undefined;
+
+/**
+ * Reads a file unless it is larger than `max` bytes (then only its size is returned). The bytes
+ * are valid only until the next call. Reading until end of file into a buffer of `max + 1` bytes
+ * needs no fstat, no Stats object and no buffer per file.
+ */
 function readBounded(file: string, max: number): { size: number; bytes: Buffer } {
+  const buf = readBuffer?.length === max + 1 ? readBuffer : (readBuffer = Buffer.allocUnsafe(max + 1));
   const fd = openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
-    if (size > max) return { size, bytes: Buffer.alloc(0) };
-    const bytes = Buffer.allocUnsafe(size);
     let off = 0;
-    while (off < size) {
-      const n = readSync(fd, bytes, off, size - off, off);
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
       if (n === 0) break;
       off += n;
     }
-    return { size, bytes: off === size ? bytes : bytes.subarray(0, off) };
+    if (off > max) return { size: fstatSync(fd).size, bytes: Buffer.alloc(0) }; // never read the rest
+    return { size: off, bytes: buf.subarray(0, off) };
   } finally {
     closeSync(fd);
   }
