@@ -23,8 +23,12 @@ export function cleanText(text: string): string {
 
 /** Collapses all whitespace to single spaces. */
 export function oneLine(text: string): string {
+  // Already one line (single spaces only): only the ends can change. Saves rebuilding the string.
+  if (!MULTI_SPACE.test(text)) return text.trim();
   return text.replace(/\s+/g, ' ').trim();
 }
+/** Whitespace that `oneLine` would rewrite: a run of two, or any whitespace other than a space. */
+const MULTI_SPACE = /\s\s|[^\S ]/;
 
 /** Cuts `text` to at most `max` characters at a word boundary, marking the cut with an ellipsis. */
 export function clip(text: string, max: number): string {
@@ -128,12 +132,13 @@ export function depersonalize(text: string, cwd?: string): string {
   let t = text;
   if (cwd && cwd.length > 1) {
     const base = cwd.replace(/\/+$/, '');
-    t = t.split(`${base}/`).join('').split(base).join('.');
+    if (t.includes(base)) t = t.split(`${base}/`).join('').split(base).join('.');
   }
-  return t
-    .replace(/\/(?:home|Users)\/(?!USER\b)[^/\s`'")]+/g, '~')
-    .replace(/\/home\/USER\b/g, '~')
-    .replace(/\b[\w.-]+@[\w.-]+ [^\n%$#]*[%$#] ?/g, '');
+  // Each rewrite only when its marker occurs (most texts have none): same result.
+  if (t.includes('/home/') || t.includes('/Users/')) t = t.replace(/\/(?:home|Users)\/(?!USER\b)[^/\s`'")]+/g, '~');
+  if (t.includes('/home/USER')) t = t.replace(/\/home\/USER\b/g, '~');
+  if (t.includes('@')) t = t.replace(/\b[\w.-]+@[\w.-]+ [^\n%$#]*[%$#] ?/g, '');
+  return t;
 }
 
 /** Normalised error line for counting recurrences: paths, hex ids, numbers and quotes stripped. */
