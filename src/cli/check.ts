@@ -3,7 +3,7 @@ import { checkStore } from '../knowledge/check.js';
 import { formatProblem } from '../knowledge/problem.js';
 import { EXIT } from '../core/errors.js';
 import { action } from './run.js';
-import { context } from './context.js';
+import { findRoot } from '../core/config.js';
 import { note, out, printJson, style } from './io.js';
 
 export function register(program: Command): void {
@@ -14,7 +14,8 @@ export function register(program: Command): void {
     .addHelpText('after', '\nEach problem is printed as `file:line: what, why; how to fix`.\n\nExample:\n  $ compound check\n  knowledge/repos/spotter/pitfall/mix-phx-server-3f2a9c1d7e.md:5: confidence `1.7` is outside 0..1, confidence is a probability; use a number between 0 and 1, e.g. 0.7')
     .action(
       action((opts: { json?: boolean }) => {
-        const { root } = context();
+        // not context(): check does not use the config, and reading it would load the YAML parser
+        const root = findRoot(process.cwd());
         const { store, problems } = checkStore(root);
         if (opts.json) printJson({ items: store.items.length, files: store.files, problems });
         else for (const p of problems) out(formatProblem(p));

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { findSecrets, KIND_INFO } from '../redact/index.js';
-import { buildIndex, renderIndex, parseIndex } from './index-file.js';
+import { buildIndex, indexTextMatches, parseIndex } from './index-file.js';
 import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { parseLedger } from './ledger.js';
 import { loadStore, type LoadedStore } from './store.js';
@@ -33,13 +33,13 @@ function indexProblems(root: string, store: LoadedStore): Problem[] {
   const fix = 'run `compound reindex` and commit the result';
   if (!existsSync(file)) return [{ code: 'E_INDEX_MISSING', file: INDEX_FILE, line: 1, what: 'index.json is missing', why: 'bootstrap and measure read the index', fix }];
   const text = readFileSync(file, 'utf8');
-  const expected = renderIndex(buildIndex(store.items));
-  if (text === expected) return [];
+  const index = buildIndex(store.items);
+  if (indexTextMatches(text, index)) return [];
   let detail = 'its content differs from the item files';
   try {
     const actual = parseIndex(text);
     const have = new Map(actual.items.map((e) => [e.id, JSON.stringify(e)]));
-    const want = new Map(buildIndex(store.items).items.map((e) => [e.id, JSON.stringify(e)]));
+    const want = new Map(index.items.map((e) => [e.id, JSON.stringify(e)]));
     const missing = [...want.keys()].filter((id) => !have.has(id)).length;
     const extra = [...have.keys()].filter((id) => !want.has(id)).length;
     const changed = [...want.keys()].filter((id) => have.has(id) && have.get(id) !== want.get(id)).length;
