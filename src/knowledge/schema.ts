@@ -10,6 +10,7 @@ import { lineOfKey } from './frontmatter.js';
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const REQUIRED: readonly (keyof ItemMeta)[] = ['id', 'category', 'scope', 'confidence', 'evidence', 'first_seen', 'last_seen', 'status'];
 const SOURCE_KEYS = new Set(['session', 'format', 'event', 'line']);
+const META_KEY_SET: ReadonlySet<string> = new Set(META_KEYS);
 
 export interface SchemaResult {
   meta?: ItemMeta;
@@ -28,7 +29,7 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
     problems.push({ code, file, line: at(key), what, why, fix });
 
   for (const key of Object.keys(data)) {
-    if (!(META_KEYS as readonly string[]).includes(key)) {
+    if (!META_KEY_SET.has(key)) {
       bad('E_SCHEMA_UNKNOWN_FIELD', key, `unknown field \`${key}\``, 'the item schema has no such field and tools would silently ignore it', `remove it or rename it to one of: ${META_KEYS.join(', ')}`);
     }
   }
