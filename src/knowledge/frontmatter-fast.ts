@@ -12,8 +12,27 @@ const RISKY_PLAIN = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
 
 type Scalar = string | number;
 
+/** The lowercase spellings RISKY_PLAIN rejects. */
+const RISKY_WORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n']);
+
+/**
+ * The common case (`pitfall`, `claude-code`, `repo-12`, `s-1585`) without five regexes: a
+ * lowercase letter then `[a-z0-9_./-]` is not a number, has no indicator, space, `:` or `#`, so
+ * `scalar` below returns it as is unless RISKY_PLAIN matches it.
+ */
+function isPlainWord(s: string): boolean {
+  const first = s.charCodeAt(0);
+  if (!(first >= 97 && first <= 122)) return false;
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45)) return false;
+  }
+  return !RISKY_WORDS.has(s);
+}
+
 /** A plain or double-quoted scalar with the same meaning YAML 1.2 core would give it, or undefined. */
 function scalar(raw: string): Scalar | undefined {
+  if (isPlainWord(raw)) return raw;
   const s = raw.trim();
   if (s !== raw || s === '') return undefined;
   if (s.startsWith('"')) {
