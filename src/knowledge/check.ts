@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { findSecrets, KIND_INFO } from '../redact/index.js';
-import { buildIndex, indexTextMatches, parseIndex } from './index-file.js';
+import { buildIndex, renderIndex, parseIndex } from './index-file.js';
 import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { parseLedger } from './ledger.js';
 import { loadStore, type LoadedStore } from './store.js';
@@ -34,7 +34,7 @@ function indexProblems(root: string, store: LoadedStore): Problem[] {
   if (!existsSync(file)) return [{ code: 'E_INDEX_MISSING', file: INDEX_FILE, line: 1, what: 'index.json is missing', why: 'bootstrap and measure read the index', fix }];
   const text = readFileSync(file, 'utf8');
   const index = buildIndex(store.items);
-  if (indexTextMatches(text, index)) return [];
+  if (text === renderIndex(index)) return [];
   let detail = 'its content differs from the item files';
   try {
     const actual = parseIndex(text);

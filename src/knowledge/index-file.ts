@@ -82,24 +82,6 @@ export function renderIndex(index: KnowledgeIndex): string {
   return `${head.slice(0, -1)},\n  "items": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
 }
 
-/** `text === renderIndex(index)`, compared entry by entry without building the whole text. */
-export function indexTextMatches(text: string, index: KnowledgeIndex): boolean {
-  let pos = 0;
-  const take = (part: string): boolean => {
-    if (!text.startsWith(part, pos)) return false;
-    pos += part.length;
-    return true;
-  };
-  const head = JSON.stringify({ version: index.version, counts: index.counts });
-  if (!take(head.slice(0, -1)) || !take(',\n  "items": [\n')) return false;
-  for (let i = 0; i < index.items.length; i++) {
-    if (i > 0 && !take(',\n')) return false;
-    if (!take('    ') || !take(JSON.stringify(index.items[i]))) return false;
-  }
-  if (index.items.length > 0 && !take('\n')) return false;
-  return take('  ]\n}\n') && pos === text.length;
-}
-
 export function parseIndex(text: string): KnowledgeIndex {
   const value = JSON.parse(text) as KnowledgeIndex;
   if (typeof value !== 'object' || value === null || !Array.isArray(value.items)) throw new Error('index.json has no items list');
