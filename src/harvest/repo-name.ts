@@ -10,6 +10,7 @@ import { sanitizeName } from '../knowledge/paths.js';
 const CONTAINER_DIRS = new Set([
   'chats', 'tmp', 'history', 'sessions', 'session', 'projects', 'subagents', 'logs', 'log', 'transcripts',
   'transcript', 'exports', 'export', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
+  'test_sessions', 'fixtures', 'samples', 'examples', 'data', 'tests', 'test',
   'claude-code', 'codex', 'gemini-cli', 'gemini', 'hermes', 'aider', 'cursor', 'specstory', 'cursor-specstory', 'openai-chat',
 ]);
 const HOME_ROOTS = new Set(['home', 'Users']);
@@ -21,12 +22,16 @@ function looksGenerated(name: string): boolean {
 /** The nearest folder above the transcript that names a project, if any (never a user's home). */
 export function repoFromTranscriptPath(file: string): string | undefined {
   let dir = dirname(resolve(file));
-  for (let depth = 0; depth < 4; depth++) {
+  // the folder or its parent (hidden folders such as .specstory not counted): further up is guesswork
+  for (let depth = 0; depth < 2; ) {
     const name = basename(dir);
     const parent = dirname(dir);
     if (name === '' || parent === dir) return undefined;
     if (HOME_ROOTS.has(basename(parent))) return undefined; // the segment after /home is a user name
-    if (!name.startsWith('.') && !CONTAINER_DIRS.has(name.toLowerCase()) && !looksGenerated(name)) return name;
+    if (!name.startsWith('.')) {
+      if (!CONTAINER_DIRS.has(name.toLowerCase()) && !looksGenerated(name)) return name;
+      depth++;
+    }
     dir = parent;
   }
   return undefined;

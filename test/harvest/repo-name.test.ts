@@ -6,6 +6,8 @@ describe('repo for sessions that record none', () => {
     expect(repoFromTranscriptPath('/data/exports/cursor-specstory/minsky/2025-04-29_20-13-x.md')).toBe('minsky');
     expect(repoFromTranscriptPath('/srv/shop/.specstory/history/2025-06-02.md')).toBe('shop');
     expect(repoFromTranscriptPath('/root/.gemini/tmp/9f86d081884c7d659a2feaa0c55ad015/chats/session-1.json')).toBeUndefined();
+    expect(repoFromTranscriptPath('/srv/tool/test_sessions/openai-chat/failure.jsonl')).toBeUndefined();
+    expect(repoFromTranscriptPath('/srv/exports/minsky/chats/session.json')).toBe('minsky');
   });
 
   it('never returns a user name from a home directory', () => {
