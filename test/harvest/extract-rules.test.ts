@@ -280,6 +280,20 @@ describe('error → fix details', () => {
     );
   });
 
+  it('never lists a call of compound itself among the steps of a fix', () => {
+    const session = new SessionBuilder()
+      .user('the integration tests fail')
+      .bash('npm run test:int', 'FAIL test/int/a.int.test.ts > creates a note', 1)
+      .bash('compound bootstrap --for claude-code --task "integration tests"', '<!-- compound:bootstrap ids= -->\n<!-- /compound:bootstrap -->')
+      .assistant('The test database is stale because the last migration was never applied to it.')
+      .bash('npm run db:reset', 'reset done')
+      .bash('npm run test:int', '1 passed')
+      .build();
+    const pitfall = errorFixDrafts(viewOf(session)).find((d) => d.text.includes('creates a note'));
+    expect(pitfall?.text).toContain('`npm run db:reset`');
+    expect(pitfall?.text).not.toContain('compound bootstrap');
+  });
+
   it('treats "not found" as a path slip only when a path or file is missing', () => {
     const session = new SessionBuilder()
       .user('start the task')

@@ -104,6 +104,9 @@ function hasFamily(command: string, fam: string): boolean {
   return simpleCommands(command).some((c) => family(c) === fam);
 }
 
+/** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
+const OWN_TOOL = /^(?:npx\s+)?compound\b/;
+
 /** What the agent did between a failure and its fix: edited files and other commands, checks first. */
 function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): string[] {
   const edits = new Set<string>();
@@ -117,7 +120,7 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): str
     if (!s.command) continue;
     for (const simple of simpleCommands(s.command)) {
       const f = family(simple);
-      if (!f || f === fam || isReadOnly(f) || cmds.has(f)) continue;
+      if (!f || f === fam || isReadOnly(f) || cmds.has(f) || OWN_TOOL.test(simple)) continue;
       cmds.set(f, clip(simple, 40));
     }
   }
