@@ -15,11 +15,11 @@
  */
 import path from 'node:path';
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import { forEachLine, type LineOptions, type Preloaded } from '../lines.js';
+import { forEachLine, type Preloaded } from '../lines.js';
 import type { Session, SessionEvent, SourceRef, ToolCallEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { errorMessage, fileSize, makeSession, ModelList, pathHash, Warnings } from './common.js';
+import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, pathHash, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
@@ -350,15 +350,10 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
 
   let readFailed = false;
   try {
-    const lineOptions: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
-    if (options?.content) {
-      lineOptions.content = options.content;
-      lineOptions.decoded = options.decoded;
-    }
+    const lineOptions = lineOptionsFor(options);
     await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
-      if (raw.invalidUtf8) warnings.add(raw.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
-      if (raw.truncated) warnings.add(raw.lineNo, `line of ${raw.bytes} bytes exceeds the line limit; cut`);
+      warnLineQuality(warnings, raw, 'cut');
       const l: MdLine = { text: raw.text.trimEnd(), lineNo: raw.lineNo, offset: raw.offset };
       const header = raw.text.startsWith('# aider') ? HEADER.exec(raw.text) : null;
       if (header) {

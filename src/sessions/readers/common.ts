@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
 import type { ReadOptions } from '../reader.js';
-import type { Preloaded } from '../lines.js';
+import type { Line, LineOptions, Preloaded } from '../lines.js';
 
 /** Collects warnings for one file and forwards each to `options.onWarning` as it happens. */
 export class Warnings {
@@ -22,6 +22,22 @@ export class Warnings {
     this.list.push(w);
     this.options?.onWarning?.(w);
   }
+}
+
+/** Line-reading options for a reader: its line limit, and the bytes read.ts already holds. */
+export function lineOptionsFor(options: (ReadOptions & Preloaded) | undefined): LineOptions & Preloaded {
+  const out: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
+  if (options?.content) {
+    out.content = options.content;
+    out.decoded = options.decoded;
+  }
+  return out;
+}
+
+/** Warns about a line that was not valid UTF-8 or was longer than the limit (`cut` or `skipped`). */
+export function warnLineQuality(warnings: Warnings, line: Line, oversized: 'cut' | 'skipped'): void {
+  if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
+  if (line.truncated) warnings.add(line.lineNo, `line of ${line.bytes} bytes exceeds the line limit; ${oversized}`);
 }
 
 /** File name without directory and last extension. */

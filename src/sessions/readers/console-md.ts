@@ -16,7 +16,7 @@ import { readLines } from '../lines.js';
 import type { AssistantEvent, Session, SessionEvent, SourceRef } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { baseName, errorMessage, fileSize, makeSession, ModelList, pathHash, Warnings } from './common.js';
+import { baseName, errorMessage, fileSize, makeSession, ModelList, pathHash, warnLineQuality, Warnings } from './common.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
 interface MdLine {
@@ -206,8 +206,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const raw of readLines(file, lineOptions)) {
       lineCount++;
-      if (raw.invalidUtf8) warnings.add(raw.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
-      if (raw.truncated) warnings.add(raw.lineNo, `line of ${raw.bytes} bytes exceeds the line limit; cut`);
+      warnLineQuality(warnings, raw, 'cut');
       const l: MdLine = { text: raw.text, lineNo: raw.lineNo, offset: raw.offset };
       const t = raw.text;
       if (b.inNote) {

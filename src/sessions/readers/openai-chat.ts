@@ -3,11 +3,11 @@
  * {role:"tool", tool_call_id, content}). Many home-grown agents log this shape. Detection scores
  * it below every specific reader so Claude Code, Codex and Hermes files are never taken.
  */
-import { forEachLine, type LineOptions, type Preloaded } from '../lines.js';
+import { forEachLine, type Preloaded } from '../lines.js';
 import type { Session, SessionFormat } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { baseName, errorMessage, fileSize, isRecord, makeSession, pathHash, str, Warnings } from './common.js';
+import { baseName, errorMessage, fileSize, isRecord, lineOptionsFor, makeSession, pathHash, str, warnLineQuality, Warnings } from './common.js';
 import { newChatState, pushChatMessage } from './openai-messages.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -59,17 +59,10 @@ export async function readChatJsonl(file: string, options: (ReadOptions & Preloa
   let cwd: string | undefined;
   let readFailed = false;
   try {
-    const lineOptions: LineOptions & Preloaded = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
-    if (options?.content) {
-      lineOptions.content = options.content;
-      lineOptions.decoded = options.decoded;
-    }
+    const lineOptions = lineOptionsFor(options);
     await forEachLine(file, lineOptions, (line) => {
-      if (line.invalidUtf8) warnings.add(line.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
-      if (line.truncated) {
-        warnings.add(line.lineNo, `line of ${line.bytes} bytes exceeds the line limit; skipped`);
-        return;
-      }
+      warnLineQuality(warnings, line, 'skipped');
+      if (line.truncated) return;
       const text = line.text.trim();
       if (text === '') return;
       lineCount++;

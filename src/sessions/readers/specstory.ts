@@ -16,7 +16,7 @@ import { readLines } from '../lines.js';
 import type { Session, SessionEvent, SourceRef } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, Warnings } from './common.js';
+import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
@@ -298,8 +298,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
     const lineOptions = options?.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {};
     for await (const l of readLines(file, lineOptions)) {
       lineCount++;
-      if (l.invalidUtf8) warnings.add(l.lineNo, 'invalid UTF-8 (bytes replaced with U+FFFD)');
-      if (l.truncated) warnings.add(l.lineNo, `line of ${l.bytes} bytes exceeds the line limit; cut`);
+      warnLineQuality(warnings, l, 'cut');
       const line: MdLine = { text: l.text, lineNo: l.lineNo, offset: l.offset };
       const text = l.text;
       if (fence.inside) {
