@@ -13,10 +13,10 @@ export function register(program: Command): void {
     .option('--json', 'print problems as JSON')
     .addHelpText('after', '\nEach problem is printed as `file:line: what, why; how to fix`.\n\nExample:\n  $ compound check\n  knowledge/repos/spotter/pitfall/mix-phx-server-3f2a9c1d7e.md:5: confidence `1.7` is outside 0..1, confidence is a probability; use a number between 0 and 1, e.g. 0.7')
     .action(
-      action((opts: { json?: boolean }) => {
+      action(async (opts: { json?: boolean }) => {
         // not context(): check does not use the config, and reading it would load the YAML parser
         const root = findRoot(process.cwd());
-        const { store, problems } = checkStore(root);
+        const { store, problems } = await checkStore(root);
         if (opts.json) printJson({ items: store.items.length, files: store.files, problems });
         else for (const p of problems) out(formatProblem(p));
         const summary = `${store.files} item file(s), ${store.items.length} valid, ${problems.length} problem(s)`;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { loadStore } from '../knowledge/store.js';
+import { loadStoreParallel } from '../knowledge/store-parallel.js';
 import { buildIndex, renderIndex } from '../knowledge/index-file.js';
 import { readIndexText } from '../knowledge/store.js';
 import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
@@ -28,7 +28,7 @@ export function register(program: Command): void {
         const root = findRoot(process.cwd());
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
         try {
-          const store = loadStore(root);
+          const store = await loadStoreParallel(root);
           const text = renderIndex(buildIndex(store.items));
           const changed = readIndexText(root) !== text;
           if (changed && !opts.dryRun) {

@@ -4,28 +4,17 @@
  * secret or personal data (by the same detector the harvester redacts with).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { findSecrets, KIND_INFO } from '../redact/index.js';
 import { buildIndex, renderIndex, parseIndex } from './index-file.js';
 import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { parseLedger } from './ledger.js';
-import { loadStore, type LoadedStore } from './store.js';
+import type { LoadedStore } from './store.js';
+import { loadStoreParallel } from './store-parallel.js';
 import { sortProblems, type Problem } from './problem.js';
 import { abs } from './fsutil.js';
 
 export interface CheckResult {
   store: LoadedStore;
   problems: Problem[];
-}
-
-function secretProblems(path: string, text: string): Problem[] {
-  return findSecrets(text).map((f) => ({
-    code: `E_SECRET_${f.kind.toUpperCase().replace(/-/g, '_')}`,
-    file: path,
-    line: f.line,
-    what: `${f.description} at column ${f.column}`,
-    why: KIND_INFO[f.kind].why,
-    fix: KIND_INFO[f.kind].fix,
-  }));
 }
 
 function indexProblems(root: string, store: LoadedStore): Problem[] {
@@ -74,10 +63,9 @@ function linkProblems(store: LoadedStore): Problem[] {
   return out;
 }
 
-export function checkStore(root: string): CheckResult {
-  const secrets: Problem[] = [];
-  const store = loadStore(root, { onText: (path, text) => secrets.push(...secretProblems(path, text)) });
-  const problems = [...store.problems, ...secrets];
+export async function checkStore(root: string): Promise<CheckResult> {
+  const store = await loadStoreParallel(root, { scanSecrets: true });
+  const problems = [...store.problems];
   problems.push(...linkProblems(store), ...indexProblems(root, store), ...ledgerProblems(root));
   return { store, problems: sortProblems(problems) };
 }

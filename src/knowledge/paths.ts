@@ -45,16 +45,19 @@ export function slugFor(title: string, id: string): string {
   return slug === '' ? id : `${slug}-${id}`;
 }
 
-/** The directory (relative to the store root) that holds items of this scope and category. */
-export function itemDir(meta: Pick<ItemMeta, 'scope' | 'repo' | 'agent' | 'category'>): string {
+/**
+ * The directory (relative to the store root) that holds items of this scope and category.
+ * `sanitize` lets a caller going over a whole store reuse the few names it has already sanitised.
+ */
+export function itemDir(meta: Pick<ItemMeta, 'scope' | 'repo' | 'agent' | 'category'>, sanitize: (name: string) => string = sanitizeName): string {
   const category: Category = meta.category;
   switch (meta.scope) {
     case 'global':
       return `${KNOWLEDGE_DIR}/global/${category}`;
     case 'repo':
-      return `${KNOWLEDGE_DIR}/repos/${sanitizeName(meta.repo ?? '')}/${category}`;
+      return `${KNOWLEDGE_DIR}/repos/${sanitize(meta.repo ?? '')}/${category}`;
     case 'agent':
-      return `${KNOWLEDGE_DIR}/agents/${sanitizeName(meta.agent ?? '')}/${category}`;
+      return `${KNOWLEDGE_DIR}/agents/${sanitize(meta.agent ?? '')}/${category}`;
   }
 }
 

@@ -11,10 +11,18 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 const REQUIRED: readonly (keyof ItemMeta)[] = ['id', 'category', 'scope', 'confidence', 'evidence', 'first_seen', 'last_seen', 'status'];
 const SOURCE_KEYS = new Set(['session', 'format', 'event', 'line']);
 const META_KEY_SET: ReadonlySet<string> = new Set(META_KEYS);
+const CATEGORY_SET: ReadonlySet<unknown> = new Set(CATEGORIES);
+const SCOPE_SET: ReadonlySet<unknown> = new Set(SCOPES);
+const STATUS_SET: ReadonlySet<unknown> = new Set(STATUSES);
 
 export interface SchemaResult {
   meta?: ItemMeta;
   problems: Problem[];
+}
+
+function onlyKeys(rec: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const k in rec) if (!allowed.has(k)) return false;
+  return true;
 }
 
 function isStringArray(v: unknown): v is string[] {
@@ -28,7 +36,7 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
   const bad = (code: string, key: string, what: string, why: string, fix: string) =>
     problems.push({ code, file, line: at(key), what, why, fix });
 
-  for (const key of Object.keys(data)) {
+  for (const key in data) {
     if (!META_KEY_SET.has(key)) {
       bad('E_SCHEMA_UNKNOWN_FIELD', key, `unknown field \`${key}\``, 'the item schema has no such field and tools would silently ignore it', `remove it or rename it to one of: ${META_KEYS.join(', ')}`);
     }
@@ -46,10 +54,10 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
   if (title !== undefined && (typeof title !== 'string' || title.trim() === '' || title.includes('\n'))) {
     bad('E_SCHEMA_TITLE', 'title', '`title` is not a one-line string', 'the title is shown in lists and the bootstrap output', 'write a short one-line title or remove the field');
   }
-  if (category !== undefined && !(CATEGORIES as readonly unknown[]).includes(category)) {
+  if (category !== undefined && !CATEGORY_SET.has(category)) {
     bad('E_SCHEMA_CATEGORY', 'category', `category \`${String(category)}\` is not allowed`, 'the ranking and the folder layout depend on it', `use one of: ${CATEGORIES.join(', ')}`);
   }
-  if (scope !== undefined && !(SCOPES as readonly unknown[]).includes(scope)) {
+  if (scope !== undefined && !SCOPE_SET.has(scope)) {
     bad('E_SCHEMA_SCOPE', 'scope', `scope \`${String(scope)}\` is not allowed`, 'the scope decides which sessions see the item', `use one of: ${SCOPES.join(', ')}`);
   }
   if (scope === 'repo' && (typeof repo !== 'string' || repo.trim() === '')) {
@@ -66,20 +74,22 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
   if (evidence !== undefined && (typeof evidence !== 'number' || !Number.isInteger(evidence) || evidence < 1)) {
     bad('E_SCHEMA_EVIDENCE', 'evidence', `evidence \`${String(evidence)}\` is not a whole number >= 1`, 'it counts the distinct sessions that support the item', 'use a positive whole number');
   }
-  for (const [key, value] of [['first_seen', first_seen], ['last_seen', last_seen]] as const) {
-    if (value !== undefined && (typeof value !== 'string' || !DATE_RE.test(value))) {
-      bad('E_SCHEMA_DATE', key, `\`${key}\` \`${String(value)}\` is not an ISO date`, 'dates come from session timestamps', 'use a date like 2026-05-11 or 2026-05-11T11:26:55Z');
-    }
-  }
-  if (typeof first_seen === 'string' && typeof last_seen === 'string' && DATE_RE.test(first_seen) && DATE_RE.test(last_seen) && last_seen < first_seen) {
+  const firstOk = typeof first_seen === 'string' && DATE_RE.test(first_seen);
+  const lastOk = typeof last_seen === 'string' && DATE_RE.test(last_seen);
+  const badDate = (key: string, value: unknown) =>
+    bad('E_SCHEMA_DATE', key, `\`${key}\` \`${String(value)}\` is not an ISO date`, 'dates come from session timestamps', 'use a date like 2026-05-11 or 2026-05-11T11:26:55Z');
+  if (first_seen !== undefined && !firstOk) badDate('first_seen', first_seen);
+  if (last_seen !== undefined && !lastOk) badDate('last_seen', last_seen);
+  if (firstOk && lastOk && (last_seen as string) < (first_seen as string)) {
     bad('E_SCHEMA_DATE_ORDER', 'last_seen', '`last_seen` is before `first_seen`', 'an item cannot be seen last before it was seen first', 'swap or correct the dates');
   }
-  if (status !== undefined && !(STATUSES as readonly unknown[]).includes(status)) {
+  if (status !== undefined && !STATUS_SET.has(status)) {
     bad('E_SCHEMA_STATUS', 'status', `status \`${String(status)}\` is not allowed`, 'only active items are given to agents', `use one of: ${STATUSES.join(', ')}`);
   }
   if (tags !== undefined && !isStringArray(tags)) bad('E_SCHEMA_TAGS', 'tags', '`tags` is not a list of strings', 'tags are matched against the task', 'write tags as [a, b]');
-  for (const [key, value] of [['supersedes', supersedes], ['conflicts_with', conflicts_with]] as const) {
-    if (value !== undefined && (!isStringArray(value) || value.some((v) => !ID_PATTERN.test(v)))) {
+  const badLinks = (value: unknown) => value !== undefined && (!isStringArray(value) || value.some((v) => !ID_PATTERN.test(v)));
+  for (const key of ['supersedes', 'conflicts_with'] as const) {
+    if (badLinks(data[key])) {
       bad('E_SCHEMA_LINKS', key, `\`${key}\` is not a list of item ids`, 'it links to other items by id', 'write it as [<id>, <id>] with 10-hex-character ids');
     }
   }
@@ -98,7 +108,7 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
           typeof rec.session === 'string' && typeof rec.format === 'string' &&
           (rec.event === undefined || (typeof rec.event === 'number' && Number.isInteger(rec.event) && rec.event >= 0)) &&
           (rec.line === undefined || (typeof rec.line === 'number' && Number.isInteger(rec.line) && rec.line >= 1)) &&
-          Object.keys(rec).every((k) => SOURCE_KEYS.has(k));
+          onlyKeys(rec, SOURCE_KEYS);
         if (!ok) {
           bad('E_SCHEMA_SOURCES', 'sources', 'a source is not { session, format, event?, line? }', 'sources cite the evidence event of a session', 'fix or remove the malformed source');
           break;
@@ -108,22 +118,21 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
     }
   }
   if (problems.length > 0) return { problems };
-  const meta: ItemMeta = {
-    id: id as string,
-    ...(typeof title === 'string' ? { title } : {}),
-    category: category as ItemMeta['category'],
-    scope: scope as ItemMeta['scope'],
-    ...(typeof repo === 'string' ? { repo } : {}),
-    ...(typeof agent === 'string' ? { agent } : {}),
-    confidence: confidence as number,
-    evidence: evidence as number,
-    first_seen: first_seen as string,
-    last_seen: last_seen as string,
-    status: status as ItemMeta['status'],
-    tags: (tags as string[] | undefined) ?? [],
-    sources: parsedSources,
-    ...(supersedes !== undefined ? { supersedes: supersedes as string[] } : {}),
-    ...(conflicts_with !== undefined ? { conflicts_with: conflicts_with as string[] } : {}),
-  };
+  // assigned key by key in schema order (no spreads): cheaper, and the key order stays the same
+  const meta = { id: id as string } as ItemMeta;
+  if (typeof title === 'string') meta.title = title;
+  meta.category = category as ItemMeta['category'];
+  meta.scope = scope as ItemMeta['scope'];
+  if (typeof repo === 'string') meta.repo = repo;
+  if (typeof agent === 'string') meta.agent = agent;
+  meta.confidence = confidence as number;
+  meta.evidence = evidence as number;
+  meta.first_seen = first_seen as string;
+  meta.last_seen = last_seen as string;
+  meta.status = status as ItemMeta['status'];
+  meta.tags = (tags as string[] | undefined) ?? [];
+  meta.sources = parsedSources;
+  if (supersedes !== undefined) meta.supersedes = supersedes as string[];
+  if (conflicts_with !== undefined) meta.conflicts_with = conflicts_with as string[];
   return { meta, problems };
 }

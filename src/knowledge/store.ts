@@ -12,6 +12,7 @@ import { sortProblems } from './problem.js';
 import { INDEX_FILE, KNOWLEDGE_DIR, LEDGER_FILE, itemDir, sanitizeName } from './paths.js';
 import { emptyLedger, parseLedger, type Ledger } from './ledger.js';
 import { abs } from './fsutil.js';
+import { secretProblems } from './secret-problems.js';
 
 export interface LoadedStore {
   root: string;
@@ -72,7 +73,7 @@ function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
   const valid: StoredItem[] = [];
   for (const item of items) {
     const m = item.meta;
-    const dir = itemDir(m);
+    const dir = itemDir(m, sanitized);
     const slash = item.path.lastIndexOf('/');
     const fileDir = item.path.slice(0, slash);
     const base = item.path.slice(slash + 1, -'.md'.length);
@@ -105,36 +106,57 @@ function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
 }
 
 export interface LoadOptions {
-  /** Called with every item file's text (valid or not), e.g. to scan it for secrets. */
-  onText?: (path: string, text: string) => void;
+  /** Scan every item file's text (valid or not) for secrets and personal data, as `check` does. */
+  scanSecrets?: boolean;
+}
+
+/** What loading one item file gives: the item when it is valid, and its problems. */
+export interface FileLoad {
+  item?: StoredItem;
+  problems: Problem[];
+}
+
+/** Reads, decodes, parses and validates one item file; never throws for a bad file. */
+export function loadItemFile(rel: string, full: string, options: LoadOptions = {}): FileLoad {
+  let bytes: Buffer;
+  try {
+    const read = readBounded(full, MAX_ITEM_BYTES);
+    if (read.size > MAX_ITEM_BYTES) {
+      // never read an absurd file into memory just to reject it
+      return { problems: [{ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${read.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' }] };
+    }
+    bytes = read.bytes;
+  } catch (err) {
+    return { problems: [{ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' }] };
+  }
+  const result = parseItemBytes(rel, bytes);
+  const problems = result.problems;
+  // the text parseItemBytes decoded, so that it is not decoded twice; not UTF-8: decoded leniently
+  if (options.scanSecrets) problems.push(...secretProblems(rel, result.text ?? bytes.toString('utf8')));
+  return result.item ? { item: result.item, problems } : { problems };
+}
+
+/** Joins per-file results (in file order) into a store: cross-file checks, sorted problems. */
+export function assembleStore(root: string, loads: readonly FileLoad[], listProblems: Problem[]): LoadedStore {
+  const problems = listProblems;
+  const parsed: StoredItem[] = [];
+  for (const load of loads) {
+    for (const p of load.problems) problems.push(p);
+    if (load.item) parsed.push(load.item);
+  }
+  const items = crossCheck(parsed, problems);
+  return { root, items, problems: sortProblems(problems), files: loads.length };
+}
+
+/** The store's item files: relative posix path and absolute path, sorted by path. */
+export function listStoreFiles(root: string): { files: [rel: string, full: string][]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  return { files: listItemFiles(root, problems), problems };
 }
 
 export function loadStore(root: string, options: LoadOptions = {}): LoadedStore {
-  const problems: Problem[] = [];
-  const files = listItemFiles(root, problems);
-  const parsed: StoredItem[] = [];
-  for (const [rel, full] of files) {
-    let bytes: Buffer;
-    try {
-      const read = readBounded(full, MAX_ITEM_BYTES);
-      if (read.size > MAX_ITEM_BYTES) {
-        // never read an absurd file into memory just to reject it
-        problems.push({ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${read.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' });
-        continue;
-      }
-      bytes = read.bytes;
-    } catch (err) {
-      problems.push({ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' });
-      continue;
-    }
-    const result = parseItemBytes(rel, bytes);
-    // the text parseItemBytes decoded, so that it is not decoded twice; not UTF-8: decoded leniently
-    if (options.onText) options.onText(rel, result.text ?? bytes.toString('utf8'));
-    problems.push(...result.problems);
-    if (result.item) parsed.push(result.item);
-  }
-  const items = crossCheck(parsed, problems);
-  return { root, items, problems: sortProblems(problems), files: files.length };
+  const { files, problems } = listStoreFiles(root);
+  return assembleStore(root, files.map(([rel, full]) => loadItemFile(rel, full, options)), problems);
 }
 
 /** One buffer for every item file: the bytes are decoded (copied) before the next file is read. */
