@@ -169,6 +169,8 @@ const total = rows.reduce(
 
 // ---------- bootstrap recall ----------
 const bootstrapLines = [];
+/** Expected gold items a bootstrap did not give, and whether the harvest had them at all. */
+const bootstrapMisses = [];
 if (hasCommand('bootstrap') && store) {
   bootstrapLines.push('| gold file | task | expected | found (markdown, per item) | found (json) | found (markdown, text) |', '|---|---|---:|---:|---:|---:|');
   let exp = 0;
@@ -209,6 +211,11 @@ if (hasCommand('bootstrap') && store) {
       const inJson = expected.filter((gi) => jsonItems.some((i) => matchesGold(i, gi))).length;
       const inMd = expected.filter((gi) => containsAll(md, gi.match)).length;
       const inMdItems = expected.filter((gi) => mdItems.some((i) => matchesGold(i, gi))).length;
+      for (const gi of expected) {
+        if (mdItems.some((i) => matchesGold(i, gi))) continue;
+        const stored = storeIndex.items.find((e) => matchesGold(e, gi));
+        bootstrapMisses.push(`- ${g.name.replace(/\.yaml$/, '')} ${gi.id} (${gi.category}, ${gi.importance}) for "${t.task}": ${stored ? `harvested as ${stored.id} (${stored.category}, ${stored.scope}, confidence ${stored.confidence}) but not given` : 'not harvested'}`);
+      }
       foundMdItems += inMdItems;
       exp += expected.length;
       foundJson += inJson;
@@ -266,6 +273,9 @@ for (const { g, mine, found, unmatched, violations } of unmatchedReport) {
   for (const gi of missed) un.push(`- ${gi.id} (${gi.category}, ${gi.importance}) match [${gi.match.join(', ')}]: ${gi.knowledge}`);
   un.push('');
 }
+if (bootstrapMisses.length > 0) un.push('## Bootstrap misses', '', 'Expected gold items missing from a 2,000-token markdown bootstrap: not harvested at all, or harvested but ranked out.', '', ...bootstrapMisses, '');
 writeFileSync(join(ROOT, 'EVAL-unmatched.md'), un.join('\n'));
-if (store) rmSync(store, { recursive: true, force: true });
+// COMPOUND_EVAL_KEEP=1 keeps the harvested store for a look at what bootstrap was given
+if (store && process.env.COMPOUND_EVAL_KEEP === '1') console.error(`eval: store kept at ${store}`);
+else if (store) rmSync(store, { recursive: true, force: true });
 console.log(lines.slice(0, 9 + rows.length + 2).join('\n'));
