@@ -8,6 +8,8 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
+import { dataFormatDrafts } from '../../src/harvest/extract/rules/data-formats.js';
+import { dedupe } from '../../src/harvest/extract/select.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
@@ -438,5 +440,51 @@ describe('slow commands', () => {
     const base = new SessionBuilder().user('test').bash('npm test', 'ok').build();
     expect(slowCommandDrafts(viewOf(base))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(base, [0, 0, 12])))).toEqual([]);
+  });
+});
+
+describe('data formats', () => {
+  const SAMPLE = [
+    '{"id":"f6f5","timestamp":"2025-09-08T20:55:49.849Z","instructions":null,"git":{"branch":"main"}}',
+    '{"record_type":"state"}',
+    '{"type":"message","role":"user","content":[]}',
+    '{"record_type":"state"}',
+    '{"type":"reasoning","summary":[]}',
+    '{"type":"function_call","name":"shell","arguments":"{}"}',
+    '{"type":"function_call_output","call_id":"c1","output":"{\\"output\\":\\"cut sho',
+  ].join('\n');
+
+  it('records the header and the record kinds of a JSONL file the agent printed', () => {
+    const session = new SessionBuilder().user('write a viewer for the log').bash("sed -n '1,120p' logs/rollout-1.jsonl", SAMPLE).build();
+    const drafts = dataFormatDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('fact');
+    expect(drafts[0]!.text).toContain('`rollout-1.jsonl` is JSON Lines');
+    expect(drafts[0]!.text).toContain('header record {id, timestamp, instructions, git}');
+    // the last line was cut by the tool's output limit: its kind still counts
+    expect(drafts[0]!.text).toContain('`type` message, reasoning, function_call, function_call_output');
+    expect(drafts[0]!.text).toContain('`record_type` state');
+  });
+
+  it('reads Claude Code Read output with line numbers, and ignores files that are not JSON Lines or too short', () => {
+    const numbered = SAMPLE.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
+    const read = new SessionBuilder().user('go').tool('Read', { file_path: '/repo/data/events.jsonl' }, numbered).build();
+    expect(dataFormatDrafts(viewOf(read))[0]!.text).toContain('`events.jsonl`');
+    const notJsonl = new SessionBuilder().user('go').bash('cat notes.txt', SAMPLE).build();
+    expect(dataFormatDrafts(viewOf(notJsonl))).toEqual([]);
+    const short = new SessionBuilder().user('go').bash('head -2 a.jsonl', '{"type":"a"}\n{"type":"b"}').build();
+    expect(dataFormatDrafts(viewOf(short))).toEqual([]);
+    const failed = new SessionBuilder().user('go').bash('cat missing.jsonl', SAMPLE, 1).build();
+    expect(dataFormatDrafts(viewOf(failed))).toEqual([]);
+  });
+});
+
+describe('selection', () => {
+  it('keeps one candidate per kind of error, whatever context the error quoted', () => {
+    const base = { category: 'tool-quirk' as const, scope: 'agent' as const, confidence: 0.9, tags: [], rule: 'tool-quirk', evidence: { event: 1 } };
+    const a = { ...base, title: 'apply_patch: Failed to find expected lines [".code {"]', text: 'apply_patch fails with Failed to find expected lines [".code { font-family: mono }"]; re-read the file first.', signature: 'error: failed to find expected lines [<s>mono]', score: 7 };
+    const b = { ...base, title: 'apply_patch: Failed to find expected lines ["a { color"]', text: 'apply_patch fails with Failed to find expected lines ["a { color: #2563eb; }", ".markdown p"]; copy the context exactly.', signature: 'error: failed to find expected lines [<s>, <s>]', score: 7, evidence: { event: 9 } };
+    const c = { ...base, title: 'pyflakes is not installed', text: 'pyflakes is not installed: python3 -m pyflakes says No module named pyflakes.', signature: 'no module named pyflakes', score: 6 };
+    expect(dedupe([a, b, c]).map((x) => x.title)).toEqual([a.title, c.title]);
   });
 });

@@ -9,6 +9,7 @@ import { makeCandidate, type Draft } from './build.js';
 import { checkFindingDrafts, checkFindings } from './rules/check-findings.js';
 import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
 import { confirmedStatementDrafts, confirmedStatements } from './rules/confirmed-statements.js';
+import { dataFormatDrafts, dataFormats } from './rules/data-formats.js';
 import { errorFix, errorFixDrafts } from './rules/error-fix.js';
 import { missingFileDrafts, missingFiles } from './rules/missing-files.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
@@ -37,6 +38,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   repoRules,
   confirmedStatements,
   missingFiles,
+  dataFormats,
   testRunner,
   slowCommands,
   openQuestions,
@@ -55,6 +57,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   repoRuleDrafts,
   confirmedStatementDrafts,
   missingFileDrafts,
+  dataFormatDrafts,
   testRunnerDrafts,
   slowCommandDrafts,
   openQuestionDrafts,

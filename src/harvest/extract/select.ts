@@ -29,13 +29,26 @@ function byRank(a: Candidate, b: Candidate): number {
   return (b.score ?? 0) - (a.score ?? 0) || a.evidence.event - b.evidence.event || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 }
 
-/** Drops near duplicates (same category, mostly the same words) keeping the better ranked one. */
+/**
+ * The kind of error a candidate is about: its signature up to the first quoted or bracketed
+ * payload (`error: failed to find expected lines`), when that much is left to tell kinds apart.
+ */
+function errorKind(c: Candidate): string | undefined {
+  const head = c.signature?.split(/<s>|\[/)[0]!.trim();
+  return head !== undefined && head.length >= 20 ? head : undefined;
+}
+
+/**
+ * Drops near duplicates keeping the better ranked one: same category and mostly the same words,
+ * or the same error signature (one error hit twice with different quoted context is one item).
+ */
 export function dedupe(candidates: readonly Candidate[]): Candidate[] {
-  const kept: { c: Candidate; w: Set<string> }[] = [];
+  const kept: { c: Candidate; w: Set<string>; kind: string | undefined }[] = [];
   for (const c of [...candidates].sort(byRank)) {
     const w = words(`${c.title} ${c.text}`);
-    if (kept.some((k) => k.c.category === c.category && overlap(k.w, w) >= 0.8)) continue;
-    kept.push({ c, w });
+    const kind = errorKind(c);
+    if (kept.some((k) => k.c.category === c.category && ((kind !== undefined && k.kind === kind) || overlap(k.w, w) >= 0.8))) continue;
+    kept.push({ c, w, kind });
   }
   return kept.map((k) => k.c);
 }
