@@ -164,7 +164,8 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
         const sim = jaccard(ct, e.tokens);
         if (e.negative !== negative && jaccard(cc, e.content) >= SAME_TOPIC) {
           conflict ??= e;
-        } else if (sim >= NEAR_DUPLICATE) {
+        } else if (sim >= NEAR_DUPLICATE && !(c.signature && e.signature && c.signature !== e.signature)) {
+          // two signatures name two different claims (other error, other version), however alike the words
           match = e;
           break;
         }

@@ -10,6 +10,7 @@ import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { dataFormatDrafts } from '../../src/harvest/extract/rules/data-formats.js';
 import { dedupe } from '../../src/harvest/extract/select.js';
+import { toolchainDrafts } from '../../src/harvest/extract/rules/toolchain.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
@@ -486,5 +487,35 @@ describe('selection', () => {
     const b = { ...base, title: 'apply_patch: Failed to find expected lines ["a { color"]', text: 'apply_patch fails with Failed to find expected lines ["a { color: #2563eb; }", ".markdown p"]; copy the context exactly.', signature: 'error: failed to find expected lines [<s>, <s>]', score: 7, evidence: { event: 9 } };
     const c = { ...base, title: 'pyflakes is not installed', text: 'pyflakes is not installed: python3 -m pyflakes says No module named pyflakes.', signature: 'no module named pyflakes', score: 6 };
     expect(dedupe([a, b, c]).map((x) => x.title)).toEqual([a.title, c.title]);
+  });
+});
+
+describe('toolchain', () => {
+  const PACKAGE = JSON.stringify({ name: 'app', scripts: { prepare: 'husky', commitlint: 'commitlint --edit' }, devDependencies: { husky: '^9.1.7', 'lint-staged': '^16.2.7', '@commitlint/config-conventional': '^20.2.0' }, engines: { node: '>=20.0.0' } }, null, 2);
+
+  it('reads the Node.js requirement and the commit hooks from a printed package.json (verified)', () => {
+    const session = new SessionBuilder().user('set up').bash('cat package.json', PACKAGE).build();
+    const drafts = toolchainDrafts(viewOf(session));
+    expect(drafts.map((d) => d.title)).toEqual(['Node.js >=20.0.0 required', 'Commits run git hooks']);
+    expect(drafts.every((d) => d.confidence === 0.9)).toBe(true);
+    expect(drafts[1]!.text).toContain('husky installs the git hooks; lint-staged checks the staged files');
+    expect(drafts[1]!.text).toContain('commitlint checks each commit message (conventional commits');
+  });
+
+  it('takes a subagent report as stated evidence, and needs hook context to name hook tools', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `- \`src/module${i}.ts\` holds the code of feature ${i} and its helpers`).join('\n');
+    const report = `# Repository overview\n\n## Layout\n\n${filler}\n\n## Tooling\n\n- **Node.js Version**: >=24.0.0\n- **Pre-commit Hooks**: lint-staged + Gitleaks secrets detection\n- husky manages the git hooks\n`;
+    const session = new SessionBuilder().user('explore the repo').tool('Task', { prompt: 'explore' }, report).build();
+    const drafts = toolchainDrafts(viewOf(session));
+    expect(drafts.map((d) => d.title)).toEqual(['Node.js >=24.0.0 required', 'Commits run git hooks']);
+    expect(drafts[0]!.confidence).toBe(0.7);
+    expect(drafts[1]!.text).toContain('Gitleaks');
+    const noContext = new SessionBuilder().user('explore').tool('Task', { prompt: 'explore' }, `# Deps\n\n${filler}\n- husky and lint-staged are listed as dependencies of the docs site\n`).build();
+    expect(toolchainDrafts(viewOf(noContext))).toEqual([]);
+  });
+
+  it('says nothing about the agent editing package.json', () => {
+    const session = new SessionBuilder().user('add hooks').tool('Write', { file_path: '/repo/package.json', content: PACKAGE }, PACKAGE).build();
+    expect(toolchainDrafts(viewOf(session))).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
 import { slowCommandDrafts, slowCommands } from './rules/slow-commands.js';
 import { testRunner, testRunnerDrafts } from './rules/test-runner.js';
 import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
+import { toolchain, toolchainDrafts } from './rules/toolchain.js';
 import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
 import { workspace, workspaceDrafts } from './rules/workspace.js';
 import { select } from './select.js';
@@ -39,6 +40,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   confirmedStatements,
   missingFiles,
   dataFormats,
+  toolchain,
   testRunner,
   slowCommands,
   openQuestions,
@@ -58,6 +60,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   confirmedStatementDrafts,
   missingFileDrafts,
   dataFormatDrafts,
+  toolchainDrafts,
   testRunnerDrafts,
   slowCommandDrafts,
   openQuestionDrafts,

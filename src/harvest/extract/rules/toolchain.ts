@@ -1,0 +1,127 @@
+/**
+ * The repo's toolchain contract, as the session saw it: which Node.js version the project
+ * requires, and which git hooks every commit passes through (husky, lint-staged, commitlint,
+ * Gitleaks). An agent that does not know them commits into a failing hook or runs the wrong
+ * runtime; they are read from a package.json the tools printed (verified) or from a subagent's
+ * report on the repo (stated). Never from the agent's own edits or closing claims.
+ */
+import type { Session } from '../../../sessions/model.js';
+import type { Candidate, Extractor } from '../../candidate.js';
+import { CONFIDENCE } from '../../candidate.js';
+import { makeCandidate, type Draft } from '../build.js';
+import { reportsOf } from '../report.js';
+import { isEdit, type SessionView, viewOf } from '../view.js';
+
+/** `"engines": { "node": ">=20.0.0" }` in a printed package.json. */
+const ENGINES_NODE = /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]{1,30})"/;
+/** `Node.js: >=24.0.0`, `Node.js Version: >=24.0.0`, `**Required**: `>=24.0.0`` under a Node heading. */
+const REPORTED_NODE = /\bnode(?:\.js)?\b(?:\*\*)?(?:\s+version)?(?:\*\*)?\s*[:=]?\s*(?:\*\*)?(?:required|requires|minimum)?(?:\*\*)?\s*[:=]?\s*`?(>=?\s*v?\d{1,2}(?:\.\d+){0,2})/i;
+const NODE_HEADING_THEN_REQUIRED = /#+\s*node(?:\.js)?\s+version\s*\n+\s*(?:\*\*)?required(?:\*\*)?\s*:\s*`?(>=?\s*v?\d{1,2}(?:\.\d+){0,2})/i;
+/** A package.json: what else has both of these. */
+const PACKAGE_JSON = /"(?:dev)?[dD]ependencies"\s*:\s*\{/;
+
+interface Hooks {
+  husky: boolean;
+  lintStaged: boolean;
+  commitlint: boolean;
+  conventional: boolean;
+  gitleaks: boolean;
+}
+
+function hooksIn(text: string, fromPackageJson: boolean): Hooks {
+  // In a report the names must come with hook or commit context; a package.json is context enough.
+  const hookContext = fromPackageJson || /\b(?:pre-commit|git hooks?|commit hooks?|commit-msg)\b/i.test(text);
+  const has = (re: RegExp) => hookContext && re.test(text);
+  return {
+    husky: has(/\bhusky\b/i),
+    lintStaged: has(/\blint-staged\b/i),
+    commitlint: has(/\bcommitlint\b/i),
+    conventional: has(/\bconfig-conventional\b|\bconventional commits?\b/i),
+    // Gitleaks counts only where it is said to run on commit.
+    gitleaks: /\b(?:pre-commit|commit hooks?)\b[^\n]{0,80}\bgitleaks\b|\bgitleaks\b[^\n]{0,80}\bpre-commit\b/i.test(text),
+  };
+}
+
+function describeHooks(h: Hooks): string | undefined {
+  const parts: string[] = [];
+  if (h.husky) parts.push('husky installs the git hooks');
+  if (h.lintStaged) parts.push('lint-staged checks the staged files before each commit');
+  if (h.commitlint) parts.push(`commitlint checks each commit message${h.conventional ? ' (conventional commits: `type(scope): subject`)' : ''}`);
+  if (h.gitleaks) parts.push('the pre-commit hook also runs Gitleaks secret detection');
+  if (parts.length < 2) return undefined; // one tool alone says little about what a commit goes through
+  return `Commits pass through git hooks: ${parts.join('; ')}. Run the same checks before committing, and expect a commit to fail when they do.`;
+}
+
+interface Evidence {
+  text: string;
+  event: number;
+  verified: boolean;
+}
+
+function evidenceOf(view: SessionView): Evidence[] {
+  const out: Evidence[] = [];
+  for (const s of view.steps) {
+    if (s.failed || s.rejected || isEdit(s) || !PACKAGE_JSON.test(s.output)) continue;
+    out.push({ text: s.output, event: s.outputEvent, verified: true });
+  }
+  for (const r of reportsOf(view)) if (r.source === 'delegate') out.push({ text: r.text, event: r.event, verified: false });
+  return out;
+}
+
+export function toolchainDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const evidence = evidenceOf(view);
+  // the required Node.js version
+  for (const e of evidence) {
+    const m = e.verified ? ENGINES_NODE.exec(e.text) : (NODE_HEADING_THEN_REQUIRED.exec(e.text) ?? REPORTED_NODE.exec(e.text));
+    if (!m) continue;
+    const version = m[1]!.replace(/\s+/g, '');
+    drafts.push({
+      category: 'fact',
+      title: `Node.js ${version} required`,
+      text: `The project requires Node.js ${version} (${e.verified ? '`engines` in package.json' : 'as a report on the repository states'}); check \`node --version\` before installing or running anything.`,
+      confidence: e.verified ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: e.event,
+      tags: ['node', 'runtime', 'version'],
+      rule: 'toolchain',
+      signature: `toolchain:node:${version}`,
+      // above architecture notes from reports: the first thing a session needs to run anything
+      score: e.verified ? 6.5 : 6,
+    });
+    break;
+  }
+  // the git hooks, from every piece of evidence together
+  const all: Hooks = { husky: false, lintStaged: false, commitlint: false, conventional: false, gitleaks: false };
+  let first: Evidence | undefined;
+  let verified = false;
+  for (const e of evidence) {
+    const h = hooksIn(e.text, e.verified);
+    const any = Object.values(h).some(Boolean);
+    if (!any) continue;
+    first ??= e;
+    verified ||= e.verified;
+    for (const k of Object.keys(all) as (keyof Hooks)[]) all[k] ||= h[k];
+  }
+  const hooks = describeHooks(all);
+  if (hooks && first) {
+    drafts.push({
+      category: 'fact',
+      title: 'Commits run git hooks',
+      text: hooks,
+      confidence: verified ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: first.event,
+      tags: ['git', 'hooks', 'commit'],
+      rule: 'toolchain',
+      signature: 'toolchain:hooks',
+      score: verified ? 6.5 : 6,
+    });
+  }
+  return drafts;
+}
+
+export const toolchain: Extractor = {
+  name: 'toolchain',
+  extract(session: Session): Candidate[] {
+    return toolchainDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
+  },
+};
