@@ -11,6 +11,7 @@ import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files
 import { dataFormatDrafts } from '../../src/harvest/extract/rules/data-formats.js';
 import { dedupe } from '../../src/harvest/extract/select.js';
 import { toolchainDrafts } from '../../src/harvest/extract/rules/toolchain.js';
+import { projectCommandDrafts } from '../../src/harvest/extract/rules/project-commands.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
@@ -517,5 +518,29 @@ describe('toolchain', () => {
   it('says nothing about the agent editing package.json', () => {
     const session = new SessionBuilder().user('add hooks').tool('Write', { file_path: '/repo/package.json', content: PACKAGE }, PACKAGE).build();
     expect(toolchainDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('project commands', () => {
+  it('says what a repo-defined agent command does, from the steps that carried it out', () => {
+    const session = new SessionBuilder()
+      .user('Execute /hi')
+      .tool('ReadFile', { args: '.claude/commands/hi.md' }, '')
+      .bash('pytest --spec', '14 passed')
+      .tool('ReadManyFiles', { args: 'Will attempt to read and concatenate files using patterns: `TODO.md`, `docs/apple_books.md`' }, 'Successfully read')
+      .bash('git log --oneline -10', '99b18cc feat(docs): screenshots')
+      .tool('Edit', { file_path: '/repo/specs/cli_spec.py', old_string: 'a', new_string: 'b' }, 'ok')
+      .bash('pytest specs/cli_spec.py', '1 passed')
+      .build();
+    const drafts = projectCommandDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toBe('The repo defines a `/hi` agent command (`.claude/commands/hi.md`). Carrying it out, the agent ran `pytest --spec`, then read `TODO.md` and `docs/apple_books.md`, then ran `git log --oneline -10`.');
+  });
+
+  it('needs the command file read and at least two steps after it', () => {
+    const one = new SessionBuilder().user('/hi').tool('Read', { file_path: '/repo/.claude/commands/hi.md' }, 'steps').bash('pytest', 'ok').build();
+    expect(projectCommandDrafts(viewOf(one))).toEqual([]);
+    const other = new SessionBuilder().user('go').tool('Read', { file_path: '/repo/docs/commands/hi.md' }, 'x').bash('pytest', 'ok').bash('git log', 'x').build();
+    expect(projectCommandDrafts(viewOf(other))).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { missingFileDrafts, missingFiles } from './rules/missing-files.js';
 import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
 import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
 import { oversizedOutput, oversizedOutputDrafts } from './rules/oversized-output.js';
+import { projectCommandDrafts, projectCommands } from './rules/project-commands.js';
 import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
 import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
 import { slowCommandDrafts, slowCommands } from './rules/slow-commands.js';
@@ -41,6 +42,7 @@ export const EXTRACTORS: readonly Extractor[] = [
   missingFiles,
   dataFormats,
   toolchain,
+  projectCommands,
   testRunner,
   slowCommands,
   openQuestions,
@@ -61,6 +63,7 @@ const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
   missingFileDrafts,
   dataFormatDrafts,
   toolchainDrafts,
+  projectCommandDrafts,
   testRunnerDrafts,
   slowCommandDrafts,
   openQuestionDrafts,

@@ -267,6 +267,8 @@ export const EDIT_TOOLS = new Set([
 export const READ_TOOLS = new Set([
   'Read', 'read_file', 'Glob', 'Grep', 'LS', 'list_directory', 'search_file_content', 'glob', 'grep', 'codebase_search',
   'file_search', 'view', 'read_many_files',
+  // Gemini CLI's panel titles in a copied terminal (console-md)
+  'ReadFile', 'ReadManyFiles', 'ReadFolder', 'FindFiles', 'SearchText',
 ]);
 
 /** Names of tools that hand work to a subagent; their results are reports. */
