@@ -79,7 +79,7 @@ export function toolchainDrafts(view: SessionView): Draft[] {
     drafts.push({
       category: 'fact',
       title: `Node.js ${version} required`,
-      text: `The project requires Node.js ${version} (${e.verified ? '`engines` in package.json' : 'as a report on the repository states'}); check \`node --version\` before installing or running anything.`,
+      text: `The project requires Node.js ${version} (${e.verified ? '`engines` in package.json' : 'as a report on the repository states'}); check \`node --version\` before you install, build or test.`,
       confidence: e.verified ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: e.event,
       tags: ['node', 'runtime', 'version'],
