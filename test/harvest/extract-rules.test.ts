@@ -12,6 +12,7 @@ import { dataFormatDrafts } from '../../src/harvest/extract/rules/data-formats.j
 import { dedupe } from '../../src/harvest/extract/select.js';
 import { toolchainDrafts } from '../../src/harvest/extract/rules/toolchain.js';
 import { projectCommandDrafts } from '../../src/harvest/extract/rules/project-commands.js';
+import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
@@ -542,5 +543,28 @@ describe('project commands', () => {
     expect(projectCommandDrafts(viewOf(one))).toEqual([]);
     const other = new SessionBuilder().user('go').tool('Read', { file_path: '/repo/docs/commands/hi.md' }, 'x').bash('pytest', 'ok').bash('git log', 'x').build();
     expect(projectCommandDrafts(viewOf(other))).toEqual([]);
+  });
+});
+
+describe('answers to the agent\'s questions', () => {
+  const ask = (answer: string) => {
+    const question = 'Pre-commit hook blocks on pre-existing credo issues (not our code). How should we proceed?';
+    return new SessionBuilder()
+      .user('commit and push')
+      .tool('AskUserQuestion', { questions: [{ question, options: [{ label: 'Skip hook (--no-verify)' }, { label: 'Fix pre-existing issues' }] }] }, `User has answered your questions: "${question}"="${answer}". You can now continue with the user's answers in mind.`)
+      .build();
+  };
+
+  it('an answer of the user\'s own overrides the offered options: a pitfall that names them', () => {
+    const drafts = userCorrectionDrafts(viewOf(ask('main was clean; fix the issues')));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('pitfall');
+    expect(drafts[0]!.text).toContain('with the options "Skip hook (--no-verify)" / "Fix pre-existing issues", the user answered instead: "main was clean; fix the issues"');
+  });
+
+  it('a chosen option is a fact', () => {
+    const drafts = userCorrectionDrafts(viewOf(ask('Fix pre-existing issues')));
+    expect(drafts[0]!.category).toBe('fact');
+    expect(drafts[0]!.text).toContain('the user answered "Fix pre-existing issues"');
   });
 });

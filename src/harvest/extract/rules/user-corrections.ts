@@ -138,6 +138,18 @@ function fromPrompts(view: SessionView): Draft[] {
   return drafts;
 }
 
+/** The option labels the agent offered for one question of an AskUserQuestion-style call. */
+function optionLabels(input: Record<string, unknown>, question: string): string[] {
+  const questions = Array.isArray(input.questions) ? (input.questions as unknown[]) : [];
+  for (const q of questions) {
+    if (q === null || typeof q !== 'object') continue;
+    const rec = q as Record<string, unknown>;
+    if (rec.question !== question || !Array.isArray(rec.options)) continue;
+    return (rec.options as unknown[]).map((o) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>).label : o)).filter((l): l is string => typeof l === 'string');
+  }
+  return [];
+}
+
 /** Answers the user gave to the agent's multiple-choice questions. */
 function fromAnswers(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
@@ -146,10 +158,16 @@ function fromAnswers(view: SessionView): Draft[] {
     if (!m) continue;
     const question = clip(m[1]!, 200);
     const answer = clip(m[2]!, 160);
+    // An answer of the user's own instead of one of the offered options overrides the agent's
+    // framing of the choice (its assumption was wrong): a pitfall, with the options it offered.
+    const offered = optionLabels(s.call.input, m[1]!);
+    const overridden = offered.length > 0 && !offered.some((o) => o.toLowerCase() === m[2]!.trim().toLowerCase());
     drafts.push({
-      category: 'fact',
+      category: overridden ? 'pitfall' : 'fact',
       title: clip(answer, 70),
-      text: `Asked "${question}", the user answered "${answer}".`,
+      text: overridden
+        ? `Asked "${question}" with the options ${offered.map((o) => `"${clip(o, 60)}"`).join(' / ')}, the user answered instead: "${answer}".`
+        : `Asked "${question}", the user answered "${answer}".`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: ['user-correction', s.call.name],
