@@ -568,3 +568,23 @@ describe('answers to the agent\'s questions', () => {
     expect(drafts[0]!.text).toContain('the user answered "Fix pre-existing issues"');
   });
 });
+
+describe('dependencies looked for by a guessed name', () => {
+  it('says under which name the package is installed', () => {
+    const session = new SessionBuilder()
+      .user('add a compaction default for opencode')
+      .bash('rg -n compaction node_modules/opencode-ai node_modules/opencode', 'rg: node_modules/opencode-ai: No such file or directory (os error 2)\nrg: node_modules/opencode: No such file or directory (os error 2)', 2)
+      .bash("rg --files node_modules | rg 'opencode'", 'node_modules/@codemieai/codemie-opencode-darwin-arm64/package.json\nnode_modules/@codemieai/codemie-opencode/README.md')
+      .build();
+    const drafts = missingFileDrafts(viewOf(session)).filter((d) => d.tags?.includes('dependency'));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.category).toBe('pitfall');
+    expect(drafts[0]!.text).toContain('not installed as `node_modules/opencode-ai` or `node_modules/opencode`');
+    expect(drafts[0]!.text).toContain('it is installed as `@codemieai/codemie-opencode-darwin-arm64`, `@codemieai/codemie-opencode` under node_modules/');
+  });
+
+  it('says nothing when no later step shows the package', () => {
+    const session = new SessionBuilder().user('go').bash('ls node_modules/leftpad', 'ls: node_modules/leftpad: No such file or directory', 1).bash('npm test', 'ok').build();
+    expect(missingFileDrafts(viewOf(session)).filter((d) => d.tags?.includes('dependency'))).toEqual([]);
+  });
+});

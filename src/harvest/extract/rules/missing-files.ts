@@ -12,7 +12,7 @@ import { makeCandidate, type Draft } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { errorLine } from '../diagnosis.js';
 import { clip, code } from '../text.js';
-import { READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
+import { isEdit, READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
 
 const ABSENT = /does not exist|no such file or directory|not found|ENOENT/i;
 const NOTHING = /^\s*(?:No files found|No matches found|Found 0 files?|0 files?)\s*$/i;
@@ -139,6 +139,48 @@ function largeFileDrafts(view: SessionView, rel: (p: string) => string): Draft[]
   return [];
 }
 
+/** `rg: node_modules/opencode-ai: No such file or directory`: a dependency looked for by a guessed name. */
+const MISSING_PACKAGE = /(?:^|\n)\S*?:?\s*[‘'`"]?(?:\.\/)?node_modules\/((?:@[\w.-]+\/)?[\w.-]+)[’'`"]?: No such file or directory/g;
+const PACKAGE_PATH = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)/g;
+
+/**
+ * A dependency looked for under a guessed name (`node_modules/opencode-ai`) and found installed
+ * under another (`@codemieai/codemie-opencode`) a few steps later: the next session should use
+ * the real name. Matched by the longest word of the guessed name.
+ */
+function packageDrafts(view: SessionView): Draft[] {
+  for (const s of view.steps) {
+    if (!s.failed || !s.command) continue;
+    const guessed = [...new Set([...s.output.matchAll(MISSING_PACKAGE)].map((m) => m[1]!))];
+    if (guessed.length === 0) continue;
+    const word = guessed
+      .flatMap((g) => g.split(/[@/_.-]+/))
+      .filter((w) => w.length >= 4)
+      .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0];
+    if (!word) continue;
+    for (const next of view.steps.slice(s.pos + 1, s.pos + 1 + LOOKAHEAD)) {
+      if (next.failed || next.rejected || isEdit(next)) continue;
+      const found = [...new Set([...next.output.matchAll(PACKAGE_PATH)].map((m) => m[1]!))].filter((p) => p.toLowerCase().includes(word.toLowerCase()) && !guessed.includes(p));
+      if (found.length === 0) continue;
+      const shown = found.slice(0, 3);
+      return [
+        {
+          category: 'pitfall',
+          title: `${word} is installed as ${clip(shown[0]!, 50)}`,
+          text: `The dependency is not installed as ${guessed.slice(0, 2).map((g) => code(`node_modules/${g}`)).join(' or ')} (${code(clip(s.command, 70))} reports ${code('No such file or directory')}); it is installed as ${shown.map((p) => code(p)).join(', ')} under node_modules/.`,
+          confidence: CONFIDENCE.verified,
+          event: s.outputEvent,
+          tags: ['location', 'dependency', word.toLowerCase()],
+          quotes: shown,
+          rule: 'missing-file',
+          score: 5.5,
+        },
+      ];
+    }
+  }
+  return [];
+}
+
 export function missingFileDrafts(view: SessionView): Draft[] {
   const rel = relativeTo(view.session.cwd);
   const misses = view.steps
@@ -190,7 +232,7 @@ export function missingFileDrafts(view: SessionView): Draft[] {
     }
     if (drafts.length >= MAX_ITEMS) break;
   }
-  return [...drafts, ...largeFileDrafts(view, rel)];
+  return [...drafts, ...largeFileDrafts(view, rel), ...packageDrafts(view)];
 }
 
 export const missingFiles: Extractor = {
