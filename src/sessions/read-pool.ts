@@ -32,11 +32,12 @@ export interface PoolJob {
   files: string[];
 }
 
-/** Worker → main: one file's result (absent when it could not be sent: read it here), with
- * every event's `source.file` that equals `result.file` sent as '' (see packResult). */
+/** Worker → main: the results of the job that starts at `start` (undefined for one that could
+ * not be sent: read it here), with every event's `source.file` that equals `result.file` sent
+ * as '' (see packResult). */
 export interface PoolReply {
-  index: number;
-  result?: FileReadResult;
+  start: number;
+  results: (FileReadResult | undefined)[];
 }
 
 const WORKER_FILE = fileURLToPath(new URL('./read-worker.js', import.meta.url));
@@ -107,8 +108,6 @@ interface Deferred {
 
 export class ReadPool {
   private readonly jobs: PoolJob[];
-  /** 1 at the index of each job's last file: answering it frees the worker's job slot. */
-  private readonly jobEnds: Uint8Array;
   /** Participants are the workers, then this thread: job k belongs to participant k mod n. */
   private readonly participants: number;
   private readonly slots: Slot[] = [];
@@ -125,8 +124,6 @@ export class ReadPool {
     private readonly readHere: (file: string) => Promise<FileReadResult>,
   ) {
     this.jobs = jobsOf(files);
-    this.jobEnds = new Uint8Array(files.length);
-    for (const j of this.jobs) this.jobEnds[j.start + j.files.length - 1] = 1;
     this.participants = workers + 1;
     for (let w = 0; w < workers; w++) {
       const worker = new Worker(WORKER_FILE, { workerData: options });
@@ -188,10 +185,13 @@ export class ReadPool {
   }
 
   private answer(slot: Slot, reply: PoolReply): void {
-    const { index } = reply;
-    if (!slot.pending.delete(index)) return;
-    if (this.jobEnds[index] === 1) slot.jobs--;
-    this.deferred(index).resolve(reply.result ? unpackResult(reply.result) : this.readHere(this.files[index]!));
+    if (!slot.alive) return;
+    slot.jobs--;
+    reply.results.forEach((result, k) => {
+      const index = reply.start + k;
+      slot.pending.delete(index);
+      this.deferred(index).resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
+    });
     this.pump();
   }
 

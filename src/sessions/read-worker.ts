@@ -1,9 +1,10 @@
 /**
  * Worker-thread side of read-pool.ts: reads the files of each job it is sent, one file at a time
- * and jobs in the order they arrive, and posts each file's result back with its index.
+ * and jobs in the order they arrive, and posts the job's results back in one message (a message
+ * per file costs measurably more).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readSessionFile } from './read.js';
+import { readSessionFile, type FileReadResult } from './read.js';
 import { packResult, type PoolJob, type PoolOptions, type PoolReply } from './read-pool.js';
 
 const port = parentPort;
@@ -17,15 +18,24 @@ let running = false;
 async function drain(out: NonNullable<typeof parentPort>): Promise<void> {
   running = true;
   for (let job = queue.shift(); job; job = queue.shift()) {
-    for (let k = 0; k < job.files.length; k++) {
-      const index = job.start + k;
-      const result = await readSessionFile(job.files[k]!, options);
+    const results: (FileReadResult | undefined)[] = [];
+    for (const file of job.files) {
+      const result = await readSessionFile(file, options);
       packResult(result);
-      try {
-        out.postMessage({ index, result } satisfies PoolReply);
-      } catch {
-        out.postMessage({ index } satisfies PoolReply); // not cloneable: the main thread reads it
-      }
+      results.push(result);
+    }
+    try {
+      out.postMessage({ start: job.start, results } satisfies PoolReply);
+    } catch {
+      // some result cannot be cloned: send the others, the main thread reads that one itself
+      const one = results.map((r) => {
+        try {
+          return structuredClone(r);
+        } catch {
+          return undefined;
+        }
+      });
+      out.postMessage({ start: job.start, results: one } satisfies PoolReply);
     }
   }
   running = false;
