@@ -146,7 +146,8 @@ class AiderSession {
    * line before `<<<<<<< SEARCH` inside it (diff-fenced format). */
   private editBlocks(lines: MdLine[]): void {
     for (let i = 0; i < lines.length; i++) {
-      if (!/^<{5,9} SEARCH\s*$/.test(lines[i]!.text)) continue;
+      const text = lines[i]!.text;
+      if (text.charCodeAt(0) !== 0x3c /* < */ || !/^<{5,9} SEARCH\s*$/.test(text)) continue;
       let p = i - 1;
       while (p >= 0 && /^(?:```|~~~)/.test(lines[p]!.text.trim())) p--;
       const filePath = p >= 0 ? lines[p]!.text.trim().replace(/^`|`$/g, '') : '';
@@ -319,6 +320,12 @@ class AiderSession {
   }
 }
 
+/** `/ {2,}$/.test(text)`, without a regex run per line. */
+function endsWithTwoSpaces(text: string): boolean {
+  const n = text.length;
+  return n >= 2 && text.charCodeAt(n - 1) === 0x20 && text.charCodeAt(n - 2) === 0x20;
+}
+
 async function read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const sessions: Session[] = [];
@@ -379,7 +386,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
-      const own = s.block?.kind !== 'text' || / {2,}$/.test(raw.text);
+      const own = s.block?.kind !== 'text' || endsWithTwoSpaces(raw.text);
       // the first-character checks spare most lines the regexes, which are anchored on them
       const user = own && l.text.startsWith('####') ? USER_LINE.exec(l.text) : null;
       if (user) {
