@@ -38,7 +38,7 @@ export async function run({ quick, root }) {
     '',
     'The baseline holds one whole file in memory at a time. The readers read a file of up to 8 MiB whole, in one read (two files in flight), and stream bigger ones line by line, so their peak memory does not grow with file size (a single 100 MB line is cut at 16 MiB with a warning).',
     '',
-    'With `COMPOUND_READ_WORKERS=n` the files are dealt in jobs to n worker threads and the main thread, and handed to the caller in file order (same results). Each result a worker reads is copied to the main thread (structured clone), which adds roughly a third to the CPU time; it pays off only when cores are otherwise idle, so it is off by default. The figures above come from a 2-core machine shared with other jobs: compare the worker row with the one above it, measured in the same run.',
+    'With `COMPOUND_READ_WORKERS=n` the files are dealt in jobs to n worker threads and the main thread, and handed to the caller in file order (same results). Each result a worker reads is copied to the main thread (structured clone), which adds about a third to the CPU time (and a second heap to peak memory), so the wall time it saves depends on how idle the other cores are: on the 2-core machine these figures come from, shared with other jobs, paired runs over the 1 GB corpus ranged from 15% faster to 40% slower than the default. Hence it is off by default; compare the worker row with the one above it, measured in the same run.',
   ].join('\n');
   return { title: 'Session readers and sampler', markdown };
 }
