@@ -7,7 +7,7 @@
  * `forEachLine` without any I/O, giving exactly the lines `readLines` would give.
  */
 import { createReadStream } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 export interface Line {
   text: string;
@@ -122,6 +122,7 @@ function bufferLine(buf: Buffer, start: number, end: number, maxLine: number, li
 export function decodeStart(buf: Buffer, limit: number): { lines: string[]; head: string } {
   const n = buf.length;
   const end = Math.min(limit, n);
+  if (manyShortLines(buf, end)) return decodeStartOnce(buf, end);
   const lines: string[] = [];
   const pieces: string[] = [];
   let pos = 0;
@@ -145,6 +146,51 @@ export function decodeStart(buf: Buffer, limit: number): { lines: string[]; head
     }
   }
   let head = pieces.length === 1 ? pieces[0]! : pieces.join('');
+  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+  return { lines, head };
+}
+
+/** Average line shorter than this (pretty-printed JSON, markdown): decode the head in one go. */
+const SHORT_LINE_BYTES = 128;
+
+/**
+ * Whether the first `end` bytes are better decoded in one call and then split: when they are
+ * ASCII (the one-call string is as compact as per-line ones), or hold many short lines (one
+ * call per line costs more than the decoding). Long non-ASCII lines (JSONL transcripts) are
+ * decoded line by line, which keeps every ASCII-only line a compact one-byte string.
+ */
+function manyShortLines(buf: Buffer, end: number): boolean {
+  const region = end === buf.length ? buf : buf.subarray(0, end);
+  if (isAscii(region)) return true;
+  const enough = end / SHORT_LINE_BYTES;
+  let count = 0;
+  for (let nl = buf.indexOf(0x0a); nl !== -1 && nl < end; nl = buf.indexOf(0x0a, nl + 1)) {
+    if (++count > enough) return true;
+  }
+  return false;
+}
+
+/** decodeStart for `manyShortLines`: one decode of the head, lines sliced from it. Newlines are
+ * ASCII, so the lines are the same strings as decoding each line's bytes alone. */
+function decodeStartOnce(buf: Buffer, end: number): { lines: string[]; head: string } {
+  const n = buf.length;
+  // a character cut at the limit is decoded as one U+FFFD, as decodeHead does
+  let stop = end;
+  if (end < n) while (stop > 0 && (buf[stop]! & 0xc0) === 0x80) stop--;
+  const text = buf.toString('utf8', 0, stop);
+  const lines: string[] = [];
+  let pos = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', pos);
+    if (nl === -1) {
+      // the last line is whole only when the file ends within the head
+      if (end === n && pos < text.length) lines.push(text.slice(pos));
+      break;
+    }
+    lines.push(text.slice(pos, nl));
+    pos = nl + 1;
+  }
+  let head = stop < end ? `${text}\uFFFD` : text;
   if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
   return { lines, head };
 }

@@ -11,6 +11,7 @@ import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from 
 import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
 import { decodeStart, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
+import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { walkInputs, type WalkOptions } from './walk.js';
 
 export interface ReadSessionsOptions extends WalkOptions {
@@ -158,8 +159,9 @@ function describeIoError(err: unknown): string {
 }
 
 /**
- * Walks `inputs` and calls `onFile` for each file, in sorted order, with what was read. Reading
- * overlaps a little (I/O vs parsing) but callbacks keep file order, so output is deterministic.
+ * Walks `inputs` and calls `onFile` for each file, in sorted order, with what was read. Many
+ * files are read on worker threads (see read-pool.ts), few in this thread with a little overlap
+ * of I/O and parsing; either way callbacks keep file order, so output is deterministic.
  */
 export async function forEachSessionFile(
   inputs: readonly string[],
@@ -178,6 +180,9 @@ export async function forEachSessionFile(
   const window = 2; // two cores: one file parsing while the next one's I/O starts
   // Warnings are collected per file and forwarded in file order, not as reads interleave.
   const perFile = { ...options, onWarning: undefined };
+  // custom readers cannot be sent to a worker
+  const workers = options.readers ? 0 : readWorkerCount(files.length);
+  const pool = workers > 0 ? new ReadPool(files, poolOptions(options), workers, (f) => readSessionFile(f, perFile)) : undefined;
   let next = 0;
   const start = (): void => {
     if (next < files.length) {
@@ -185,23 +190,38 @@ export async function forEachSessionFile(
       next++;
     }
   };
-  for (let i = 0; i < window; i++) start();
-  for (let i = 0; i < files.length; i++) {
-    const result = await inFlight.get(i)!;
-    inFlight.delete(i);
-    start();
-    for (const w of result.warnings) {
-      warnings.push(w);
-      options.onWarning?.(w);
+  try {
+    if (!pool) for (let i = 0; i < window; i++) start();
+    for (let i = 0; i < files.length; i++) {
+      let result: FileReadResult;
+      if (pool) result = await pool.get(i);
+      else {
+        result = await inFlight.get(i)!;
+        inFlight.delete(i);
+        start();
+      }
+      for (const w of result.warnings) {
+        warnings.push(w);
+        options.onWarning?.(w);
+      }
+      if (result.ok) summary.filesRead++;
+      else summary.filesFailed++;
+      summary.sessions += result.sessions.length;
+      await onFile(result);
+      options.onProgress?.(i + 1, files.length, result.file);
     }
-    if (result.ok) summary.filesRead++;
-    else summary.filesFailed++;
-    summary.sessions += result.sessions.length;
-    await onFile(result);
-    options.onProgress?.(i + 1, files.length, result.file);
+  } finally {
+    await pool?.close();
   }
   summary.warnings = warnings.length;
   return { warnings, summary };
+}
+
+function poolOptions(options: ReadSessionsOptions): PoolOptions {
+  const out: PoolOptions = {};
+  if (options.format !== undefined) out.format = options.format;
+  if (options.maxLineBytes !== undefined) out.maxLineBytes = options.maxLineBytes;
+  return out;
 }
 
 /** Reads every session under `inputs` (files, directories, globs, plus `options.from`). */

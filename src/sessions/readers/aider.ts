@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { pushText, pushToolCall, pushToolResult } from '../events.js';
 import { forEachLine, type Preloaded } from '../lines.js';
-import type { Session, SessionEvent, SourceRef, ToolCallEvent } from '../model.js';
+import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, pathHash, warnLineQuality, Warnings } from './common.js';
@@ -46,6 +46,9 @@ interface OpenCall {
   at: MdLine;
   failed: boolean;
 }
+
+type NewCall = Omit<ToolCallEvent, 'index' | 'kind'>;
+type NewResult = Omit<ToolResultEvent, 'index' | 'kind'>;
 
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
 
@@ -117,12 +120,7 @@ class AiderSession {
     if (shell) {
       const command = shell[2]!.trim();
       const kind = shell[1] === 'test' ? 'test' : 'shell';
-      const call = pushToolCall(this.events, {
-        source: this.src(first),
-        name: kind === 'test' ? 'test' : 'run',
-        input: command ? { command } : {},
-        ...(command ? { command } : {}),
-      });
+      const call = this.newCall(first, kind === 'test' ? 'test' : 'run', command ? { command } : {}, command);
       this.open = { call, kind, lines: [], at: first, failed: false };
     } else if (/^\/lint\b/.test(text)) {
       const call = pushToolCall(this.events, { source: this.src(first), name: 'lint', input: {} });
@@ -148,7 +146,8 @@ class AiderSession {
    * line before `<<<<<<< SEARCH` inside it (diff-fenced format). */
   private editBlocks(lines: MdLine[]): void {
     for (let i = 0; i < lines.length; i++) {
-      if (!/^<{5,9} SEARCH\s*$/.test(lines[i]!.text)) continue;
+      const text = lines[i]!.text;
+      if (text.charCodeAt(0) !== 0x3c /* < */ || !/^<{5,9} SEARCH\s*$/.test(text)) continue;
       let p = i - 1;
       while (p >= 0 && /^(?:```|~~~)/.test(lines[p]!.text.trim())) p--;
       const filePath = p >= 0 ? lines[p]!.text.trim().replace(/^`|`$/g, '') : '';
@@ -187,14 +186,22 @@ class AiderSession {
   }
 
   private result(call: ToolCallEvent, at: MdLine, output: string, isError: boolean, exitCode?: number): void {
-    pushToolResult(this.events, {
-      source: this.src(at),
-      ...(call.callId ? { callId: call.callId } : {}),
-      name: call.name,
-      output,
-      isError,
-      ...(exitCode !== undefined ? { exitCode } : {}),
-    });
+    // built key by key, in the order the keys always had: optional keys spread into a literal
+    // take V8's slow path (see copyOf in jsonl.ts)
+    const r: Record<string, unknown> = { source: this.src(at) };
+    if (call.callId) r.callId = call.callId;
+    r.name = call.name;
+    r.output = output;
+    r.isError = isError;
+    if (exitCode !== undefined) r.exitCode = exitCode;
+    pushToolResult(this.events, r as unknown as NewResult);
+  }
+
+  /** `{ source, name, input, command? }`, without a spread (see result). */
+  private newCall(l: MdLine, name: string, input: Record<string, unknown>, command: string | undefined): ToolCallEvent {
+    const c: NewCall = { source: this.src(l), name, input };
+    if (command) c.command = command;
+    return pushToolCall(this.events, c);
   }
 
   private startCall(l: MdLine, name: string, kind: OpenCall['kind'], input: Record<string, unknown>, command?: string): void {
@@ -202,7 +209,7 @@ class AiderSession {
     const call =
       kind === 'edit-failure' && this.pendingEdits.length > 0
         ? this.pendingEdits[0]!
-        : pushToolCall(this.events, { source: this.src(l), name, input, ...(command ? { command } : {}) });
+        : this.newCall(l, name, input, command);
     this.open = { call, kind, lines: [], at: l, failed: kind === 'edit-failure' };
   }
 
@@ -313,6 +320,12 @@ class AiderSession {
   }
 }
 
+/** `/ {2,}$/.test(text)`, without a regex run per line. */
+function endsWithTwoSpaces(text: string): boolean {
+  const n = text.length;
+  return n >= 2 && text.charCodeAt(n - 1) === 0x20 && text.charCodeAt(n - 2) === 0x20;
+}
+
 async function read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const sessions: Session[] = [];
@@ -373,20 +386,21 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
-      const own = s.block?.kind !== 'text' || / {2,}$/.test(raw.text);
-      const user = own ? USER_LINE.exec(l.text) : null;
+      const own = s.block?.kind !== 'text' || endsWithTwoSpaces(raw.text);
+      // the first-character checks spare most lines the regexes, which are anchored on them
+      const user = own && l.text.startsWith('####') ? USER_LINE.exec(l.text) : null;
       if (user) {
         if (s.block?.kind !== 'user') {
           s.flushBlock();
           s.block = { kind: 'user', lines: [] };
         }
-        s.block.lines.push({ ...l, text: user[1] ?? '' });
+        s.block.lines.push({ text: user[1] ?? '', lineNo: l.lineNo, offset: l.offset });
         return;
       }
-      const note = own ? NOTE_LINE.exec(l.text) : null;
+      const note = own && l.text.charCodeAt(0) === 0x3e /* > */ ? NOTE_LINE.exec(l.text) : null;
       if (note) {
         s.flushBlock();
-        s.note({ ...l, text: note[1] ?? '' });
+        s.note({ text: note[1] ?? '', lineNo: l.lineNo, offset: l.offset });
         return;
       }
       if (l.text === '') {

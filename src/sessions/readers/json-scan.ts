@@ -27,16 +27,9 @@ export function scanJson(
   let state = 0;
   let i = 0;
   let done = false;
-
-  const close = (): void => {
-    const arr = isArray.pop()!;
-    if (arr || hasKey.pop()) path.pop();
-    const start = starts.pop()!;
-    i++;
-    if (path.length <= maxDepth) onValue(path, start, i);
-    state = 2;
-    if (starts.length === 0) done = true;
-  };
+  // `i`, `state` and `done` are plain locals, not captured by a closure: V8 keeps them in
+  // registers then, and this loop runs once per character of the file.
+  const stacks: Stacks = { path, starts, isArray, hasKey };
 
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -47,7 +40,9 @@ export function scanJson(
     if (done) return false; // something after the top-level value
     if (state === 1) {
       if (c === 0x7d /* } */) {
-        close();
+        i++;
+        if (closeValue(stacks, i, maxDepth, onValue)) done = true;
+        state = 2;
         continue;
       }
       if (c !== 0x22) return false;
@@ -63,7 +58,7 @@ export function scanJson(
         }
       } else key = raw;
       i = end;
-      while (i < n && /\s/.test(text[i]!)) i++;
+      while (i < n && isSpace(text.charCodeAt(i))) i++;
       if (text.charCodeAt(i) !== 0x3a /* : */) return false;
       i++;
       path.push(key);
@@ -86,7 +81,9 @@ export function scanJson(
       }
       if (c === 0x7d || c === 0x5d) {
         if ((c === 0x5d) !== isArray[isArray.length - 1]) return false;
-        close();
+        i++;
+        if (closeValue(stacks, i, maxDepth, onValue)) done = true;
+        state = 2;
         continue;
       }
       return false;
@@ -108,10 +105,12 @@ export function scanJson(
       state = 0;
       // an empty array closes right away
       let j = i;
-      while (j < n && /\s/.test(text[j]!)) j++;
+      while (j < n && isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) === 0x5d) {
         i = j;
-        close();
+        i++;
+        if (closeValue(stacks, i, maxDepth, onValue)) done = true;
+        state = 2;
       }
       continue;
     }
@@ -133,6 +132,37 @@ export function scanJson(
     if (starts.length === 0) done = true;
   }
   return done;
+}
+
+interface Stacks {
+  path: (string | number)[];
+  starts: number[];
+  isArray: boolean[];
+  hasKey: boolean[];
+}
+
+/** Pops the container that ends just before `end` and reports it; true when it was the
+ * top-level value. */
+function closeValue(
+  s: Stacks,
+  end: number,
+  maxDepth: number,
+  onValue: (path: JsonPath, start: number, end: number) => void,
+): boolean {
+  const arr = s.isArray.pop()!;
+  if (arr || s.hasKey.pop()) s.path.pop();
+  const start = s.starts.pop()!;
+  if (s.path.length <= maxDepth) onValue(s.path, start, end);
+  return s.starts.length === 0;
+}
+
+/** Exactly the characters the regex `\s` matches (JSON itself allows only the first four). */
+function isSpace(c: number): boolean {
+  if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0b || c === 0x0c) return true;
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /** Offset just past the closing quote of the string starting at `i`, or -1 if unterminated. */

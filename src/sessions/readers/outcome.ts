@@ -27,9 +27,30 @@ const FAILURE_LINE = new RegExp(
 
 const EXIT_CODE = /(?:^\s*Exit (?:Code|code|status|Status):? *|exited with (?:code|status) )(\d+)/m;
 
+/** Every alternative of FAILURE_LINE contains one of these literals (case as written): "rror"
+ * for error/Error, "RROR" for ERROR, "fail" for failed/failing, "Exit " and "exited with " for
+ * the exit codes, the rest as they stand. */
+const FAILURE_LITERALS = [
+  'rror',
+  'RROR',
+  'fatal',
+  'panic',
+  'Exception',
+  'Traceback',
+  'FAIL',
+  'fail',
+  'command not found',
+  'No such file or directory',
+  'npm ERR!',
+  'Exit ',
+  'exited with ',
+];
+
 /** True when command output text shows a failure. */
 export function looksFailed(output: string): boolean {
-  return FAILURE_LINE.test(output);
+  // the literal checks rule out most outputs faster than the multiline regex can
+  for (const lit of FAILURE_LITERALS) if (output.includes(lit)) return FAILURE_LINE.test(output);
+  return false;
 }
 
 /** The exit code a text states ("Exit Code: 1", "exited with code 2"), if any. */

@@ -1,0 +1,207 @@
+/**
+ * Reads many files on worker threads (read-worker.js) as well as in this thread, so that parsing
+ * uses more than one core. Results come back by file index and are handed out in file order, so
+ * what the caller sees is what reading the files one by one here gives: workers run the same
+ * readSessionFile, and their results arrive as structured clones of it.
+ *
+ * Files are cut into jobs of consecutive files, never splitting a Claude Code session from the
+ * subagent files that follow it (the subagent reader finds its type in the parent's reading,
+ * cached per thread), and the jobs are dealt round-robin to the workers and this thread: this
+ * thread reads its own share rather than only waiting, since copying a result between threads
+ * costs about a fifth of reading it. Workers get jobs only a bounded number of files ahead of
+ * the one the caller is on, so memory stays bounded when the caller is slow. A worker that
+ * fails leaves its files to be read here.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SessionFormat } from './model.js';
+import type { FileReadResult } from './read.js';
+
+/** What a worker needs of ReadSessionsOptions (the rest is walking, callbacks, or readers). */
+export interface PoolOptions {
+  format?: SessionFormat;
+  maxLineBytes?: number;
+}
+
+/** Main → worker: read `files`, which are files `start`, `start + 1`, ... of the walk. */
+export interface PoolJob {
+  start: number;
+  files: string[];
+}
+
+/** Worker → main: the results of the job that starts at `start` (undefined for one that could
+ * not be sent: read it here), with every event's `source.file` that equals `result.file` sent
+ * as '' (see packResult). */
+export interface PoolReply {
+  start: number;
+  results: (FileReadResult | undefined)[];
+}
+
+const WORKER_FILE = fileURLToPath(new URL('./read-worker.js', import.meta.url));
+/** Below this many files, starting workers (~30 ms each) costs more than it saves. */
+const MIN_FILES = 32;
+const JOB_FILES = 8;
+/** Files handed to workers beyond the one the caller is waiting for. */
+const LOOKAHEAD = 64;
+/** Jobs queued per worker, so it never waits for the next one. */
+const JOBS_PER_WORKER = 2;
+
+/**
+ * How many worker threads to read `fileCount` files with, besides this thread: the number in
+ * COMPOUND_READ_WORKERS ("auto": one per core beyond the first, at most 3), none when unset.
+ * Opt-in because the copy between threads adds about a third to the CPU time: on a 2-core
+ * machine shared with other jobs, reading with a worker measured anywhere from 15% faster to
+ * 40% slower than without (see BENCHMARKS.md).
+ * Always 0 for fewer than MIN_FILES files, and when the worker script is absent (sources).
+ */
+export function readWorkerCount(fileCount: number): number {
+  const env = process.env.COMPOUND_READ_WORKERS;
+  if (env === undefined || env === '' || fileCount < MIN_FILES || !existsSync(WORKER_FILE)) return 0;
+  const n = env === 'auto' ? Math.min(availableParallelism() - 1, 3) : Number(env);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 16) : 0;
+}
+
+/** Every event names its file: sending that path once per file rather than once per event
+ * makes the copy between threads markedly cheaper. Undone by unpackResult. */
+export function packResult(result: FileReadResult): void {
+  for (const s of result.sessions) for (const e of s.events) if (e.source.file === result.file) e.source.file = '';
+}
+
+function unpackResult(result: FileReadResult): FileReadResult {
+  for (const s of result.sessions) for (const e of s.events) if (e.source.file === '') e.source.file = result.file;
+  return result;
+}
+
+/** Files that must go to the same worker share a key: a Claude Code session and its subagents. */
+function familyKey(file: string): string {
+  const dir = dirname(file);
+  if (basename(dir) === 'subagents') return dirname(dir);
+  return file.endsWith('.jsonl') ? file.slice(0, -'.jsonl'.length) : file;
+}
+
+function jobsOf(files: readonly string[]): PoolJob[] {
+  const jobs: PoolJob[] = [];
+  let start = 0;
+  for (let i = 1; i <= files.length; i++) {
+    if (i === files.length || (i - start >= JOB_FILES && familyKey(files[i]!) !== familyKey(files[i - 1]!))) {
+      jobs.push({ start, files: files.slice(start, i) });
+      start = i;
+    }
+  }
+  return jobs;
+}
+
+interface Slot {
+  worker: Worker;
+  alive: boolean;
+  jobs: number;
+  /** Indices sent to this worker and not answered yet. */
+  pending: Set<number>;
+}
+
+interface Deferred {
+  promise: Promise<FileReadResult>;
+  resolve: (r: FileReadResult | Promise<FileReadResult>) => void;
+}
+
+export class ReadPool {
+  private readonly jobs: PoolJob[];
+  /** Participants are the workers, then this thread: job k belongs to participant k mod n. */
+  private readonly participants: number;
+  private readonly slots: Slot[] = [];
+  private readonly results = new Map<number, Deferred>();
+  private nextJob = 0;
+  /** The caller has taken every result before this index. */
+  private taken = 0;
+
+  constructor(
+    private readonly files: readonly string[],
+    options: PoolOptions,
+    workers: number,
+    /** Reads one file in this thread (when a worker cannot). */
+    private readonly readHere: (file: string) => Promise<FileReadResult>,
+  ) {
+    this.jobs = jobsOf(files);
+    this.participants = workers + 1;
+    for (let w = 0; w < workers; w++) {
+      const worker = new Worker(WORKER_FILE, { workerData: options });
+      const slot: Slot = { worker, alive: true, jobs: 0, pending: new Set() };
+      worker.on('message', (reply: PoolReply) => this.answer(slot, reply));
+      worker.on('error', () => this.lose(slot));
+      worker.on('exit', () => this.lose(slot));
+      this.slots.push(slot);
+    }
+    this.pump();
+  }
+
+  /** The result for file `index`; call with 0, 1, 2, ... in order. */
+  get(index: number): Promise<FileReadResult> {
+    this.taken = index;
+    this.results.delete(index - 1); // kept until now: its answer may have come after its get
+    this.pump();
+    const d = this.results.get(index);
+    if (d) return d.promise;
+    // this thread's share, or a job whose worker died before it was sent
+    return this.readHere(this.files[index]!);
+  }
+
+  async close(): Promise<void> {
+    const live = this.slots.filter((s) => s.alive);
+    for (const s of this.slots) s.alive = false;
+    await Promise.all(live.map((s) => s.worker.terminate()));
+  }
+
+  private deferred(index: number): Deferred {
+    let d = this.results.get(index);
+    if (!d) {
+      let resolve!: Deferred['resolve'];
+      const promise = new Promise<FileReadResult>((r) => (resolve = r));
+      d = { promise, resolve };
+      this.results.set(index, d);
+    }
+    return d;
+  }
+
+  private pump(): void {
+    while (this.nextJob < this.jobs.length) {
+      const job = this.jobs[this.nextJob]!;
+      if (job.start > this.taken + LOOKAHEAD) return;
+      const best = this.slots[this.nextJob % this.participants];
+      if (!best || !best.alive) {
+        this.nextJob++; // this thread reads it when the caller gets there
+        continue;
+      }
+      if (best.jobs >= JOBS_PER_WORKER) return; // keeps jobs in order: wait for this worker
+      this.nextJob++;
+      best.jobs++;
+      for (let k = 0; k < job.files.length; k++) {
+        this.deferred(job.start + k);
+        best.pending.add(job.start + k);
+      }
+      best.worker.postMessage(job);
+    }
+  }
+
+  private answer(slot: Slot, reply: PoolReply): void {
+    if (!slot.alive) return;
+    slot.jobs--;
+    reply.results.forEach((result, k) => {
+      const index = reply.start + k;
+      slot.pending.delete(index);
+      this.deferred(index).resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
+    });
+    this.pump();
+  }
+
+  /** A worker that died: what it still owed is read here, what is left goes to the others. */
+  private lose(slot: Slot): void {
+    if (!slot.alive) return;
+    slot.alive = false;
+    for (const index of slot.pending) this.deferred(index).resolve(this.readHere(this.files[index]!));
+    slot.pending.clear();
+    this.pump();
+  }
+}
