@@ -28,7 +28,7 @@ function measure(dir) {
   let files = 0;
   let bytes = 0;
   for (const d of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (d.isFile() && !d.name.startsWith('.')) {
+    if (d.isFile() && TRANSCRIPT_FILE.test(d.name)) {
       files++;
       bytes += statSync(join(d.parentPath, d.name)).size;
     }
@@ -36,13 +36,19 @@ function measure(dir) {
   return { files, totalBytes: bytes };
 }
 
-/** The raw-parse baseline: read every file, split into lines, JSON.parse each JSON line. */
+/**
+ * The files a directory walk of the readers picks up (src/sessions/walk.ts), hidden ones such as
+ * `.aider.chat.history.md` included: the baseline reads exactly the files the readers read.
+ */
+const TRANSCRIPT_FILE = /\.(jsonl|json|md|markdown)$/i;
+
+/** The raw-parse baseline: read every transcript file, split into lines, JSON.parse each JSON line. */
 export const RAW_PARSE = `
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 let lines = 0, parsed = 0;
 for (const d of readdirSync(process.argv[1], { recursive: true, withFileTypes: true })) {
-  if (!d.isFile() || d.name.startsWith('.')) continue;
+  if (!d.isFile() || !${TRANSCRIPT_FILE}.test(d.name)) continue;
   const text = readFileSync(join(d.parentPath, d.name), 'utf8');
   if (d.name.endsWith('.json')) { JSON.parse(text); parsed++; continue; }
   for (const line of text.split('\\n')) { lines++; if (line.startsWith('{')) { try { JSON.parse(line); parsed++; } catch {} } }
