@@ -126,27 +126,46 @@ function linkConflict(item: Item, otherId: string): Item {
 }
 
 export function mergeCandidates(store: readonly StoredItem[], candidates: readonly OriginCandidate[], rejected: ReadonlySet<string>): MergeResult {
-  const working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
-  const buckets = new Map<string, Entry[]>();
-  const textOf = (item: Item) => `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
-  const addEntry = (item: Item, signature?: string) => {
-    const key = bucketKey(item.meta);
-    const t = tokens(textOf(item));
-    const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(textOf(item)), ...(signature ? { signature } : {}) };
-    const list = buckets.get(key);
-    if (list) list.push(entry);
-    else buckets.set(key, [entry]);
-  };
-  for (const item of working.values()) addEntry(item);
+  const merger = new CandidateMerger(store, rejected);
+  for (const oc of candidates) merger.add(oc);
+  return merger.result();
+}
 
-  const changed = new Map<string, Item>();
-  const records: MergeRecord[] = [];
-  const created: string[] = [];
-  for (const { candidate: c, origin } of candidates) {
+/**
+ * mergeCandidates one candidate at a time, so the harvest can merge each file's candidates as
+ * they come (in file order) instead of all at the end. Same candidates in, same result out.
+ */
+export class CandidateMerger {
+  private readonly working: Map<string, Item>;
+  private readonly buckets = new Map<string, Entry[]>();
+  private readonly changed = new Map<string, Item>();
+  private readonly records: MergeRecord[] = [];
+  private readonly created: string[] = [];
+
+  constructor(
+    store: readonly StoredItem[],
+    private readonly rejected: ReadonlySet<string>,
+  ) {
+    this.working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
+    for (const item of this.working.values()) this.addEntry(item);
+  }
+
+  private addEntry(item: Item, signature?: string): void {
+    const key = bucketKey(item.meta);
+    const text = `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
+    const t = tokens(text);
+    const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(text), ...(signature ? { signature } : {}) };
+    const list = this.buckets.get(key);
+    if (list) list.push(entry);
+    else this.buckets.set(key, [entry]);
+  }
+
+  add({ candidate: c, origin }: OriginCandidate): void {
+    const { working, changed, records, created } = this;
     const id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
-    if (rejected.has(id)) {
+    if (this.rejected.has(id)) {
       records.push({ outcome: 'rejected', id, candidate: c, origin });
-      continue;
+      return;
     }
     const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
     const ct = tokens(`${c.title} ${c.text}`);
@@ -156,7 +175,7 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
     let conflict: Entry | undefined;
     if (working.has(id)) match = { id, tokens: ct, content: cc, negative };
     else {
-      for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
+      for (const e of this.buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
         if (c.signature && e.signature === c.signature) {
           match = e;
           break;
@@ -175,12 +194,12 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
       const after = reinforce(before, c, origin);
       if (after === before) {
         records.push({ outcome: 'duplicate', id: match.id, candidate: c, origin });
-        continue;
+        return;
       }
       working.set(match.id, after);
       changed.set(match.id, after);
       records.push({ outcome: 'reinforced', id: match.id, candidate: c, origin });
-      continue;
+      return;
     }
     let item = newItem(c, origin, id);
     if (conflict) {
@@ -195,7 +214,10 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
     working.set(id, item);
     changed.set(id, item);
     created.push(id);
-    addEntry(item, c.signature);
+    this.addEntry(item, c.signature);
   }
-  return { items: changed, records, created };
+
+  result(): MergeResult {
+    return { items: this.changed, records: this.records, created: this.created };
+  }
 }
