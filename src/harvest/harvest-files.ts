@@ -12,8 +12,8 @@ import { walkInputs } from '../sessions/walk.js';
 import { hashFile, pathKey, RACY_MS, sameStat, type HashRecord } from './file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from './file-sessions.js';
 import { readAndHarvest, type ReadOutcome } from './parallel/file-task.js';
-import { startPool } from './parallel/pool.js';
-import type { FileTask } from './parallel/protocol.js';
+import { spawnPool, type SpawnedPool } from './parallel/pool.js';
+import type { FileTask, WorkerSetup } from './parallel/protocol.js';
 
 export interface HarvestFilesOptions {
   /** Content hashes in the ledger (files and sessions): a file with one of them is not read. */
@@ -87,11 +87,34 @@ function statAll(files: readonly string[], cache: ReadonlyMap<string, HashRecord
 
 export async function harvestFiles(files: readonly string[], options: HarvestFilesOptions): Promise<FilesHarvest> {
   const trustBefore = Date.now() - RACY_MS;
-  const statted = statAll(files, options.hashCache);
-  // Files for the workers: every one whose hash is still to compute, or known but not in the ledger.
-  const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)));
-  const workers = Math.min(options.workers(work.length), work.length);
-  return workers > 1 ? harvestInParallel(statted, work, workers, trustBefore, options) : harvestHere(statted, trustBefore, options);
+  // Without a hash cache (a first harvest) every file is work: the workers start now and load
+  // the readers and the extractor while this thread stats the files.
+  const early = options.hashCache.size === 0 ? Math.min(options.workers(files.length), files.length) : 1;
+  let pool = early > 1 ? spawnPool(early, workerSetup(options)) : undefined;
+  try {
+    const statted = statAll(files, options.hashCache);
+    // Files for the workers: every one whose hash is still to compute, or known but not in the ledger.
+    const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)));
+    if (!pool) {
+      const workers = Math.min(options.workers(work.length), work.length);
+      if (workers > 1) pool = spawnPool(workers, workerSetup(options));
+    }
+    return pool ? await harvestInParallel(statted, work, pool, trustBefore, options) : await harvestHere(statted, trustBefore, options);
+  } finally {
+    await pool?.close();
+  }
+}
+
+function workerSetup(options: HarvestFilesOptions): WorkerSetup {
+  const { context } = options;
+  return {
+    knownHashes: [...options.knownHashes],
+    eventsSeen: [...context.eventsSeen],
+    repoAliases: context.repoAliases,
+    ...(context.repo ? { repo: context.repo } : {}),
+    redactUsers: [...context.redactUsers],
+    ...(options.format ? { format: options.format } : {}),
+  };
 }
 
 /** Remembers a hash in the next cache unless the file changed too recently to trust its stat. */
@@ -145,24 +168,12 @@ async function harvestHere(statted: readonly Statted[], trustBefore: number, opt
  * a directory), the files to read are walked again as forEachSessionFile would, after all
  * answers are in; a file the workers did not read is then read here.
  */
-async function harvestInParallel(statted: readonly Statted[], work: readonly Statted[], workers: number, trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
+async function harvestInParallel(statted: readonly Statted[], work: readonly Statted[], workers: SpawnedPool, trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
   const out = newResult();
   const { context } = options;
   const taskOf = new Map<string, number>(work.map((s, index) => [s.file, index]));
   const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
-  const pool = startPool(
-    tasks,
-    workers,
-    {
-      knownHashes: [...options.knownHashes],
-      eventsSeen: [...context.eventsSeen],
-      repoAliases: context.repoAliases,
-      ...(context.repo ? { repo: context.repo } : {}),
-      redactUsers: [...context.redactUsers],
-      ...(options.format ? { format: options.format } : {}),
-    },
-    options.onProgress ? (done) => options.onProgress!(done, tasks.length) : undefined,
-  );
+  const pool = workers.run(tasks, options.onProgress ? (done) => options.onProgress!(done, tasks.length) : undefined);
   try {
     // The walk of a plain file is that file, so then files are taken in order as answers come.
     const plain = statted.every((s) => s.st?.isFile());

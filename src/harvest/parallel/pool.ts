@@ -43,10 +43,24 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-export function startPool(tasks: readonly FileTask[], size: number, setup: WorkerSetup, onDone?: (done: number) => void): RunningPool {
+/** Workers started ahead of their tasks: they load the readers and the extractor meanwhile. */
+export interface SpawnedPool {
+  size: number;
+  /** Hands out `tasks` (once); `onDone` gets the number of files answered so far. */
+  run(tasks: readonly FileTask[], onDone?: (done: number) => void): RunningPool;
+  close(): Promise<void>;
+}
+
+export function spawnPool(size: number, setup: WorkerSetup): SpawnedPool {
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerScript(), { workerData: setup }));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= Promise.all(workers.map((w) => w.terminate())).then(() => undefined));
+  return { size: workers.length, run: (tasks, onDone) => runTasks(workers, tasks, close, onDone), close };
+}
+
+function runTasks(workers: readonly Worker[], tasks: readonly FileTask[], close: () => Promise<void>, onDone?: (done: number) => void): RunningPool {
   const results = tasks.map(() => deferred());
-  const count = Math.max(1, Math.min(size, tasks.length));
-  const workers = tasks.length === 0 ? [] : Array.from({ length: count }, () => new Worker(workerScript(), { workerData: setup }));
+  const count = workers.length;
   let next = 0;
   let done = 0;
   let failed = false;
@@ -81,9 +95,5 @@ export function startPool(tasks: readonly FileTask[], size: number, setup: Worke
     });
     for (let i = 0; i < DEPTH; i++) feed(w);
   }
-  let closing: Promise<void> | undefined;
-  return {
-    outcome: (index) => results[index]!.promise,
-    close: () => (closing ??= Promise.all(workers.map((w) => w.terminate())).then(() => undefined)),
-  };
+  return { outcome: (index) => results[index]!.promise, close };
 }
