@@ -54,7 +54,10 @@ export function pathKey(file: string): string {
   return hashOnce('sha256', resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
 }
 
-export function sameStat(r: HashRecord, st: Stats): boolean {
+/** The part of a file's stat the cache compares. */
+export type FileStat = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
+
+export function sameStat(r: HashRecord, st: FileStat): boolean {
   return r.size === st.size && r.mtimeMs === st.mtimeMs && r.ctimeMs === st.ctimeMs && r.ino === st.ino;
 }
 
@@ -79,11 +82,20 @@ export function readHashCache(root: string): { records: Map<string, HashRecord>;
   return { records, text };
 }
 
+const HEX = /^[0-9a-f]*$/;
+
+/** One entry's line: JSON.stringify's output, built directly for the usual hex keys and finite
+ * numbers (tens of thousands of entries are rendered on every run to see whether they changed). */
+function entryLine(k: string, r: HashRecord): string {
+  const { size, mtimeMs, ctimeMs, ino, hash } = r;
+  if (HEX.test(k) && HEX.test(hash) && Number.isFinite(size) && Number.isFinite(mtimeMs) && Number.isFinite(ctimeMs) && Number.isFinite(ino)) {
+    return `    "${k}": [${size},${mtimeMs},${ctimeMs},${ino},"${hash}"]`;
+  }
+  return `    ${JSON.stringify(k)}: ${JSON.stringify([size, mtimeMs, ctimeMs, ino, hash])}`;
+}
+
 export function renderHashCache(records: Map<string, HashRecord>): string {
   const keys = [...records.keys()].sort();
-  const lines = keys.map((k) => {
-    const r = records.get(k)!;
-    return `    ${JSON.stringify(k)}: ${JSON.stringify([r.size, r.mtimeMs, r.ctimeMs, r.ino, r.hash])}`;
-  });
+  const lines = keys.map((k) => entryLine(k, records.get(k)!));
   return `{\n  "version": 1,\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
 }

@@ -4,12 +4,12 @@
  * extract while this thread waits; either way results are consumed in file order, so the
  * outcome (candidates, ledger, warnings, counts) is the same to the byte.
  */
-import { statSync, type Stats } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { forEachSessionFile } from '../sessions/read.js';
 import { walkInputs } from '../sessions/walk.js';
-import { hashFile, pathKey, RACY_MS, sameStat, type HashRecord } from './file-hash.js';
+import { hashFile, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from './file-sessions.js';
 import { readAndHarvest, type ReadOutcome } from './parallel/file-task.js';
 import { spawnPool, type SpawnedPool } from './parallel/pool.js';
@@ -47,12 +47,18 @@ export interface FilesHarvest {
   nextHashCache: Map<string, HashRecord>;
 }
 
-/** A walked file after the stat pass: its cache key and stat, and its hash when the cache knew it. */
+/** A walked file after the stat pass: its cache key and stat, and its hash when the cache knew it.
+ * Only the few stat fields needed are kept: tens of thousands of Stats objects weigh megabytes. */
 interface Statted {
   file: string;
   key?: string;
-  st?: Stats;
+  /** Undefined when the file could not be stat'ed. */
+  st?: FileStat;
+  /** A regular file (not a directory reached through a symlink, say). */
+  plain?: boolean;
   hash?: string;
+  /** The cache's record when it still holds: it is remembered again as it is. */
+  cached?: HashRecord;
 }
 
 const EMPTY: FileHarvest = { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
@@ -75,10 +81,12 @@ function addFile(out: FilesHarvest, ok: boolean, hash: string, h: FileHarvest, o
 function statAll(files: readonly string[], cache: ReadonlyMap<string, HashRecord>): Statted[] {
   return files.map((file) => {
     try {
-      const st = statSync(file);
+      const stats = statSync(file);
+      const st: FileStat = { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+      const plain = stats.isFile();
       const key = pathKey(file);
       const known = cache.get(key);
-      return { file, key, st, ...(known && sameStat(known, st) ? { hash: known.hash } : {}) };
+      return known && sameStat(known, st) ? { file, key, st, plain, hash: known.hash, cached: known } : { file, key, st, plain };
     } catch {
       return { file }; // the reader reports it with a proper warning
     }
@@ -120,7 +128,7 @@ function workerSetup(options: HarvestFilesOptions): WorkerSetup {
 /** Remembers a hash in the next cache unless the file changed too recently to trust its stat. */
 function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: number): void {
   if (s.key && s.st && s.st.mtimeMs < trustBefore && s.st.ctimeMs < trustBefore) {
-    out.nextHashCache.set(s.key, { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash });
+    out.nextHashCache.set(s.key, s.cached?.hash === hash ? s.cached : { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash });
   }
 }
 
@@ -176,7 +184,7 @@ async function harvestInParallel(statted: readonly Statted[], work: readonly Sta
   const pool = workers.run(tasks, options.onProgress ? (done) => options.onProgress!(done, tasks.length) : undefined);
   try {
     // The walk of a plain file is that file, so then files are taken in order as answers come.
-    const plain = statted.every((s) => s.st?.isFile());
+    const plain = statted.every((s) => s.plain);
     const warn = (w: ReadWarning): void => {
       out.warnings++;
       options.onWarning?.(w);

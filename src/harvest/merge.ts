@@ -137,7 +137,8 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
  */
 export class CandidateMerger {
   private readonly working: Map<string, Item>;
-  private readonly buckets = new Map<string, Entry[]>();
+  /** Store items by bucket, built at the first candidate (a rerun that finds nothing new has none). */
+  private buckets: Map<string, Entry[]> | undefined;
   private readonly changed = new Map<string, Item>();
   private readonly records: MergeRecord[] = [];
   private readonly created: string[] = [];
@@ -147,7 +148,14 @@ export class CandidateMerger {
     private readonly rejected: ReadonlySet<string>,
   ) {
     this.working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
-    for (const item of this.working.values()) this.addEntry(item);
+  }
+
+  private bucketsOfStore(): Map<string, Entry[]> {
+    if (!this.buckets) {
+      this.buckets = new Map();
+      for (const item of this.working.values()) this.addEntry(item);
+    }
+    return this.buckets;
   }
 
   private addEntry(item: Item, signature?: string): void {
@@ -155,13 +163,14 @@ export class CandidateMerger {
     const text = `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
     const t = tokens(text);
     const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(text), ...(signature ? { signature } : {}) };
-    const list = this.buckets.get(key);
+    const list = this.buckets!.get(key);
     if (list) list.push(entry);
-    else this.buckets.set(key, [entry]);
+    else this.buckets!.set(key, [entry]);
   }
 
   add({ candidate: c, origin }: OriginCandidate): void {
     const { working, changed, records, created } = this;
+    const buckets = this.bucketsOfStore();
     const id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
     if (this.rejected.has(id)) {
       records.push({ outcome: 'rejected', id, candidate: c, origin });
@@ -175,7 +184,7 @@ export class CandidateMerger {
     let conflict: Entry | undefined;
     if (working.has(id)) match = { id, tokens: ct, content: cc, negative };
     else {
-      for (const e of this.buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
+      for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
         if (c.signature && e.signature === c.signature) {
           match = e;
           break;

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractSession } from '../extract/index.js';
+import { redact } from '../../redact/index.js';
 import type { SessionContext } from '../file-sessions.js';
 import { runFileTask } from './file-task.js';
 import type { FileOutcome, FileTask, WorkerSetup } from './protocol.js';
@@ -27,8 +28,9 @@ parentPort!.on('message', (chunk: FileTask[]) => {
       try {
         outcomes.push(await runFileTask(task, known, ctx, setup.format, extract));
       } catch (err) {
-        // the message only, never a stack with transcript text in a variable dump
-        outcomes.push({ index: task.index, kind: 'failed', error: err instanceof Error ? err.message : String(err) });
+        // the message only (no stack), redacted: it is printed, and it may quote transcript text
+        const message = err instanceof Error ? err.message : String(err);
+        outcomes.push({ index: task.index, kind: 'failed', error: redact(message, { users: setup.redactUsers }).text });
         break;
       }
     }
