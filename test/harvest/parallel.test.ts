@@ -46,6 +46,19 @@ function expectSame(a: Run, b: Run, rootA: string, rootB: string): void {
 /** Files changed in the last two seconds are left out of the hash cache: wait, so both runs agree. */
 const settle = () => new Promise((r) => setTimeout(r, 2100));
 
+/** A failure whose error line carries a token and a home path: its candidate needs redaction. */
+const secretSession = claudeSession({
+  id: 'dddddddd-4444-4000-8000-000000000004',
+  cwd: '/home/alice/src/shop',
+  start: '2026-03-02T10:00:00Z',
+  turns: [
+    { user: 'deploy it' },
+    { bash: { command: 'toolbravo deploy --fast', output: 'Exit code 1\nerror: toolbravo rejected token ghp_abcdefghijklmnopqrstuvwxyz0123456789 from /home/alice/.config/toolbravo.toml', error: true } },
+    { say: 'The problem is that toolbravo needs a fresh token because the stored one expired; I will pass --login to renew it.' },
+    { bash: { command: 'toolbravo deploy --fast --login', output: 'done' } },
+  ],
+});
+
 /** A session that first only says hello, then grows a failure, its explanation and its fix. */
 const grownSession = (grown: boolean) =>
   claudeSession({
@@ -85,6 +98,7 @@ describe('parallel harvest', () => {
     writeFileSync(join(t, 'empty.jsonl'), '');
     writeFileSync(join(t, 'binary.jsonl'), Buffer.from([0, 1, 2, 3, 0, 255, 254]));
     writeFileSync(join(t, 'grown.jsonl'), grownSession(false));
+    writeFileSync(join(t, 'secret.jsonl'), secretSession);
     // a symlink named like a transcript that points at a folder of transcripts: it is walked
     mkdirSync(join(t, 'real-folder'));
     writeFileSync(join(t, 'real-folder', 'inner.md'), '# not a transcript\n');
@@ -93,7 +107,10 @@ describe('parallel harvest', () => {
     const [one, two] = [tempDir(), tempDir()];
     initStore(one);
     initStore(two);
-    expectSame(await harvestInto(one, [t], 1), await harvestInto(two, [t], 2), one, two);
+    const first = await harvestInto(one, [t], 1);
+    expect(first.result.stats.redactions).toBeGreaterThan(0);
+    expectSame(first, await harvestInto(two, [t], 2), one, two);
+    expect(Object.values(snapshot(two)).join('\n')).not.toMatch(/ghp_abc|alice/);
 
     // a session that grew is harvested for its new events only; the unchanged files are skipped
     // by their hash (the workers hash them: the hash cache is gone)
