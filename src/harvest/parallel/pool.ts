@@ -10,7 +10,7 @@ import type { FileOutcome, FileTask, WorkerSetup } from './protocol.js';
 /** Chunks queued per worker: one running and one waiting, so a worker never idles on a round trip. */
 const DEPTH = 2;
 /** Files per message at most: fewer messages (each wakes this thread), still balanced at the end. */
-const MAX_CHUNK = 16;
+const MAX_CHUNK = 64;
 
 /** The compiled worker. Under vitest this module is the .ts source, and workers still run the
  * JavaScript in dist/ (build first). */
