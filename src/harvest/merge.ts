@@ -150,6 +150,20 @@ export class CandidateMerger {
     this.working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
   }
 
+  /** Item ids by candidate fields: candidates repeat the same text across sessions, and the id
+   * (a SHA-256 of the normalised text) is the same for the same fields. */
+  private readonly ids = new Map<string, string>();
+
+  private idOf(c: Candidate): string {
+    const key = JSON.stringify([c.category, c.scope, c.repo ?? '', c.agent ?? '', c.text]);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
   private bucketsOfStore(): Map<string, Entry[]> {
     if (!this.buckets) {
       this.buckets = new Map();
@@ -171,19 +185,20 @@ export class CandidateMerger {
   add({ candidate: c, origin }: OriginCandidate): void {
     const { working, changed, records, created } = this;
     const buckets = this.bucketsOfStore();
-    const id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
+    const id = this.idOf(c);
     if (this.rejected.has(id)) {
       records.push({ outcome: 'rejected', id, candidate: c, origin });
       return;
     }
-    const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
-    const ct = tokens(`${c.title} ${c.text}`);
-    const cc = contentTokens(ct);
-    const negative = isNegative(c.text);
-    let match: Entry | undefined;
+    let match: Pick<Entry, 'id'> | undefined;
     let conflict: Entry | undefined;
-    if (working.has(id)) match = { id, tokens: ct, content: cc, negative };
+    if (working.has(id)) match = { id };
     else {
+      // Only a candidate without an item of its own id is compared with the others by its words.
+      const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
+      const ct = tokens(`${c.title} ${c.text}`);
+      const cc = contentTokens(ct);
+      const negative = isNegative(c.text);
       for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
         if (c.signature && e.signature === c.signature) {
           match = e;
