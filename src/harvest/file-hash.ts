@@ -51,7 +51,24 @@ export interface HashRecord {
 }
 
 export function pathKey(file: string): string {
-  return hashOnce('sha256', resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
+  return hashOnce('sha256', isResolved(file) ? file : resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
+}
+
+/** True when resolve(file) would return `file` itself: an absolute POSIX path without empty,
+ * `.` or `..` segments or a trailing slash (what the walk gives for resolved inputs). Saves a
+ * resolve per transcript on every run. */
+function isResolved(file: string): boolean {
+  return (
+    process.platform !== 'win32' &&
+    file.length > 1 &&
+    file.startsWith('/') &&
+    !file.endsWith('/') &&
+    !file.includes('//') &&
+    !file.includes('/./') &&
+    !file.includes('/../') &&
+    !file.endsWith('/.') &&
+    !file.endsWith('/..')
+  );
 }
 
 /** The part of a file's stat the cache compares. */
@@ -69,7 +86,10 @@ export function readHashCache(root: string): { records: Map<string, HashRecord>;
     text = readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8');
     const doc = JSON.parse(text) as { version?: unknown; files?: Record<string, unknown> };
     if (doc.version !== 1 || typeof doc.files !== 'object' || doc.files === null) return { records, text };
-    for (const [key, v] of Object.entries(doc.files)) {
+    const files = doc.files;
+    for (const key in files) {
+      if (!Object.hasOwn(files, key)) continue;
+      const v = files[key]; // (no Object.entries: tens of thousands of [key, value] arrays)
       if (!Array.isArray(v) || v.length !== 5) continue;
       const [size, mtimeMs, ctimeMs, ino, hash] = v as unknown[];
       if (typeof size === 'number' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof ino === 'number' && typeof hash === 'string') {

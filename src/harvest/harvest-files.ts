@@ -7,11 +7,10 @@
 import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
-import { forEachSessionFile } from '../sessions/read.js';
 import { walkInputs } from '../sessions/walk.js';
 import { hashFile, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from './file-sessions.js';
-import { readAndHarvest, type ReadOutcome } from './parallel/file-task.js';
+import type { ReadOutcome } from './parallel/file-task.js';
 import { spawnPool, type SpawnedPool } from './parallel/pool.js';
 import type { FileTask, WorkerSetup } from './parallel/protocol.js';
 
@@ -156,6 +155,9 @@ async function harvestHere(statted: readonly Statted[], trustBefore: number, opt
     if (options.knownHashes.has(hash)) out.filesSkipped++;
     else toRead.push(s.file);
   }
+  // Nothing to read (a rerun): the readers are not even loaded.
+  if (toRead.length === 0) return out;
+  const { forEachSessionFile } = await import('../sessions/read.js');
   const { summary } = await forEachSessionFile(
     toRead,
     { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
@@ -215,6 +217,7 @@ async function harvestInParallel(statted: readonly Statted[], work: readonly Sta
     if (plain) return out;
 
     // As forEachSessionFile: walk the files to read, then each file's warnings and harvest in order.
+    const { readAndHarvest } = await import('./parallel/file-task.js');
     const walked = await walkInputs(toRead, { subagents: false });
     walked.warnings.forEach(warn);
     for (const file of walked.files) {
