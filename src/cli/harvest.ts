@@ -27,6 +27,7 @@ interface HarvestFlags extends CommitFlags {
   json?: boolean;
   prBody?: string;
   linkBase?: string;
+  workers?: string;
 }
 
 export function register(program: Command): void {
@@ -37,6 +38,7 @@ export function register(program: Command): void {
     .option('--format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
     .option('--top <n>', "only the sampler's N most valuable transcripts")
     .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
+    .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
     .option('--dry-run', 'print the plan without writing anything')
     .option('--json', 'print the plan and statistics as JSON')
     .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
@@ -54,6 +56,8 @@ export function register(program: Command): void {
         if (flags.format !== undefined && !(SESSION_FORMATS as readonly string[]).includes(flags.format)) {
           throw new UsageError(`--format ${flags.format} is not a known format`, { fix: `use one of: ${SESSION_FORMATS.join(', ')}` });
         }
+        const workers = flags.workers === undefined ? 'auto' : Number(flags.workers);
+        if (workers !== 'auto' && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers ${flags.workers} is not a positive whole number`);
         const from = flags.from ? parseFromList(flags.from) : undefined;
         if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
         const progress = progressReporter('harvest');
@@ -61,7 +65,7 @@ export function register(program: Command): void {
         const result = await harvest({
           root,
           inputs: paths.map((p) => resolve(p)),
-          loadExtract: async () => (await import('../harvest/extract/index.js')).extractSession,
+          workers,
           ...(from ? { from } : {}),
           ...(flags.format ? { format: flags.format as SessionFormat } : {}),
           ...(top !== undefined ? { top } : {}),

@@ -1,34 +1,39 @@
 /**
  * The harvest pipeline: transcripts -> sessions -> candidates -> redacted -> merged -> a Plan.
- * Reading is streamed file by file; a file whose content hash is in the ledger is not parsed
- * at all, and a session that grew is harvested for its new events only.
+ * Reading is streamed file by file (on worker threads when asked); a file whose content hash is
+ * in the ledger is not parsed at all, and a session that grew is harvested for its new events only.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
-import { createHash, hash as hashOnce } from 'node:crypto';
-import type { Session, ReadWarning, SessionFormat } from '../sessions/model.js';
-import { forEachSessionFile } from '../sessions/read.js';
+import { availableParallelism } from 'node:os';
+import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { sampleSessions } from './sample.js';
 import { walkInputs } from '../sessions/walk.js';
-import { resolveRepo } from './repo-name.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
 import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/plan.js';
-import type { Ledger, LedgerSession } from '../knowledge/ledger.js';
+import type { Ledger } from '../knowledge/ledger.js';
 import type { Problem } from '../knowledge/problem.js';
-import type { Candidate } from './candidate.js';
-import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
-import { mergeCandidates, type MergeRecord, type OriginCandidate } from './merge.js';
-import { redact } from '../redact/index.js';
+import { CandidateMerger, type MergeRecord } from './merge.js';
+import { HASH_CACHE_FILE, readHashCache, renderHashCache } from './file-hash.js';
+import type { ExtractFn } from './file-sessions.js';
+import { harvestFiles } from './harvest-files.js';
 
-export type ExtractFn = (session: Session) => Candidate[];
+export { HASH_CACHE_FILE, hashFile } from './file-hash.js';
+export type { ExtractFn } from './file-sessions.js';
+
+/** With `workers: 'auto'`, fewer files to hash or read than this are done on the main thread:
+ * starting a worker (loading the readers and the extractor) costs more than they take. */
+export const AUTO_PARALLEL_MIN_FILES = 32;
 
 export interface HarvestOptions {
   root: string;
   inputs: readonly string[];
-  /** The extractor, or `loadExtract` to load it only when some transcript is actually read. */
+  /** The extractor, or `loadExtract` to load it only when some transcript is actually read.
+   * Without either, the built-in extractor is loaded when needed. */
   extract?: ExtractFn;
   loadExtract?: () => Promise<ExtractFn>;
+  /** Threads that hash, read and extract (default 1: this thread only). 'auto' is one per core
+   * when there are at least AUTO_PARALLEL_MIN_FILES files to do. Workers always run the built-in
+   * extractor, so this is ignored when `extract` or `loadExtract` is given. Same output either way. */
+  workers?: number | 'auto';
   from?: readonly string[];
   format?: SessionFormat;
   /** Only the sampler's best N files. */
@@ -60,105 +65,19 @@ export interface HarvestResult {
   storeProblems: Problem[];
 }
 
-/** One read buffer for every file hashed (a stream allocated a fresh 1 MiB buffer per file). */
-let hashBuffer: Buffer | undefined;
-
-/**
- * SHA-256 of a file's bytes, read synchronously in 1 MiB pieces into one reused buffer: a small
- * transcript is one read, and thousands of files cost no stream set-up or buffer allocations.
- */
-export async function hashFile(file: string): Promise<string> {
-  const h = createHash('sha256');
-  const buf = (hashBuffer ??= Buffer.allocUnsafe(1 << 20));
-  const fd = openSync(file, 'r');
-  try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      h.update(n === buf.length ? buf : buf.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return h.digest('hex');
-}
-
-/**
- * knowledge/.cache/ (git-ignored, skipped by the store walk) remembers each transcript's content
- * hash with the stat it had when hashed, so a rerun over thousands of unchanged transcripts
- * stats them instead of reading and hashing every byte again. Paths are kept only as hashes.
- * Written by applyPlan (not on --dry-run); deleting it only makes the next run hash everything.
- */
-export const HASH_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/harvest-hashes-v1.json`;
-/** A file changed this close to when it was hashed is not remembered (its mtime could hide a
- * later change within the same clock tick; git calls this "racily clean"). */
-const RACY_MS = 2000;
-
-interface HashRecord {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  hash: string;
-}
-
-function pathKey(file: string): string {
-  return hashOnce('sha256', resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
-}
-
-function sameStat(r: HashRecord, st: Stats): boolean {
-  return r.size === st.size && r.mtimeMs === st.mtimeMs && r.ctimeMs === st.ctimeMs && r.ino === st.ino;
-}
-
-/** The cache and its text as read ('' when missing or unreadable: then nothing is trusted). */
-function readHashCache(root: string): { records: Map<string, HashRecord>; text: string } {
-  const records = new Map<string, HashRecord>();
-  let text = '';
-  try {
-    text = readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8');
-    const doc = JSON.parse(text) as { version?: unknown; files?: Record<string, unknown> };
-    if (doc.version !== 1 || typeof doc.files !== 'object' || doc.files === null) return { records, text };
-    for (const [key, v] of Object.entries(doc.files)) {
-      if (!Array.isArray(v) || v.length !== 5) continue;
-      const [size, mtimeMs, ctimeMs, ino, hash] = v as unknown[];
-      if (typeof size === 'number' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof ino === 'number' && typeof hash === 'string') {
-        records.set(key, { size, mtimeMs, ctimeMs, ino, hash });
-      }
-    }
-  } catch {
-    /* no cache yet, or a damaged one: hash everything */
-  }
-  return { records, text };
-}
-
-function renderHashCache(records: Map<string, HashRecord>): string {
-  const keys = [...records.keys()].sort();
-  const lines = keys.map((k) => {
-    const r = records.get(k)!;
-    return `    ${JSON.stringify(k)}: ${JSON.stringify([r.size, r.mtimeMs, r.ctimeMs, r.ino, r.hash])}`;
-  });
-  return `{\n  "version": 1,\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
-}
-
-/** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
-function safeSessionId(id: string, users: readonly string[]): string {
-  return redact(id, { users }).text;
-}
-
-function eventTime(session: Session, index: number): string {
-  return session.events[index]?.time ?? session.startedAt ?? session.endedAt ?? '1970-01-01T00:00:00Z';
+/** How many threads for `work` files (1: none started). */
+function workerCount(options: HarvestOptions, work: number): number {
+  if (options.extract || options.loadExtract) return 1;
+  const asked = options.workers ?? 1;
+  if (asked === 'auto') return work >= AUTO_PARALLEL_MIN_FILES ? availableParallelism() : 1;
+  return Math.max(1, Math.floor(asked));
 }
 
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const store = loadStore(options.root);
   const ledger = readLedger(options.root);
-  const knownHashes = new Set([...ledger.files, ...ledger.sessions.map((s) => s.hash)]);
-  const ledgerById = new Map(ledger.sessions.map((s) => [s.id, s]));
   const existingIds = new Set(store.items.map((i) => i.meta.id));
   const rejected = new Set(ledger.emitted.filter((id) => !existingIds.has(id)));
-  const aliases = options.repoAliases ?? {};
-  const stats: HarvestStats = { files: 0, filesSkipped: 0, filesFailed: 0, sessions: 0, sessionsSkipped: 0, candidates: 0, redactions: 0, warnings: 0 };
-  const redaction: RedactionStats = { findings: 0 };
 
   let inputs: readonly string[] = options.inputs;
   const walkOpts = { ...(options.from ? { from: options.from } : {}) };
@@ -168,79 +87,45 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     inputs = rows.map((r) => r.file).sort();
   }
 
-  // Pre-pass: hash every file so unchanged ones are skipped without parsing. A file whose stat
-  // matches the one it had when last hashed is not read again (see HASH_CACHE_FILE).
-  const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
-  const hashes = new Map<string, string>();
-  const toRead: string[] = [];
-  const hashCache = readHashCache(options.root);
-  const nextHashCache = new Map<string, HashRecord>();
-  const trustBefore = Date.now() - RACY_MS;
-  for (const file of walked.files) {
-    stats.files++;
-    let hash: string;
-    try {
-      const st = statSync(file);
-      const key = pathKey(file);
-      const known = hashCache.records.get(key);
-      hash = known && sameStat(known, st) ? known.hash : await hashFile(file);
-      if (st.mtimeMs < trustBefore && st.ctimeMs < trustBefore) {
-        nextHashCache.set(key, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, hash });
-      }
-    } catch {
-      toRead.push(file); // let the reader report it with a proper warning
-      continue;
-    }
-    hashes.set(file, hash);
-    if (knownHashes.has(hash)) stats.filesSkipped++;
-    else toRead.push(file);
-  }
-
-  const pending: OriginCandidate[] = [];
   let extract = options.extract;
   const getExtract = async (): Promise<ExtractFn> => {
-    if (!extract) {
-      if (!options.loadExtract) throw new Error('harvest needs `extract` or `loadExtract`');
-      extract = await options.loadExtract();
-    }
+    extract ??= options.loadExtract ? await options.loadExtract() : (await import('./extract/index.js')).extractSession;
     return extract;
   };
-  const ledgerUpdates: LedgerSession[] = [];
-  const filesRead: string[] = [];
-  const { summary } = await forEachSessionFile(
-    toRead,
-    { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
-    async (result) => {
-      const hash = hashes.get(result.file) ?? '';
-      if (result.ok && hash) filesRead.push(hash);
-      for (const session of result.sessions) {
-        stats.sessions++;
-        const users = [...(options.redactUsers ?? []), ...usersFromPath(session.cwd), ...usersFromPath(result.file)];
-        const id = safeSessionId(session.id, users);
-        const seen = ledgerById.get(id);
-        const from = seen ? seen.events : 0;
-        if (seen && seen.events >= session.events.length) {
-          stats.sessionsSkipped++; // already harvested, perhaps from another file
-          continue;
-        }
-        const repo = resolveRepo(session.repo, result.file, { aliases, users, ...(options.repo ? { fallback: options.repo } : {}) });
-        const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
-        for (const raw of (await getExtract())(scoped)) {
-          if (raw.evidence.event < from) continue; // grown session: new events only
-          const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
-          if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
-          stats.candidates++;
-          pending.push({ candidate: c, origin: { session: id, format: session.format, seen: eventTime(session, c.evidence.event) } });
-        }
-        ledgerUpdates.push({ id, format: session.format, hash, bytes: session.bytes, events: session.events.length, ...(session.endedAt ? { last_event: session.endedAt } : {}) });
-      }
+  const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
+  const hashCache = readHashCache(options.root);
+  // Each file's candidates are merged as soon as the files before it are (file order).
+  const merger = new CandidateMerger(store.items, rejected);
+  const files = await harvestFiles(walked.files, {
+    knownHashes: new Set([...ledger.files, ...ledger.sessions.map((s) => s.hash)]),
+    context: {
+      eventsSeen: new Map(ledger.sessions.map((s) => [s.id, s.events])),
+      repoAliases: options.repoAliases ?? {},
+      ...(options.repo ? { repo: options.repo } : {}),
+      redactUsers: options.redactUsers ?? [],
     },
-  );
-  stats.filesFailed = summary.filesFailed;
-  stats.warnings = summary.warnings;
-  stats.redactions = redaction.findings;
+    hashCache: hashCache.records,
+    ...(options.format ? { format: options.format } : {}),
+    getExtract,
+    workers: (work) => workerCount(options, work),
+    onFile: (h) => {
+      for (const c of h.candidates) merger.add(c);
+    },
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const stats: HarvestStats = {
+    files: walked.files.length,
+    filesSkipped: files.filesSkipped,
+    filesFailed: files.filesFailed,
+    sessions: files.sessions,
+    sessionsSkipped: files.sessionsSkipped,
+    candidates: files.candidates,
+    redactions: files.redactions,
+    warnings: files.warnings,
+  };
 
-  const merged = mergeCandidates(store.items, pending, rejected);
+  const merged = merger.result();
   const reasons = new Map<string, string>();
   for (const r of merged.records) {
     if (r.outcome === 'reinforced') reasons.set(r.id, 'reinforced');
@@ -249,14 +134,14 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   }
   const nextLedger: Ledger = {
     version: ledger.version,
-    sessions: [...new Map([...ledger.sessions, ...ledgerUpdates].map((s) => [s.id, s])).values()],
+    sessions: [...new Map([...ledger.sessions, ...files.ledgerUpdates].map((s) => [s.id, s])).values()],
     emitted: [...ledger.emitted, ...merged.created],
-    files: [...ledger.files, ...filesRead],
+    files: [...ledger.files, ...files.filesRead],
   };
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
   plan.ledger = nextLedger;
   attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
-  const cacheText = renderHashCache(nextHashCache);
+  const cacheText = renderHashCache(files.nextHashCache);
   if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
   return { plan, records: merged.records, stats, storeProblems: store.problems };
 }

@@ -126,36 +126,79 @@ function linkConflict(item: Item, otherId: string): Item {
 }
 
 export function mergeCandidates(store: readonly StoredItem[], candidates: readonly OriginCandidate[], rejected: ReadonlySet<string>): MergeResult {
-  const working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
-  const buckets = new Map<string, Entry[]>();
-  const textOf = (item: Item) => `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
-  const addEntry = (item: Item, signature?: string) => {
-    const key = bucketKey(item.meta);
-    const t = tokens(textOf(item));
-    const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(textOf(item)), ...(signature ? { signature } : {}) };
-    const list = buckets.get(key);
-    if (list) list.push(entry);
-    else buckets.set(key, [entry]);
-  };
-  for (const item of working.values()) addEntry(item);
+  const merger = new CandidateMerger(store, rejected);
+  for (const oc of candidates) merger.add(oc);
+  return merger.result();
+}
 
-  const changed = new Map<string, Item>();
-  const records: MergeRecord[] = [];
-  const created: string[] = [];
-  for (const { candidate: c, origin } of candidates) {
-    const id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
-    if (rejected.has(id)) {
-      records.push({ outcome: 'rejected', id, candidate: c, origin });
-      continue;
+/**
+ * mergeCandidates one candidate at a time, so the harvest can merge each file's candidates as
+ * they come (in file order) instead of all at the end. Same candidates in, same result out.
+ */
+export class CandidateMerger {
+  private readonly working: Map<string, Item>;
+  /** Store items by bucket, built at the first candidate (a rerun that finds nothing new has none). */
+  private buckets: Map<string, Entry[]> | undefined;
+  private readonly changed = new Map<string, Item>();
+  private readonly records: MergeRecord[] = [];
+  private readonly created: string[] = [];
+
+  constructor(
+    store: readonly StoredItem[],
+    private readonly rejected: ReadonlySet<string>,
+  ) {
+    this.working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
+  }
+
+  /** Item ids by candidate fields: candidates repeat the same text across sessions, and the id
+   * (a SHA-256 of the normalised text) is the same for the same fields. */
+  private readonly ids = new Map<string, string>();
+
+  private idOf(c: Candidate): string {
+    const key = JSON.stringify([c.category, c.scope, c.repo ?? '', c.agent ?? '', c.text]);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = itemId({ category: c.category, scope: c.scope, repo: c.repo, agent: c.agent, text: c.text });
+      this.ids.set(key, id);
     }
-    const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
-    const ct = tokens(`${c.title} ${c.text}`);
-    const cc = contentTokens(ct);
-    const negative = isNegative(c.text);
-    let match: Entry | undefined;
+    return id;
+  }
+
+  private bucketsOfStore(): Map<string, Entry[]> {
+    if (!this.buckets) {
+      this.buckets = new Map();
+      for (const item of this.working.values()) this.addEntry(item);
+    }
+    return this.buckets;
+  }
+
+  private addEntry(item: Item, signature?: string): void {
+    const key = bucketKey(item.meta);
+    const text = `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
+    const t = tokens(text);
+    const entry: Entry = { id: item.meta.id, tokens: t, content: contentTokens(t), negative: isNegative(text), ...(signature ? { signature } : {}) };
+    const list = this.buckets!.get(key);
+    if (list) list.push(entry);
+    else this.buckets!.set(key, [entry]);
+  }
+
+  add({ candidate: c, origin }: OriginCandidate): void {
+    const { working, changed, records, created } = this;
+    const buckets = this.bucketsOfStore();
+    const id = this.idOf(c);
+    if (this.rejected.has(id)) {
+      records.push({ outcome: 'rejected', id, candidate: c, origin });
+      return;
+    }
+    let match: Pick<Entry, 'id'> | undefined;
     let conflict: Entry | undefined;
-    if (working.has(id)) match = { id, tokens: ct, content: cc, negative };
+    if (working.has(id)) match = { id };
     else {
+      // Only a candidate without an item of its own id is compared with the others by its words.
+      const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
+      const ct = tokens(`${c.title} ${c.text}`);
+      const cc = contentTokens(ct);
+      const negative = isNegative(c.text);
       for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
         if (c.signature && e.signature === c.signature) {
           match = e;
@@ -176,12 +219,12 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
       const after = reinforce(before, c, origin);
       if (after === before) {
         records.push({ outcome: 'duplicate', id: match.id, candidate: c, origin });
-        continue;
+        return;
       }
       working.set(match.id, after);
       changed.set(match.id, after);
       records.push({ outcome: 'reinforced', id: match.id, candidate: c, origin });
-      continue;
+      return;
     }
     let item = newItem(c, origin, id);
     if (conflict) {
@@ -196,7 +239,10 @@ export function mergeCandidates(store: readonly StoredItem[], candidates: readon
     working.set(id, item);
     changed.set(id, item);
     created.push(id);
-    addEntry(item, c.signature);
+    this.addEntry(item, c.signature);
   }
-  return { items: changed, records, created };
+
+  result(): MergeResult {
+    return { items: this.changed, records: this.records, created: this.created };
+  }
 }

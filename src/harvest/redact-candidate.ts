@@ -6,10 +6,27 @@ export interface RedactionStats {
   findings: number;
 }
 
+/**
+ * Candidates repeat the same titles, tags, quotes and texts across sessions (in the 100 MB bench
+ * corpus, 2,323 distinct strings among 32,536), and redact is pure: each string is redacted once
+ * per list of user names. Keyed by the JSON of the list (self-delimiting) and the string;
+ * cleared when full, so memory stays flat.
+ */
+const memo = new Map<string, { text: string; findings: number }>();
+const MEMO_MAX = 20000;
+
 export function redactCandidate(c: Candidate, users: readonly string[], stats: RedactionStats): Candidate {
+  const usersKey = JSON.stringify(users);
   const r = (s: string): string => {
-    const out = redact(s, { users });
-    stats.findings += out.findings.length;
+    const key = usersKey + s;
+    let out = memo.get(key);
+    if (out === undefined) {
+      const done = redact(s, { users });
+      out = { text: done.text, findings: done.findings.length };
+      if (memo.size >= MEMO_MAX) memo.clear();
+      memo.set(key, out);
+    }
+    stats.findings += out.findings;
     return out.text;
   };
   return {

@@ -6,6 +6,7 @@ import type { Category, Scope } from '../../knowledge/item.js';
 import type { Session } from '../../sessions/model.js';
 import type { Candidate } from '../candidate.js';
 import { clip, depersonalize, extensionsIn, oneLine } from './text.js';
+import { indexedByPosition } from './event-at.js';
 
 export const MAX_TEXT = 400;
 const MAX_TITLE = 80;
@@ -28,7 +29,8 @@ export interface Draft {
 }
 
 function lineOf(session: Session, index: number): number | undefined {
-  return session.events.find((e) => e.index === index)?.source.line;
+  const events = session.events;
+  return (indexedByPosition(events) ? events[index] : events.find((e) => e.index === index))?.source.line;
 }
 
 function normalizeTag(tag: string): string {

@@ -173,16 +173,17 @@ export function viewOf(session: Session): SessionView {
   }
   // A poll whose output repeats a command's output (the reader already gave the command its full
   // result) still tells how large that output was.
+  const lead = (t: string): string => t.replace(/^Total output lines: \d+\n+/, '').slice(0, 120);
+  const leads: string[] = []; // lead of each step's output, by position, computed once when asked
   for (const call of calls) {
     if (pollSession(call) === undefined) continue;
     const r = resultFor.get(call.index);
     const cleaned = r ? cleanText(r.output) : '';
     const n = r ? tokenCount(cleaned) : undefined;
     if (!r || n === undefined) continue;
-    const lead = (t: string): string => t.replace(/^Total output lines: \d+\n+/, '').slice(0, 120);
     const head = lead(stripExecHeader(cleaned).text);
     if (head.trim().length < 40) continue;
-    const owner = steps.find((st) => st.call.index < call.index && lead(st.output) === head);
+    const owner = steps.find((st) => st.call.index < call.index && (leads[st.pos] ??= lead(st.output)) === head);
     if (owner) owner.outputTokens = Math.max(owner.outputTokens ?? 0, n);
   }
   return { session, events, steps, stepByCall, prompts };
@@ -230,15 +231,16 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
 /** Base names of the files a step edits (edit tools, or apply_patch bodies in a shell call or custom tool). */
 export function editedFiles(step: Step): string[] {
-  let files = editedCache.get(step);
-  if (files === undefined) {
-    files = editedFilesOf(step);
-    editedCache.set(step, files);
-  }
+  // Rules ask for a step's edited files many times (some once per step per prompt or line); a
+  // step never changes once the view is built, so the answer is kept on it, under a symbol so it
+  // is never enumerated or serialised (a plain property read, cheaper than a WeakMap lookup).
+  const cached = (step as Step & { [EDITED]?: string[] })[EDITED];
+  if (cached !== undefined) return cached;
+  const files = editedFilesOf(step);
+  (step as Step & { [EDITED]?: string[] })[EDITED] = files;
   return files;
 }
-/** Rules ask for a step's edited files many times; a step never changes once the view is built. */
-const editedCache = new WeakMap<Step, string[]>();
+const EDITED = Symbol('editedFiles');
 
 function editedFilesOf(step: Step): string[] {
   const out: string[] = [];

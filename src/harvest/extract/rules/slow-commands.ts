@@ -12,6 +12,7 @@ import { family, isReadOnly, simpleCommands } from '../commands.js';
 import { clip, code } from '../text.js';
 import { type SessionView, viewOf } from '../view.js';
 import { actionFamily } from './error-fix.js';
+import { indexedByPosition } from '../event-at.js';
 
 const SLOW_SECONDS = 60;
 const LONG_RUNNING = /\b(?:sleep|watch|tail -f|serve|server|dev|start|run dev|phx\.server|runserver|up|logs -f|wait)\b/;
@@ -53,11 +54,14 @@ function hookSections(output: string): string[] {
 }
 
 export function slowCommandDrafts(view: SessionView): Draft[] {
-  const byIndex = new Map<number, SessionEvent>(view.session.events.map((e) => [e.index, e]));
+  const events = view.session.events;
+  // the event with a given index: by position when events are numbered so (see event-at.ts)
+  const byIndex = indexedByPosition(events) ? undefined : new Map<number, SessionEvent>(events.map((e) => [e.index, e]));
+  const eventAt = (index: number): SessionEvent | undefined => (byIndex ? byIndex.get(index) : events[index]);
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {
     if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
-    const seconds = secondsBetween(s.call.time, byIndex.get(s.outputEvent)?.time);
+    const seconds = secondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
     const fam = actionFamily(s.command);
     if (!fam || (slowest.get(fam)?.seconds ?? 0) >= seconds) continue;

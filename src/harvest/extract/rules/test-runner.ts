@@ -16,6 +16,10 @@ const TEST_FAMILY = /\b(?:test|tests|spec|specs|pytest|jest|vitest|rspec|mocha|p
 /** Runner header lines that describe the set-up (pytest: `configfile: pytest.ini`, `testpaths: specs`, `plugins: …`). */
 const SETUP = /^(configfile|inifile|testpaths|plugins|config|setup file|test environment|environment)\s*:\s*(.+)$/i;
 const TEST_FILE = /(?:^|[\s(])((?:[\w@.-]+\/)*(?:[\w@.-]*(?:_test|_spec|\.test|\.spec|Test|Spec)\.\w{1,5}|(?:test|tests|spec|specs|__tests__)\/(?:[\w@.-]+\/)*[\w@.-]+\.\w{1,5}))\b/;
+/** Every TEST_FILE match contains one of these: a cheap search before the regex tries each position. */
+function mayNameTestFile(line: string): boolean {
+  return line.includes('test') || line.includes('spec') || line.includes('Test') || line.includes('Spec');
+}
 const VENDORED = /(?:^|\/)(?:deps|node_modules|vendor|_build|site-packages)\//;
 const BOX = /^[\s│┃|╭╰─✔✓✗×»]+|[\s│┃|]+$/g;
 
@@ -32,7 +36,7 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
       const line = raw.replace(BOX, '').trim();
       const m = SETUP.exec(line);
       if (m && !/[~/]home\/|\/Users\//.test(m[2]!) && !setup.has(m[1]!.toLowerCase())) setup.set(m[1]!.toLowerCase(), clip(m[2]!, 80));
-      const f = TEST_FILE.exec(line)?.[1]?.replace(/:+$/, '');
+      const f = mayNameTestFile(line) ? TEST_FILE.exec(line)?.[1]?.replace(/:+$/, '') : undefined;
       if (f && !VENDORED.test(f) && !f.startsWith('/') && !files.includes(f) && files.length < 3) files.push(f);
     }
     const info = setup.size * 2 + files.length;

@@ -20,6 +20,14 @@ const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)
 const PERMISSION = /permission denied|EACCES|operation not permitted/i;
 const TOO_LARGE = /exceeds (?:the )?maximum allowed (?:size|tokens)|file (?:is )?too large|content \([\d.]+\s*[KMG]?B\) exceeds/i;
 const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a directory/i;
+/** MISSING_COMMAND and MISSING_MODULE, after a cheap search for a literal every match contains
+ * (most outputs have none, and the regexes would scan all of them). */
+function showsMissingCommand(out: string): boolean {
+  return (out.includes('not found') || out.includes('is not recognized as an internal')) && MISSING_COMMAND.test(out);
+}
+function showsMissingModule(out: string): boolean {
+  return (out.includes('No module named') || out.includes('Cannot find module')) && MISSING_MODULE.test(out);
+}
 const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
 const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
@@ -48,8 +56,8 @@ const quirkCache = new WeakMap<Step, QuirkKind | undefined>();
 
 function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
-  if (MISSING_COMMAND.test(out) && s.command) return 'missing-command';
-  if (MISSING_MODULE.test(out)) return 'missing-module';
+  if (showsMissingCommand(out) && s.command) return 'missing-command';
+  if (showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out)) return 'permission';
   if (TOO_LARGE.test(out)) return 'too-large';
   if (isEditStep(s)) return 'edit-refused';
@@ -361,7 +369,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   };
   for (const s of view.steps) {
     if (!s.failed) {
-      if (MISSING_MODULE.test(s.output)) push(missingModule(s));
+      if (showsMissingModule(s.output)) push(missingModule(s));
       continue;
     }
     switch (quirkKind(s)) {

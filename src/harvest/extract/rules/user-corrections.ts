@@ -154,7 +154,8 @@ function optionLabels(input: Record<string, unknown>, question: string): string[
 function fromAnswers(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   for (const s of view.steps) {
-    const m = ANSWER.exec(s.output);
+    // the literal every answer starts with: a cheap search before the regex scans the output
+    const m = s.output.includes('User has answered your question') ? ANSWER.exec(s.output) : null;
     if (!m) continue;
     const question = clip(m[1]!, 200);
     const answer = clip(m[2]!, 160);

@@ -1,0 +1,121 @@
+/**
+ * Transcript content hashes: the ledger skips a file whose SHA-256 it has seen, and
+ * knowledge/.cache/ remembers each hash with the file's stat so a rerun need not read the file.
+ * Kept apart from the pipeline so the harvest workers can hash without loading the store code.
+ */
+import { closeSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createHash, hash as hashOnce } from 'node:crypto';
+import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
+
+/** One read buffer for every file hashed (a stream allocated a fresh 1 MiB buffer per file). */
+let hashBuffer: Buffer | undefined;
+
+/**
+ * SHA-256 of a file's bytes, read synchronously in 1 MiB pieces into one reused buffer: a small
+ * transcript is one read, and thousands of files cost no stream set-up or buffer allocations.
+ */
+export async function hashFile(file: string): Promise<string> {
+  const h = createHash('sha256');
+  const buf = (hashBuffer ??= Buffer.allocUnsafe(1 << 20));
+  const fd = openSync(file, 'r');
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      h.update(n === buf.length ? buf : buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+}
+
+/**
+ * knowledge/.cache/ (git-ignored, skipped by the store walk) remembers each transcript's content
+ * hash with the stat it had when hashed, so a rerun over thousands of unchanged transcripts
+ * stats them instead of reading and hashing every byte again. Paths are kept only as hashes.
+ * Written by applyPlan (not on --dry-run); deleting it only makes the next run hash everything.
+ */
+export const HASH_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/harvest-hashes-v1.json`;
+/** A file changed this close to when it was hashed is not remembered (its mtime could hide a
+ * later change within the same clock tick; git calls this "racily clean"). */
+export const RACY_MS = 2000;
+
+export interface HashRecord {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  hash: string;
+}
+
+export function pathKey(file: string): string {
+  return hashOnce('sha256', isResolved(file) ? file : resolve(file), 'hex').slice(0, 32); // one-shot: cheaper than a Hash object per path
+}
+
+/** True when resolve(file) would return `file` itself: an absolute POSIX path without empty,
+ * `.` or `..` segments or a trailing slash (what the walk gives for resolved inputs). Saves a
+ * resolve per transcript on every run. */
+function isResolved(file: string): boolean {
+  return (
+    process.platform !== 'win32' &&
+    file.length > 1 &&
+    file.startsWith('/') &&
+    !file.endsWith('/') &&
+    !file.includes('//') &&
+    !file.includes('/./') &&
+    !file.includes('/../') &&
+    !file.endsWith('/.') &&
+    !file.endsWith('/..')
+  );
+}
+
+/** The part of a file's stat the cache compares. */
+export type FileStat = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>;
+
+export function sameStat(r: HashRecord, st: FileStat): boolean {
+  return r.size === st.size && r.mtimeMs === st.mtimeMs && r.ctimeMs === st.ctimeMs && r.ino === st.ino;
+}
+
+/** The cache and its text as read ('' when missing or unreadable: then nothing is trusted). */
+export function readHashCache(root: string): { records: Map<string, HashRecord>; text: string } {
+  const records = new Map<string, HashRecord>();
+  let text = '';
+  try {
+    text = readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8');
+    const doc = JSON.parse(text) as { version?: unknown; files?: Record<string, unknown> };
+    if (doc.version !== 1 || typeof doc.files !== 'object' || doc.files === null) return { records, text };
+    const files = doc.files;
+    for (const key in files) {
+      if (!Object.hasOwn(files, key)) continue;
+      const v = files[key]; // (no Object.entries: tens of thousands of [key, value] arrays)
+      if (!Array.isArray(v) || v.length !== 5) continue;
+      const [size, mtimeMs, ctimeMs, ino, hash] = v as unknown[];
+      if (typeof size === 'number' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof ino === 'number' && typeof hash === 'string') {
+        records.set(key, { size, mtimeMs, ctimeMs, ino, hash });
+      }
+    }
+  } catch {
+    /* no cache yet, or a damaged one: hash everything */
+  }
+  return { records, text };
+}
+
+const HEX = /^[0-9a-f]*$/;
+
+/** One entry's line: JSON.stringify's output, built directly for the usual hex keys and finite
+ * numbers (tens of thousands of entries are rendered on every run to see whether they changed). */
+function entryLine(k: string, r: HashRecord): string {
+  const { size, mtimeMs, ctimeMs, ino, hash } = r;
+  if (HEX.test(k) && HEX.test(hash) && Number.isFinite(size) && Number.isFinite(mtimeMs) && Number.isFinite(ctimeMs) && Number.isFinite(ino)) {
+    return `    "${k}": [${size},${mtimeMs},${ctimeMs},${ino},"${hash}"]`;
+  }
+  return `    ${JSON.stringify(k)}: ${JSON.stringify([size, mtimeMs, ctimeMs, ino, hash])}`;
+}
+
+export function renderHashCache(records: Map<string, HashRecord>): string {
+  const keys = [...records.keys()].sort();
+  const lines = keys.map((k) => entryLine(k, records.get(k)!));
+  return `{\n  "version": 1,\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
+}

@@ -1,0 +1,70 @@
+/**
+ * What the harvest takes from one transcript file's sessions: redacted candidates and ledger
+ * entries. It depends only on the ledger as it was before the run, never on other files of the
+ * run, so the main thread and the harvest workers run the same code and get the same result.
+ */
+import type { Session } from '../sessions/model.js';
+import type { LedgerSession } from '../knowledge/ledger.js';
+import { redact } from '../redact/index.js';
+import type { Candidate } from './candidate.js';
+import type { OriginCandidate } from './merge.js';
+import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
+import { resolveRepo } from './repo-name.js';
+
+export type ExtractFn = (session: Session) => Candidate[];
+
+/** Everything per-session harvesting needs besides the sessions (plain data: workers get a copy). */
+export interface SessionContext {
+  /** Events already harvested per session id, from the ledger before this run. */
+  eventsSeen: Map<string, number>;
+  repoAliases: Record<string, string>;
+  /** Repo for sessions whose transcript records none. */
+  repo?: string;
+  redactUsers: readonly string[];
+}
+
+export interface FileHarvest {
+  sessions: number;
+  sessionsSkipped: number;
+  redactions: number;
+  /** Redacted, in session then evidence order. */
+  candidates: OriginCandidate[];
+  ledger: LedgerSession[];
+}
+
+/** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
+function safeSessionId(id: string, users: readonly string[]): string {
+  return redact(id, { users }).text;
+}
+
+function eventTime(session: Session, index: number): string {
+  return session.events[index]?.time ?? session.startedAt ?? session.endedAt ?? '1970-01-01T00:00:00Z';
+}
+
+/** Harvests the sessions of one file (`hash`: the file's content hash, '' when unknown). */
+export function harvestFileSessions(file: string, sessions: readonly Session[], hash: string, ctx: SessionContext, extract: ExtractFn): FileHarvest {
+  const out: FileHarvest = { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
+  const redaction: RedactionStats = { findings: 0 };
+  for (const session of sessions) {
+    out.sessions++;
+    const users = [...ctx.redactUsers, ...usersFromPath(session.cwd), ...usersFromPath(file)];
+    const id = safeSessionId(session.id, users);
+    const seen = ctx.eventsSeen.get(id);
+    const from = seen ?? 0;
+    if (seen !== undefined && seen >= session.events.length) {
+      out.sessionsSkipped++; // already harvested, perhaps from another file
+      continue;
+    }
+    const repo = resolveRepo(session.repo, file, { aliases: ctx.repoAliases, users, ...(ctx.repo ? { fallback: ctx.repo } : {}) });
+    const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
+    for (const raw of extract(scoped)) {
+      if (raw.evidence.event < from) continue; // grown session: new events only
+      const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
+      if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
+      out.candidates.push({ candidate: c, origin: { session: id, format: session.format, seen: eventTime(session, c.evidence.event) } });
+    }
+    out.ledger.push({ id, format: session.format, hash, bytes: session.bytes, events: session.events.length, ...(session.endedAt ? { last_event: session.endedAt } : {}) });
+  }
+  out.redactions = redaction.findings;
+  return out;
+}

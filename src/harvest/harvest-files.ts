@@ -1,0 +1,233 @@
+/**
+ * The file stage of the harvest: hash every transcript, skip the ones the ledger knows, read the
+ * rest and harvest their sessions. On one thread, or on worker threads that hash, read and
+ * extract while this thread waits; either way results are consumed in file order, so the
+ * outcome (candidates, ledger, warnings, counts) is the same to the byte.
+ */
+import { statSync } from 'node:fs';
+import type { LedgerSession } from '../knowledge/ledger.js';
+import type { ReadWarning, SessionFormat } from '../sessions/model.js';
+import { walkInputs } from '../sessions/walk.js';
+import { hashFile, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from './file-sessions.js';
+import type { ReadOutcome } from './parallel/file-task.js';
+import { spawnPool, type SpawnedPool } from './parallel/pool.js';
+import type { FileTask, WorkerSetup } from './parallel/protocol.js';
+
+export interface HarvestFilesOptions {
+  /** Content hashes in the ledger (files and sessions): a file with one of them is not read. */
+  knownHashes: ReadonlySet<string>;
+  context: SessionContext;
+  /** The hash cache as read (see file-hash.ts). */
+  hashCache: ReadonlyMap<string, HashRecord>;
+  format?: SessionFormat;
+  getExtract: () => Promise<ExtractFn>;
+  /** Threads to use for this many files to hash or read (1: this thread only). Workers run
+   * the built-in extractor. */
+  workers: (work: number) => number;
+  /** Each read file's harvest, in file order (candidates are not kept in the result). */
+  onFile: (h: FileHarvest) => void;
+  onWarning?: (w: ReadWarning) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FilesHarvest {
+  filesSkipped: number;
+  filesFailed: number;
+  warnings: number;
+  sessions: number;
+  sessionsSkipped: number;
+  redactions: number;
+  candidates: number;
+  ledgerUpdates: LedgerSession[];
+  /** Content hashes of the files read, in file order. */
+  filesRead: string[];
+  /** The hash cache to write. */
+  nextHashCache: Map<string, HashRecord>;
+}
+
+/** A walked file after the stat pass: its cache key and stat, and its hash when the cache knew it.
+ * Only the few stat fields needed are kept: tens of thousands of Stats objects weigh megabytes. */
+interface Statted {
+  file: string;
+  key?: string;
+  /** Undefined when the file could not be stat'ed. */
+  st?: FileStat;
+  /** A regular file (not a directory reached through a symlink, say). */
+  plain?: boolean;
+  hash?: string;
+  /** The cache's record when it still holds: it is remembered again as it is. */
+  cached?: HashRecord;
+}
+
+const EMPTY: FileHarvest = { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
+
+function newResult(): FilesHarvest {
+  return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map() };
+}
+
+function addFile(out: FilesHarvest, ok: boolean, hash: string, h: FileHarvest, options: HarvestFilesOptions): void {
+  if (ok && hash) out.filesRead.push(hash);
+  out.sessions += h.sessions;
+  out.sessionsSkipped += h.sessionsSkipped;
+  out.redactions += h.redactions;
+  out.candidates += h.candidates.length;
+  for (const l of h.ledger) out.ledgerUpdates.push(l);
+  options.onFile(h);
+}
+
+/** Stats every file and takes its hash from the cache when the stat is unchanged. */
+function statAll(files: readonly string[], cache: ReadonlyMap<string, HashRecord>): Statted[] {
+  return files.map((file) => {
+    try {
+      const stats = statSync(file);
+      const st: FileStat = { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+      const plain = stats.isFile();
+      const key = pathKey(file);
+      const known = cache.get(key);
+      return known && sameStat(known, st) ? { file, key, st, plain, hash: known.hash, cached: known } : { file, key, st, plain };
+    } catch {
+      return { file }; // the reader reports it with a proper warning
+    }
+  });
+}
+
+export async function harvestFiles(files: readonly string[], options: HarvestFilesOptions): Promise<FilesHarvest> {
+  const trustBefore = Date.now() - RACY_MS;
+  // Without a hash cache (a first harvest) every file is work: the workers start now and load
+  // the readers and the extractor while this thread stats the files.
+  const early = options.hashCache.size === 0 ? Math.min(options.workers(files.length), files.length) : 1;
+  let pool = early > 1 ? spawnPool(early, workerSetup(options)) : undefined;
+  try {
+    const statted = statAll(files, options.hashCache);
+    // Files for the workers: every one whose hash is still to compute, or known but not in the ledger.
+    const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)));
+    if (!pool) {
+      const workers = Math.min(options.workers(work.length), work.length);
+      if (workers > 1) pool = spawnPool(workers, workerSetup(options));
+    }
+    return pool ? await harvestInParallel(statted, work, pool, trustBefore, options) : await harvestHere(statted, trustBefore, options);
+  } finally {
+    await pool?.close();
+  }
+}
+
+function workerSetup(options: HarvestFilesOptions): WorkerSetup {
+  const { context } = options;
+  return {
+    knownHashes: [...options.knownHashes],
+    eventsSeen: [...context.eventsSeen],
+    repoAliases: context.repoAliases,
+    ...(context.repo ? { repo: context.repo } : {}),
+    redactUsers: [...context.redactUsers],
+    ...(options.format ? { format: options.format } : {}),
+  };
+}
+
+/** Remembers a hash in the next cache unless the file changed too recently to trust its stat. */
+function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: number): void {
+  if (s.key && s.st && s.st.mtimeMs < trustBefore && s.st.ctimeMs < trustBefore) {
+    out.nextHashCache.set(s.key, s.cached?.hash === hash ? s.cached : { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash });
+  }
+}
+
+/** Everything on this thread: hash each file in turn, then read the unknown ones. */
+async function harvestHere(statted: readonly Statted[], trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
+  const out = newResult();
+  const hashes = new Map<string, string>();
+  const toRead: string[] = [];
+  for (const s of statted) {
+    let hash = s.hash;
+    if (!s.st) {
+      toRead.push(s.file);
+      continue;
+    }
+    if (hash === undefined) {
+      try {
+        hash = await hashFile(s.file);
+      } catch {
+        toRead.push(s.file); // let the reader report it with a proper warning
+        continue;
+      }
+    }
+    remember(out, s, hash, trustBefore);
+    hashes.set(s.file, hash);
+    if (options.knownHashes.has(hash)) out.filesSkipped++;
+    else toRead.push(s.file);
+  }
+  // Nothing to read (a rerun): the readers are not even loaded.
+  if (toRead.length === 0) return out;
+  const { forEachSessionFile } = await import('../sessions/read.js');
+  const { summary } = await forEachSessionFile(
+    toRead,
+    { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+    async (result) => {
+      const hash = hashes.get(result.file) ?? '';
+      const h = result.sessions.length ? harvestFileSessions(result.file, result.sessions, hash, options.context, await options.getExtract()) : EMPTY;
+      addFile(out, result.ok, hash, h, options);
+    },
+  );
+  out.filesFailed = summary.filesFailed;
+  out.warnings = summary.warnings;
+  return out;
+}
+
+/**
+ * Workers hash and read; this thread does exactly what harvestHere does with their answers, in
+ * file order, as they arrive. When some file is not a plain file (it could not be stat'ed, or is
+ * a directory), the files to read are walked again as forEachSessionFile would, after all
+ * answers are in; a file the workers did not read is then read here.
+ */
+async function harvestInParallel(statted: readonly Statted[], work: readonly Statted[], workers: SpawnedPool, trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
+  const out = newResult();
+  const { context } = options;
+  const taskOf = new Map<string, number>(work.map((s, index) => [s.file, index]));
+  const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
+  const pool = workers.run(tasks, options.onProgress ? (done) => options.onProgress!(done, tasks.length) : undefined);
+  try {
+    // The walk of a plain file is that file, so then files are taken in order as answers come.
+    const plain = statted.every((s) => s.plain);
+    const warn = (w: ReadWarning): void => {
+      out.warnings++;
+      options.onWarning?.(w);
+    };
+    const take = (read: ReadOutcome, hash: string): void => {
+      read.warnings.forEach(warn);
+      if (!read.ok) out.filesFailed++;
+      addFile(out, read.ok, hash, read.harvest, options);
+    };
+    const hashes = new Map<string, string>();
+    const toRead: string[] = [];
+    for (const s of statted) {
+      const task = taskOf.get(s.file);
+      const outcome = task === undefined ? undefined : await pool.outcome(task);
+      const hash = s.hash ?? (outcome && outcome.kind !== 'failed' ? outcome.hash : null);
+      if (s.st && hash !== null) {
+        remember(out, s, hash, trustBefore);
+        hashes.set(s.file, hash);
+        if (options.knownHashes.has(hash)) {
+          out.filesSkipped++;
+          continue;
+        }
+      }
+      // (in plain mode every file to read has an outcome: the workers read what they hashed)
+      if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');
+      else toRead.push(s.file);
+    }
+    if (plain) return out;
+
+    // As forEachSessionFile: walk the files to read, then each file's warnings and harvest in order.
+    const { readAndHarvest } = await import('./parallel/file-task.js');
+    const walked = await walkInputs(toRead, { subagents: false });
+    walked.warnings.forEach(warn);
+    for (const file of walked.files) {
+      const hash = hashes.get(file) ?? '';
+      const task = taskOf.get(file);
+      const outcome = task === undefined ? undefined : await pool.outcome(task);
+      take(outcome?.kind === 'read' ? outcome : await readAndHarvest(file, hash, context, options.format, options.getExtract), hash);
+    }
+    return out;
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * One file's share of the harvest, as a worker does it: hash it (unless the hash cache knew the
+ * hash), stop there when the ledger has that hash, else read it and harvest its sessions.
+ * Reading before the main thread has decided the file is to be read is safe: reading depends on
+ * nothing else, and the main thread drops outcomes it does not need.
+ */
+import { readSessionFile } from '../../sessions/read.js';
+import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
+import { hashFile } from '../file-hash.js';
+import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
+import type { FileOutcome, FileTask } from './protocol.js';
+
+export interface ReadOutcome {
+  ok: boolean;
+  warnings: ReadWarning[];
+  harvest: FileHarvest;
+}
+
+/** Reads one file as forEachSessionFile does inside the harvest, and harvests its sessions. */
+export async function readAndHarvest(file: string, hash: string, ctx: SessionContext, format: SessionFormat | undefined, extract: () => Promise<ExtractFn>): Promise<ReadOutcome> {
+  const result = await readSessionFile(file, format ? { format } : {});
+  const harvest: FileHarvest = result.sessions.length
+    ? harvestFileSessions(file, result.sessions, hash, ctx, await extract())
+    : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
+  return { ok: result.ok, warnings: result.warnings, harvest };
+}
+
+export async function runFileTask(task: FileTask, known: ReadonlySet<string>, ctx: SessionContext, format: SessionFormat | undefined, extract: () => Promise<ExtractFn>): Promise<FileOutcome> {
+  let hash: string | null = task.hash ?? null;
+  if (hash === null) {
+    try {
+      hash = await hashFile(task.file);
+    } catch {
+      hash = null; // the read below reports the problem with a proper warning
+    }
+  }
+  if (hash !== null && known.has(hash)) return { index: task.index, kind: 'known', hash };
+  const read = await readAndHarvest(task.file, hash ?? '', ctx, format, extract);
+  return { index: task.index, kind: 'read', hash, ...read };
+}

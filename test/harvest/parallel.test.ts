@@ -1,0 +1,151 @@
+// The harvest on worker threads must write the same store as on the main thread: every
+// knowledge file, the index, the ledger and the hash cache, with the same statistics and the
+// same warnings in the same order. Real transcripts in temp dirs; the workers run dist/ (build first).
+import { describe, expect, it } from 'vitest';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { harvest, HASH_CACHE_FILE, type HarvestOptions, type HarvestResult } from '../../src/harvest/harvest.js';
+import { applyPlan } from '../../src/knowledge/plan.js';
+import { initStore } from '../../src/knowledge/init.js';
+import type { ReadWarning } from '../../src/sessions/model.js';
+import { claudeSession } from './transcripts.js';
+import { PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
+
+const WORKER = join(PROJECT_ROOT, 'dist', 'harvest', 'parallel', 'worker.js');
+
+/** Every file under knowledge/, path → content. */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dir = join(root, 'knowledge');
+  for (const d of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (d.isFile()) out[relative(dir, join(d.parentPath, d.name))] = readFileSync(join(d.parentPath, d.name), 'utf8');
+  }
+  return out;
+}
+
+interface Run {
+  result: HarvestResult;
+  warnings: ReadWarning[];
+}
+
+async function harvestInto(root: string, inputs: string[], workers: number, extra: Partial<HarvestOptions> = {}): Promise<Run> {
+  if (!existsSync(WORKER)) throw new Error(`build first: ${WORKER} is missing (npm run build)`);
+  const warnings: ReadWarning[] = [];
+  const result = await harvest({ root, inputs, workers, redactUsers: ['alice'], onWarning: (w) => warnings.push(w), ...extra });
+  applyPlan(root, result.plan);
+  return { result, warnings };
+}
+
+function expectSame(a: Run, b: Run, rootA: string, rootB: string): void {
+  expect(b.result.stats).toEqual(a.result.stats);
+  expect(b.warnings).toEqual(a.warnings);
+  expect(b.result.records).toEqual(a.result.records);
+  expect(snapshot(rootB)).toEqual(snapshot(rootA));
+}
+
+/** Files changed in the last two seconds are left out of the hash cache: wait, so both runs agree. */
+const settle = () => new Promise((r) => setTimeout(r, 2100));
+
+/** A failure whose error line carries a token and a home path: its candidate needs redaction. */
+const secretSession = claudeSession({
+  id: 'dddddddd-4444-4000-8000-000000000004',
+  cwd: '/home/alice/src/shop',
+  start: '2026-03-02T10:00:00Z',
+  turns: [
+    { user: 'deploy it' },
+    { bash: { command: 'toolbravo deploy --fast', output: 'Exit code 1\nerror: toolbravo rejected token ghp_abcdefghijklmnopqrstuvwxyz0123456789 from /home/alice/.config/toolbravo.toml', error: true } },
+    { say: 'The problem is that toolbravo needs a fresh token because the stored one expired; I will pass --login to renew it.' },
+    { bash: { command: 'toolbravo deploy --fast --login', output: 'done' } },
+  ],
+});
+
+/** A session that first only says hello, then grows a failure, its explanation and its fix. */
+const grownSession = (grown: boolean) =>
+  claudeSession({
+    id: 'cccccccc-3333-4000-8000-000000000003',
+    cwd: '/home/alice/src/shop',
+    start: '2026-03-01T10:00:00Z',
+    turns: [
+      { user: 'hello, set up the tool please' },
+      { say: 'Sure.' },
+      ...(grown
+        ? [
+            { bash: { command: 'toolalpha setup --fast', output: 'Exit code 1\nerror: toolalpha needs a config file named toolalpha.toml', error: true } },
+            { say: 'The problem is that toolalpha needs its toolalpha.toml config because it reads settings from it; I will pass --init to create it.' },
+            { bash: { command: 'toolalpha setup --fast --init', output: 'done' } },
+          ]
+        : []),
+    ],
+  });
+
+describe('parallel harvest', () => {
+  it('writes the same store from test_sessions/ on two workers as on the main thread', async () => {
+    const t = tempDir();
+    cpSync(join(PROJECT_ROOT, 'test_sessions'), t, { recursive: true });
+    await settle();
+    const [one, two] = [tempDir(), tempDir()];
+    initStore(one);
+    initStore(two);
+    const a = await harvestInto(one, [t], 1);
+    const b = await harvestInto(two, [t], 2);
+    expect(a.result.stats.candidates).toBeGreaterThan(0);
+    expectSame(a, b, one, two);
+  });
+
+  it('stays identical for unreadable files, a directory posing as a transcript, a grown session and a rerun', async () => {
+    const t = tempDir();
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'codex'), join(t, 'codex'), { recursive: true });
+    writeFileSync(join(t, 'empty.jsonl'), '');
+    writeFileSync(join(t, 'binary.jsonl'), Buffer.from([0, 1, 2, 3, 0, 255, 254]));
+    writeFileSync(join(t, 'grown.jsonl'), grownSession(false));
+    writeFileSync(join(t, 'secret.jsonl'), secretSession);
+    // a symlink named like a transcript that points at a folder of transcripts: it is walked
+    mkdirSync(join(t, 'real-folder'));
+    writeFileSync(join(t, 'real-folder', 'inner.md'), '# not a transcript\n');
+    symlinkSync(join(t, 'real-folder'), join(t, 'folder-link.jsonl'));
+    await settle();
+    const [one, two] = [tempDir(), tempDir()];
+    initStore(one);
+    initStore(two);
+    const first = await harvestInto(one, [t], 1);
+    expect(first.result.stats.redactions).toBeGreaterThan(0);
+    expectSame(first, await harvestInto(two, [t], 2), one, two);
+    expect(Object.values(snapshot(two)).join('\n')).not.toMatch(/ghp_abc|alice/);
+
+    // a session that grew is harvested for its new events only; the unchanged files are skipped
+    // by their hash (the workers hash them: the hash cache is gone)
+    appendFileSync(join(t, 'grown.jsonl'), grownSession(true).slice(grownSession(false).length));
+    await settle();
+    for (const root of [one, two]) rmSync(join(root, HASH_CACHE_FILE), { force: true });
+    const a = await harvestInto(one, [t], 1);
+    const b = await harvestInto(two, [t], 2);
+    expect(a.result.stats.filesSkipped).toBeGreaterThan(0);
+
+    expect(a.result.stats.candidates).toBeGreaterThan(0);
+    expectSame(a, b, one, two);
+
+    // a rerun takes every hash from the cache, on three workers too, and changes nothing
+    const c = await harvestInto(one, [t], 1);
+    const d = await harvestInto(two, [t], 3);
+    expect(c.result.stats.candidates).toBe(0);
+    expectSame(c, d, one, two);
+  });
+
+  it('the CLI gives the same output and store with --workers 2 as with --workers 1, and refuses --workers 0', () => {
+    const [one, two] = [tempDir(), tempDir()];
+    for (const root of [one, two]) expect(runCli(['init', root]).code).toBe(0);
+    const sessions = join(PROJECT_ROOT, 'test_sessions');
+    const a = runCli(['-C', one, 'harvest', sessions, '--json', '--workers', '1']);
+    const b = runCli(['-C', two, 'harvest', sessions, '--json', '--workers', '2']);
+    expect(a.code).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    expect(b.code).toBe(a.code);
+    // the bootstrap search cache records index.json's mtime, so it differs between any two stores
+    const withoutSearchCache = (root: string) => Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !/bootstrap-v\d+\.bin$/.test(p)));
+    expect(withoutSearchCache(two)).toEqual(withoutSearchCache(one));
+
+    const bad = runCli(['-C', one, 'harvest', sessions, '--workers', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--workers 0');
+  });
+});
