@@ -1,49 +1,87 @@
 /**
- * Loading a large store on every core. Parsing and validating item files is CPU work that a
- * single thread does at a fraction of the disk's speed, so `check` and `reindex` share the files
- * with worker threads. The result is the same as `loadStore`'s, byte for byte: each chunk of
- * files is loaded by exactly one thread and the results are joined in file order.
+ * Loading a very large store on more than one core. Two kinds of work are shared out over chunks
+ * of the item files: parsing (read, decode, parse, validate: what every command needs) and, for
+ * `check`, the secret scan. The main thread parses first; worker threads scan first; whoever
+ * runs out of its own kind helps with the other.
  *
- * Chunks are claimed through a shared counter, so a worker that starts late (a fresh V8 isolate
- * takes tens of milliseconds) simply takes fewer chunks and the main thread is never idle.
- */
+ * Why only from 40,000 files: a load of 10,000 items is mostly cold code, and V8 compiles hot
+ * code on background threads. On the 2-core machine of BENCHMARKS.md a worker took the core
+ * those compiles ran on, and both threads then ran slower code for longer: `check` at 10,000
+ * items took 0.83 s with a scanning worker and 0.82 s without, `reindex` 0.75 s with a parsing
+ * worker and 0.68 s without. A worker pays only once the warm phase dominates.
+ *
+ * The result is `loadStore`'s, byte for byte: each chunk of each kind is done by exactly one
+ * thread, and the results are joined in file order before the problems are sorted. Chunks are
+ * claimed through shared counters, so a worker that starts late (a fresh V8 isolate takes tens
+ * of milliseconds) simply takes fewer chunks and the main thread is never idle. */
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { assembleStore, listStoreFiles, loadItemFile, type FileLoad, type LoadedStore, type LoadOptions } from './store.js';
+import { sortProblems as sortProblemsStable, type Problem } from './problem.js';
+import { assembleStore, listStoreFiles, loadItemFile, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions } from './store.js';
 
 /** Files per chunk: small enough to balance the threads, large enough that messages are few. */
 export const CHUNK_FILES = 250;
-/** Below this many files a worker's start-up costs more than it saves. */
-const MIN_PARALLEL_FILES = 1500;
+/** Below this many files a scanning worker costs more than it saves (see PARSE_MIN_FILES). */
+const SCAN_MIN_FILES = 40_000;
+/** Below this many files parsing on a worker loses more to copying and warming up than it gains. */
+const PARSE_MIN_FILES = 40_000;
+
+/** Index of each kind's counter in the shared Int32Array. */
+export const PARSE = 0;
+export const SCAN = 1;
 
 export interface WorkerInput {
   files: [rel: string, full: string][];
-  options: LoadOptions;
-  /** One Int32 on a SharedArrayBuffer: the next chunk to claim. */
+  /** Whether the worker may take parse chunks (after the scan chunks, if any). */
+  parse: boolean;
+  /** Whether there are scan chunks to do. */
+  scan: boolean;
+  /** Two Int32s on a SharedArrayBuffer: the next parse chunk and the next scan chunk to claim. */
   next: Int32Array;
 }
 
-export type WorkerMessage = { chunk: number; loads: FileLoad[] } | { done: true } | { error: string };
+export type WorkerMessage =
+  | { kind: 'parse'; chunk: number; loads: FileLoad[] }
+  | { kind: 'scan'; chunk: number; problems: Problem[] }
+  | { done: true }
+  | { error: string };
 
-/** Claims chunks until none is left; `load` handles one chunk's files. */
-export function claimChunks(next: Int32Array, files: number, load: (chunk: number, from: number, to: number) => void): void {
+/** Claims chunks of one kind until none is left; `work` handles one chunk's files. */
+export function claimChunks(next: Int32Array, kind: number, files: number, work: (chunk: number, from: number, to: number) => void): void {
   for (;;) {
-    const chunk = Atomics.add(next, 0, 1);
+    const chunk = Atomics.add(next, kind, 1);
     const from = chunk * CHUNK_FILES;
     if (from >= files) return;
-    load(chunk, from, Math.min(files, from + CHUNK_FILES));
+    work(chunk, from, Math.min(files, from + CHUNK_FILES));
   }
 }
 
-/** How many worker threads to start: `COMPOUND_THREADS` (total threads, 1 = none) or the cores. */
-export function workerCount(files: number): number {
+/** Parses files `from`..`to` without the secret scan. */
+export function parseChunk(files: WorkerInput['files'], from: number, to: number): FileLoad[] {
+  const loads: FileLoad[] = [];
+  for (let i = from; i < to; i++) loads.push(loadItemFile(files[i]![0], files[i]![1]));
+  return loads;
+}
+
+/** Scans files `from`..`to` for secrets. */
+export function scanChunk(files: WorkerInput['files'], from: number, to: number): Problem[] {
+  const problems: Problem[] = [];
+  for (let i = from; i < to; i++) for (const p of scanItemFile(files[i]![0], files[i]![1])) problems.push(p);
+  return problems;
+}
+
+/** Threads to use in all, this one included: `COMPOUND_THREADS` (1 = no workers) or the cores, at most 4. */
+function threadLimit(): number {
   const env = Number(process.env.COMPOUND_THREADS);
-  const threads = Number.isInteger(env) && env >= 1 ? env : Math.min(availableParallelism(), 4);
-  const minFiles = Number(process.env.COMPOUND_PARALLEL_MIN_FILES);
-  if (files < (Number.isInteger(minFiles) && minFiles >= 0 ? minFiles : MIN_PARALLEL_FILES)) return 0;
-  return Math.max(0, Math.min(threads - 1, Math.ceil(files / CHUNK_FILES) - 1));
+  return Number.isInteger(env) && env >= 1 ? env : Math.min(availableParallelism(), 4);
+}
+
+/** `COMPOUND_PARALLEL_MIN_FILES` lowers both thresholds (tests use 0 to take every path). */
+function minFiles(normal: number): number {
+  const env = Number(process.env.COMPOUND_PARALLEL_MIN_FILES);
+  return Number.isInteger(env) && env >= 0 ? Math.min(env, normal) : normal;
 }
 
 /** The compiled worker script; absent when running from TypeScript sources (tests), then no workers. */
@@ -54,27 +92,44 @@ function workerScript(): string | undefined {
 
 export async function loadStoreParallel(root: string, options: LoadOptions = {}): Promise<LoadedStore> {
   const { files, problems } = listStoreFiles(root);
+  const chunkCount = Math.ceil(files.length / CHUNK_FILES);
   const script = workerScript();
-  const workers = script ? workerCount(files.length) : 0;
-  const chunks: FileLoad[][] = [];
-  const next = new Int32Array(new SharedArrayBuffer(4));
-  const finished = Array.from({ length: workers }, () => runWorker(script!, { files, options, next }, chunks));
-  claimChunks(next, files.length, (chunk, from, to) => {
-    const loads: FileLoad[] = [];
-    for (let i = from; i < to; i++) loads.push(loadItemFile(files[i]![0], files[i]![1], options));
-    chunks[chunk] = loads;
-  });
+  const scan = options.scanSecrets === true && files.length >= minFiles(SCAN_MIN_FILES);
+  const parse = files.length >= minFiles(PARSE_MIN_FILES);
+  const workers = script && (scan || parse) ? Math.max(0, Math.min(threadLimit() - 1, chunkCount - 1)) : 0;
+  if (workers === 0) {
+    return assembleStore(root, files.map(([rel, full]) => loadItemFile(rel, full, options)), problems);
+  }
+  const parsed: FileLoad[][] = [];
+  const secrets: Problem[][] = [];
+  const next = new Int32Array(new SharedArrayBuffer(8));
+  const input: WorkerInput = { files, parse, scan, next };
+  const finished = Array.from({ length: workers }, () => runWorker(script!, input, parsed, secrets));
+  // this thread parses first, then helps with what is left of the scan
+  claimChunks(next, PARSE, files.length, (chunk, from, to) => (parsed[chunk] = parseChunk(files, from, to)));
+  if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => (secrets[chunk] = scanChunk(files, from, to)));
   await Promise.all(finished);
-  return assembleStore(root, chunks.flat(), problems);
+  // secret problems after all parse problems: sorting by file, line and code then gives the
+  // order loadStore gives (a secret never ties with a parse problem: their codes differ)
+  const store = assembleStore(root, parsed.flat(), problems);
+  if (!scan) return store;
+  return { ...store, problems: sortMerged(store.problems, secrets.flat()) };
 }
 
-function runWorker(script: string, input: WorkerInput, chunks: FileLoad[][]): Promise<void> {
+function sortMerged(a: Problem[], b: Problem[]): Problem[] {
+  // assembleStore sorted `a`; sortProblems is stable, so one more sort keeps each list's order
+  return b.length === 0 ? a : sortProblemsStable([...a, ...b]);
+}
+
+function runWorker(script: string, input: WorkerInput, parsed: FileLoad[][], secrets: Problem[][]): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: input });
     let done = false;
     worker.on('message', (msg: WorkerMessage) => {
-      if ('chunk' in msg) chunks[msg.chunk] = msg.loads;
-      else if ('done' in msg) done = true;
+      if ('kind' in msg) {
+        if (msg.kind === 'parse') parsed[msg.chunk] = msg.loads;
+        else secrets[msg.chunk] = msg.problems;
+      } else if ('done' in msg) done = true;
       else reject(new Error(`loading the store in a worker failed: ${msg.error}`));
     });
     worker.on('error', reject);

@@ -1,16 +1,12 @@
-/** Worker thread of store-parallel.ts: loads the chunks it claims and posts their results. */
+/** Worker thread of store-parallel.ts: scans first, then parses, the chunks it claims. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { claimChunks, type WorkerInput, type WorkerMessage } from './store-parallel.js';
-import { loadItemFile, type FileLoad } from './store.js';
+import { claimChunks, PARSE, parseChunk, SCAN, scanChunk, type WorkerInput, type WorkerMessage } from './store-parallel.js';
 
-const { files, options, next } = workerData as WorkerInput;
+const { files, parse, scan, next } = workerData as WorkerInput;
 const post = (msg: WorkerMessage) => parentPort!.postMessage(msg);
 try {
-  claimChunks(next, files.length, (chunk, from, to) => {
-    const loads: FileLoad[] = [];
-    for (let i = from; i < to; i++) loads.push(loadItemFile(files[i]![0], files[i]![1], options));
-    post({ chunk, loads });
-  });
+  if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => post({ kind: 'scan', chunk, problems: scanChunk(files, from, to) }));
+  if (parse) claimChunks(next, PARSE, files.length, (chunk, from, to) => post({ kind: 'parse', chunk, loads: parseChunk(files, from, to) }));
   post({ done: true });
 } catch (err) {
   post({ error: err instanceof Error ? err.message : String(err) });

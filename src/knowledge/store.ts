@@ -136,6 +136,22 @@ export function loadItemFile(rel: string, full: string, options: LoadOptions = {
   return result.item ? { item: result.item, problems } : { problems };
 }
 
+/**
+ * The secret scan of one item file alone, as loadItemFile does it: of the text it decodes (a file
+ * that is not UTF-8 decoded leniently); nothing for a file too large or unreadable.
+ */
+export function scanItemFile(rel: string, full: string): Problem[] {
+  let read: { size: number; bytes: Buffer };
+  try {
+    read = readBounded(full, MAX_ITEM_BYTES);
+  } catch {
+    return [];
+  }
+  if (read.size > MAX_ITEM_BYTES) return [];
+  // for valid UTF-8 this is the string the strict decoder gives, BOM included (ignoreBOM)
+  return secretProblems(rel, read.bytes.toString('utf8'));
+}
+
 /** Joins per-file results (in file order) into a store: cross-file checks, sorted problems. */
 export function assembleStore(root: string, loads: readonly FileLoad[], listProblems: Problem[]): LoadedStore {
   const problems = listProblems;
