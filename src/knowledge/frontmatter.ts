@@ -6,7 +6,7 @@
 import type GrayMatter from 'gray-matter';
 import type * as YamlModule from 'yaml';
 import { lazy } from '../core/lazy.js';
-import { parseSimpleFrontMatter } from './frontmatter-fast.js';
+import { parseCanonicalFrontMatter, parseSimpleFrontMatter } from './frontmatter-fast.js';
 
 export interface ParsedFrontMatter {
   data: Record<string, unknown>;
@@ -68,12 +68,18 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
 
 function parseFast(text: string, close: number): ParsedFrontMatter | undefined {
   const matterText = text.slice(3, close); // from the end of the opening fence to before "\n---"
-  const lines = matterText.split('\n').slice(1);
-  const data = parseSimpleFrontMatter(lines);
-  if (!data) return undefined;
+  let lineCount = 0; // lines of YAML between the fences
+  let data = parseCanonicalFrontMatter(matterText.slice(1));
+  if (data) for (let at = 0; at !== -1; at = matterText.indexOf('\n', at + 1)) lineCount++;
+  else {
+    const lines = matterText.split('\n').slice(1);
+    lineCount = lines.length;
+    data = parseSimpleFrontMatter(lines);
+    if (!data) return undefined;
+  }
   const afterFence = text.indexOf('\n', close + 1);
   const body = afterFence === -1 ? '' : text.slice(afterFence + 1);
-  return { data, body, bodyLine: lines.length + 3, matter: matterText };
+  return { data, body, bodyLine: lineCount + 3, matter: matterText };
 }
 
 /**

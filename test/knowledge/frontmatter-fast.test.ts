@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { parseSimpleFrontMatter } from '../../src/knowledge/frontmatter-fast.js';
+import { parseCanonicalFrontMatter, parseSimpleFrontMatter } from '../../src/knowledge/frontmatter-fast.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { makeItem } from '../helpers.js';
 import { prng } from '../prng.js';
@@ -17,6 +17,8 @@ describe('fast front matter parser', () => {
       return from[Math.floor(rnd() * from.length)]!;
     };
     let accepted = 0;
+    let canonicalAccepted = 0;
+    let canonicalDeclined = 0;
     for (let i = 0; i < 2000; i++) {
       const text = `Item ${i} ${pick(NASTY)}.`;
       const item = makeItem(text, { title: `${pick(NASTY)} ${pick(NASTY)}`.trim() || 'x', tags: [pick(NASTY), pick(NASTY)], sources: [{ session: pick(NASTY), format: 'claude-code', event: i, line: i + 1 }], repo: pick(NASTY).replace(/\s/g, '') || 'r', scope: 'repo' });
@@ -28,8 +30,36 @@ describe('fast front matter parser', () => {
         accepted++;
         expect(fast).toEqual(slow);
       }
+      // the one-regex path for our own layout: the same as the line-by-line path, or declines
+      const canonical = parseCanonicalFrontMatter(matter);
+      if (canonical !== undefined) {
+        canonicalAccepted++;
+        expect(canonical).toEqual(slow);
+        expect(JSON.stringify(canonical)).toBe(JSON.stringify(fast));
+      } else if (fast !== undefined) canonicalDeclined++;
     }
     expect(accepted).toBeGreaterThan(100);
+    expect(canonicalAccepted).toBeGreaterThan(100);
+    // it declines only what scalar() declines inside the line-by-line path too
+    expect(canonicalDeclined).toBe(0);
+  });
+
+  it('the one-regex path declines anything but our own layout, and keeps optional keys and links', () => {
+    const base = ['id: 0a1b2c3d4e', 'category: fact', 'scope: repo', 'repo: spotter', 'confidence: 0.7', 'evidence: 2', 'first_seen: 2026-05-11', 'last_seen: 2026-05-12T10:00:00Z', 'status: active', 'tags: [mix, port]', 'sources:', '  - {session: s1, format: codex, event: 3}', '  - {session: s2, format: claude-code, event: 4, line: 9}'];
+    expect(parseCanonicalFrontMatter(base.join('\n'))).toEqual(parseSimpleFrontMatter(base));
+    const linked = [...base, 'supersedes: [0a1b2c3d4f]', 'conflicts_with: [0a1b2c3d40, 0a1b2c3d41]'];
+    expect(parseCanonicalFrontMatter(linked.join('\n'))).toEqual(parseSimpleFrontMatter(linked));
+    const empty = [...base.slice(0, 10), 'sources: []'];
+    expect(parseCanonicalFrontMatter(empty.join('\n'))).toEqual({ ...parseSimpleFrontMatter(empty) });
+    for (const bad of [
+      [base[1]!, base[0]!, ...base.slice(2)], // keys out of order
+      [...base.slice(0, 9), 'status: yes', ...base.slice(10)], // a value YAML reads as a boolean
+      [...base, 'extra: 1'],
+      base.map((l) => l.replace('repo: spotter', 'repo: spotter\r')),
+    ]) {
+      expect(parseCanonicalFrontMatter(bad.join('\n'))).toBeUndefined();
+    }
+    expect(parseCanonicalFrontMatter(['id: 1234567890', ...base.slice(1)].join('\n'))!.id).toBe(1234567890); // as YAML reads it
   });
 
   it('declines what it cannot be sure of', () => {
