@@ -9,6 +9,7 @@ import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { parseLedger } from './ledger.js';
 import type { LoadedStore } from './store.js';
 import { loadStoreParallel } from './store-parallel.js';
+import { secretProblems } from './secret-problems.js';
 import { sortProblems, type Problem } from './problem.js';
 import { abs } from './fsutil.js';
 
@@ -64,7 +65,7 @@ function linkProblems(store: LoadedStore): Problem[] {
 }
 
 export async function checkStore(root: string): Promise<CheckResult> {
-  const store = await loadStoreParallel(root, { scanSecrets: true });
+  const store = await loadStoreParallel(root, { scan: secretProblems });
   const problems = [...store.problems];
   problems.push(...linkProblems(store), ...indexProblems(root, store), ...ledgerProblems(root));
   return { store, problems: sortProblems(problems) };

@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sortProblems as sortProblemsStable, type Problem } from './problem.js';
-import { assembleStore, listStoreFiles, loadItemFile, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions } from './store.js';
+import { assembleStore, listStoreFiles, loadItemFile, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
 
 /** Files per chunk: small enough to balance the threads, large enough that messages are few. */
 export const CHUNK_FILES = 250;
@@ -65,10 +65,10 @@ export function parseChunk(files: WorkerInput['files'], from: number, to: number
   return loads;
 }
 
-/** Scans files `from`..`to` for secrets. */
-export function scanChunk(files: WorkerInput['files'], from: number, to: number): Problem[] {
+/** Scans files `from`..`to` with `scan`. */
+export function scanChunk(files: WorkerInput['files'], from: number, to: number, scan: TextScan): Problem[] {
   const problems: Problem[] = [];
-  for (let i = from; i < to; i++) for (const p of scanItemFile(files[i]![0], files[i]![1])) problems.push(p);
+  for (let i = from; i < to; i++) for (const p of scanItemFile(files[i]![0], files[i]![1], scan)) problems.push(p);
   return problems;
 }
 
@@ -94,7 +94,8 @@ export async function loadStoreParallel(root: string, options: LoadOptions = {})
   const { files, problems } = listStoreFiles(root);
   const chunkCount = Math.ceil(files.length / CHUNK_FILES);
   const script = workerScript();
-  const scan = options.scanSecrets === true && files.length >= minFiles(SCAN_MIN_FILES);
+  // workers scan with the secret detector (store-worker.ts): the only scan there is
+  const scan = options.scan !== undefined && files.length >= minFiles(SCAN_MIN_FILES);
   const parse = files.length >= minFiles(PARSE_MIN_FILES);
   const workers = script && (scan || parse) ? Math.max(0, Math.min(threadLimit() - 1, chunkCount - 1)) : 0;
   if (workers === 0) {
@@ -107,7 +108,7 @@ export async function loadStoreParallel(root: string, options: LoadOptions = {})
   const finished = Array.from({ length: workers }, () => runWorker(script!, input, parsed, secrets));
   // this thread parses first, then helps with what is left of the scan
   claimChunks(next, PARSE, files.length, (chunk, from, to) => (parsed[chunk] = parseChunk(files, from, to)));
-  if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => (secrets[chunk] = scanChunk(files, from, to)));
+  if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => (secrets[chunk] = scanChunk(files, from, to, options.scan!)));
   await Promise.all(finished);
   // secret problems after all parse problems: sorting by file, line and code then gives the
   // order loadStore gives (a secret never ties with a parse problem: their codes differ)

@@ -12,7 +12,6 @@ import { sortProblems } from './problem.js';
 import { INDEX_FILE, KNOWLEDGE_DIR, LEDGER_FILE, itemDir, sanitizeName } from './paths.js';
 import { emptyLedger, parseLedger, type Ledger } from './ledger.js';
 import { abs } from './fsutil.js';
-import { secretProblems } from './secret-problems.js';
 
 export interface LoadedStore {
   root: string;
@@ -105,9 +104,13 @@ function crossCheck(items: StoredItem[], problems: Problem[]): StoredItem[] {
   return valid;
 }
 
+/** A check of an item file's whole text (check's secret scan); passed in, so that the commands
+ * that never scan do not load the detector. */
+export type TextScan = (path: string, text: string) => Problem[];
+
 export interface LoadOptions {
-  /** Scan every item file's text (valid or not) for secrets and personal data, as `check` does. */
-  scanSecrets?: boolean;
+  /** Run on every item file's text (valid or not), e.g. the secret scan of `check`. */
+  scan?: TextScan;
 }
 
 /** What loading one item file gives: the item when it is valid, and its problems. */
@@ -132,7 +135,7 @@ export function loadItemFile(rel: string, full: string, options: LoadOptions = {
   const result = parseItemBytes(rel, bytes);
   const problems = result.problems;
   // the text parseItemBytes decoded, so that it is not decoded twice; not UTF-8: decoded leniently
-  if (options.scanSecrets) problems.push(...secretProblems(rel, result.text ?? bytes.toString('utf8')));
+  if (options.scan) problems.push(...options.scan(rel, result.text ?? bytes.toString('utf8')));
   return result.item ? { item: result.item, problems } : { problems };
 }
 
@@ -140,7 +143,7 @@ export function loadItemFile(rel: string, full: string, options: LoadOptions = {
  * The secret scan of one item file alone, as loadItemFile does it: of the text it decodes (a file
  * that is not UTF-8 decoded leniently); nothing for a file too large or unreadable.
  */
-export function scanItemFile(rel: string, full: string): Problem[] {
+export function scanItemFile(rel: string, full: string, scan: TextScan): Problem[] {
   let read: { size: number; bytes: Buffer };
   try {
     read = readBounded(full, MAX_ITEM_BYTES);
@@ -149,7 +152,7 @@ export function scanItemFile(rel: string, full: string): Problem[] {
   }
   if (read.size > MAX_ITEM_BYTES) return [];
   // for valid UTF-8 this is the string the strict decoder gives, BOM included (ignoreBOM)
-  return secretProblems(rel, read.bytes.toString('utf8'));
+  return scan(rel, read.bytes.toString('utf8'));
 }
 
 /** Joins per-file results (in file order) into a store: cross-file checks, sorted problems. */
