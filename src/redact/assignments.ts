@@ -205,8 +205,18 @@ function report(out: RawMatch[], kind: 'secret-assignment' | 'high-entropy-assig
   out.push({ kind, start: p.start, end: p.end, priority: 1, description: `${what} "${describeKey(p.key)}"` });
 }
 
+/**
+ * Whether the text holds a key that KEYWORD_RE or ENV_KEY_RE accepts, right before an operator
+ * (what REST_RE allows between them included): a superset of what the loop below can report, in
+ * one scan. Most texts (an item file's YAML, prose) have neither, and skip the loop over every
+ * `:` and `=`. The env-style part is case-sensitive, as ENV_KEY_RE is.
+ */
+const KEYWORD_KEY_THEN_OP = /(?:passw|pwd|pass|secret|token|credential|key|auth|pat|private)[\w.-]*(?:\\{0,3}["'])?[ \t]*[:=]/i;
+const ENV_KEY_THEN_OP = /(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})(?:\\{0,3}["'])?[ \t]*[:=]/;
+
 /** Found from each `:` / `=`: the key before it decides which check the value gets. */
 function scanAssignments(text: string, out: RawMatch[]): void {
+  if (!KEYWORD_KEY_THEN_OP.test(text) && !ENV_KEY_THEN_OP.test(text)) return;
   OP_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = OP_RE.exec(text)) !== null) {

@@ -27,12 +27,31 @@ const RULES: readonly Rule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES, ...ASSIG
 const isAnchored = (r: Rule): r is RegexRule => !('scan' in r) && r.anchored === true;
 const scanPrefixes = prefixScanner(RULES.filter(isAnchored));
 const OTHER_RULES = RULES.filter((r) => !isAnchored(r));
+/** A pre-test with flags other than `i` would change meaning inside the combined regex below. */
+const gated = (r: Rule): boolean => r.triggers !== undefined || (r.pretest !== undefined && /^i?$/.test(r.pretest.flags));
+/** Rules with a trigger or a pre-test, which most texts (an item file, a short message) fail. */
+const GATED_RULES = OTHER_RULES.filter(gated);
+const IS_GATED = OTHER_RULES.map(gated);
+/**
+ * One case-insensitive test for all of their triggers and pre-tests at once: a superset of each
+ * (a trigger is a case-sensitive literal, a pre-test a regex), so a text it fails fails every
+ * one of them, and the rules' own tests still decide the rest. One scan instead of one per rule.
+ */
+const ANY_GATE = new RegExp(
+  GATED_RULES.map((r) => (r.triggers ? r.triggers.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') : `(?:${r.pretest!.source})`)).join('|'),
+  'i',
+);
 
 export function collectRaw(text: string, users: readonly string[] = []): RawMatch[] {
   const raw: RawMatch[] = [];
   if (text.length === 0) return raw;
   scanPrefixes(text, raw);
-  for (const rule of OTHER_RULES) {
+  // in the order of RULES among themselves: the order matches are found in does not matter
+  // (resolve() sorts them), but keep it stable for the next reader
+  const gate = ANY_GATE.test(text);
+  for (let i = 0; i < OTHER_RULES.length; i++) {
+    const rule = OTHER_RULES[i]!;
+    if (!gate && IS_GATED[i]) continue;
     if (!rulePasses(rule, text)) continue;
     if ('scan' in rule) rule.scan(text, raw);
     else runRegexRule(rule, text, raw);
