@@ -32,6 +32,14 @@ function commandName(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+// `compound check | head`: a reader that closes the pipe early ends the output, not the command
+// (no stack trace; the work and the exit code are the same as without the pipe).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 const program = new Command();
 const named = commandName(process.argv.slice(2));
 const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);

@@ -108,3 +108,24 @@ describe('compound CLI: store commands', () => {
     expect(r.stderr).not.toContain('\u001b[');
   });
 });
+
+describe('output into a pipe that closes early', () => {
+  it('`compound list | head -1`: no stack trace, the normal exit code', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('../helpers.js');
+    const root = tempDir();
+    expect(runCli(['init', root]).code).toBe(0);
+    for (let i = 0; i < 2000; i++) addItem(root, `Fact ${i}: the service on port ${3000 + i} must be started with make run-${i} before the tests.`);
+    expect(runCli(['reindex'], { cwd: root }).code).toBe(0);
+    const child = spawn(process.execPath, [CLI, 'list'], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // read the first chunk, then close our end like `head -1` does
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).not.toMatch(/at \S+ \(/); // no stack trace
+  });
+});
