@@ -479,6 +479,10 @@ describe('data formats', () => {
     expect(dataFormatDrafts(viewOf(short))).toEqual([]);
     const failed = new SessionBuilder().user('go').bash('cat missing.jsonl', SAMPLE, 1).build();
     expect(dataFormatDrafts(viewOf(failed))).toEqual([]);
+    // header keys with markup or odd payloads are left out of the text
+    const odd = SAMPLE.replace('"instructions":null', '"ins`tr\\nuc**tions":null');
+    const oddSession = new SessionBuilder().user('go').bash('head a.jsonl', odd).build();
+    expect(dataFormatDrafts(viewOf(oddSession))[0]!.text).toContain('header record {id, timestamp, git}');
   });
 });
 

@@ -67,7 +67,8 @@ function layoutOf(output: string): Layout | undefined {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
     const rec = record as Record<string, unknown>;
     const kinds = DISCRIMINATORS.filter((k) => typeof rec[k] === 'string' && /^[\w.:-]{1,40}$/.test(rec[k] as string));
-    if (records === 0 && kinds.length === 0) header = Object.keys(rec).slice(0, 8);
+    // header keys are shown in the item: plain identifiers only (no markup, no odd payloads)
+    if (records === 0 && kinds.length === 0) header = Object.keys(rec).filter((k) => /^[\w.-]{1,40}$/.test(k)).slice(0, 8);
     for (const k of kinds) note(k, rec[k] as string);
     records++;
   }
