@@ -18,8 +18,8 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { sortProblems as sortProblemsStable, type Problem } from './problem.js';
-import { assembleStore, listStoreFiles, loadItemFile, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
+import { sortProblems, type Problem } from './problem.js';
+import { assembleStore, listStoreFiles, loadItemFile, loadListed, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
 
 /** Files per chunk: small enough to balance the threads, large enough that messages are few. */
 export const CHUNK_FILES = 250;
@@ -91,16 +91,15 @@ function workerScript(): string | undefined {
 }
 
 export async function loadStoreParallel(root: string, options: LoadOptions = {}): Promise<LoadedStore> {
-  const { files, problems } = listStoreFiles(root);
+  const listed = listStoreFiles(root);
+  const { files, problems } = listed;
   const chunkCount = Math.ceil(files.length / CHUNK_FILES);
   const script = workerScript();
   // workers scan with the secret detector (store-worker.ts): the only scan there is
   const scan = options.scan !== undefined && files.length >= minFiles(SCAN_MIN_FILES);
   const parse = files.length >= minFiles(PARSE_MIN_FILES);
   const workers = script && (scan || parse) ? Math.max(0, Math.min(threadLimit() - 1, chunkCount - 1)) : 0;
-  if (workers === 0) {
-    return assembleStore(root, files.map(([rel, full]) => loadItemFile(rel, full, options)), problems);
-  }
+  if (workers === 0) return loadListed(root, listed, options);
   const parsed: FileLoad[][] = [];
   const secrets: Problem[][] = [];
   const next = new Int32Array(new SharedArrayBuffer(8));
@@ -110,16 +109,12 @@ export async function loadStoreParallel(root: string, options: LoadOptions = {})
   claimChunks(next, PARSE, files.length, (chunk, from, to) => (parsed[chunk] = parseChunk(files, from, to)));
   if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => (secrets[chunk] = scanChunk(files, from, to, options.scan!)));
   await Promise.all(finished);
-  // secret problems after all parse problems: sorting by file, line and code then gives the
-  // order loadStore gives (a secret never ties with a parse problem: their codes differ)
+  // secret problems after all parse problems, sorted again (sortProblems is stable): by file,
+  // line and code that is the order loadStore gives, since a secret never ties with a parse
+  // problem (their codes differ)
   const store = assembleStore(root, parsed.flat(), problems);
-  if (!scan) return store;
-  return { ...store, problems: sortMerged(store.problems, secrets.flat()) };
-}
-
-function sortMerged(a: Problem[], b: Problem[]): Problem[] {
-  // assembleStore sorted `a`; sortProblems is stable, so one more sort keeps each list's order
-  return b.length === 0 ? a : sortProblemsStable([...a, ...b]);
+  const found = secrets.flat();
+  return found.length === 0 ? store : { ...store, problems: sortProblems([...store.problems, ...found]) };
 }
 
 function runWorker(script: string, input: WorkerInput, parsed: FileLoad[][], secrets: Problem[][]): Promise<void> {

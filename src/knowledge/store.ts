@@ -174,8 +174,12 @@ export function listStoreFiles(root: string): { files: [rel: string, full: strin
 }
 
 export function loadStore(root: string, options: LoadOptions = {}): LoadedStore {
-  const { files, problems } = listStoreFiles(root);
-  return assembleStore(root, files.map(([rel, full]) => loadItemFile(rel, full, options)), problems);
+  return loadListed(root, listStoreFiles(root), options);
+}
+
+/** loadStore over files already listed (store-parallel lists them to decide on workers). */
+export function loadListed(root: string, listed: ReturnType<typeof listStoreFiles>, options: LoadOptions = {}): LoadedStore {
+  return assembleStore(root, listed.files.map(([rel, full]) => loadItemFile(rel, full, options)), listed.problems);
 }
 
 /** One buffer for every item file: the bytes are decoded (copied) before the next file is read. */
