@@ -4,6 +4,7 @@
  * so that what the bootstrapper gave an agent is never harvested again as if the agent found it.
  */
 import { splitBootstrapBlocks } from './bootstrap-markers.js';
+import { copyOf } from './jsonl.js';
 import type { SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from './model.js';
 
 /** Fields every event may carry; `index` is assigned by the helpers. */
@@ -91,6 +92,26 @@ export function pushText(
   if (kind === 'assistant' && model) e.model = model;
   events.push(e as unknown as SessionEvent);
   return events.length - before;
+}
+
+/**
+ * Appends a tool call on `base`, its keys in the order `{ ...base, callId?, name, input, command? }`
+ * gives (built without the spread, see copyOf).
+ */
+export function pushCallOn(
+  events: SessionEvent[],
+  base: EventBaseInput,
+  name: string,
+  input: Record<string, unknown>,
+  callId?: string,
+  command?: string,
+): ToolCallEvent {
+  const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
+  if (callId) call.callId = callId;
+  call.name = name;
+  call.input = input;
+  if (command !== undefined) call.command = command;
+  return pushToolCall(events, call);
 }
 
 /** Appends a tool call. */

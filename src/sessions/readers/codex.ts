@@ -13,7 +13,7 @@ import { forEachLine, type Preloaded } from '../lines.js';
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
+import { pushCallOn, pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
 import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
 
@@ -235,10 +235,7 @@ class CodexSession {
         return this.callOutput(p, base);
       case 'web_search_call': {
         const input = isRecord(p.action) ? p.action : {};
-        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
-        call.name = 'web_search';
-        call.input = input;
-        pushToolCall(this.events, call);
+        pushCallOn(this.events, base, 'web_search', input);
         return;
       }
       default:

@@ -8,9 +8,9 @@
  *   it has user events only; for sessions that also have a chat file it repeats their prompts
  *   under the same session id (a walker should prefer the chat file).
  */
-import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
-import { copyOf, injectedBase } from '../jsonl.js';
+import { pushCallOn, pushText, pushToolResult } from '../events.js';
+import type { Session, SessionEvent, SourceRef, ToolResultEvent } from '../model.js';
+import { injectedBase } from '../jsonl.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import type { Preloaded } from '../lines.js';
@@ -134,12 +134,7 @@ function pushGeminiMessage(
     const cTime = str(c.timestamp) ?? time;
     const cSrc = at(`toolCalls.${j}`) ?? src;
     const cBase = cTime === undefined ? { source: cSrc } : { source: cSrc, time: cTime };
-    const call = copyOf(cBase) as Omit<ToolCallEvent, 'index' | 'kind'>;
-    if (callId) call.callId = callId;
-    call.name = name;
-    call.input = input;
-    if (command !== undefined) call.command = command;
-    pushToolCall(events, call);
+    pushCallOn(events, cBase, name, input, callId, command);
     const status = str(c.status);
     if (status === undefined && c.result === undefined) return; // still pending when the file was written
     const { output, hasError } = toolOutput(c);

@@ -2,8 +2,8 @@
  * OpenAI chat-completions messages ({role, content, tool_calls, tool_call_id}) → events. Shared by
  * the generic OpenAI-chat JSONL reader and both Hermes readers, which store the same dicts.
  */
-import { pushText, pushToolCall, pushToolResult } from '../events.js';
-import type { SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
+import { pushCallOn, pushText, pushToolResult } from '../events.js';
+import type { SessionEvent, SourceRef, ToolResultEvent } from '../model.js';
 import { copyOf, injectedBase } from '../jsonl.js';
 import { isRecord, ModelList, str } from './common.js';
 import { statedExitCode } from './outcome.js';
@@ -162,23 +162,14 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
         const input = parseArguments(fn.arguments ?? fn.input);
         const command = commandOf(input);
         if (callId) state.callNames.set(callId, name);
-        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
-        if (callId) call.callId = callId;
-        call.name = name;
-        call.input = input;
-        if (command !== undefined) call.command = command;
-        pushToolCall(events, call);
+        pushCallOn(events, base, name, input, callId, command);
       }
       // the pre-tools API shape: one function_call on the message
       if (calls.length === 0 && isRecord(msg.function_call)) {
         const name = str(msg.function_call.name) ?? 'unknown';
         const input = parseArguments(msg.function_call.arguments);
         const command = commandOf(input);
-        const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
-        call.name = name;
-        call.input = input;
-        if (command !== undefined) call.command = command;
-        pushToolCall(events, call);
+        pushCallOn(events, base, name, input, undefined, command);
       }
       return true;
     }
