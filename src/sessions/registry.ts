@@ -14,8 +14,10 @@ import { aiderReader } from './readers/aider.js';
 
 export const READERS: readonly SessionReader[] = [
   // READERS-LIST: one entry per format
-  claudeCodeReader,
+  // Codex first: its check reads only the first line's opening keys, while Claude Code's scans
+  // the head for its keys; a Codex rollout then never pays for that scan
   codexReader,
+  claudeCodeReader,
   hermesReader,
   geminiCliReader,
   aiderReader,

@@ -19,7 +19,7 @@ import { forEachLine, type Preloaded } from '../lines.js';
 import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, pathHash, warnLineQuality, Warnings } from './common.js';
+import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, opensAsJson, pathHash, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
@@ -28,6 +28,7 @@ const USER_LINE = /^####(?: (.*))?$/;
 const NOTE_LINE = /^>(?: (.*))?$/;
 
 function detect(head: string): number {
+  if (opensAsJson(head)) return 0;
   // the literal check is cheap and rules out almost every head before the multiline regex
   return head.includes('# aider chat started at ') && /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
 }

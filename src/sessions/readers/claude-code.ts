@@ -13,6 +13,7 @@ import { forEachLine, readLines, type Preloaded } from '../lines.js';
 import type { SessionEvent, Session, AssistantEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
+import { opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
 import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
@@ -62,9 +63,14 @@ export function isInjectedUserText(text: string): boolean {
 // detection
 
 function detect(head: string): number {
+  // every line of a Claude Code file is a JSON object: a head that opens otherwise is not one
+  if (!opensAsJson(head)) return 0;
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
   for (const line of headLines(head, 20)) {
     if (line[0] !== '{') return 0;
+    // only a line with one of these keys can decide; parsing the others (a Codex or Hermes
+    // head that mentions "sessionId" somewhere) would only cost time
+    if (!line.includes('"parentUuid"') && !line.includes('"leafUuid"') && !line.includes('"session_id"')) continue;
     const o = tryParse(line);
     if (!isRecord(o)) continue;
     const type = str(o.type);

@@ -100,6 +100,20 @@ export class ModelList {
   }
 }
 
+/**
+ * Whether a head opens like a JSON document or JSON Lines (first non-blank character `{` or `[`).
+ * Every line of such a file is JSON structure, so no line of it can be a markdown heading or
+ * marker: the markdown readers rule it out without scanning 64 KiB for their markers.
+ */
+export function opensAsJson(head: string): boolean {
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    return c === 0x7b || c === 0x5b;
+  }
+  return false;
+}
+
 export interface SessionInit {
   id: string;
   format: SessionFormat;

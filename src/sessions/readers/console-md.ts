@@ -16,7 +16,7 @@ import { readLines } from '../lines.js';
 import type { AssistantEvent, Session, SessionEvent, SourceRef } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { baseName, errorMessage, fileSize, makeSession, ModelList, pathHash, warnLineQuality, Warnings } from './common.js';
+import { baseName, errorMessage, fileSize, makeSession, ModelList, opensAsJson, pathHash, warnLineQuality, Warnings } from './common.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
 interface MdLine {
@@ -39,6 +39,7 @@ const SUCCESS = new Set(['✔', '✓']);
 const FAILURE = new Set(['x', '✗', '✕']);
 
 function detect(head: string): number {
+  if (opensAsJson(head)) return 0;
   // the literal checks are cheap and rule out almost every head before the multiline regexes
   const reply = head.includes('✦ ') && /^✦ /m.test(head);
   const panel = head.includes('│ ') && /^ ?│ [✔✓x✗✕-] {1,2}\S/m.test(head);
