@@ -162,6 +162,36 @@ describe('Codex reader: details', () => {
     expect(s!.repo).toBe('app');
   });
 
+  it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {
+    const tmp = tempDir();
+    const file = join(tmp, 'rollout-outputs.jsonl');
+    const env = (type: string, payload: Record<string, unknown>, t: number) => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
+    const call = (id: string, cmd: string, t: number) => env('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd }), call_id: id }, t);
+    const output = (id: string, text: string, t: number) => env('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+    writeFileSync(
+      file,
+      [
+        env('session_meta', { id: 'out-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
+        call('c1', 'npm test', 1),
+        env('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 1, aggregated_output: 'FAIL full output' }, 2),
+        output('c1', 'Process exited with code 1\nFAIL cut output', 3),
+        call('c2', 'ls', 4),
+        output('c2', 'Process exited with code 0\nsrc', 5),
+        // a cut copy of an answered output is still parsed, so the cut is reported
+        output('c1', 'late', 6).slice(0, -2),
+        output('c1', 'again', 7),
+      ].join('\n') + '\n',
+    );
+    const warnings: string[] = [];
+    const [s] = await codexReader.read(file, { onWarning: (w) => warnings.push(`${w.line}: ${w.message.slice(0, 12)}`) });
+    expect(results(s!).map((r) => [r.callId, r.output, r.exitCode])).toEqual([
+      ['c1', 'FAIL full output', 1],
+      ['c2', 'Process exited with code 0\nsrc', 0],
+    ]);
+    expect(warnings).toEqual(['7: invalid JSON']);
+    expect(s!.endedAt).toBe('2026-01-05T10:00:07.000Z'); // the time of the last, skipped, record
+  });
+
   it('recognises injected context and repository names', () => {
     expect(isInjectedCodexText('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
     expect(isInjectedCodexText('<turn_aborted>\nThe user interrupted.\n</turn_aborted>')).toBe(true);

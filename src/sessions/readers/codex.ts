@@ -366,11 +366,11 @@ class CodexSession {
   private callOutput(p: Json, base: EventBaseInput): void {
     const callId = str(p.call_id);
     const state = callId ? this.calls.get(callId) : undefined;
+    if (state?.result) return; // already built from exec_command_end, which is the richer copy
     const rawOut = p.output;
     const raw = typeof rawOut === 'string' ? rawOut : isRecord(rawOut) ? JSON.stringify(rawOut) : '';
     const shell = state !== undefined && LEGACY_SHELL_TOOLS.has(state.name);
     const parsed = parseOutput(raw, this.legacy && shell);
-    if (state?.result) return; // already built from exec_command_end, which is the richer copy
 
     const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
     result.output = parsed.text;
@@ -451,6 +451,11 @@ class CodexSession {
     }
   }
 
+  /** Whether the call already has its result (callOutput would ignore another). */
+  answered(callId: string): boolean {
+    return this.calls.get(callId)?.result !== undefined;
+  }
+
   toSession(bytes: number): Session {
     const session: Session = {
       id: this.id ?? basename(this.file).replace(/\.jsonl?$/i, ''),
@@ -493,6 +498,23 @@ function isSkippable(text: string): boolean {
   return i !== -1 && i < 120 && text.startsWith('{"type":"token_count"', i + 10);
 }
 
+/** The opening of a modern tool output record, as Codex writes it: its time and call id. */
+const OUTPUT_OPENING =
+  /^\{"timestamp":"([^"\\]*)","type":"response_item","payload":\{"type":"(?:function_call_output|custom_tool_call_output)","call_id":"([^"\\]+)"/;
+
+/**
+ * A tool output record (a fifth of a modern rollout's bytes) whose call already has its result:
+ * exec_command_end and patch_apply_end come first and are the richer copy, so such a record
+ * adds only its time. Returns that time ('' when it has none), or undefined when the line must
+ * be parsed.
+ */
+function answeredOutputTime(text: string, s: CodexSession): string | undefined {
+  // a cut line (no closing brace) is parsed so that the cut is reported
+  if (text.charCodeAt(text.length - 1) !== 0x7d || !text.startsWith('{"timestamp":"')) return undefined;
+  const m = OUTPUT_OPENING.exec(text);
+  return m && s.answered(m[2]!) ? m[1]! : undefined;
+}
+
 async function read(file: string, options: ReadOptions & Preloaded = {}): Promise<Session[]> {
   const sink = new WarningSink(file, options.onWarning);
   const content = options.content;
@@ -503,6 +525,14 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   const limit = maxLineBytes(options);
   await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded }, (line) => {
     if (!line.truncated && isSkippable(line.text)) return;
+    if (!line.truncated && !s.legacy) {
+      const time = answeredOutputTime(line.text, s);
+      if (time !== undefined) {
+        s.span.see(time);
+        sawRecord = true;
+        return;
+      }
+    }
     const o = parseJsonLine(sink, line);
     if (!isRecord(o)) {
       if (o !== undefined) sink.warn(line.lineNo, 'not a JSON object, line skipped');
