@@ -115,6 +115,8 @@ class AiderSession {
     this.echo = undefined;
     pushText(this.events, 'user', text, injected ? { source: this.src(first), injected: true } : { source: this.src(first) });
     if (injected) return;
+    const c0 = text.charCodeAt(0);
+    if (c0 !== 0x2f /* / */ && c0 !== 0x21 /* ! */) return; // neither a chat-mode, shell nor lint command
     const chat = /^\/(?:ask|code|architect|context)\s+([\s\S]+)$/.exec(text);
     if (chat) this.echo = chat[1]!.trim();
     const shell = /^(?:\/(run|test)|!)\s*([\s\S]*)$/.exec(text);
@@ -221,9 +223,11 @@ class AiderSession {
       this.bannerModels(t);
       return;
     }
-    if (t === '' || /^Tokens: .* sent/.test(t) || /^Cost: \$/.test(t)) return;
+    // Each regex below is tried only on a line with its literal opening (or, unanchored, its
+    // literal text): the same tests in the same order, without a regex run per note line.
+    if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
     let m: RegExpExecArray | null;
-    if ((m = /^Applied edit to (.+?)\s*$/.exec(t))) {
+    if (t.startsWith('Applied edit to ') && (m = /^Applied edit to (.+?)\s*$/.exec(t))) {
       this.closeOpen();
       const file = m[1]!;
       const mine = this.pendingEdits.filter((c) => c.input.path === file);
@@ -235,17 +239,17 @@ class AiderSession {
       this.pendingEdits = this.pendingEdits.filter((c) => c.input.path !== file);
       return;
     }
-    if ((m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {
+    if (t.startsWith('Commit ') && (m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {
       this.closeOpen();
       const call = pushToolCall(this.events, { source: this.src(l), name: 'commit', input: { hash: m[1], message: m[2] } });
       this.result(call, l, t, false);
       return;
     }
     if (
-      /did not conform to the edit format/.test(t) ||
-      /SEARCH\/REPLACE blocks? failed to match/.test(t) ||
-      /^## SearchReplaceNoExactMatch/.test(t) ||
-      /^Malformed (?:response|edit)/i.test(t)
+      t.includes('did not conform to the edit format') ||
+      (t.includes('failed to match') && /SEARCH\/REPLACE blocks? failed to match/.test(t)) ||
+      t.startsWith('## SearchReplaceNoExactMatch') ||
+      ((t.charCodeAt(0) | 0x20) === 0x6d /* m, M */ && /^Malformed (?:response|edit)/i.test(t))
     ) {
       if (this.open?.kind === 'edit-failure') this.open.lines.push(t);
       else {
@@ -254,27 +258,27 @@ class AiderSession {
       }
       return;
     }
-    if ((m = /^Running (.+)$/.exec(t))) {
+    if (t.startsWith('Running ') && (m = /^Running (.+)$/.exec(t))) {
       this.startCall(l, 'shell', 'shell', { command: m[1] }, m[1]);
       return;
     }
-    if (/^# Fix any errors below, if possible\./.test(t)) {
+    if (t.startsWith('# Fix any errors below, if possible.')) {
       this.startCall(l, 'lint', 'lint', {});
       this.open!.lines.push(t);
       return;
     }
-    if ((m = /^## Running: (.+)$/.exec(t)) && this.open?.kind === 'lint') {
+    if (t.startsWith('## Running: ') && (m = /^## Running: (.+)$/.exec(t)) && this.open?.kind === 'lint') {
       this.open.call.input.command = m[1];
       this.open.call.command = m[1];
       this.open.lines.push(t);
       return;
     }
-    if (/^Attempt to fix lint errors\?/.test(t)) {
+    if (t.startsWith('Attempt to fix lint errors?')) {
       if (this.open?.kind === 'lint') this.open.failed = true;
       this.closeOpen();
       return;
     }
-    if (/^Attempt to fix test errors\?/.test(t)) {
+    if (t.startsWith('Attempt to fix test errors?')) {
       if (this.open && (this.open.kind === 'test' || this.open.kind === 'shell')) this.open.failed = true;
       else {
         this.startCall(l, 'test', 'test', {});
@@ -283,19 +287,24 @@ class AiderSession {
       this.closeOpen();
       return;
     }
-    if (/^Added \d+ lines? of output to the chat\.?$/.test(t)) {
+    if (t.startsWith('Added ') && /^Added \d+ lines? of output to the chat\.?$/.test(t)) {
       if (this.open) {
         this.open.lines.push(t);
         if (this.open.kind === 'test') this.open.failed = true; // /test adds output only on failure
       }
       return;
     }
-    if (/^Run shell commands?\?/.test(t)) {
+    if (t.startsWith('Run shell command') && /^Run shell commands?\?/.test(t)) {
       // the commands echoed just before the question are the model's proposal, not output
       if (this.open && this.open.kind === 'shell') this.closeOpen();
       return;
     }
-    if (CONFIRM.test(t) || /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t)) return;
+    if (
+      ((t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t)) ||
+      (t.startsWith('Add ') && /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t))
+    ) {
+      return;
+    }
     if (this.open) {
       this.open.lines.push(l.text);
       return;
