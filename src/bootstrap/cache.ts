@@ -4,16 +4,17 @@
  * a dot-folder) and is rebuilt whenever index.json's size or mtime differ from the ones it was
  * built from. `writeSearchStructure` is what `reindex` can call right after writing index.json.
  */
-import { accessSync, closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { CACHE_DIR, prepareCacheDir } from '../knowledge/cache-dir.js';
 import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { parseIndex } from '../knowledge/index-file.js';
-import { INDEX_FILE, KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import { INDEX_FILE } from '../knowledge/paths.js';
 import { RANKING_SIGNATURE } from './priors.js';
 import { buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource } from './structure.js';
 import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
 
-export const CACHE_DIR = `${KNOWLEDGE_DIR}/.cache`;
+export { CACHE_DIR };
 export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
 
 /** Why no structure could be opened: the store is missing, or its index cannot be used. */
@@ -42,19 +43,6 @@ function sameSource(structure: SearchStructure, st: Stats): boolean {
   return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs && structure.header.ranking === RANKING_SIGNATURE;
 }
 
-/** Makes knowledge/.cache/ (self-ignoring); false when the store cannot be written. */
-function prepareCacheDir(root: string): boolean {
-  try {
-    const dir = join(root, CACHE_DIR);
-    mkdirSync(dir, { recursive: true });
-    const ignore = join(dir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '# derived by compound; safe to delete\n*\n');
-    accessSync(dir, fsConstants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Builds the structure from index.json and writes it; returns its bytes. */
 export async function writeSearchStructure(root: string, options: { write?: boolean } = {}): Promise<Uint8Array> {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { loadStoreParallel } from '../knowledge/store-parallel.js';
+import { LoadCache } from '../knowledge/load-cache.js';
 import { buildIndex, renderIndex } from '../knowledge/index-file.js';
 import { readIndexText } from '../knowledge/store.js';
 import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
@@ -19,16 +20,17 @@ export function register(program: Command): void {
     .command('reindex')
     .description('regenerate knowledge/index.json from the item files (invalid items are left out and reported; exit 1 if any)')
     .option('--dry-run', 'say whether the index would change, without writing it')
-    .option('--json', 'print the result as JSON');
+    .option('--json', 'print the result as JSON')
+    .option('--no-cache', "parse every file: ignore knowledge/.cache/'s record of files already found clean");
   addCommitOptions(cmd)
     .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 item(s)\n  $ compound reindex --commit --branch knowledge/reindex')
     .action(
-      action(async (opts: { dryRun?: boolean; json?: boolean } & CommitFlags) => {
+      action(async (opts: { dryRun?: boolean; json?: boolean; cache?: boolean } & CommitFlags) => {
         // not context(): the config is not used here, and reading it would load the YAML parser
         const root = findRoot(process.cwd());
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
         try {
-          const store = await loadStoreParallel(root);
+          const store = await loadStoreParallel(root, opts.cache === false ? {} : { cache: LoadCache.open(root) });
           const text = renderIndex(buildIndex(store.items));
           const changed = readIndexText(root) !== text;
           if (changed && !opts.dryRun) {

@@ -12,6 +12,7 @@ import { loadStoreParallel } from './store-parallel.js';
 import { secretProblems } from './secret-problems.js';
 import { sortProblems, type Problem } from './problem.js';
 import { abs } from './fsutil.js';
+import { LoadCache } from './load-cache.js';
 
 export interface CheckResult {
   store: LoadedStore;
@@ -64,8 +65,14 @@ function linkProblems(store: LoadedStore): Problem[] {
   return out;
 }
 
-export async function checkStore(root: string): Promise<CheckResult> {
-  const store = await loadStoreParallel(root, { scan: secretProblems });
+export interface CheckOptions {
+  /** Use and update knowledge/.cache/'s record of files already found clean (load-cache.ts);
+   * false checks every file from scratch and leaves the record as it is. Default true. */
+  cache?: boolean;
+}
+
+export async function checkStore(root: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const store = await loadStoreParallel(root, options.cache === false ? { scan: secretProblems } : { scan: secretProblems, cache: LoadCache.open(root) });
   const problems = [...store.problems];
   problems.push(...linkProblems(store), ...indexProblems(root, store), ...ledgerProblems(root));
   return { store, problems: sortProblems(problems) };

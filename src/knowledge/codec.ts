@@ -84,6 +84,23 @@ export function parseItemBytes(path: string, bytes: Uint8Array): ParseResult {
   };
 }
 
+/**
+ * The StoredItem of a file known to be clean (see load-cache.ts): `meta` as parseItemBytes
+ * validated it for these exact bytes, and where the body starts. Undefined when the bytes do not
+ * decode (then the caller parses them the usual way).
+ */
+export function knownItem(path: string, bytes: Uint8Array, meta: ItemMeta, bodyStart: number): StoredItem | undefined {
+  let raw: string;
+  try {
+    raw = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const body = raw.slice(bodyStart);
+  const { text } = splitBody(body);
+  return { meta, body, path, text, title: meta.title ?? titleFromText(text), raw };
+}
+
 /** Front matter in schema order, without undefined values or empty optional lists. */
 export function orderedMeta(meta: ItemMeta): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -19,7 +19,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sortProblems, type Problem } from './problem.js';
-import { assembleStore, listStoreFiles, loadItemFile, loadListed, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
+import { assembleStore, listStoreFiles, loadItemFile, loadListed, remember, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
+import { LoadCache } from './load-cache.js';
 
 /** Files per chunk: small enough to balance the threads, large enough that messages are few. */
 export const CHUNK_FILES = 250;
@@ -90,7 +91,19 @@ function workerScript(): string | undefined {
   return import.meta.url.endsWith('.js') && existsSync(file) ? file : undefined;
 }
 
+/**
+ * loadStore, on more than one thread for a very large store. With `options.cache`, files whose
+ * bytes it remembers are not parsed again, and what this load found clean is saved to it: a
+ * store the cache knows is loaded in this thread (reading and hashing is all that is left), an
+ * unknown one as usual, and its clean loads remembered for the next run.
+ */
 export async function loadStoreParallel(root: string, options: LoadOptions = {}): Promise<LoadedStore> {
+  const store = await load(root, options);
+  options.cache?.save();
+  return store;
+}
+
+async function load(root: string, options: LoadOptions): Promise<LoadedStore> {
   const listed = listStoreFiles(root);
   const { files, problems } = listed;
   const chunkCount = Math.ceil(files.length / CHUNK_FILES);
@@ -98,7 +111,8 @@ export async function loadStoreParallel(root: string, options: LoadOptions = {})
   // workers scan with the secret detector (store-worker.ts): the only scan there is
   const scan = options.scan !== undefined && files.length >= minFiles(SCAN_MIN_FILES);
   const parse = files.length >= minFiles(PARSE_MIN_FILES);
-  const workers = script && (scan || parse) ? Math.max(0, Math.min(threadLimit() - 1, chunkCount - 1)) : 0;
+  const warm = options.cache !== undefined && options.cache.size > 0;
+  const workers = script && (scan || parse) && !warm ? Math.max(0, Math.min(threadLimit() - 1, chunkCount - 1)) : 0;
   if (workers === 0) return loadListed(root, listed, options);
   const parsed: FileLoad[][] = [];
   const secrets: Problem[][] = [];
@@ -109,12 +123,25 @@ export async function loadStoreParallel(root: string, options: LoadOptions = {})
   claimChunks(next, PARSE, files.length, (chunk, from, to) => (parsed[chunk] = parseChunk(files, from, to)));
   if (scan) claimChunks(next, SCAN, files.length, (chunk, from, to) => (secrets[chunk] = scanChunk(files, from, to, options.scan!)));
   await Promise.all(finished);
+  const loads = parsed.flat();
+  const found = secrets.flat();
+  if (options.cache) rememberClean(options.cache, loads, found, options.scan !== undefined);
   // secret problems after all parse problems, sorted again (sortProblems is stable): by file,
   // line and code that is the order loadStore gives, since a secret never ties with a parse
   // problem (their codes differ)
-  const store = assembleStore(root, parsed.flat(), problems);
-  const found = secrets.flat();
+  const store = assembleStore(root, loads, problems);
   return found.length === 0 ? store : { ...store, problems: sortProblems([...store.problems, ...found]) };
+}
+
+/** What loadItemFile would have remembered, for loads made on workers: the hash of a clean
+ * file's text is that of its bytes (valid UTF-8, no BOM, or it would have a problem). */
+function rememberClean(cache: LoadCache, loads: readonly FileLoad[], secrets: readonly Problem[], scanned: boolean): void {
+  const withSecrets = new Set(secrets.map((p) => p.file));
+  for (const load of loads) {
+    const item = load.item;
+    if (!item || load.problems.length > 0 || withSecrets.has(item.path)) continue;
+    remember(cache, LoadCache.hashOf(Buffer.from(item.raw, 'utf8')), item, scanned);
+  }
 }
 
 function runWorker(script: string, input: WorkerInput, parsed: FileLoad[][], secrets: Problem[][]): Promise<void> {

@@ -5,7 +5,8 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import { RuntimeError } from '../core/errors.js';
-import { MAX_ITEM_BYTES, parseItemBytes } from './codec.js';
+import { knownItem, MAX_ITEM_BYTES, parseItemBytes } from './codec.js';
+import { LoadCache } from './load-cache.js';
 import type { StoredItem } from './item.js';
 import type { Problem } from './problem.js';
 import { sortProblems } from './problem.js';
@@ -111,6 +112,8 @@ export type TextScan = (path: string, text: string) => Problem[];
 export interface LoadOptions {
   /** Run on every item file's text (valid or not), e.g. the secret scan of `check`. */
   scan?: TextScan;
+  /** Loads remembered from earlier runs, by the files' bytes (see load-cache.ts). */
+  cache?: LoadCache;
 }
 
 /** What loading one item file gives: the item when it is valid, and its problems. */
@@ -132,11 +135,27 @@ export function loadItemFile(rel: string, full: string, options: LoadOptions = {
   } catch (err) {
     return { problems: [{ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' }] };
   }
+  const cache = options.cache;
+  const hash = cache ? LoadCache.hashOf(bytes) : '';
+  if (cache) {
+    const hit = cache.get(rel, hash);
+    if (hit && (hit.scanned || !options.scan)) {
+      const item = knownItem(rel, bytes, hit.meta, hit.bodyStart);
+      if (item) return { item, problems: [] };
+    }
+  }
   const result = parseItemBytes(rel, bytes);
   const problems = result.problems;
   // the text parseItemBytes decoded, so that it is not decoded twice; not UTF-8: decoded leniently
   if (options.scan) problems.push(...options.scan(rel, result.text ?? bytes.toString('utf8')));
+  if (cache && result.item && problems.length === 0) remember(cache, hash, result.item, options.scan !== undefined);
   return result.item ? { item: result.item, problems } : { problems };
+}
+
+/** Remembers the clean load of an item whose bytes hash to `hash`. */
+export function remember(cache: LoadCache, hash: string, item: StoredItem, scanned: boolean): void {
+  // the body is the end of the text for every clean file; anything else is simply not remembered
+  if (item.raw.endsWith(item.body)) cache.set(item.path, hash, { meta: item.meta, bodyStart: item.raw.length - item.body.length, scanned });
 }
 
 /**

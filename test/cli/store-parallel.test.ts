@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeItem, runCli, tempDir } from '../helpers.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
@@ -48,8 +48,9 @@ describe('loading a store on several threads', () => {
     const root = buildStore();
     const one = { COMPOUND_THREADS: '1' };
     const two = { COMPOUND_THREADS: '2', COMPOUND_PARALLEL_MIN_FILES: '0' };
-    const checkOne = runCli(['check', '--json'], { cwd: root, env: one });
-    const checkTwo = runCli(['check', '--json'], { cwd: root, env: two });
+    // --no-cache: a remembered load would spare the second run its parsing, and the threads
+    const checkOne = runCli(['check', '--json', '--no-cache'], { cwd: root, env: one });
+    const checkTwo = runCli(['check', '--json', '--no-cache'], { cwd: root, env: two });
     expect(checkOne.code).toBe(1);
     expect(checkTwo.code).toBe(1);
     expect(checkTwo.stdout).toBe(checkOne.stdout);
@@ -58,12 +59,38 @@ describe('loading a store on several threads', () => {
       expect(codes).toContain(code);
     }
 
-    expect(runCli(['reindex'], { cwd: root, env: one }).code).toBe(1); // invalid items are left out
+    expect(runCli(['reindex', '--no-cache'], { cwd: root, env: one }).code).toBe(1); // invalid items are left out
     const indexOne = readFileSync(join(root, 'knowledge/index.json'), 'utf8');
     writeFileSync(join(root, 'knowledge/index.json'), '{}\n');
-    const reTwo = runCli(['reindex', '--json'], { cwd: root, env: two });
+    const reTwo = runCli(['reindex', '--json', '--no-cache'], { cwd: root, env: two });
     expect(reTwo.code).toBe(1);
     expect(readFileSync(join(root, 'knowledge/index.json'), 'utf8')).toBe(indexOne);
     expect((JSON.parse(reTwo.stdout) as { items: number }).items).toBeGreaterThan(890);
+  });
+
+  it('the load cache: filled by a load on two threads, then the same problems and index from it', () => {
+    const root = buildStore();
+    const cacheFile = join(root, 'knowledge/.cache/load-v1.json');
+    const two = { COMPOUND_THREADS: '2', COMPOUND_PARALLEL_MIN_FILES: '0' };
+    const fresh = runCli(['check', '--json', '--no-cache'], { cwd: root, env: two });
+    expect(existsSync(cacheFile)).toBe(false); // --no-cache leaves no record
+    const filling = runCli(['check', '--json'], { cwd: root, env: two });
+    expect(filling.stdout).toBe(fresh.stdout);
+    const remembered = Object.keys((JSON.parse(readFileSync(cacheFile, 'utf8')) as { files: object }).files);
+    // every file that loads clean, none with a problem of its own; problems between files
+    // (the same id twice, a file in the wrong folder, the index) are found on every run
+    const betweenFiles = ['E_ITEM_DUPLICATE_ID', 'E_ITEM_PATH', 'E_ITEM_ID_MISMATCH', 'E_ITEM_LINK', 'E_INDEX_STALE'];
+    expect(remembered.length).toBeGreaterThan(890);
+    for (const p of (JSON.parse(fresh.stdout) as { problems: { file: string; code: string }[] }).problems) {
+      if (!betweenFiles.includes(p.code)) expect(remembered).not.toContain(p.file);
+    }
+    const warm = runCli(['check', '--json'], { cwd: root, env: two });
+    expect(warm.stdout).toBe(fresh.stdout);
+    // a remembered file that changes is checked again
+    const rel = remembered.find((r) => r.includes('/global/fact/'))!;
+    writeFileSync(join(root, rel), readFileSync(join(root, rel), 'utf8').replace('first.', 'first; token ghp_0123456789abcdefABCDEF0123456789abcd.'));
+    const changed = runCli(['check', '--json'], { cwd: root, env: two });
+    expect(changed.stdout).toBe(runCli(['check', '--json', '--no-cache'], { cwd: root, env: two }).stdout);
+    expect(changed.stdout).toContain(rel);
   });
 });

@@ -1,0 +1,144 @@
+/**
+ * What loading a clean item file found, remembered by the file's exact bytes, so that `check`
+ * and `reindex` read every item file but parse, validate and secret-scan only the ones that
+ * changed since they last ran (what `eslint --cache` and tsc's incremental builds do).
+ *
+ * - Keyed by path and the SHA-1 of the bytes: any change to a file, a touch without a change
+ *   excepted, makes it a miss. Nothing is trusted from stat.
+ * - Only files that loaded with no problem at all are remembered; a file with a problem is
+ *   checked again every time, so every problem is reported on every run.
+ * - An entry says whether the secret scan ran on those bytes: `reindex` (no scan) can use an
+ *   entry `check` wrote, and `check` scans a file that only `reindex` has seen.
+ * - The cache is void when the code that decides an item's fields and problems changes: its
+ *   fingerprint covers the version and the bytes of every module of knowledge/ and redact/.
+ * - It lives in knowledge/.cache/ (ignored by git), so a fresh clone, and so a CI job, always
+ *   checks everything; `--no-cache` does the same locally. Deleting it is always safe.
+ */
+import { createHash, hash as hashOnce } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { prepareCacheDir } from './cache-dir.js';
+import { writeFileAtomic } from './fsutil.js';
+import type { ItemMeta } from './item.js';
+import { KNOWLEDGE_DIR } from './paths.js';
+
+export const LOAD_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/load-v1.json`;
+
+/** What a hit gives back: enough to rebuild the StoredItem from the file's text. */
+export interface CachedLoad {
+  meta: ItemMeta;
+  /** Where the body starts in the file's text. */
+  bodyStart: number;
+  /** Whether the secret scan found nothing in these bytes (false: it did not run). */
+  scanned: boolean;
+}
+
+/** On disk and in memory: [sha1 of the bytes, body start, scanned 0/1, meta]. A hit hands out
+ * the meta object itself: the cache is saved right after the load, before any caller can
+ * change an item (loadStoreParallel). */
+type Entry = [hash: string, bodyStart: number, scanned: 0 | 1, meta: ItemMeta];
+
+export class LoadCache {
+  private readonly seen = new Map<string, Entry>();
+  private changed = false;
+
+  private constructor(
+    private readonly root: string,
+    private readonly fingerprint: string,
+    private readonly entries: Map<string, Entry>,
+  ) {}
+
+  /** The store's cache, or an empty one when there is none or it was written by other code. */
+  static open(root: string): LoadCache {
+    const fingerprint = codeFingerprint();
+    const entries = new Map<string, Entry>();
+    try {
+      const doc = JSON.parse(readFileSync(join(root, ...LOAD_CACHE_FILE.split('/')), 'utf8')) as { fingerprint?: unknown; files?: unknown };
+      if (doc.fingerprint === fingerprint && typeof doc.files === 'object' && doc.files !== null) {
+        const files = doc.files as Record<string, unknown>;
+        for (const rel in files) {
+          const e = files[rel];
+          if (Array.isArray(e) && e.length === 4 && typeof e[0] === 'string' && typeof e[1] === 'number' && (e[2] === 0 || e[2] === 1) && typeof e[3] === 'object' && e[3] !== null) {
+            entries.set(rel, e as Entry);
+          }
+        }
+      }
+    } catch {
+      // no cache yet, or a damaged one: everything is a miss
+    }
+    return new LoadCache(root, fingerprint, entries);
+  }
+
+  /** How many files it remembers (from disk, before this run). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  static hashOf(bytes: Uint8Array): string {
+    return hashOnce('sha1', bytes, 'base64');
+  }
+
+  /** The remembered load of `rel` when its bytes hash to `hash`. */
+  get(rel: string, hash: string): CachedLoad | undefined {
+    const e = this.entries.get(rel);
+    if (!e || e[0] !== hash) return undefined;
+    this.seen.set(rel, e);
+    return { meta: e[3], bodyStart: e[1], scanned: e[2] === 1 };
+  }
+
+  /** Remembers a clean load of `rel`. */
+  set(rel: string, hash: string, load: CachedLoad): void {
+    // a file is loaded again only when it was not a hit: whatever was remembered changes
+    this.changed = true;
+    this.seen.set(rel, [hash, load.bodyStart, load.scanned ? 1 : 0, load.meta]);
+  }
+
+  /**
+   * Writes what this run saw (files that are gone or now have problems are dropped), when that
+   * differs from what was read; a store that cannot be written just keeps no cache.
+   */
+  save(): void {
+    if (!this.changed && this.seen.size === this.entries.size) return;
+    if (!prepareCacheDir(this.root)) return;
+    const rels = [...this.seen.keys()].sort();
+    const lines = rels.map((rel) => `    ${JSON.stringify(rel)}: ${JSON.stringify(this.seen.get(rel))}`);
+    const text = `{\n  "fingerprint": ${JSON.stringify(this.fingerprint)},\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
+    try {
+      writeFileAtomic(join(this.root, ...LOAD_CACHE_FILE.split('/')), text);
+    } catch {
+      // read-only store: no cache
+    }
+  }
+}
+
+let fingerprintMemo: string | undefined;
+
+/**
+ * A hash of the modules that decide what loading an item file gives (this directory, which
+ * parses and validates, and ../redact, whose detector `check` scans with) plus the package
+ * version: after an upgrade or any edit to that code, every file is checked again.
+ */
+export function codeFingerprint(): string {
+  if (fingerprintMemo !== undefined) return fingerprintMemo;
+  const h = createHash('sha1');
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const dir of [here, join(here, '..', 'redact')]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.js') || n.endsWith('.ts')).sort();
+    } catch {
+      // a layout without that directory: the other parts still count
+    }
+    for (const name of names) {
+      h.update(name);
+      h.update(readFileSync(join(dir, name)));
+    }
+  }
+  try {
+    h.update(readFileSync(join(here, '..', '..', 'package.json')));
+  } catch {
+    // running from somewhere without package.json: the sources alone decide
+  }
+  return (fingerprintMemo = h.digest('base64'));
+}

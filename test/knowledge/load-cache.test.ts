@@ -1,0 +1,90 @@
+/**
+ * The load cache (knowledge/.cache/load-v1.json) spares check and reindex the parsing and
+ * scanning of files they have already found clean. It must never change a result: these tests
+ * compare every run that uses it with a run from scratch, on a store with clean and bad files.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeItem, tempDir } from '../helpers.js';
+import { serializeItem } from '../../src/knowledge/codec.js';
+import { itemPath } from '../../src/knowledge/paths.js';
+import { checkStore } from '../../src/knowledge/check.js';
+import { LOAD_CACHE_FILE, LoadCache } from '../../src/knowledge/load-cache.js';
+import { loadStoreParallel } from '../../src/knowledge/store-parallel.js';
+
+const TOKEN = 'ghp_0123456789abcdefABCDEF0123456789abcd';
+
+function store(): { root: string; rels: string[] } {
+  const root = tempDir();
+  const rels: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const item = makeItem(`Fact ${i}: run \`make setup-${i}\` before the tests.`, { scope: i % 2 ? 'repo' : 'global', ...(i % 2 ? { repo: 'api' } : {}) });
+    const rel = itemPath(item.meta, `fact ${i}`);
+    let text = serializeItem(item);
+    if (i === 3) text = text.replace('confidence: 0.7', 'confidence: 1.7');
+    if (i === 5) text = text.replace('before the tests', `with ${TOKEN}`);
+    mkdirSync(join(root, rel, '..'), { recursive: true });
+    writeFileSync(join(root, rel), text);
+    rels.push(rel);
+  }
+  return { root, rels };
+}
+
+/** What a check reports, in a form two runs can be compared by. */
+async function check(root: string, cache: boolean): Promise<string> {
+  const { store: s, problems } = await checkStore(root, { cache });
+  return JSON.stringify({ items: s.items, problems });
+}
+
+const cachePath = (root: string) => join(root, ...LOAD_CACHE_FILE.split('/'));
+const remembered = (root: string) => Object.keys((JSON.parse(readFileSync(cachePath(root), 'utf8')) as { files: object }).files).sort();
+
+describe('load cache', () => {
+  it('gives what a check from scratch gives, and remembers only clean files', async () => {
+    const { root, rels } = store();
+    const fresh = await check(root, false);
+    expect(existsSync(cachePath(root))).toBe(false);
+    expect(await check(root, true)).toBe(fresh);
+    expect(remembered(root)).toEqual(rels.filter((_, i) => i !== 3 && i !== 5).sort());
+    expect(await check(root, true)).toBe(fresh); // warm: every clean file a hit
+    expect(fresh).toContain('E_SCHEMA_CONFIDENCE');
+    expect(fresh).toContain('E_SECRET_GITHUB_TOKEN');
+  });
+
+  it('checks a remembered file again when its bytes change', async () => {
+    const { root, rels } = store();
+    await check(root, true);
+    const file = join(root, rels[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('before the tests', `with ${TOKEN}`));
+    const warm = await check(root, true);
+    expect(warm).toBe(await check(root, false));
+    expect(warm).toContain(rels[0]!);
+    expect(remembered(root)).not.toContain(rels[0]!);
+  });
+
+  it('a file only reindex has seen (no secret scan) is scanned by check', async () => {
+    const { root, rels } = store();
+    const fresh = await check(root, false);
+    await loadStoreParallel(root, { cache: LoadCache.open(root) }); // what reindex does
+    // reindex does not scan: the file with the token is remembered, but not as scanned
+    expect(remembered(root)).toContain(rels[5]!);
+    expect(await check(root, true)).toBe(fresh);
+    expect(await check(root, true)).toBe(fresh);
+  });
+
+  it('ignores a damaged cache, and one written by other code', async () => {
+    const { root, rels } = store();
+    const fresh = await check(root, false);
+    mkdirSync(join(root, 'knowledge/.cache'), { recursive: true });
+    writeFileSync(cachePath(root), '{"fingerprint": 1, "files": [');
+    expect(await check(root, true)).toBe(fresh);
+    // the same entries under another fingerprint, one of them claiming a clean meta for the
+    // file with a schema problem: not trusted
+    const doc = JSON.parse(readFileSync(cachePath(root), 'utf8')) as { fingerprint: string; files: Record<string, unknown[]> };
+    const bad = rels[3]!;
+    doc.files[bad] = [LoadCache.hashOf(readFileSync(join(root, bad))), 0, 1, doc.files[rels[1]!]![3]];
+    writeFileSync(cachePath(root), JSON.stringify({ ...doc, fingerprint: 'other code' }));
+    expect(await check(root, true)).toBe(fresh);
+  });
+});
