@@ -30,13 +30,20 @@ export function register(program: Command): void {
         const root = findRoot(process.cwd());
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
         try {
-          const store = await loadStoreParallel(root, opts.cache === false ? {} : { cache: LoadCache.open(root) });
-          const text = renderIndex(buildIndex(store.items));
-          const changed = readIndexText(root) !== text;
+          const cache = opts.cache === false ? undefined : LoadCache.open(root);
+          const store = await loadStoreParallel(root, cache ? { cache } : {});
+          // the same item files and index.json as a run that found them in sync: no rendering
+          const digest = cache?.storeDigest();
+          const current = readIndexText(root);
+          const inSync = current !== undefined && cache?.indexInSync(digest, current) === true;
+          const text = inSync ? current : renderIndex(buildIndex(store.items));
+          const changed = current !== text;
           if (changed && !opts.dryRun) {
             writeFileAtomic(abs(root, INDEX_FILE), text);
             await refreshSearchCache(root);
           }
+          if (!changed || !opts.dryRun) cache?.rememberIndex(digest, text);
+          cache?.save();
           const commit = changed && !opts.dryRun ? await commitIfAsked(root, opts, { changed: [INDEX_FILE], removed: [] }, 'compound: reindex knowledge/index.json\n') : undefined;
           if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
           for (const p of store.problems) note(formatProblem(p));

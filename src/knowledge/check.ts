@@ -19,13 +19,20 @@ export interface CheckResult {
   problems: Problem[];
 }
 
-function indexProblems(root: string, store: LoadedStore): Problem[] {
+function indexProblems(root: string, store: LoadedStore, cache: LoadCache | undefined): Problem[] {
   const file = abs(root, INDEX_FILE);
   const fix = 'run `compound reindex` and commit the result';
   if (!existsSync(file)) return [{ code: 'E_INDEX_MISSING', file: INDEX_FILE, line: 1, what: 'index.json is missing', why: 'bootstrap and measure read the index', fix }];
   const text = readFileSync(file, 'utf8');
+  // the index is a function of the item files: the same files and the same index.json as a
+  // run that found them in sync need no rendering
+  const digest = cache?.storeDigest();
+  if (cache?.indexInSync(digest, text)) return [];
   const index = buildIndex(store.items);
-  if (text === renderIndex(index)) return [];
+  if (text === renderIndex(index)) {
+    cache?.rememberIndex(digest, text);
+    return [];
+  }
   let detail = 'its content differs from the item files';
   try {
     const actual = parseIndex(text);
@@ -72,8 +79,10 @@ export interface CheckOptions {
 }
 
 export async function checkStore(root: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const store = await loadStoreParallel(root, options.cache === false ? { scan: secretProblems } : { scan: secretProblems, cache: LoadCache.open(root) });
+  const cache = options.cache === false ? undefined : LoadCache.open(root);
+  const store = await loadStoreParallel(root, cache ? { scan: secretProblems, cache } : { scan: secretProblems });
   const problems = [...store.problems];
-  problems.push(...linkProblems(store), ...indexProblems(root, store), ...ledgerProblems(root));
+  problems.push(...linkProblems(store), ...indexProblems(root, store, cache), ...ledgerProblems(root));
+  cache?.save();
   return { store, problems: sortProblems(problems) };
 }

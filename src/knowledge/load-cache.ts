@@ -24,6 +24,8 @@ import type { ItemMeta } from './item.js';
 import { KNOWLEDGE_DIR } from './paths.js';
 
 export const LOAD_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/load-v1.json`;
+/** The index memo: small, so that recording it does not rewrite the file list. */
+export const INDEX_MEMO_FILE = `${KNOWLEDGE_DIR}/.cache/index-memo-v1.json`;
 
 /** What a hit gives back: enough to rebuild the StoredItem from the file's text. */
 export interface CachedLoad {
@@ -39,20 +41,41 @@ export interface CachedLoad {
  * change an item (loadStoreParallel). */
 type Entry = [hash: string, bodyStart: number, scanned: 0 | 1, meta: ItemMeta];
 
+/** "index.json with this hash was found to be exactly what these item files give". */
+interface IndexMemo {
+  /** storeDigest() of the item files. */
+  files: string;
+  /** SHA-1 of index.json's bytes. */
+  index: string;
+}
+
 export class LoadCache {
   private readonly seen = new Map<string, Entry>();
+  /** Every item file loaded this run, with the hash of its bytes, in load order. */
+  private readonly hashes: string[] = [];
+  /** A file whose bytes were not hashed (too large, unreadable): no digest this run. */
+  private unhashed = false;
   private changed = false;
+  private memoChanged = false;
 
   private constructor(
     private readonly root: string,
     private readonly fingerprint: string,
     private readonly entries: Map<string, Entry>,
+    private indexMemo: IndexMemo | undefined,
   ) {}
 
   /** The store's cache, or an empty one when there is none or it was written by other code. */
   static open(root: string): LoadCache {
     const fingerprint = codeFingerprint();
     const entries = new Map<string, Entry>();
+    let memo: IndexMemo | undefined;
+    try {
+      const m = JSON.parse(readFileSync(join(root, ...INDEX_MEMO_FILE.split('/')), 'utf8')) as Partial<IndexMemo> & { fingerprint?: unknown };
+      if (m.fingerprint === fingerprint && typeof m.files === 'string' && typeof m.index === 'string') memo = { files: m.files, index: m.index };
+    } catch {
+      // no memo: the index is compared the long way
+    }
     try {
       const doc = JSON.parse(readFileSync(join(root, ...LOAD_CACHE_FILE.split('/')), 'utf8')) as { fingerprint?: unknown; files?: unknown };
       if (doc.fingerprint === fingerprint && typeof doc.files === 'object' && doc.files !== null) {
@@ -67,7 +90,7 @@ export class LoadCache {
     } catch {
       // no cache yet, or a damaged one: everything is a miss
     }
-    return new LoadCache(root, fingerprint, entries);
+    return new LoadCache(root, fingerprint, entries, memo);
   }
 
   /** How many files it remembers (from disk, before this run). */
@@ -87,6 +110,39 @@ export class LoadCache {
     return { meta: e[3], bodyStart: e[1], scanned: e[2] === 1 };
   }
 
+  /** Notes the hash of every item file loaded (clean or not), for storeDigest; undefined for
+   * a file whose bytes were not read. */
+  noteFile(rel: string, hash: string | undefined): void {
+    if (hash === undefined) this.unhashed = true;
+    else this.hashes.push(`${rel}\u0000${hash}`);
+  }
+
+  /** Some files were loaded without their bytes being noted (on worker threads). */
+  digestUnknown(): void {
+    this.unhashed = true;
+  }
+
+  /** One hash over every item file's path and bytes (undefined when some file went unhashed):
+   * equal digests mean the same files with the same bytes, so the same items and index. */
+  storeDigest(): string | undefined {
+    if (this.unhashed) return undefined;
+    return hashOnce('sha1', [...this.hashes].sort().join('\n'), 'base64');
+  }
+
+  /** Whether `indexText` was found to be exactly the index of item files with this digest. */
+  indexInSync(digest: string | undefined, indexText: string): boolean {
+    return digest !== undefined && this.indexMemo?.files === digest && this.indexMemo.index === hashOnce('sha1', indexText, 'base64');
+  }
+
+  /** Remembers that `indexText` is the index of the item files with this digest. */
+  rememberIndex(digest: string | undefined, indexText: string): void {
+    if (digest === undefined) return;
+    const memo = { files: digest, index: hashOnce('sha1', indexText, 'base64') };
+    if (this.indexMemo?.files === memo.files && this.indexMemo.index === memo.index) return;
+    this.indexMemo = memo;
+    this.memoChanged = true;
+  }
+
   /** Remembers a clean load of `rel`. */
   set(rel: string, hash: string, load: CachedLoad): void {
     // a file is loaded again only when it was not a hit: whatever was remembered changes
@@ -99,8 +155,18 @@ export class LoadCache {
    * differs from what was read; a store that cannot be written just keeps no cache.
    */
   save(): void {
-    if (!this.changed && this.seen.size === this.entries.size) return;
+    const files = this.changed || this.seen.size !== this.entries.size;
+    if (!files && !this.memoChanged) return;
     if (!prepareCacheDir(this.root)) return;
+    try {
+      if (this.memoChanged && this.indexMemo) {
+        const memo = { fingerprint: this.fingerprint, ...this.indexMemo };
+        writeFileAtomic(join(this.root, ...INDEX_MEMO_FILE.split('/')), `${JSON.stringify(memo)}\n`);
+      }
+    } catch {
+      // read-only store: no memo
+    }
+    if (!files) return;
     const rels = [...this.seen.keys()].sort();
     const lines = rels.map((rel) => `    ${JSON.stringify(rel)}: ${JSON.stringify(this.seen.get(rel))}`);
     const text = `{\n  "fingerprint": ${JSON.stringify(this.fingerprint)},\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;

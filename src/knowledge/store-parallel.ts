@@ -93,17 +93,11 @@ function workerScript(): string | undefined {
 
 /**
  * loadStore, on more than one thread for a very large store. With `options.cache`, files whose
- * bytes it remembers are not parsed again, and what this load found clean is saved to it: a
- * store the cache knows is loaded in this thread (reading and hashing is all that is left), an
- * unknown one as usual, and its clean loads remembered for the next run.
+ * bytes it remembers are not parsed again, and what this load found clean is remembered in it
+ * (the caller saves it): a store the cache knows is loaded in this thread (reading and hashing
+ * is all that is left), an unknown one as usual.
  */
 export async function loadStoreParallel(root: string, options: LoadOptions = {}): Promise<LoadedStore> {
-  const store = await load(root, options);
-  options.cache?.save();
-  return store;
-}
-
-async function load(root: string, options: LoadOptions): Promise<LoadedStore> {
   const listed = listStoreFiles(root);
   const { files, problems } = listed;
   const chunkCount = Math.ceil(files.length / CHUNK_FILES);
@@ -125,7 +119,10 @@ async function load(root: string, options: LoadOptions): Promise<LoadedStore> {
   await Promise.all(finished);
   const loads = parsed.flat();
   const found = secrets.flat();
-  if (options.cache) rememberClean(options.cache, loads, found, options.scan !== undefined);
+  if (options.cache) {
+    options.cache.digestUnknown(); // the workers' files were not noted
+    rememberClean(options.cache, loads, found, options.scan !== undefined);
+  }
   // secret problems after all parse problems, sorted again (sortProblems is stable): by file,
   // line and code that is the order loadStore gives, since a secret never ties with a parse
   // problem (their codes differ)

@@ -128,16 +128,19 @@ export function loadItemFile(rel: string, full: string, options: LoadOptions = {
   try {
     const read = readBounded(full, MAX_ITEM_BYTES);
     if (read.size > MAX_ITEM_BYTES) {
+      options.cache?.noteFile(rel, undefined);
       // never read an absurd file into memory just to reject it
       return { problems: [{ code: 'E_ITEM_TOO_LARGE', file: rel, line: 1, what: `the file is ${read.size} bytes, over the ${MAX_ITEM_BYTES}-byte limit`, why: 'an item is one to three sentences; a huge file is a mistake or a paste', fix: 'shorten it or split it into several items' }] };
     }
     bytes = read.bytes;
   } catch (err) {
+    options.cache?.noteFile(rel, undefined);
     return { problems: [{ code: 'E_ITEM_UNREADABLE', file: rel, line: 1, what: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, why: 'the item cannot be validated or indexed', fix: 'fix its permissions or delete it' }] };
   }
   const cache = options.cache;
   const hash = cache ? LoadCache.hashOf(bytes) : '';
   if (cache) {
+    cache.noteFile(rel, hash);
     const hit = cache.get(rel, hash);
     if (hit && (hit.scanned || !options.scan)) {
       const item = knownItem(rel, bytes, hit.meta, hit.bodyStart);

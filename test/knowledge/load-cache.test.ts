@@ -4,13 +4,13 @@
  * compare every run that uses it with a run from scratch, on a store with clean and bad files.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeItem, tempDir } from '../helpers.js';
+import { makeItem, runCli, tempDir } from '../helpers.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { itemPath } from '../../src/knowledge/paths.js';
 import { checkStore } from '../../src/knowledge/check.js';
-import { LOAD_CACHE_FILE, LoadCache } from '../../src/knowledge/load-cache.js';
+import { INDEX_MEMO_FILE, LOAD_CACHE_FILE, LoadCache } from '../../src/knowledge/load-cache.js';
 import { loadStoreParallel } from '../../src/knowledge/store-parallel.js';
 
 const TOKEN = 'ghp_0123456789abcdefABCDEF0123456789abcd';
@@ -66,7 +66,9 @@ describe('load cache', () => {
   it('a file only reindex has seen (no secret scan) is scanned by check', async () => {
     const { root, rels } = store();
     const fresh = await check(root, false);
-    await loadStoreParallel(root, { cache: LoadCache.open(root) }); // what reindex does
+    const cache = LoadCache.open(root);
+    await loadStoreParallel(root, { cache }); // what reindex does
+    cache.save();
     // reindex does not scan: the file with the token is remembered, but not as scanned
     expect(remembered(root)).toContain(rels[5]!);
     expect(await check(root, true)).toBe(fresh);
@@ -86,5 +88,36 @@ describe('load cache', () => {
     doc.files[bad] = [LoadCache.hashOf(readFileSync(join(root, bad))), 0, 1, doc.files[rels[1]!]![3]];
     writeFileSync(cachePath(root), JSON.stringify({ ...doc, fingerprint: 'other code' }));
     expect(await check(root, true)).toBe(fresh);
+  });
+
+  it('remembers an index found in sync, and finds it stale again when an item or the index changes', async () => {
+    const { root, rels } = store();
+    // a store whose files are all valid, with its index written
+    for (const i of [3, 5]) rmSync(join(root, rels[i]!));
+    expect(runCli(['reindex', '--no-cache'], { cwd: root }).code).toBe(0);
+    const indexFile = join(root, 'knowledge/index.json');
+    const fresh = await check(root, false);
+    expect(fresh).not.toContain('E_INDEX');
+    expect(await check(root, true)).toBe(fresh); // finds the index in sync and remembers it
+    expect(existsSync(join(root, ...INDEX_MEMO_FILE.split('/')))).toBe(true);
+    expect(await check(root, true)).toBe(fresh); // from the memo
+    // index.json edited by hand: not the remembered bytes
+    const good = readFileSync(indexFile, 'utf8');
+    writeFileSync(indexFile, good.replace('Fact 0:', 'Fact zero:'));
+    expect(await check(root, true)).toContain('E_INDEX_STALE');
+    writeFileSync(indexFile, good);
+    expect(await check(root, true)).toBe(fresh);
+    // an item edited: not the remembered files
+    const file = join(root, rels[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('before the tests', 'before any test'));
+    const edited = await check(root, true);
+    expect(edited).toContain('E_INDEX_STALE');
+    expect(edited).toBe(await check(root, false));
+    // reindex from the cache rewrites the index, and the next check finds it in sync
+    expect(runCli(['reindex'], { cwd: root }).stdout).toContain('updated');
+    expect(runCli(['reindex'], { cwd: root }).stdout).toContain('unchanged');
+    expect(await check(root, true)).not.toContain('E_INDEX');
+    // and it is what a reindex from scratch writes
+    expect(JSON.parse(runCli(['reindex', '--no-cache', '--dry-run', '--json'], { cwd: root }).stdout)).toMatchObject({ changed: false });
   });
 });
