@@ -1,4 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// check's load cache (and any other per-user cache) goes to a fresh directory per test run,
+// never to the home directory of whoever runs the tests; the CLI children inherit it
+process.env.COMPOUND_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'compound-test-cache-'));
 
 export default defineConfig({
   test: {

@@ -1,7 +1,8 @@
 /**
- * knowledge/.cache/: derived data (the bootstrap search structure, the harvest's hash cache, the
- * load cache of check and reindex). Ignored by git through its own .gitignore and skipped by
- * the store walk as a dot-folder; deleting it is always safe.
+ * knowledge/.cache/: derived data (the bootstrap search structure, the harvest's hash cache).
+ * Ignored by git through its own .gitignore and skipped by the store walk as a dot-folder;
+ * deleting it is always safe. (check's load cache is kept outside the repository: see
+ * load-cache.ts.)
  */
 import { accessSync, constants as fsConstants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,6 +3,11 @@
  * and `reindex` read every item file but parse, validate and secret-scan only the ones that
  * changed since they last ran (what `eslint --cache` and tsc's incremental builds do).
  *
+ * It lives in the user's cache directory, never in the repository: a cache that came with a
+ * clone (a pull request can add any file under knowledge/) could claim that a file holding a
+ * secret is clean. `$COMPOUND_CACHE_DIR`, else `$XDG_CACHE_HOME/compound`, else
+ * `~/.cache/compound`, then `load/<hash of the store's real path>.json`.
+ *
  * - Keyed by path and the SHA-1 of the bytes: any change to a file, a touch without a change
  *   excepted, makes it a miss. Nothing is trusted from stat.
  * - Only files that loaded with no problem at all are remembered; a file with a problem is
@@ -11,21 +16,39 @@
  *   entry `check` wrote, and `check` scans a file that only `reindex` has seen.
  * - The cache is void when the code that decides an item's fields and problems changes: its
  *   fingerprint covers the version and the bytes of every module of knowledge/ and redact/.
- * - It lives in knowledge/.cache/ (ignored by git), so a fresh clone, and so a CI job, always
- *   checks everything; `--no-cache` does the same locally. Deleting it is always safe.
+ * - A fresh machine, so a CI job without a cache step, checks everything; `--no-cache` does the
+ *   same locally. Deleting it is always safe.
  */
 import { createHash, hash as hashOnce } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareCacheDir } from './cache-dir.js';
 import { writeFileAtomic } from './fsutil.js';
 import type { ItemMeta } from './item.js';
-import { KNOWLEDGE_DIR } from './paths.js';
 
-export const LOAD_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/load-v1.json`;
-/** The index memo: small, so that recording it does not rewrite the file list. */
-export const INDEX_MEMO_FILE = `${KNOWLEDGE_DIR}/.cache/index-memo-v1.json`;
+/** The directory compound keeps per-user caches in (undefined when there is no home). */
+export function userCacheDir(): string | undefined {
+  if (process.env.COMPOUND_CACHE_DIR) return resolve(process.env.COMPOUND_CACHE_DIR);
+  if (process.env.XDG_CACHE_HOME) return join(resolve(process.env.XDG_CACHE_HOME), 'compound');
+  const home = homedir();
+  return home ? join(home, '.cache', 'compound') : undefined;
+}
+
+/** The load cache of the store at `root` and its index memo (small, so that recording it does
+ * not rewrite the file list); undefined when there is no cache directory. */
+export function loadCacheFiles(root: string): { files: string; memo: string } | undefined {
+  const dir = userCacheDir();
+  if (dir === undefined) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(root);
+  } catch {
+    real = resolve(root);
+  }
+  const key = hashOnce('sha1', real, 'hex').slice(0, 24);
+  return { files: join(dir, 'load', `${key}.json`), memo: join(dir, 'load', `${key}.index.json`) };
+}
 
 /** What a hit gives back: enough to rebuild the StoredItem from the file's text. */
 export interface CachedLoad {
@@ -59,7 +82,7 @@ export class LoadCache {
   private memoChanged = false;
 
   private constructor(
-    private readonly root: string,
+    private readonly paths: { files: string; memo: string } | undefined,
     private readonly fingerprint: string,
     private readonly entries: Map<string, Entry>,
     private indexMemo: IndexMemo | undefined,
@@ -67,17 +90,18 @@ export class LoadCache {
 
   /** The store's cache, or an empty one when there is none or it was written by other code. */
   static open(root: string): LoadCache {
+    const paths = loadCacheFiles(root);
     const fingerprint = codeFingerprint();
     const entries = new Map<string, Entry>();
     let memo: IndexMemo | undefined;
     try {
-      const m = JSON.parse(readFileSync(join(root, ...INDEX_MEMO_FILE.split('/')), 'utf8')) as Partial<IndexMemo> & { fingerprint?: unknown };
+      const m = JSON.parse(readFileSync(paths?.memo ?? '', 'utf8')) as Partial<IndexMemo> & { fingerprint?: unknown };
       if (m.fingerprint === fingerprint && typeof m.files === 'string' && typeof m.index === 'string') memo = { files: m.files, index: m.index };
     } catch {
       // no memo: the index is compared the long way
     }
     try {
-      const doc = JSON.parse(readFileSync(join(root, ...LOAD_CACHE_FILE.split('/')), 'utf8')) as { fingerprint?: unknown; files?: unknown };
+      const doc = JSON.parse(readFileSync(paths?.files ?? '', 'utf8')) as { fingerprint?: unknown; files?: unknown };
       if (doc.fingerprint === fingerprint && typeof doc.files === 'object' && doc.files !== null) {
         const files = doc.files as Record<string, unknown>;
         for (const rel in files) {
@@ -90,7 +114,7 @@ export class LoadCache {
     } catch {
       // no cache yet, or a damaged one: everything is a miss
     }
-    return new LoadCache(root, fingerprint, entries, memo);
+    return new LoadCache(paths, fingerprint, entries, memo);
   }
 
   /** How many files it remembers (from disk, before this run). */
@@ -157,23 +181,25 @@ export class LoadCache {
   save(): void {
     const files = this.changed || this.seen.size !== this.entries.size;
     if (!files && !this.memoChanged) return;
-    if (!prepareCacheDir(this.root)) return;
+    const paths = this.paths;
+    if (!paths) return;
     try {
+      mkdirSync(dirname(paths.files), { recursive: true });
       if (this.memoChanged && this.indexMemo) {
         const memo = { fingerprint: this.fingerprint, ...this.indexMemo };
-        writeFileAtomic(join(this.root, ...INDEX_MEMO_FILE.split('/')), `${JSON.stringify(memo)}\n`);
+        writeFileAtomic(paths.memo, `${JSON.stringify(memo)}\n`);
       }
     } catch {
-      // read-only store: no memo
+      return; // no writable cache directory: no cache
     }
     if (!files) return;
     const rels = [...this.seen.keys()].sort();
     const lines = rels.map((rel) => `    ${JSON.stringify(rel)}: ${JSON.stringify(this.seen.get(rel))}`);
     const text = `{\n  "fingerprint": ${JSON.stringify(this.fingerprint)},\n  "files": {\n${lines.join(',\n')}${lines.length ? '\n' : ''}  }\n}\n`;
     try {
-      writeFileAtomic(join(this.root, ...LOAD_CACHE_FILE.split('/')), text);
+      writeFileAtomic(paths.files, text);
     } catch {
-      // read-only store: no cache
+      // no writable cache directory: no cache
     }
   }
 }

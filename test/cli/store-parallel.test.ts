@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { makeItem, runCli, tempDir } from '../helpers.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { itemPath } from '../../src/knowledge/paths.js';
+import { loadCacheFiles } from '../../src/knowledge/load-cache.js';
 
 /**
  * `check` and `reindex` share the item files with worker threads on big stores. Whatever the
@@ -70,7 +71,7 @@ describe('loading a store on several threads', () => {
 
   it('the load cache: filled by a load on two threads, then the same problems and index from it', () => {
     const root = buildStore();
-    const cacheFile = join(root, 'knowledge/.cache/load-v1.json');
+    const cacheFile = loadCacheFiles(root)!.files;
     const two = { COMPOUND_THREADS: '2', COMPOUND_PARALLEL_MIN_FILES: '0' };
     const fresh = runCli(['check', '--json', '--no-cache'], { cwd: root, env: two });
     expect(existsSync(cacheFile)).toBe(false); // --no-cache leaves no record

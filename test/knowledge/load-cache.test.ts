@@ -10,7 +10,7 @@ import { makeItem, runCli, tempDir } from '../helpers.js';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { itemPath } from '../../src/knowledge/paths.js';
 import { checkStore } from '../../src/knowledge/check.js';
-import { INDEX_MEMO_FILE, LOAD_CACHE_FILE, LoadCache } from '../../src/knowledge/load-cache.js';
+import { LoadCache, loadCacheFiles } from '../../src/knowledge/load-cache.js';
 import { loadStoreParallel } from '../../src/knowledge/store-parallel.js';
 
 const TOKEN = 'ghp_0123456789abcdefABCDEF0123456789abcd';
@@ -37,7 +37,7 @@ async function check(root: string, cache: boolean): Promise<string> {
   return JSON.stringify({ items: s.items, problems });
 }
 
-const cachePath = (root: string) => join(root, ...LOAD_CACHE_FILE.split('/'));
+const cachePath = (root: string) => loadCacheFiles(root)!.files;
 const remembered = (root: string) => Object.keys((JSON.parse(readFileSync(cachePath(root), 'utf8')) as { files: object }).files).sort();
 
 describe('load cache', () => {
@@ -50,6 +50,14 @@ describe('load cache', () => {
     expect(await check(root, true)).toBe(fresh); // warm: every clean file a hit
     expect(fresh).toContain('E_SCHEMA_CONFIDENCE');
     expect(fresh).toContain('E_SECRET_GITHUB_TOKEN');
+  });
+
+  it('lives outside the repository, so a clone cannot bring one', async () => {
+    const { root } = store();
+    await check(root, true);
+    expect(existsSync(cachePath(root))).toBe(true);
+    expect(cachePath(root).startsWith(root)).toBe(false);
+    expect(existsSync(join(root, 'knowledge/.cache'))).toBe(false);
   });
 
   it('checks a remembered file again when its bytes change', async () => {
@@ -78,7 +86,7 @@ describe('load cache', () => {
   it('ignores a damaged cache, and one written by other code', async () => {
     const { root, rels } = store();
     const fresh = await check(root, false);
-    mkdirSync(join(root, 'knowledge/.cache'), { recursive: true });
+    mkdirSync(join(cachePath(root), '..'), { recursive: true });
     writeFileSync(cachePath(root), '{"fingerprint": 1, "files": [');
     expect(await check(root, true)).toBe(fresh);
     // the same entries under another fingerprint, one of them claiming a clean meta for the
@@ -99,7 +107,7 @@ describe('load cache', () => {
     const fresh = await check(root, false);
     expect(fresh).not.toContain('E_INDEX');
     expect(await check(root, true)).toBe(fresh); // finds the index in sync and remembers it
-    expect(existsSync(join(root, ...INDEX_MEMO_FILE.split('/')))).toBe(true);
+    expect(existsSync(loadCacheFiles(root)!.memo)).toBe(true);
     expect(await check(root, true)).toBe(fresh); // from the memo
     // index.json edited by hand: not the remembered bytes
     const good = readFileSync(indexFile, 'utf8');
