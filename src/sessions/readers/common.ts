@@ -187,9 +187,13 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
       }
     }
   }
-  // Newlines are ASCII, so text and bytes have the same line breaks.
-  const charStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
+  // Newlines are ASCII, so text and bytes have the same line breaks; when every character is
+  // one byte (as long as the bytes), they are also at the same offsets.
+  let charStarts = byteStarts;
+  if (text.length !== buf.length) {
+    charStarts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
+  }
   return {
     text,
     bytes: buf.length,
