@@ -60,8 +60,8 @@ export interface CachedLoad {
 }
 
 /** On disk and in memory: [sha1 of the bytes, body start, scanned 0/1, meta]. A hit hands out
- * the meta object itself: the cache is saved right after the load, before any caller can
- * change an item (loadStoreParallel). */
+ * the meta object itself: check and reindex, the only users, never change an item, and they
+ * save the cache before they return. */
 type Entry = [hash: string, bodyStart: number, scanned: 0 | 1, meta: ItemMeta];
 
 /** "index.json with this hash was found to be exactly what these item files give". */
