@@ -11,7 +11,7 @@ export function register(program: Command): void {
     .command('check')
     .description('validate every item (schema, unique ids, paths, links), index.json sync, the ledger, and scan for secrets; exit 1 on any problem')
     .option('--json', 'print problems as JSON')
-    .option('--no-cache', "check every file from scratch: ignore knowledge/.cache/'s record of files already found clean (a fresh clone has none)")
+    .option('--no-cache', 'check every file from scratch, without reading or updating the per-user record of files already found clean (README: compound reindex)')
     .addHelpText('after', '\nEach problem is printed as `file:line: what, why; how to fix`.\n\nExample:\n  $ compound check\n  knowledge/repos/spotter/pitfall/mix-phx-server-3f2a9c1d7e.md:5: confidence `1.7` is outside 0..1, confidence is a probability; use a number between 0 and 1, e.g. 0.7')
     .action(
       action(async (opts: { json?: boolean; cache?: boolean }) => {

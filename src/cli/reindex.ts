@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .description('regenerate knowledge/index.json from the item files (invalid items are left out and reported; exit 1 if any)')
     .option('--dry-run', 'say whether the index would change, without writing it')
     .option('--json', 'print the result as JSON')
-    .option('--no-cache', "parse every file: ignore knowledge/.cache/'s record of files already found clean");
+    .option('--no-cache', 'parse every file, without reading or updating the per-user record of files already found clean');
   addCommitOptions(cmd)
     .addHelpText('after', '\nExample:\n  $ compound reindex\n  index.json updated: 42 item(s)\n  $ compound reindex --commit --branch knowledge/reindex')
     .action(
