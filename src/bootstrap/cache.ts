@@ -14,7 +14,6 @@ import { RANKING_SIGNATURE } from './priors.js';
 import { buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource } from './structure.js';
 import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
 
-export { CACHE_DIR };
 export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
 
 /** Why no structure could be opened: the store is missing, or its index cannot be used. */
@@ -42,7 +41,6 @@ function sameSource(structure: SearchStructure, st: Stats): boolean {
   const s = structure.header.source;
   return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs && structure.header.ranking === RANKING_SIGNATURE;
 }
-
 
 /** Builds the structure from index.json and writes it; returns its bytes. */
 export async function writeSearchStructure(root: string, options: { write?: boolean } = {}): Promise<Uint8Array> {

@@ -6,7 +6,7 @@
 import { closeSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash, hash as hashOnce } from 'node:crypto';
-import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
+import { CACHE_DIR } from '../knowledge/cache-dir.js';
 
 /** One read buffer for every file hashed (a stream allocated a fresh 1 MiB buffer per file). */
 let hashBuffer: Buffer | undefined;
@@ -37,7 +37,7 @@ export async function hashFile(file: string): Promise<string> {
  * stats them instead of reading and hashing every byte again. Paths are kept only as hashes.
  * Written by applyPlan (not on --dry-run); deleting it only makes the next run hash everything.
  */
-export const HASH_CACHE_FILE = `${KNOWLEDGE_DIR}/.cache/harvest-hashes-v1.json`;
+export const HASH_CACHE_FILE = `${CACHE_DIR}/harvest-hashes-v1.json`;
 /** A file changed this close to when it was hashed is not remembered (its mtime could hide a
  * later change within the same clock tick; git calls this "racily clean"). */
 export const RACY_MS = 2000;

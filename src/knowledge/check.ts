@@ -73,8 +73,8 @@ function linkProblems(store: LoadedStore): Problem[] {
 }
 
 export interface CheckOptions {
-  /** Use and update knowledge/.cache/'s record of files already found clean (load-cache.ts);
-   * false checks every file from scratch and leaves the record as it is. Default true. */
+  /** Use and update the per-user record of files already found clean (load-cache.ts); false
+   * checks every file from scratch and leaves the record as it is. Default true. */
   cache?: boolean;
 }
 

@@ -2,7 +2,7 @@
  * Plan first, then apply (the changesets habit): a Plan lists every file change; `--dry-run`
  * prints it; `applyPlan` writes it atomically under the lock and regenerates the index.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Category, Item, Scope, StoredItem } from './item.js';
 import { parseItemBytes, sameItem, serializeItem } from './codec.js';
@@ -12,6 +12,7 @@ import { buildIndex, renderIndex } from './index-file.js';
 import { renderLedger, type Ledger } from './ledger.js';
 import { abs, removeFileAndEmptyDirs, writeFileAtomic } from './fsutil.js';
 import { acquireLock } from './lock.js';
+import { CACHE_DIR, prepareCacheDir } from './cache-dir.js';
 import { loadStore } from './store.js';
 import { RuntimeError } from '../core/errors.js';
 
@@ -111,15 +112,9 @@ export function attachCacheFile(plan: Plan, path: string, content: string): void
   planCaches.set(plan, list);
 }
 
-const CACHE_DIR = `${KNOWLEDGE_DIR}/.cache`;
-
 function writeCacheFile(root: string, path: string, content: string): void {
   try {
-    const dir = abs(root, CACHE_DIR);
-    mkdirSync(dir, { recursive: true });
-    const ignore = join(dir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '# derived by compound; safe to delete\n*\n');
-    writeFileAtomic(abs(root, path), content);
+    if (prepareCacheDir(root)) writeFileAtomic(abs(root, path), content);
   } catch {
     /* a cache that cannot be written only makes the next run slower */
   }

@@ -68,9 +68,6 @@ function detect(head: string): number {
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
   for (const line of headLines(head, 20)) {
     if (line[0] !== '{') return 0;
-    // only a line with one of these keys can decide; parsing the others (a Codex or Hermes
-    // head that mentions "sessionId" somewhere) would only cost time
-    if (!line.includes('"parentUuid"') && !line.includes('"leafUuid"') && !line.includes('"session_id"')) continue;
     const o = tryParse(line);
     if (!isRecord(o)) continue;
     const type = str(o.type);
