@@ -182,6 +182,38 @@ describe('Gemini CLI reader on bad input', () => {
     expect(ofKind(sessions[0]!, 'user')[1]!.text).toBe('yes \uFFFDadd the test, then commit');
   });
 
+  it('cites the same lines whatever the layout: two-space (read off its lines), four-space, one message on one line', async () => {
+    const doc = JSON.parse(text) as Json;
+    const withoutSources = (s: Session) => s.events.map(({ source: _source, ...rest }) => rest);
+    const { sessions: canonical } = await readWith(geminiCliReader, OK);
+    // every tool result cites the line of its call's "result" key
+    const lines = text.split('\n');
+    for (const r of ofKind(canonical[0]!, 'tool_result')) expect(lines[r.source.line - 1]!.trim()).toMatch(/^"result": /);
+    const fourSpace = put(tempDir(), 'session-4.json', JSON.stringify(doc, null, 4));
+    const { sessions: four, warnings } = await readWith(geminiCliReader, fourSpace);
+    expect(warnings).toEqual([]);
+    expect(withoutSources(four[0]!)).toEqual(withoutSources(canonical[0]!));
+    expectLinesPointAtObjects(fourSpace, four[0]!, doc);
+    // message 1 written on one line: the layout no longer agrees with the messages, every event
+    // still cites the line its object opens on
+    const oneLine = JSON.stringify({ ...doc, messages: doc.messages.map((m: Json, i: number) => (i === 1 ? '@@' : m)) }, null, 2).replace(
+      '"@@"',
+      JSON.stringify(doc.messages[1]),
+    );
+    const mixed = put(tempDir(), 'session-mixed.json', oneLine);
+    const { sessions: m } = await readWith(geminiCliReader, mixed);
+    expect(withoutSources(m[0]!)).toEqual(withoutSources(canonical[0]!));
+    const mixedLines = oneLine.split('\n');
+    const ownLine = mixedLines.findIndex((l) => l.includes(`"id":"${doc.messages[1].id}"`)) + 1;
+    const onOwnLine = m[0]!.events.filter((e) => e.source.line === ownLine);
+    expect(onOwnLine.length).toBeGreaterThan(0);
+    for (const e of m[0]!.events) {
+      if (e.source.line === ownLine) continue;
+      expect(mixedLines[e.source.line - 1]!.trim()).toMatch(/^\{$|^"result": /);
+    }
+    expect(m[0]!.events.map((e) => e.source.line)).not.toEqual(canonical[0]!.events.map((e) => e.source.line));
+  });
+
   it('logs.json cut short: the complete entries are read', async () => {
     const logs = readFileSync(LOGS, 'utf8');
     const f = put(tempDir(), 'logs.json', logs.slice(0, logs.lastIndexOf('"timestamp"')));

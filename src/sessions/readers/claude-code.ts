@@ -68,7 +68,8 @@ function detect(head: string): number {
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
   for (const line of headLines(head, 20)) {
     if (line[0] !== '{') return 0;
-    const o = tryParse(line);
+    // a line that does not end its object cannot parse: skip the thrown error (see codex detect)
+    const o = line.endsWith('}') ? tryParse(line) : undefined;
     if (!isRecord(o)) continue;
     const type = str(o.type);
     if (type === 'system' && o.subtype === 'init' && 'session_id' in o) return 0; // claude -p stream-json

@@ -152,6 +152,8 @@ export function makeSession(init: SessionInit): Session {
 export interface TextFile {
   text: string;
   bytes: number;
+  /** Character offset in `text` where each line starts (line 1 at index 0). */
+  lineStarts: readonly number[];
   /** 1-based line of a character offset in `text`. */
   lineAt(charOffset: number): number;
   /** Byte offset of the start of a 1-based line. */
@@ -197,6 +199,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   return {
     text,
     bytes: buf.length,
+    lineStarts: charStarts,
     lineAt(charOffset: number): number {
       let lo = 0;
       let hi = charStarts.length - 1;

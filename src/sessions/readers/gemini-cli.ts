@@ -27,29 +27,36 @@ function detectChat(head: string): number {
 }
 
 function detectLogs(head: string): number {
-  if (!head.includes('"messageId"')) return 0;
-  return /^\s*\[\s*\{\s*"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head) && /"type"\s*:\s*"user"/.test(head)
+  // the anchored opening first: it rules out every other file without a search of the head
+  if (!/^\s*\[\s*\{\s*"sessionId"\s*:/.test(head) || !head.includes('"messageId"')) return 0;
+  return /"messageId"\s*:/.test(head) && /"type"\s*:\s*"user"/.test(head)
     ? 0.9
     : 0;
 }
 
 type Span = [number, number];
 
+/** JSON.parse of a whole document, undefined when it is not valid JSON. */
+function tryParseDocument(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parsed document plus the spans the scan found, with a per-part fallback for cut-off files. */
 class PrettyJson {
   doc: unknown;
+  /** `parsed`: JSON.parse of the whole text, or undefined when it threw; `complete`: whether the
+   * structural scan (when one ran) found one whole value. */
   constructor(
     readonly tf: TextFile,
     readonly warnings: Warnings,
+    parsed: unknown,
     complete: boolean,
   ) {
-    if (complete) {
-      try {
-        this.doc = JSON.parse(tf.text);
-      } catch {
-        this.doc = undefined;
-      }
-    }
+    this.doc = complete ? parsed : undefined;
     if (this.doc === undefined) {
       warnings.add(tf.lineAt(tf.text.length), 'JSON document is truncated or malformed; reading its complete parts');
     }
@@ -154,15 +161,99 @@ function pushGeminiMessage(
   return true;
 }
 
-async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
-  const top = new Map<string, Span>();
-  const messages: Span[] = [];
-  // "<message index>" → "<sub path>" → start offset of that part of the message
+/** Where each message, thought and tool call starts: message i's start, and for message i
+ * "toolCalls.<j>", "toolCalls.<j>.result" and "thoughts.<k>" → start offset. */
+interface Located {
+  messages: number[];
+  inner: Map<number, Map<string, number>>;
+}
+
+/**
+ * The offsets scanJson would give, read off the two-space layout Gemini CLI writes its files in
+ * (JSON.stringify(chat, null, 2)) with one pass over the lines instead of one over every
+ * character. In that layout a raw newline only stands between tokens (strings escape theirs), so
+ * a line's indent is its depth: `    {` opens a message, `      "toolCalls": [` one of its lists,
+ * `        {` an element of that list, `          "result": ` a tool call's result. What the
+ * lines give is checked against the parsed messages (how many messages, thoughts, tool calls and
+ * results); undefined when they disagree, i.e. the file is laid out otherwise.
+ */
+function locateByLayout(tf: TextFile, msgs: Record<string, unknown>[]): Located | undefined {
+  const { text, lineStarts } = tf;
+  const messages: number[] = [];
   const inner = new Map<number, Map<string, number>>();
-  const complete = scanJson(tf.text, 5, (p, start, end) => {
+  if (msgs.length === 0) return { messages, inner };
+  let line = 0;
+  while (line < lineStarts.length && !text.startsWith('  "messages": [', lineStarts[line]!)) line++;
+  if (line === lineStarts.length || !endsLine(text, lineStarts[line]! + 15)) return undefined;
+  let m: Record<string, unknown> | undefined; // the current message
+  let at = new Map<string, number>(); // its inner offsets
+  let list: 'thoughts' | 'toolCalls' | undefined; // its list being read
+  const seen = { thoughts: 0, toolCalls: 0, result: 0 };
+  let call: Record<string, unknown> | undefined; // the tool call being read
+  // the lines of a message agree with it: one element line per element, one result line per result
+  const agrees = (): boolean =>
+    m === undefined ||
+    (seen.thoughts === lengthOf(m.thoughts) &&
+      seen.toolCalls === lengthOf(m.toolCalls) &&
+      seen.result === (Array.isArray(m.toolCalls) ? m.toolCalls.filter((c) => isRecord(c) && c.result !== undefined).length : 0));
+  for (line++; line < lineStarts.length; line++) {
+    const s = lineStarts[line]!;
+    let depth = 0;
+    while (depth < 11 && text.charCodeAt(s + depth) === 0x20) depth++;
+    const c = text.charCodeAt(s + depth);
+    if (depth === 2) break; // `  ]`: the end of the messages array
+    if (depth === 4) {
+      if (c !== 0x7b /* { */) continue; // a message's closing brace
+      if (!endsLine(text, s + 5) || messages.length === msgs.length || !agrees()) return undefined;
+      if (at.size > 0) inner.set(messages.length - 1, at);
+      messages.push(s + 4);
+      m = msgs[messages.length - 1];
+      at = new Map();
+      list = undefined;
+      call = undefined;
+      seen.thoughts = seen.toolCalls = seen.result = 0;
+    } else if (depth === 6) {
+      list = text.startsWith('"toolCalls": [', s + 6) ? 'toolCalls' : text.startsWith('"thoughts": [', s + 6) ? 'thoughts' : undefined;
+      if (list && !endsLine(text, s + 6 + list.length + 5)) list = undefined; // an empty list: `[]`
+      call = undefined;
+    } else if (depth === 8 && list && m && c === 0x7b && endsLine(text, s + 9)) {
+      const items = m[list];
+      const k = seen[list]++;
+      const item: unknown = Array.isArray(items) ? items[k] : undefined;
+      if (!isRecord(item)) return undefined;
+      at.set(`${list}.${k}`, s + 8);
+      call = list === 'toolCalls' ? item : undefined;
+    } else if (depth === 10 && call && text.startsWith('"result": ', s + 10)) {
+      const key = `toolCalls.${seen.toolCalls - 1}.result`;
+      if (call.result === undefined || at.has(key)) return undefined;
+      at.set(key, s + 10);
+      seen.result++;
+    }
+  }
+  if (line === lineStarts.length || messages.length !== msgs.length || !agrees()) return undefined;
+  if (at.size > 0) inner.set(messages.length - 1, at);
+  return { messages, inner };
+}
+
+function lengthOf(list: unknown): number {
+  return Array.isArray(list) ? list.length : 0;
+}
+
+function endsLine(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 0x0a || c === 0x0d;
+}
+
+/** Offsets by a structural scan, for files laid out otherwise or cut short (then the spans are
+ * what can be parsed piece by piece). */
+function locateByScan(text: string): { complete: boolean; top: Map<string, Span>; spans: Span[]; located: Located } {
+  const top = new Map<string, Span>();
+  const spans: Span[] = [];
+  const inner = new Map<number, Map<string, number>>();
+  const complete = scanJson(text, 5, (p, start, end) => {
     if (p.length === 1) top.set(p[0] as string, [start, end]);
     else if (p[0] !== 'messages') return;
-    else if (p.length === 2) messages.push([start, end]);
+    else if (p.length === 2) spans.push([start, end]);
     else if (p.length === 4 || (p.length === 5 && p[4] === 'result')) {
       if (p[2] !== 'toolCalls' && p[2] !== 'thoughts') return;
       const i = p[1] as number;
@@ -171,17 +262,28 @@ async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise
       m.set(p.slice(2).join('.'), start);
     }
   });
-  const pj = new PrettyJson(tf, warnings, complete);
+  return { complete, top, spans, located: { messages: spans.map((s) => s[0]), inner } };
+}
+
+async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
+  // the common case: the whole file parses and sits in Gemini's own layout, so no scan is needed
+  const parsed = tryParseDocument(tf.text);
+  const whole = isRecord(parsed) ? parsed : undefined;
+  const wholeMsgs = whole ? (Array.isArray(whole.messages) ? (whole.messages as unknown[]) : []) : undefined;
+  const fast = wholeMsgs && wholeMsgs.every(isRecord) ? locateByLayout(tf, wholeMsgs) : undefined;
+  const scan = fast ? undefined : locateByScan(tf.text);
+  const pj = new PrettyJson(tf, warnings, parsed, scan?.complete ?? true);
   const doc = isRecord(pj.doc) ? pj.doc : undefined;
-  const field = (key: string): unknown => (doc ? doc[key] : pj.part(top.get(key)));
-  const msgs: unknown[] = doc ? (Array.isArray(doc.messages) ? doc.messages : []) : messages.map((s) => pj.part(s));
+  const field = (key: string): unknown => (doc ? doc[key] : pj.part(scan?.top.get(key)));
+  const msgs: unknown[] = doc ? (Array.isArray(doc.messages) ? doc.messages : []) : scan!.spans.map((s) => pj.part(s));
+  const { messages, inner } = fast ?? scan!.located;
 
   const events: SessionEvent[] = [];
   const models = new ModelList();
   let firstTime: string | undefined;
   let lastTime: string | undefined;
   msgs.forEach((m, i) => {
-    const start = messages[i]?.[0] ?? 0;
+    const start = messages[i] ?? 0;
     if (!isRecord(m)) {
       if (m !== undefined) warnings.add(tf.lineAt(start), 'message is not a JSON object; skipped');
       return;
@@ -222,7 +324,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
   const complete = scanJson(tf.text, 1, (p, start, end) => {
     if (p.length === 1) entries.push([start, end]);
   });
-  const pj = new PrettyJson(tf, warnings, complete);
+  const pj = new PrettyJson(tf, warnings, complete ? tryParseDocument(tf.text) : undefined, complete);
   const list: unknown[] = Array.isArray(pj.doc) ? pj.doc : entries.map((s) => pj.part(s));
   const bySession = new Map<string, { events: SessionEvent[]; bytes: number; first?: string; last?: string }>();
   list.forEach((e, i) => {

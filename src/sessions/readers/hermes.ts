@@ -19,6 +19,16 @@ import { readChatJsonl } from './openai-chat.js';
 // Line 1 can be hundreds of KB of tool schemas, so the head may not hold a whole line.
 const GATEWAY_HEAD = /^\s*\{[^\n]*?"role"\s*:\s*"session_meta"/;
 
+/** The line where GATEWAY_HEAD needs `"role"`: from the first non-blank character (when it is
+ * `{`) to the end of that line. Checking it first spares other JSON files a search of the whole
+ * 64 KiB head. */
+function firstObjectLine(head: string): string {
+  const start = head.search(/\S/);
+  if (start === -1 || head.charCodeAt(start) !== 0x7b /* { */) return '';
+  const end = head.indexOf('\n', start);
+  return head.slice(start, end === -1 ? head.length : end);
+}
+
 function detectLog(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
   // the literal checks are cheap and rule out almost every head before the multiline regexes
@@ -118,7 +128,8 @@ async function readLog(file: string, options?: ReadOptions & Preloaded): Promise
 export const hermesReader: SessionReader & DetectBound = {
   format: 'hermes',
   maxScore: 0.95,
-  detect: (head) => (head.includes('"session_meta"') && GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head)),
+  detect: (head) =>
+    firstObjectLine(head).includes('"role"') && head.includes('"session_meta"') && GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head),
   async read(file, options?: ReadOptions & Preloaded) {
     // A pretty-printed object is the JSON log; anything else is read as the gateway JSONL.
     const head = await readHead(file, 8192, options?.content);

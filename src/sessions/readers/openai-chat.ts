@@ -26,6 +26,8 @@ function detectChat(head: string): number {
     from = nl + 1;
     const line = raw.trim();
     if (line === '') continue;
+    // only a line from `{` to `}` can parse to an object; skip the thrown error of any other
+    if (line[0] !== '{' || !line.endsWith('}')) return 0;
     let v: unknown;
     try {
       v = JSON.parse(line);
