@@ -31,6 +31,11 @@ export async function hashFile(file: string): Promise<string> {
   return h.digest('hex');
 }
 
+/** hashFile of a file already read whole. */
+export function hashBytes(content: Buffer): string {
+  return hashOnce('sha256', content, 'hex');
+}
+
 /**
  * knowledge/.cache/ (git-ignored, skipped by the store walk) remembers each transcript's content
  * hash with the stat it had when hashed, so a rerun over thousands of unchanged transcripts

@@ -57,7 +57,7 @@ export interface FileReadResult {
  * streamed (memory stays bounded by this, not by the file). */
 export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 
-interface LoadedFile extends FileHead {
+export interface LoadedFile extends FileHead {
   /** The whole file when it is at most WHOLE_FILE_BYTES. */
   content?: Buffer;
   /** The first lines of `content`, decoded, when it is valid UTF-8 (see decodeStart). */
@@ -67,7 +67,7 @@ interface LoadedFile extends FileHead {
 /** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
  * Synchronous: for the small files that dominate, one read from the page cache costs less than
  * the thread-pool round trips of the async calls. */
-function loadFile(file: string, headBytes: number): LoadedFile {
+export function loadFile(file: string, headBytes = HEAD_BYTES): LoadedFile {
   const fd = openSync(file, 'r');
   try {
     const { size } = fstatSync(fd);
@@ -87,8 +87,9 @@ function loadFile(file: string, headBytes: number): LoadedFile {
   }
 }
 
-/** Reads one file: detection (unless `format`), then its reader. Never throws for bad input. */
-export async function readSessionFile(file: string, options: ReadSessionsOptions = {}): Promise<FileReadResult> {
+/** Reads one file: detection (unless `format`), then its reader. Never throws for bad input.
+ * `loaded`: what loadFile(file) gave, when the caller has read the file already. */
+export async function readSessionFile(file: string, options: ReadSessionsOptions = {}, loaded?: LoadedFile): Promise<FileReadResult> {
   const warnings: ReadWarning[] = [];
   const warn = (w: ReadWarning): void => {
     warnings.push(w);
@@ -97,20 +98,19 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
   const readers = options.readers ?? READERS;
   try {
     let reader: SessionReader | undefined;
-    let loaded: LoadedFile;
     if (options.format) {
       reader = readerFor(options.format, readers);
       if (!reader) {
         warn({ file, message: `no reader for format "${options.format}" is installed` });
         return { file, ok: false, sessions: [], warnings };
       }
-      loaded = loadFile(file, 1); // still fail early and clearly on unreadable/empty files
+      loaded ??= loadFile(file, 1); // still fail early and clearly on unreadable/empty files
       if (loaded.size === 0) {
         warn({ file, message: 'empty file' });
         return { file, ok: false, sessions: [], warnings };
       }
     } else {
-      loaded = loadFile(file, HEAD_BYTES);
+      loaded ??= loadFile(file, HEAD_BYTES);
       // A whole file that is valid UTF-8 has its head decoded once, line by line: detection
       // gets the head and the reader the lines (see decodeStart).
       if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes) && isUtf8(loaded.content)) {

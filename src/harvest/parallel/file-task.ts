@@ -4,9 +4,9 @@
  * Reading before the main thread has decided the file is to be read is safe: reading depends on
  * nothing else, and the main thread drops outcomes it does not need.
  */
-import { readSessionFile } from '../../sessions/read.js';
+import { loadFile, readSessionFile, type LoadedFile } from '../../sessions/read.js';
 import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
-import { hashFile } from '../file-hash.js';
+import { hashBytes, hashFile } from '../file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
 import type { FileOutcome, FileTask } from './protocol.js';
 
@@ -17,8 +17,15 @@ export interface ReadOutcome {
 }
 
 /** Reads one file as forEachSessionFile does inside the harvest, and harvests its sessions. */
-export async function readAndHarvest(file: string, hash: string, ctx: SessionContext, format: SessionFormat | undefined, extract: () => Promise<ExtractFn>): Promise<ReadOutcome> {
-  const result = await readSessionFile(file, format ? { format } : {});
+export async function readAndHarvest(
+  file: string,
+  hash: string,
+  ctx: SessionContext,
+  format: SessionFormat | undefined,
+  extract: () => Promise<ExtractFn>,
+  loaded?: LoadedFile,
+): Promise<ReadOutcome> {
+  const result = await readSessionFile(file, format ? { format } : {}, loaded);
   const harvest: FileHarvest = result.sessions.length
     ? harvestFileSessions(file, result.sessions, hash, ctx, await extract())
     : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
@@ -27,14 +34,19 @@ export async function readAndHarvest(file: string, hash: string, ctx: SessionCon
 
 export async function runFileTask(task: FileTask, known: ReadonlySet<string>, ctx: SessionContext, format: SessionFormat | undefined, extract: () => Promise<ExtractFn>): Promise<FileOutcome> {
   let hash: string | null = task.hash ?? null;
+  // A file to hash is read once: its bytes are hashed and, unless the ledger knows the hash,
+  // handed to the reader (a file too big to hold whole is hashed and then streamed).
+  let loaded: LoadedFile | undefined;
   if (hash === null) {
     try {
-      hash = await hashFile(task.file);
+      loaded = loadFile(task.file);
+      hash = loaded.content ? hashBytes(loaded.content) : await hashFile(task.file);
     } catch {
+      loaded = undefined;
       hash = null; // the read below reports the problem with a proper warning
     }
   }
   if (hash !== null && known.has(hash)) return { index: task.index, kind: 'known', hash };
-  const read = await readAndHarvest(task.file, hash ?? '', ctx, format, extract);
+  const read = await readAndHarvest(task.file, hash ?? '', ctx, format, extract, loaded);
   return { index: task.index, kind: 'read', hash, ...read };
 }
