@@ -225,16 +225,31 @@ export function splitLines(
   }
   const decoded = options.decoded ?? [];
   let i = 0;
+  // Past the decoded head of a file of short lines (markdown, pretty-printed JSON), the rest is
+  // decoded in one call and sliced at its newlines (one call per line would cost more than the
+  // decoding); `rest` and `at` follow the buffer line by line.
+  let rest: string | undefined;
+  let at = 0;
   while (pos < n) {
     let nl = buf.indexOf(0x0a, pos);
     if (nl === -1) nl = n;
     const seen = nl - pos;
+    if (i === decoded.length && decoded.length >= 64 && pos < decoded.length * SHORT_LINE_BYTES) rest = buf.toString('utf8', pos);
+    let restLine: string | undefined;
+    if (rest !== undefined) {
+      let end = rest.indexOf('\n', at);
+      if (end === -1) end = rest.length;
+      restLine = rest.slice(at, end);
+      at = end + 1;
+    }
     if (seen > maxLine) onLine(bufferLine(buf, pos, nl, maxLine, lineNo));
     else {
       let text: string;
       if (i < decoded.length) {
         text = decoded[i]!;
         if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1); // CRLF
+      } else if (restLine !== undefined) {
+        text = restLine.charCodeAt(restLine.length - 1) === 0x0d ? restLine.slice(0, -1) : restLine; // CRLF
       } else {
         const stop = seen > 0 && buf[nl - 1] === 0x0d ? nl - 1 : nl; // CRLF
         text = stop > pos ? buf.toString('utf8', pos, stop) : '';

@@ -24,8 +24,6 @@ import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
 const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/;
-const USER_LINE = /^####(?: (.*))?$/;
-const NOTE_LINE = /^>(?: (.*))?$/;
 
 function detect(head: string): number {
   if (opensAsJson(head)) return 0;
@@ -330,6 +328,18 @@ class AiderSession {
   }
 }
 
+/**
+ * What `^<marker>(?: (.*))?$` captures from a line that starts with a `length`-character marker
+ * ('' when the line is the marker alone), or undefined when it does not match; without a regex
+ * run and a match array per line. Like `.`, the text after the space holds no line terminator.
+ */
+function afterMarker(text: string, length: number): string | undefined {
+  if (text.length === length) return '';
+  if (text.charCodeAt(length) !== 0x20) return undefined;
+  const rest = text.slice(length + 1);
+  return rest.includes('\r') || rest.includes('\u2028') || rest.includes('\u2029') ? undefined : rest;
+}
+
 /** `/ {2,}$/.test(text)`, without a regex run per line. */
 function endsWithTwoSpaces(text: string): boolean {
   const n = text.length;
@@ -377,8 +387,11 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
     await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
       warnLineQuality(warnings, raw, 'cut');
-      const l: MdLine = { text: raw.text.trimEnd(), lineNo: raw.lineNo, offset: raw.offset };
-      const header = raw.text.startsWith('# aider') ? HEADER.exec(raw.text) : null;
+      // the line object itself, its text trimmed, serves as the MdLine (one object per line)
+      const rawText = raw.text;
+      raw.text = rawText.trimEnd();
+      const l: MdLine = raw;
+      const header = rawText.startsWith('# aider') ? HEADER.exec(rawText) : null;
       if (header) {
         close(raw.offset);
         s = new AiderSession(file, `${header[1]}T${header[2]}`, raw.offset, warnings.list.length);
@@ -396,21 +409,24 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
-      const own = s.block?.kind !== 'text' || endsWithTwoSpaces(raw.text);
+      const own = s.block?.kind !== 'text' || endsWithTwoSpaces(rawText);
       // the first-character checks spare most lines the regexes, which are anchored on them
-      const user = own && l.text.startsWith('####') ? USER_LINE.exec(l.text) : null;
-      if (user) {
+      // (the line object goes on as the user or note line, with the marker cut from its text)
+      const user = own && l.text.startsWith('####') ? afterMarker(l.text, 4) : undefined;
+      if (user !== undefined) {
         if (s.block?.kind !== 'user') {
           s.flushBlock();
           s.block = { kind: 'user', lines: [] };
         }
-        s.block.lines.push({ text: user[1] ?? '', lineNo: l.lineNo, offset: l.offset });
+        l.text = user;
+        s.block.lines.push(l);
         return;
       }
-      const note = own && l.text.charCodeAt(0) === 0x3e /* > */ ? NOTE_LINE.exec(l.text) : null;
-      if (note) {
+      const note = own && l.text.charCodeAt(0) === 0x3e /* > */ ? afterMarker(l.text, 1) : undefined;
+      if (note !== undefined) {
         s.flushBlock();
-        s.note({ text: note[1] ?? '', lineNo: l.lineNo, offset: l.offset });
+        l.text = note;
+        s.note(l);
         return;
       }
       if (l.text === '') {
