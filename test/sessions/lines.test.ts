@@ -126,4 +126,24 @@ describe('decodeStart: one decode gives the detection head and the first lines',
       }
     }
   });
+  it('past a head of many short lines the rest is decoded at once: still what readLines gives', async () => {
+    const lines: Buffer[] = [];
+    for (let i = 0; i < 400; i++) {
+      const text = i % 7 === 0 ? `> note ${i} é✦🎉` : i % 11 === 0 ? '' : `line ${i}`;
+      lines.push(Buffer.from(text), Buffer.from(i % 5 === 0 ? '\r\n' : '\n'));
+      if (i === 250) lines.push(Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('after a BOM\n'));
+      if (i === 300) lines.push(Buffer.from(`${'long é '.repeat(30)}\n`));
+    }
+    const bytes = Buffer.concat([...lines, Buffer.from('last line, no newline')]);
+    for (const limit of [600, 1000, 2000]) {
+      const decoded = decodeStart(bytes, limit).lines;
+      expect(decoded.length).toBeGreaterThanOrEqual(64); // the one-call path is taken
+      for (const maxLineBytes of [undefined, 40]) {
+        const out: Line[] = [];
+        const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+        splitLines(bytes, { ...options, valid: true, decoded }, (l) => out.push(l));
+        expect(out).toEqual(await streamed(bytes, options));
+      }
+    }
+  });
 });
