@@ -94,16 +94,23 @@ export function str(value: unknown): string | undefined {
 
 /** Splits a decoded head into its first `max` non-blank lines (the last may be cut short). */
 export function headLines(head: string, max: number): string[] {
-  const out: string[] = [];
+  return [...eachHeadLine(head, max)];
+}
+
+/** headLines one line at a time, for a caller that may stop at the first line or two. */
+export function* eachHeadLine(head: string, max: number): Generator<string> {
+  let found = 0;
   let from = 0;
-  while (out.length < max && from < head.length) {
+  while (found < max && from < head.length) {
     let nl = head.indexOf('\n', from);
     if (nl === -1) nl = head.length;
     const line = head.slice(from, nl).trim();
-    if (line) out.push(line);
+    if (line) {
+      found++;
+      yield line;
+    }
     from = nl + 1;
   }
-  return out;
 }
 
 /** JSON.parse that returns undefined instead of throwing. */

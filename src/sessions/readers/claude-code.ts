@@ -15,7 +15,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
-import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, eachHeadLine, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,7 +66,8 @@ function detect(head: string): number {
   // every line of a Claude Code file is a JSON object: a head that opens otherwise is not one
   if (!opensAsJson(head)) return 0;
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
-  for (const line of headLines(head, 20)) {
+  // line by line: most files are decided by their first or second line
+  for (const line of eachHeadLine(head, 20)) {
     if (line[0] !== '{') return 0;
     // a line that does not end its object cannot parse: skip the thrown error (see codex detect)
     const o = line.endsWith('}') ? tryParse(line) : undefined;

@@ -49,8 +49,7 @@ export function isInjectedCodexText(text: string): boolean {
 // detection
 
 function detect(head: string): number {
-  const lines = headLines(head, 3);
-  const first = lines[0];
+  const first = headLines(head, 1)[0]; // only the first line decides
   if (!first || first[0] !== '{') return 0;
   // The modern first line embeds the whole system prompt and is often longer than the head,
   // so look at its opening keys only.
