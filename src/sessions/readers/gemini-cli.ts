@@ -47,17 +47,13 @@ function tryParseDocument(text: string): unknown {
 
 /** Parsed document plus the spans the scan found, with a per-part fallback for cut-off files. */
 class PrettyJson {
-  doc: unknown;
-  /** `parsed`: JSON.parse of the whole text, or undefined when it threw; `complete`: whether the
-   * structural scan (when one ran) found one whole value. */
+  /** `doc`: JSON.parse of the whole text, undefined when it is not valid JSON. */
   constructor(
     readonly tf: TextFile,
     readonly warnings: Warnings,
-    parsed: unknown,
-    complete: boolean,
+    readonly doc: unknown,
   ) {
-    this.doc = complete ? parsed : undefined;
-    if (this.doc === undefined) {
+    if (doc === undefined) {
       warnings.add(tf.lineAt(tf.text.length), 'JSON document is truncated or malformed; reading its complete parts');
     }
   }
@@ -246,11 +242,11 @@ function endsLine(text: string, i: number): boolean {
 
 /** Offsets by a structural scan, for files laid out otherwise or cut short (then the spans are
  * what can be parsed piece by piece). */
-function locateByScan(text: string): { complete: boolean; top: Map<string, Span>; spans: Span[]; located: Located } {
+function locateByScan(text: string): { top: Map<string, Span>; spans: Span[]; located: Located } {
   const top = new Map<string, Span>();
   const spans: Span[] = [];
   const inner = new Map<number, Map<string, number>>();
-  const complete = scanJson(text, 5, (p, start, end) => {
+  scanJson(text, 5, (p, start, end) => {
     if (p.length === 1) top.set(p[0] as string, [start, end]);
     else if (p[0] !== 'messages') return;
     else if (p.length === 2) spans.push([start, end]);
@@ -262,20 +258,18 @@ function locateByScan(text: string): { complete: boolean; top: Map<string, Span>
       m.set(p.slice(2).join('.'), start);
     }
   });
-  return { complete, top, spans, located: { messages: spans.map((s) => s[0]), inner } };
+  return { top, spans, located: { messages: spans.map((s) => s[0]), inner } };
 }
 
 async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
   // the common case: the whole file parses and sits in Gemini's own layout, so no scan is needed
-  const parsed = tryParseDocument(tf.text);
-  const whole = isRecord(parsed) ? parsed : undefined;
-  const wholeMsgs = whole ? (Array.isArray(whole.messages) ? (whole.messages as unknown[]) : []) : undefined;
-  const fast = wholeMsgs && wholeMsgs.every(isRecord) ? locateByLayout(tf, wholeMsgs) : undefined;
-  const scan = fast ? undefined : locateByScan(tf.text);
-  const pj = new PrettyJson(tf, warnings, parsed, scan?.complete ?? true);
+  const pj = new PrettyJson(tf, warnings, tryParseDocument(tf.text));
   const doc = isRecord(pj.doc) ? pj.doc : undefined;
+  const docMsgs = doc ? (Array.isArray(doc.messages) ? (doc.messages as unknown[]) : []) : undefined;
+  const fast = docMsgs?.every(isRecord) ? locateByLayout(tf, docMsgs) : undefined;
+  const scan = fast ? undefined : locateByScan(tf.text);
   const field = (key: string): unknown => (doc ? doc[key] : pj.part(scan?.top.get(key)));
-  const msgs: unknown[] = doc ? (Array.isArray(doc.messages) ? doc.messages : []) : scan!.spans.map((s) => pj.part(s));
+  const msgs: unknown[] = docMsgs ?? scan!.spans.map((s) => pj.part(s));
   const { messages, inner } = fast ?? scan!.located;
 
   const events: SessionEvent[] = [];
@@ -324,7 +318,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
   const complete = scanJson(tf.text, 1, (p, start, end) => {
     if (p.length === 1) entries.push([start, end]);
   });
-  const pj = new PrettyJson(tf, warnings, complete ? tryParseDocument(tf.text) : undefined, complete);
+  const pj = new PrettyJson(tf, warnings, complete ? tryParseDocument(tf.text) : undefined);
   const list: unknown[] = Array.isArray(pj.doc) ? pj.doc : entries.map((s) => pj.part(s));
   const bySession = new Map<string, { events: SessionEvent[]; bytes: number; first?: string; last?: string }>();
   list.forEach((e, i) => {
