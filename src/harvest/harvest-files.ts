@@ -1,18 +1,19 @@
 /**
  * The file stage of the harvest: hash every transcript, skip the ones the ledger knows, read the
- * rest and harvest their sessions. On one thread, or on worker threads that hash, read and
- * extract while this thread waits; either way results are consumed in file order, so the
- * outcome (candidates, ledger, warnings, counts) is the same to the byte.
+ * rest and harvest their sessions. Each file is one task (parallel/file-task.ts: read once,
+ * hashed, read on unless the ledger knows it), run on worker threads while this thread waits, or
+ * on this thread when there are few; either way outcomes are consumed in file order by the same
+ * code, so the result (candidates, ledger, warnings, counts) is the same to the byte.
  */
 import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
-import { hashFile, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
-import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from './file-sessions.js';
+import { pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
-import { spawnPool, type SpawnedPool } from './parallel/pool.js';
-import type { FileTask, WorkerSetup } from './parallel/protocol.js';
+import { spawnPool, type RunningPool } from './parallel/pool.js';
+import type { FileOutcome, FileTask, WorkerSetup } from './parallel/protocol.js';
 
 export interface HarvestFilesOptions {
   /** Content hashes in the ledger (files and sessions): a file with one of them is not read. */
@@ -60,8 +61,6 @@ interface Statted {
   cached?: HashRecord;
 }
 
-const EMPTY: FileHarvest = { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
-
 function newResult(): FilesHarvest {
   return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map() };
 }
@@ -106,10 +105,50 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
       const workers = Math.min(options.workers(work.length), work.length);
       if (workers > 1) pool = spawnPool(workers, workerSetup(options));
     }
-    return pool ? await harvestInParallel(statted, work, pool, trustBefore, options) : await harvestHere(statted, trustBefore, options);
+    const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
+    const onDone = options.onProgress ? (done: number) => options.onProgress!(done, tasks.length) : undefined;
+    const running = pool ? pool.run(tasks, onDone) : await runHere(tasks, options, onDone);
+    try {
+      return await takeOutcomes(statted, work, running, trustBefore, options);
+    } finally {
+      await running.close();
+    }
   } finally {
     await pool?.close();
   }
+}
+
+/**
+ * The pool's interface on this thread: a task runs when its outcome is first asked for, which
+ * takeOutcomes does in file order, so one file is held at a time. With nothing to do (a rerun)
+ * the readers and the extractor are not even loaded.
+ */
+async function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDone?: (done: number) => void): Promise<RunningPool> {
+  const close = async (): Promise<void> => {};
+  if (tasks.length === 0) return { outcome: () => Promise.reject(new Error('no harvest task')), close };
+  const { runFileTask } = await import('./parallel/file-task.js');
+  const outcomes: Promise<FileOutcome>[] = [];
+  let last: Promise<unknown> = Promise.resolve();
+  let done = 0;
+  const run = async (task: FileTask): Promise<FileOutcome> => {
+    const o = await runFileTask(task, options.knownHashes, options.context, options.format, options.getExtract);
+    onDone?.(++done);
+    return o;
+  };
+  return {
+    outcome(index: number): Promise<FileOutcome> {
+      // tasks before `index` first, one at a time: outcomes are the same whatever the asking order
+      for (let k = outcomes.length; k <= index; k++) {
+        const task = tasks[k]!;
+        const o = last.then(() => run(task));
+        o.catch(() => {}); // reported once, through the outcome the caller awaits
+        outcomes.push(o);
+        last = o;
+      }
+      return outcomes[index]!;
+    },
+    close,
+  };
 }
 
 function workerSetup(options: HarvestFilesOptions): WorkerSetup {
@@ -131,103 +170,56 @@ function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: numb
   }
 }
 
-/** Everything on this thread: hash each file in turn, then read the unknown ones. */
-async function harvestHere(statted: readonly Statted[], trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
-  const out = newResult();
-  const hashes = new Map<string, string>();
-  const toRead: string[] = [];
-  for (const s of statted) {
-    let hash = s.hash;
-    if (!s.st) {
-      toRead.push(s.file);
-      continue;
-    }
-    if (hash === undefined) {
-      try {
-        hash = await hashFile(s.file);
-      } catch {
-        toRead.push(s.file); // let the reader report it with a proper warning
-        continue;
-      }
-    }
-    remember(out, s, hash, trustBefore);
-    hashes.set(s.file, hash);
-    if (options.knownHashes.has(hash)) out.filesSkipped++;
-    else toRead.push(s.file);
-  }
-  // Nothing to read (a rerun): the readers are not even loaded.
-  if (toRead.length === 0) return out;
-  const { forEachSessionFile } = await import('../sessions/read.js');
-  const { summary } = await forEachSessionFile(
-    toRead,
-    { subagents: false, ...(options.format ? { format: options.format } : {}), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
-    async (result) => {
-      const hash = hashes.get(result.file) ?? '';
-      const h = result.sessions.length ? harvestFileSessions(result.file, result.sessions, hash, options.context, await options.getExtract()) : EMPTY;
-      addFile(out, result.ok, hash, h, options);
-    },
-  );
-  out.filesFailed = summary.filesFailed;
-  out.warnings = summary.warnings;
-  return out;
-}
-
 /**
- * Workers hash and read; this thread does exactly what harvestHere does with their answers, in
- * file order, as they arrive. When some file is not a plain file (it could not be stat'ed, or is
- * a directory), the files to read are walked again as forEachSessionFile would, after all
- * answers are in; a file the workers did not read is then read here.
+ * Takes the task outcomes (task i is work[i]) in file order, as they arrive. When some file is
+ * not a plain file (it could not be stat'ed, or is a directory), the files to read are walked
+ * again as forEachSessionFile would, after all answers are in; a file no task read is then read
+ * here.
  */
-async function harvestInParallel(statted: readonly Statted[], work: readonly Statted[], workers: SpawnedPool, trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
+async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[], pool: RunningPool, trustBefore: number, options: HarvestFilesOptions): Promise<FilesHarvest> {
   const out = newResult();
   const { context } = options;
   const taskOf = new Map<string, number>(work.map((s, index) => [s.file, index]));
-  const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
-  const pool = workers.run(tasks, options.onProgress ? (done) => options.onProgress!(done, tasks.length) : undefined);
-  try {
-    // The walk of a plain file is that file, so then files are taken in order as answers come.
-    const plain = statted.every((s) => s.plain);
-    const warn = (w: ReadWarning): void => {
-      out.warnings++;
-      options.onWarning?.(w);
-    };
-    const take = (read: ReadOutcome, hash: string): void => {
-      read.warnings.forEach(warn);
-      if (!read.ok) out.filesFailed++;
-      addFile(out, read.ok, hash, read.harvest, options);
-    };
-    const hashes = new Map<string, string>();
-    const toRead: string[] = [];
-    for (const s of statted) {
-      const task = taskOf.get(s.file);
-      const outcome = task === undefined ? undefined : await pool.outcome(task);
-      const hash = s.hash ?? (outcome && outcome.kind !== 'failed' ? outcome.hash : null);
-      if (s.st && hash !== null) {
-        remember(out, s, hash, trustBefore);
-        hashes.set(s.file, hash);
-        if (options.knownHashes.has(hash)) {
-          out.filesSkipped++;
-          continue;
-        }
+  // The walk of a plain file is that file, so then files are taken in order as answers come.
+  const plain = statted.every((s) => s.plain);
+  const warn = (w: ReadWarning): void => {
+    out.warnings++;
+    options.onWarning?.(w);
+  };
+  const take = (read: ReadOutcome, hash: string): void => {
+    read.warnings.forEach(warn);
+    if (!read.ok) out.filesFailed++;
+    addFile(out, read.ok, hash, read.harvest, options);
+  };
+  const hashes = new Map<string, string>();
+  const toRead: string[] = [];
+  for (const s of statted) {
+    const task = taskOf.get(s.file);
+    const outcome = task === undefined ? undefined : await pool.outcome(task);
+    const hash = s.hash ?? (outcome && outcome.kind !== 'failed' ? outcome.hash : null);
+    if (s.st && hash !== null) {
+      remember(out, s, hash, trustBefore);
+      hashes.set(s.file, hash);
+      if (options.knownHashes.has(hash)) {
+        out.filesSkipped++;
+        continue;
       }
-      // (in plain mode every file to read has an outcome: the workers read what they hashed)
-      if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');
-      else toRead.push(s.file);
     }
-    if (plain) return out;
-
-    // As forEachSessionFile: walk the files to read, then each file's warnings and harvest in order.
-    const { readAndHarvest } = await import('./parallel/file-task.js');
-    const walked = await walkInputs(toRead, { subagents: false });
-    walked.warnings.forEach(warn);
-    for (const file of walked.files) {
-      const hash = hashes.get(file) ?? '';
-      const task = taskOf.get(file);
-      const outcome = task === undefined ? undefined : await pool.outcome(task);
-      take(outcome?.kind === 'read' ? outcome : await readAndHarvest(file, hash, context, options.format, options.getExtract), hash);
-    }
-    return out;
-  } finally {
-    await pool.close();
+    // (in plain mode every file to read has an outcome: the workers read what they hashed)
+    if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');
+    else toRead.push(s.file);
   }
+  if (plain) return out;
+
+  // As forEachSessionFile: walk the files to read, then each file's warnings and harvest in order.
+  const { readAndHarvest } = await import('./parallel/file-task.js');
+  const walked = await walkInputs(toRead, { subagents: false });
+  walked.warnings.forEach(warn);
+  for (const file of walked.files) {
+    const hash = hashes.get(file) ?? '';
+    const task = taskOf.get(file);
+    const outcome = task === undefined ? undefined : await pool.outcome(task);
+    take(outcome?.kind === 'read' ? outcome : await readAndHarvest(file, hash, context, options.format, options.getExtract), hash);
+  }
+  return out;
 }
