@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE, fmtMs, mdTable, peakRss, ratio, timeCommand } from './lib.mjs';
+import { NODE, fmtMs, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
 import { RAW_PARSE, corpus } from './corpus.mjs';
 
 export async function run({ quick, root }) {
@@ -11,14 +11,25 @@ export async function run({ quick, root }) {
   const cli = join(root, 'dist/cli/main.js');
   const store = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-'));
   try {
-    timeCommand(NODE, [cli, 'init', store], { runs: 1 });
-    const base = timeCommand(NODE, ['--input-type=module', '-e', RAW_PARSE, c.dir], { runs: 1 });
+    const emptyStore = () => {
+      rmSync(store, { recursive: true, force: true });
+      timeCommand(NODE, [cli, 'init', store], { runs: 1 });
+    };
     // peak RSS of the full run, measured on a throwaway copy of the empty store
     const rssStore = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-rss-'));
     timeCommand(NODE, [cli, 'init', rssStore], { runs: 1 });
     const rss = peakRss([cli, '-C', rssStore, 'harvest', c.dir, '--json']);
     rmSync(rssStore, { recursive: true, force: true });
-    const full = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
+    // rounds of baseline and full harvest (each into an empty store), interleaved: medians of the
+    // same minutes of a shared machine; the reruns below use the last round's store
+    const rounds = quick ? 1 : 3;
+    const [base, full] = timeRounds(
+      [
+        { cmd: NODE, args: ['--input-type=module', '-e', RAW_PARSE, c.dir] },
+        { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'], before: emptyStore },
+      ],
+      rounds,
+    );
     const stats = JSON.parse(full.result.stdout).stats;
     const counts = JSON.parse(full.result.stdout).counts;
     const again = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
@@ -30,13 +41,13 @@ export async function run({ quick, root }) {
     const coldCounts = JSON.parse(cold.result.stdout).counts;
     const mb = c.totalBytes / 1024 / 1024;
     const markdown = [
-      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed). One run each.`,
+      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed). The reruns are one run each.`,
       '',
       mdTable(
         ['what', 'time', 'vs baseline', 'peak RSS', 'result'],
         [
-          ['baseline: split lines + JSON.parse', fmtMs(base.ms), '1.00x', '', ''],
-          ['full harvest', fmtMs(full.ms), `${ratio(base.ms, full.ms)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
+          ['baseline: split lines + JSON.parse', fmtRange(base), '1.00x', '', ''],
+          ['full harvest', fmtRange(full), `${ratio(base.ms, full.ms)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
           ['rerun, nothing new', fmtMs(again.ms), `${((again.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${againCounts.add} added, ${againCounts.update} updated`],
           ['rerun, nothing new, hash cache deleted', fmtMs(cold.ms), `${((cold.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${coldCounts.add} added, ${coldCounts.update} updated`],
         ],

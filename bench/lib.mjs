@@ -19,6 +19,31 @@ export function timeCommand(cmd, args, { runs = 3, cwd, env } = {}) {
   return { ms: median(times), result: last };
 }
 
+/**
+ * Times several commands in rounds (each round runs every entry once, in order), so that the
+ * drift of a shared machine over the minutes of a run weighs on every entry alike. Returns, per
+ * entry, the median wall time in ms, every time, and the last result. `entry.before` runs
+ * untimed before each of its runs (e.g. a fresh store).
+ */
+export function timeRounds(entries, rounds) {
+  const out = entries.map(() => ({ times: [], result: undefined }));
+  for (let r = 0; r < rounds; r++) {
+    entries.forEach((e, i) => {
+      e.before?.();
+      const t = timeCommand(e.cmd, e.args, { runs: 1, cwd: e.cwd, env: e.env });
+      out[i].times.push(t.ms);
+      out[i].result = t.result;
+    });
+  }
+  return out.map((o) => ({ ms: median(o.times), times: o.times, result: o.result }));
+}
+
+/** "8.12 s (7.95-8.60)": the median and the range of a timeRounds entry. */
+export function fmtRange(t) {
+  if (t.times.length < 2) return fmtMs(t.ms);
+  return `${fmtMs(t.ms)} (${fmtMs(Math.min(...t.times))} to ${fmtMs(Math.max(...t.times))})`;
+}
+
 /** Peak RSS (KiB) of a node child via /usr/bin/time when present, else undefined. */
 export function peakRss(args, { cwd, env } = {}) {
   const r = spawnSync('/usr/bin/time', ['-f', '%M', NODE, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });

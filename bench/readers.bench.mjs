@@ -1,7 +1,7 @@
 // Issue 3 figures: reading throughput against a raw-parse baseline over the same files, peak
 // memory reading the corpus, and the sampler's time to score every session.
 import { join } from 'node:path';
-import { NODE, fmtMs, mdTable, peakRss, ratio, timeCommand } from './lib.mjs';
+import { NODE, fmtMs, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
 import { RAW_PARSE, corpus } from './corpus.mjs';
 
 export async function run({ quick, root }) {
@@ -11,11 +11,18 @@ export async function run({ quick, root }) {
     let sessions = 0, events = 0;
     const r = await forEachSessionFile([process.argv[1]], {}, (f) => { for (const s of f.sessions) { sessions++; events += s.events.length; } });
     console.log(sessions, events, r.summary.filesFailed);`;
-  const runs = quick ? 3 : 1;
-  const base = timeCommand(NODE, ['--input-type=module', '-e', RAW_PARSE, c.dir], { runs });
-  const ours = timeCommand(NODE, ['--input-type=module', '-e', read, c.dir], { runs, env: { COMPOUND_READ_WORKERS: '' } });
-  // the opt-in worker-thread reading (read-pool.ts): one worker besides the main thread
-  const pooled = timeCommand(NODE, ['--input-type=module', '-e', read, c.dir], { runs, env: { COMPOUND_READ_WORKERS: '1' } });
+  // three rounds of baseline, readers and worker reading, interleaved: medians of the same
+  // minutes of a shared machine (single runs moved by 10-15% between identical runs here)
+  const runs = 3;
+  const [base, ours, pooled] = timeRounds(
+    [
+      { cmd: NODE, args: ['--input-type=module', '-e', RAW_PARSE, c.dir] },
+      { cmd: NODE, args: ['--input-type=module', '-e', read, c.dir], env: { COMPOUND_READ_WORKERS: '' } },
+      // the opt-in worker-thread reading (read-pool.ts): one worker besides the main thread
+      { cmd: NODE, args: ['--input-type=module', '-e', read, c.dir], env: { COMPOUND_READ_WORKERS: '1' } },
+    ],
+    runs,
+  );
   if (pooled.result.stdout !== ours.result.stdout) throw new Error(`worker reading gave ${pooled.result.stdout.trim()}, not ${ours.result.stdout.trim()}`);
   const [sessions, events, failed] = ours.result.stdout.trim().split(' ').map(Number);
   const baseRss = peakRss(['--input-type=module', '-e', RAW_PARSE, c.dir]);
@@ -24,14 +31,14 @@ export async function run({ quick, root }) {
   const sample = timeCommand(NODE, [join(root, 'dist/cli/main.js'), 'sample', c.dir, '--count', '100', '--format', 'paths'], { runs });
   const mb = c.totalBytes / 1024 / 1024;
   const markdown = [
-    `Corpus: \`bench/gen-corpus.mjs --sessions ${c.sessions} --bytes ${c.bytes} --seed 1\`: ${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB; read as ${sessions.toLocaleString('en-US')} sessions, ${events.toLocaleString('en-US')} events, ${failed} unreadable file(s) (the generator's \`manifest.json\` is no transcript). Baseline: one process reading every file, splitting it into lines and \`JSON.parse\`-ing each JSON line. Throughput ratio = baseline time / reader time (higher is better; 1.0 = as fast as the baseline).`,
+    `Corpus: \`bench/gen-corpus.mjs --sessions ${c.sessions} --bytes ${c.bytes} --seed 1\`: ${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB; read as ${sessions.toLocaleString('en-US')} sessions, ${events.toLocaleString('en-US')} events, ${failed} unreadable file(s) (the generator's \`manifest.json\` is no transcript). Baseline: one process reading every file, splitting it into lines and \`JSON.parse\`-ing each JSON line. Times are medians of ${runs} rounds that run the baseline and both reader rows in turn (range in brackets). Throughput ratio = baseline median / reader median (higher is better; 1.0 = as fast as the baseline).`,
     '',
     mdTable(
       ['what', 'time', 'MiB/s', 'throughput vs baseline', 'peak RSS'],
       [
-        ['baseline: split lines + JSON.parse', fmtMs(base.ms), (mb / (base.ms / 1000)).toFixed(0), '1.00x', baseRss ? `${(baseRss / 1024).toFixed(0)} MiB` : 'n/a'],
-        ['`readSessions` (all readers, normalized events)', fmtMs(ours.ms), (mb / (ours.ms / 1000)).toFixed(0), ratio(base.ms, ours.ms), oursRss ? `${(oursRss / 1024).toFixed(0)} MiB` : 'n/a'],
-        ['the same with `COMPOUND_READ_WORKERS=1` (opt-in: one worker thread besides the main one)', fmtMs(pooled.ms), (mb / (pooled.ms / 1000)).toFixed(0), ratio(base.ms, pooled.ms), pooledRss ? `${(pooledRss / 1024).toFixed(0)} MiB` : 'n/a'],
+        ['baseline: split lines + JSON.parse', fmtRange(base), (mb / (base.ms / 1000)).toFixed(0), '1.00x', baseRss ? `${(baseRss / 1024).toFixed(0)} MiB` : 'n/a'],
+        ['`readSessions` (all readers, normalized events)', fmtRange(ours), (mb / (ours.ms / 1000)).toFixed(0), ratio(base.ms, ours.ms), oursRss ? `${(oursRss / 1024).toFixed(0)} MiB` : 'n/a'],
+        ['the same with `COMPOUND_READ_WORKERS=1` (opt-in: one worker thread besides the main one)', fmtRange(pooled), (mb / (pooled.ms / 1000)).toFixed(0), ratio(base.ms, pooled.ms), pooledRss ? `${(pooledRss / 1024).toFixed(0)} MiB` : 'n/a'],
         [`\`compound sample\` over ${c.files.toLocaleString('en-US')} files (head+tail scan)`, fmtMs(sample.ms), '', '', ''],
       ],
     ),
