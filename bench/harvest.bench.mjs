@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE, fmtMs, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
+import { NODE, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
 import { RAW_PARSE, corpus } from './corpus.mjs';
 
 export async function run({ quick, root }) {
@@ -32,24 +32,29 @@ export async function run({ quick, root }) {
     );
     const stats = JSON.parse(full.result.stdout).stats;
     const counts = JSON.parse(full.result.stdout).counts;
-    const again = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
+    // reruns with nothing new, in rounds: the first finds every transcript's hash in
+    // knowledge/.cache by its stat; the second has that cache deleted first, so it reads and
+    // hashes every file again (the ledger still skips all of them) and writes the cache anew
+    const [again, cold] = timeRounds(
+      [
+        { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'] },
+        { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'], before: () => rmSync(join(store, 'knowledge', '.cache', 'harvest-hashes-v1.json'), { force: true }) },
+      ],
+      rounds,
+    );
     const againCounts = JSON.parse(again.result.stdout).counts;
-    // the rerun above finds every transcript's hash in knowledge/.cache by its stat; without that
-    // cache it reads and hashes every file again (the ledger still skips all of them)
-    rmSync(join(store, 'knowledge', '.cache', 'harvest-hashes-v1.json'), { force: true });
-    const cold = timeCommand(NODE, [cli, '-C', store, 'harvest', c.dir, '--json'], { runs: 1 });
     const coldCounts = JSON.parse(cold.result.stdout).counts;
     const mb = c.totalBytes / 1024 / 1024;
     const markdown = [
-      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed). The reruns are one run each.`,
+      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed). The reruns are medians of as many rounds, as a percentage of the full harvest's median.`,
       '',
       mdTable(
         ['what', 'time', 'vs baseline', 'peak RSS', 'result'],
         [
           ['baseline: split lines + JSON.parse', fmtRange(base), '1.00x', '', ''],
           ['full harvest', fmtRange(full), `${ratio(base.ms, full.ms)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
-          ['rerun, nothing new', fmtMs(again.ms), `${((again.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${againCounts.add} added, ${againCounts.update} updated`],
-          ['rerun, nothing new, hash cache deleted', fmtMs(cold.ms), `${((cold.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${coldCounts.add} added, ${coldCounts.update} updated`],
+          ['rerun, nothing new', fmtRange(again), `${((again.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${againCounts.add} added, ${againCounts.update} updated`],
+          ['rerun, nothing new, hash cache deleted', fmtRange(cold), `${((cold.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${coldCounts.add} added, ${coldCounts.update} updated`],
         ],
       ),
     ].join('\n');

@@ -12,7 +12,7 @@ import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/
 import type { Ledger } from '../knowledge/ledger.js';
 import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
-import { HASH_CACHE_FILE, readHashCache, renderHashCache } from './file-hash.js';
+import { HASH_CACHE_FILE, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
 import type { ExtractFn } from './file-sessions.js';
 import { harvestFiles } from './harvest-files.js';
 
@@ -141,7 +141,9 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
   plan.ledger = nextLedger;
   attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
-  const cacheText = renderHashCache(files.nextHashCache);
-  if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
+  if (!unchangedCache(files.nextHashCache, hashCache)) {
+    const cacheText = renderHashCache(files.nextHashCache);
+    if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
+  }
   return { plan, records: merged.records, stats, storeProblems: store.problems };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
+import { readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
 import { applyPlan } from '../../src/knowledge/plan.js';
 import { initStore } from '../../src/knowledge/init.js';
 import type { Candidate } from '../../src/harvest/candidate.js';
@@ -81,4 +82,24 @@ describe('harvest hash cache', () => {
     expect(grown.stats.sessions).toBe(1);
     expect(grown.stats.candidates).toBe(1); // only the new failure
   }, 15000);
+
+  it('is left unrendered only when the harvest kept every record it read, as read', () => {
+    const root = tempDir();
+    initStore(root);
+    const record = (hash: string): HashRecord => ({ size: 10, mtimeMs: 1, ctimeMs: 1, ino: 7, hash });
+    const cacheFile = join(root, HASH_CACHE_FILE);
+    mkdirSync(join(cacheFile, '..'), { recursive: true });
+    writeFileSync(cacheFile, renderHashCache(new Map([['a1', record('aa')], ['b2', record('bb')]])));
+    const read = readHashCache(root);
+    expect(read.records.size).toBe(2);
+    // the very records read, under the same keys: nothing to write
+    expect(unchangedCache(new Map(read.records), read)).toBe(true);
+    // an equal record that is a new object (a stat taken again) is rendered and compared
+    expect(unchangedCache(new Map([['a1', read.records.get('a1')!], ['b2', record('bb')]]), read)).toBe(false);
+    // one record fewer or more
+    expect(unchangedCache(new Map([['a1', read.records.get('a1')!]]), read)).toBe(false);
+    expect(unchangedCache(new Map([...read.records, ['c3', record('cc')]]), read)).toBe(false);
+    // no cache file read: always written
+    expect(unchangedCache(new Map(), { records: new Map(), text: '' })).toBe(false);
+  });
 });
