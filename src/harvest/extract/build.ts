@@ -4,9 +4,10 @@
  */
 import type { Category, Scope } from '../../knowledge/item.js';
 import type { Session } from '../../sessions/model.js';
-import type { Candidate } from '../candidate.js';
+import type { Candidate, Extractor } from '../candidate.js';
 import { clip, depersonalize, extensionsIn, oneLine } from './text.js';
 import { indexedByPosition } from './event-at.js';
+import { type SessionView, viewOf } from './view.js';
 
 export const MAX_TEXT = 400;
 const MAX_TITLE = 80;
@@ -67,4 +68,10 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
   };
   if (d.signature) candidate.signature = d.signature;
   return candidate;
+}
+
+/** A rule as an Extractor of its own: its drafts from the session's view, made candidates
+ * (without the selection extractSession applies over all rules). */
+export function ruleExtractor(name: string, drafts: (view: SessionView) => Draft[]): Extractor {
+  return { name, extract: (session: Session): Candidate[] => drafts(viewOf(session)).map((d) => makeCandidate(session, d)) };
 }

@@ -4,13 +4,12 @@
  * finding's message and the changed line make a pitfall a reviewer can act on next time
  * ("credo: Nested modules could be aliased …; fixed with `alias LangChain.Chains.LLMChain`").
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { isCheck, simpleCommands, family } from '../commands.js';
 import { clip, code, errorSignature, oneLine } from '../text.js';
-import { editedFiles, isEdit, type SessionView, type Step, viewOf } from '../view.js';
+import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
 import { actionFamily } from './error-fix.js';
 
 interface Finding {
@@ -138,9 +137,4 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const checkFindings: Extractor = {
-  name: 'check-finding',
-  extract(session: Session): Candidate[] {
-    return checkFindingDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const checkFindings: Extractor = ruleExtractor('check-finding', checkFindingDrafts);

@@ -4,13 +4,12 @@
  * invoked. Only command families are compared, so reruns with other arguments count; examples
  * in the text are the commands as actually typed (shortened).
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, isCheck, isReadOnly, simpleCommands, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
-import { isEdit, type SessionView, type Step, viewOf } from '../view.js';
+import { isEdit, type SessionView, type Step } from '../view.js';
 
 interface Run {
   fam: string;
@@ -248,9 +247,4 @@ export function commandPatternDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const commandPatterns: Extractor = {
-  name: 'command-pattern',
-  extract(session: Session): Candidate[] {
-    return commandPatternDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const commandPatterns: Extractor = ruleExtractor('command-pattern', commandPatternDrafts);

@@ -4,12 +4,11 @@
  * identifier the preceding tool output contains, and say how things are (generates, is tracked,
  * lives in, requires), not what the agent will do next.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { NARRATION, clip, concreteness, oneLine, sentence, sentences } from '../text.js';
-import { isEdit, type SessionView, type Step, viewOf } from '../view.js';
+import { isEdit, type SessionView, type Step } from '../view.js';
 
 const DISCOVERY =
   /\b(?:auto-?generates?|generates?|is generated|are generated|already (?:tracked|exists?|handles?|defined|present)|is tracked|lives? in|is defined in|are defined in|is stored|are stored|requires?|expects?|returns?|is (?:a|an) (?:\w+ )?(?:wrapper|alias|bundle|generated)|is gitignored|is ignored|defaults? to|is (?:only )?called|must be|cannot|can't|doesn't support|does not support|is not (?:exposed|available|installed|supported))\b/i;
@@ -68,9 +67,4 @@ export function confirmedStatementDrafts(view: SessionView): Draft[] {
   return drafts.sort((a, b) => b.score - a.score || a.event - b.event).slice(0, MAX_STATEMENTS);
 }
 
-export const confirmedStatements: Extractor = {
-  name: 'confirmed-statement',
-  extract(session: Session): Candidate[] {
-    return confirmedStatementDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const confirmedStatements: Extractor = ruleExtractor('confirmed-statement', confirmedStatementDrafts);

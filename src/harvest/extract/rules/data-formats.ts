@@ -4,13 +4,12 @@
  * records it holds; what the first lines show (a header line, the discriminating `type` values)
  * is read straight from the tool output, so it is recorded as verified.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { code } from '../text.js';
-import { READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
+import { READ_TOOLS, type SessionView, type Step } from '../view.js';
 
 const JSONL_FILE = /\.(?:jsonl|ndjson)$/i;
 /** Programs that print a file's lines as they are. */
@@ -113,9 +112,4 @@ export function dataFormatDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const dataFormats: Extractor = {
-  name: 'data-formats',
-  extract(session: Session): Candidate[] {
-    return dataFormatDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const dataFormats: Extractor = ruleExtractor('data-formats', dataFormatDrafts);

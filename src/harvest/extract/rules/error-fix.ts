@@ -5,14 +5,14 @@
  * Failures the user asked for on purpose, intended test failures (TDD "red"), tool quirks and
  * plain retries that just worked are not pitfalls.
  */
-import type { Session, UserEvent } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { UserEvent } from '../../../sessions/model.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, isCheck, isReadOnly, mainCommand, simpleCommands, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
-import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step, viewOf } from '../view.js';
+import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
 
 /** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
@@ -245,9 +245,4 @@ export function errorFixDrafts(view: SessionView): Draft[] {
   return [...fromToolFailures(view), ...fromReportedErrors(view)];
 }
 
-export const errorFix: Extractor = {
-  name: 'error-fix',
-  extract(session: Session): Candidate[] {
-    return errorFixDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const errorFix: Extractor = ruleExtractor('error-fix', errorFixDrafts);

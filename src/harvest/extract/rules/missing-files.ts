@@ -5,14 +5,13 @@
  * next session should not guess the same way. Vendored folders (deps, node_modules) never count
  * as the place a file lives.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { errorLine } from '../diagnosis.js';
 import { clip, code } from '../text.js';
-import { isEdit, READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
+import { isEdit, READ_TOOLS, type SessionView, type Step } from '../view.js';
 
 const ABSENT = /does not exist|no such file or directory|not found|ENOENT/i;
 const NOTHING = /^\s*(?:No files found|No matches found|Found 0 files?|0 files?)\s*$/i;
@@ -235,9 +234,4 @@ export function missingFileDrafts(view: SessionView): Draft[] {
   return [...drafts, ...largeFileDrafts(view, rel), ...packageDrafts(view)];
 }
 
-export const missingFiles: Extractor = {
-  name: 'missing-file',
-  extract(session: Session): Candidate[] {
-    return missingFileDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const missingFiles: Extractor = ruleExtractor('missing-file', missingFileDrafts);

@@ -3,13 +3,12 @@
  * user stopped (every call rejected, nothing ran after), recommendations and open points a
  * closing report lists, and doubts the agent states at the very end. Confidence stays low.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { reportsOf } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence, sentences } from '../text.js';
-import { editedFiles, type SessionView, viewOf } from '../view.js';
+import { editedFiles, type SessionView } from '../view.js';
 
 const OPEN_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|unresolved|remaining)\b/i;
 const OPEN_LINE = /^(?:recommendation|open question|todo|follow[- ]?up|unresolved|next step)s?:\s*/i;
@@ -149,9 +148,4 @@ export function openQuestionDrafts(view: SessionView): Draft[] {
   return [...(stopped ? [stopped] : []), ...fromReports(view), ...closingDoubts(view), ...listedQuestions(view)];
 }
 
-export const openQuestions: Extractor = {
-  name: 'open-question',
-  extract(session: Session): Candidate[] {
-    return openQuestionDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const openQuestions: Extractor = ruleExtractor('open-question', openQuestionDrafts);

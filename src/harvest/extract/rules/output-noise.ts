@@ -3,13 +3,12 @@
  * test runner, an application's log warnings during tests). Worth knowing so the next session
  * does not chase it; only lines seen in at least two passing runs of the same command family.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, isCheck, mainCommand } from '../commands.js';
 import { clip, code, errorSignature } from '../text.js';
-import { type SessionView, viewOf } from '../view.js';
+import type { SessionView } from '../view.js';
 
 /** A runner's own warning (deprecations, node warnings): a quirk of the tool. */
 const TOOL_WARNING = /^\s*(?:\(node:\d+\)\s*)?(?:DEPRECATED|DeprecationWarning|Deprecation|npm WARN|warning:)\b/;
@@ -67,9 +66,4 @@ export function outputNoiseDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const outputNoise: Extractor = {
-  name: 'output-noise',
-  extract(session: Session): Candidate[] {
-    return outputNoiseDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const outputNoise: Extractor = ruleExtractor('output-noise', outputNoiseDrafts);

@@ -4,13 +4,12 @@
  * program that excludes what flooded it (`--glob '!**\/*.jsonl'`, `--exclude-dir`, a narrower
  * path). The pitfall names the files that filled the output and the exclusion that worked.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
-import { type SessionView, type Step, viewOf } from '../view.js';
+import { type SessionView, type Step } from '../view.js';
 
 const SEARCHERS = new Set(['rg', 'grep', 'egrep', 'ag', 'ack', 'find', 'fd', 'git']);
 const HUGE_TOKENS = 50_000;
@@ -81,9 +80,4 @@ export function oversizedOutputDrafts(view: SessionView): Draft[] {
   return [];
 }
 
-export const oversizedOutput: Extractor = {
-  name: 'oversized-output',
-  extract(session: Session): Candidate[] {
-    return oversizedOutputDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const oversizedOutput: Extractor = ruleExtractor('oversized-output', oversizedOutputDrafts);

@@ -4,12 +4,11 @@
  * When the session reads the command file and then carries it out, the steps it took right
  * after (the commands it ran, the files it read) say what the command is for.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { code } from '../text.js';
-import { isEdit, READ_TOOLS, type SessionView, type Step, viewOf } from '../view.js';
+import { isEdit, READ_TOOLS, type SessionView, type Step } from '../view.js';
 
 const COMMAND_FILE = /(?:^|\/)\.(?:claude|gemini|cursor|codex|opencode)\/commands\/([\w.-]{1,40})\.(?:md|toml)$/;
 /** Read tools of TUI copies name their path in `args`; several files as backticked patterns. */
@@ -72,9 +71,4 @@ export function projectCommandDrafts(view: SessionView): Draft[] {
   return [];
 }
 
-export const projectCommands: Extractor = {
-  name: 'project-commands',
-  extract(session: Session): Candidate[] {
-    return projectCommandDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const projectCommands: Extractor = ruleExtractor('project-commands', projectCommandDrafts);

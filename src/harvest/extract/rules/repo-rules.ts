@@ -6,13 +6,12 @@
  * bootstrap block is never read. A prompt that only points the agent at a rule file says the
  * rule applies to the work at hand.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { parseReport, type ReportLine, type Section } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence } from '../text.js';
-import { editedFiles, READ_TOOLS, type SessionView, viewOf } from '../view.js';
+import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
 
 /** A Cursor rule the chat loaded, as SpecStory renders it. */
 const RULE_BLOCK = /^#{2,4} Rule: ([\w.@/-]+)\s*\n/;
@@ -182,9 +181,4 @@ export function repoRuleDrafts(view: SessionView): Draft[] {
   return [...fromRuleFiles(view), ...fromRuleMentions(view)];
 }
 
-export const repoRules: Extractor = {
-  name: 'repo-rule',
-  extract(session: Session): Candidate[] {
-    return repoRuleDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const repoRules: Extractor = ruleExtractor('repo-rule', repoRuleDrafts);

@@ -5,13 +5,12 @@
  * of each report are kept, more for longer reports. A closing message only counts for lines
  * whose identifiers the session's tool output confirms (a proposal names things nobody saw).
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
 import { clip, concreteness, sentence } from '../text.js';
-import { isEdit, type SessionView, viewOf } from '../view.js';
+import { isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
@@ -179,9 +178,4 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   return [...drafts, ...summaries.filter((d) => best.includes(d))];
 }
 
-export const reportFacts: Extractor = {
-  name: 'report-fact',
-  extract(session: Session): Candidate[] {
-    return reportFactDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const reportFacts: Extractor = ruleExtractor('report-fact', reportFactDrafts);

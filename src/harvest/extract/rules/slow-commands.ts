@@ -4,13 +4,13 @@
  * dialyzer, a first build of caches). Servers, watchers and sleeps are meant to run long and are
  * left out. At most two per session, the slowest of each command family.
  */
-import type { Session, SessionEvent } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { SessionEvent } from '../../../sessions/model.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, isReadOnly, simpleCommands } from '../commands.js';
 import { clip, code } from '../text.js';
-import { type SessionView, viewOf } from '../view.js';
+import type { SessionView } from '../view.js';
 import { actionFamily } from './error-fix.js';
 import { indexedByPosition } from '../event-at.js';
 
@@ -97,9 +97,4 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   return kept.slice(0, MAX_ITEMS).map((x) => x.draft);
 }
 
-export const slowCommands: Extractor = {
-  name: 'slow-command',
-  extract(session: Session): Candidate[] {
-    return slowCommandDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const slowCommands: Extractor = ruleExtractor('slow-command', slowCommandDrafts);

@@ -4,13 +4,12 @@
  * The next session then runs the same command and knows where the tests live. One item per
  * session, from the run that shows the most.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, mainCommand } from '../commands.js';
 import { clip, code } from '../text.js';
-import { type SessionView, viewOf } from '../view.js';
+import type { SessionView } from '../view.js';
 
 const TEST_FAMILY = /\b(?:test|tests|spec|specs|pytest|jest|vitest|rspec|mocha|phpunit|ava|tap)\b/;
 /** Runner header lines that describe the set-up (pytest: `configfile: pytest.ini`, `testpaths: specs`, `plugins: …`). */
@@ -62,9 +61,4 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
   return best ? [best.draft] : [];
 }
 
-export const testRunner: Extractor = {
-  name: 'test-runner',
-  extract(session: Session): Candidate[] {
-    return testRunnerDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const testRunner: Extractor = ruleExtractor('test-runner', testRunnerDrafts);

@@ -4,14 +4,13 @@
  * refusals, truncated or backgrounded output and cascading parallel calls are about the agent's
  * tools (agent). Each quirk says what worked instead when the session shows it.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { family, mainCommand, program, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
-import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, viewOf, type SessionView, type Step } from '../view.js';
+import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
 
@@ -403,9 +402,4 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const toolQuirks: Extractor = {
-  name: 'tool-quirk',
-  extract(session: Session): Candidate[] {
-    return toolQuirkDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const toolQuirks: Extractor = ruleExtractor('tool-quirk', toolQuirkDrafts);

@@ -5,12 +5,11 @@
  * runtime; they are read from a package.json the tools printed (verified) or from a subagent's
  * report on the repo (stated). Never from the agent's own edits or closing claims.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { reportsOf } from '../report.js';
-import { isEdit, type SessionView, viewOf } from '../view.js';
+import { isEdit, type SessionView } from '../view.js';
 
 /** `"engines": { "node": ">=20.0.0" }` in a printed package.json. */
 const ENGINES_NODE = /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]{1,30})"/;
@@ -119,9 +118,4 @@ export function toolchainDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const toolchain: Extractor = {
-  name: 'toolchain',
-  extract(session: Session): Candidate[] {
-    return toolchainDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const toolchain: Extractor = ruleExtractor('toolchain', toolchainDrafts);

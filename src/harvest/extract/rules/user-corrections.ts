@@ -4,12 +4,11 @@
  * The user's words are kept (they are the knowledge); the file the agent then worked on is
  * added as context so the item stands alone. Procedures become patterns, the rest facts.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
-import { EDIT_TOOLS, READ_TOOLS, type SessionView, viewOf } from '../view.js';
+import { EDIT_TOOLS, READ_TOOLS, type SessionView } from '../view.js';
 
 const CORRECTION = new RegExp(
   [
@@ -184,9 +183,4 @@ export function userCorrectionDrafts(view: SessionView): Draft[] {
   return [...fromPrompts(view), ...fromAnswers(view)];
 }
 
-export const userCorrections: Extractor = {
-  name: 'user-correction',
-  extract(session: Session): Candidate[] {
-    return userCorrectionDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const userCorrections: Extractor = ruleExtractor('user-correction', userCorrectionDrafts);

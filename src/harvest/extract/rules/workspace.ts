@@ -2,13 +2,11 @@
  * Where the work happens: a session run in a per-branch git worktree (the directory is named
  * after the branch, inside a worktrees folder) says how the project is worked on.
  */
-import type { Session } from '../../../sessions/model.js';
-import type { Candidate, Extractor } from '../../candidate.js';
+import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { makeCandidate, type Draft } from '../build.js';
+import { ruleExtractor, type Draft } from '../build.js';
 import { code } from '../text.js';
 import type { SessionView } from '../view.js';
-import { viewOf } from '../view.js';
 
 const HOME = /^(?:\/home\/[^/]+|\/Users\/[^/]+|~)(?=\/)/;
 
@@ -37,9 +35,4 @@ export function workspaceDrafts(view: SessionView): Draft[] {
   ];
 }
 
-export const workspace: Extractor = {
-  name: 'workspace',
-  extract(session: Session): Candidate[] {
-    return workspaceDrafts(viewOf(session)).map((d) => makeCandidate(session, d));
-  },
-};
+export const workspace: Extractor = ruleExtractor('workspace', workspaceDrafts);
