@@ -38,7 +38,7 @@ export function timeRounds(entries, rounds) {
   return out.map((o) => ({ ms: median(o.times), times: o.times, result: o.result }));
 }
 
-/** "8.12 s (7.95-8.60)": the median and the range of a timeRounds entry. */
+/** "8.12 s (7.95 s to 8.60 s)": the median and the range of a timeRounds entry. */
 export function fmtRange(t) {
   if (t.times.length < 2) return fmtMs(t.ms);
   return `${fmtMs(t.ms)} (${fmtMs(Math.min(...t.times))} to ${fmtMs(Math.max(...t.times))})`;

@@ -107,12 +107,8 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
     }
     const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
     const onDone = options.onProgress ? (done: number) => options.onProgress!(done, tasks.length) : undefined;
-    const running = pool ? pool.run(tasks, onDone) : await runHere(tasks, options, onDone);
-    try {
-      return await takeOutcomes(statted, work, running, trustBefore, options);
-    } finally {
-      await running.close();
-    }
+    const running = pool ? pool.run(tasks, onDone) : runHere(tasks, options, onDone);
+    return await takeOutcomes(statted, work, running, trustBefore, options);
   } finally {
     await pool?.close();
   }
@@ -120,17 +116,16 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
 
 /**
  * The pool's interface on this thread: a task runs when its outcome is first asked for, which
- * takeOutcomes does in file order, so one file is held at a time. With nothing to do (a rerun)
- * the readers and the extractor are not even loaded.
+ * takeOutcomes does in file order, so one transcript is held at a time (outcomes are kept, as
+ * the pool keeps them). The readers and the extractor load with the first task: a rerun with
+ * nothing to read never loads them.
  */
-async function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDone?: (done: number) => void): Promise<RunningPool> {
-  const close = async (): Promise<void> => {};
-  if (tasks.length === 0) return { outcome: () => Promise.reject(new Error('no harvest task')), close };
-  const { runFileTask } = await import('./parallel/file-task.js');
+function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDone?: (done: number) => void): RunningPool {
   const outcomes: Promise<FileOutcome>[] = [];
   let last: Promise<unknown> = Promise.resolve();
   let done = 0;
   const run = async (task: FileTask): Promise<FileOutcome> => {
+    const { runFileTask } = await import('./parallel/file-task.js');
     const o = await runFileTask(task, options.knownHashes, options.context, options.format, options.getExtract);
     onDone?.(++done);
     return o;
@@ -147,7 +142,7 @@ async function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions,
       }
       return outcomes[index]!;
     },
-    close,
+    close: async () => {},
   };
 }
 
@@ -205,7 +200,7 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
         continue;
       }
     }
-    // (in plain mode every file to read has an outcome: the workers read what they hashed)
+    // (in plain mode every file to read has an outcome: each task reads what it hashed)
     if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');
     else toRead.push(s.file);
   }
