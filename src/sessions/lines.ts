@@ -39,8 +39,8 @@ export interface Preloaded {
   content?: Buffer;
   /** Given only when `content` is valid UTF-8: its first lines, decoded (see decodeStart). */
   decoded?: readonly string[];
-  /** Given only when `content` is valid UTF-8 and its lines are all in `decoded`: the whole
-   * file as TextDecoder decodes it (BOM dropped). */
+  /** Given only when `content` is valid UTF-8 and its lines are all in `decoded`, or when it is
+   * ASCII: the whole file as TextDecoder decodes it (BOM dropped). */
   wholeText?: string;
 }
 
@@ -206,7 +206,7 @@ function decodeStartOnce(buf: Buffer, end: number): { lines: string[]; head: str
  */
 export function splitLines(
   buf: Buffer,
-  options: LineOptions & { valid?: boolean; decoded?: readonly string[] },
+  options: LineOptions & { valid?: boolean; decoded?: readonly string[]; wholeText?: string },
   onLine: (line: Line) => void,
 ): void {
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -214,6 +214,24 @@ export function splitLines(
   let pos = options.start ?? 0;
   const n = buf.length;
   if (pos >= n) return;
+  // As long as the bytes, the decoded text is ASCII (valid UTF-8 decodes wider characters from
+  // more than one byte): its offsets are byte offsets, so the buffer need not be searched too.
+  const whole = options.wholeText;
+  if (pos === 0 && whole !== undefined && whole.length === n) {
+    while (pos < n) {
+      let nl = whole.indexOf('\n', pos);
+      if (nl === -1) nl = n;
+      const seen = nl - pos;
+      if (seen > maxLine) onLine(bufferLine(buf, pos, nl, maxLine, lineNo));
+      else {
+        const stop = seen > 0 && whole.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl; // CRLF
+        onLine({ text: whole.slice(pos, stop), lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
+      }
+      lineNo++;
+      pos = nl + 1;
+    }
+    return;
+  }
   if (pos > 0 || !(options.valid || isUtf8(buf))) {
     while (pos < n) {
       let nl = buf.indexOf(0x0a, pos);

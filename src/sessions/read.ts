@@ -3,7 +3,7 @@
  * read it, and keep going past every bad file. Each problem is a warning naming file and line;
  * the summary says how much was read so the CLI can decide its exit code.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ReadWarning, Session, SessionFormat } from './model.js';
 import type { ReadOptions, SessionReader } from './reader.js';
@@ -60,8 +60,11 @@ export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 export interface LoadedFile extends FileHead {
   /** The whole file when it is at most WHOLE_FILE_BYTES. */
   content?: Buffer;
-  /** The first lines of `content`, decoded, when it is valid UTF-8 (see decodeStart). */
+  /** The first lines of `content`, decoded, when it is valid UTF-8 (see decodeStart); none
+   * when `whole` holds it all. */
   decoded?: string[];
+  /** All of `content` as text, when every byte of it is ASCII. */
+  whole?: string;
 }
 
 /** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
@@ -111,12 +114,20 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       }
     } else {
       loaded ??= loadFile(file, HEAD_BYTES);
-      // A whole file that is valid UTF-8 has its head decoded once, line by line: detection
-      // gets the head and the reader the lines (see decodeStart).
-      if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes) && isUtf8(loaded.content)) {
-        const start = decodeStart(loaded.content, HEAD_BYTES);
-        loaded.text = start.head;
-        loaded.decoded = start.lines;
+      // A whole file that is valid UTF-8 is decoded once for detection and its reader: an ASCII
+      // file whole (one fast one-byte copy; detection gets its start, the reader all of it), any
+      // other file its head, line by line (see decodeStart).
+      if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
+        if (isAscii(loaded.content)) {
+          const whole = loaded.content.toString('latin1');
+          loaded.whole = whole;
+          loaded.text = whole.length > HEAD_BYTES ? whole.slice(0, HEAD_BYTES) : whole;
+          loaded.decoded = [];
+        } else if (isUtf8(loaded.content)) {
+          const start = decodeStart(loaded.content, HEAD_BYTES);
+          loaded.text = start.head;
+          loaded.decoded = start.lines;
+        }
       }
       const outcome = detectFormat(loaded, file, readers);
       if (!outcome.ok) {
@@ -131,7 +142,8 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       if (loaded.decoded) {
         readOptions.decoded = loaded.decoded;
         // the head is the whole file when the file is no longer than the head
-        if (loaded.content.length <= HEAD_BYTES && loaded.text !== undefined) readOptions.wholeText = loaded.text;
+        if (loaded.whole !== undefined) readOptions.wholeText = loaded.whole;
+        else if (loaded.content.length <= HEAD_BYTES && loaded.text !== undefined) readOptions.wholeText = loaded.text;
       }
     }
     const sessions = await reader.read(file, readOptions);

@@ -30,6 +30,7 @@ export function lineOptionsFor(options: (ReadOptions & Preloaded) | undefined): 
   if (options?.content) {
     out.content = options.content;
     out.decoded = options.decoded;
+    if (options.wholeText !== undefined) out.wholeText = options.wholeText;
   }
   return out;
 }
@@ -173,13 +174,18 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
     return undefined;
   }
-  const byteStarts: number[] = [0];
-  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) byteStarts.push(i + 1);
+  const lineStarts = (): number[] => {
+    const starts = [0];
+    for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) starts.push(i + 1);
+    return starts;
+  };
+  let byteStarts: number[] | undefined;
   let text: string;
   try {
     text = (preloaded?.content ? preloaded.wholeText : undefined) ?? strictDecoder.decode(buf);
   } catch {
     text = lenientDecoder.decode(buf);
+    byteStarts = lineStarts();
     for (let l = 0; l < byteStarts.length; l++) {
       const end = l + 1 < byteStarts.length ? byteStarts[l + 1]! - 1 : buf.length;
       try {
@@ -191,11 +197,9 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   }
   // Newlines are ASCII, so text and bytes have the same line breaks; when every character is
   // one byte (as long as the bytes), they are also at the same offsets.
-  let charStarts = byteStarts;
-  if (text.length !== buf.length) {
-    charStarts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
-  }
+  const charStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
+  const byteOffsets = byteStarts ?? (text.length === buf.length ? charStarts : lineStarts());
   return {
     text,
     bytes: buf.length,
@@ -211,7 +215,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
       return lo + 1;
     },
     byteOffsetOfLine(line: number): number {
-      return byteStarts[Math.min(Math.max(line, 1), byteStarts.length) - 1]!;
+      return byteOffsets[Math.min(Math.max(line, 1), byteOffsets.length) - 1]!;
     },
   };
 }
