@@ -244,42 +244,56 @@ export function splitLines(
   const decoded = options.decoded ?? [];
   let i = 0;
   // Past the decoded head of a file of short lines (markdown, pretty-printed JSON), the rest is
-  // decoded in one call and sliced at its newlines (one call per line would cost more than the
-  // decoding); `rest` and `at` follow the buffer line by line.
-  let rest: string | undefined;
-  let at = 0;
+  // copied in one call to a one-byte string, byte for character (latin1), and each line is a
+  // slice of it: one call per line would cost more than the copy. A line with a byte past ASCII
+  // (`wide` is the next one) is decoded as UTF-8 instead; the others stay compact one-byte
+  // strings, which a whole-file UTF-8 decode would have made two-byte ones.
+  let latin: string | undefined;
+  let base = 0; // byte offset of latin's first character
+  let wide = Infinity; // byte offset of the next non-ASCII byte
+  const nextWide = (from: number): number => {
+    WIDE_BYTE.lastIndex = from - base;
+    const m = WIDE_BYTE.exec(latin!);
+    return m ? m.index + base : Infinity;
+  };
   while (pos < n) {
-    let nl = buf.indexOf(0x0a, pos);
-    if (nl === -1) nl = n;
-    const seen = nl - pos;
-    if (i === decoded.length && decoded.length >= 64 && pos < decoded.length * SHORT_LINE_BYTES) rest = buf.toString('utf8', pos);
-    let restLine: string | undefined;
-    if (rest !== undefined) {
-      let end = rest.indexOf('\n', at);
-      if (end === -1) end = rest.length;
-      restLine = rest.slice(at, end);
-      at = end + 1;
+    if (latin === undefined && i === decoded.length && decoded.length >= 64 && pos < decoded.length * SHORT_LINE_BYTES) {
+      latin = buf.toString('latin1', pos);
+      base = pos;
+      wide = nextWide(pos);
     }
+    let nl: number;
+    if (latin !== undefined) {
+      nl = latin.indexOf('\n', pos - base);
+      nl = nl === -1 ? n : nl + base;
+    } else {
+      nl = buf.indexOf(0x0a, pos);
+      if (nl === -1) nl = n;
+    }
+    const seen = nl - pos;
     if (seen > maxLine) onLine(bufferLine(buf, pos, nl, maxLine, lineNo));
     else {
       let text: string;
       if (i < decoded.length) {
         text = decoded[i]!;
         if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1); // CRLF
-      } else if (restLine !== undefined) {
-        text = restLine.charCodeAt(restLine.length - 1) === 0x0d ? restLine.slice(0, -1) : restLine; // CRLF
       } else {
         const stop = seen > 0 && buf[nl - 1] === 0x0d ? nl - 1 : nl; // CRLF
-        text = stop > pos ? buf.toString('utf8', pos, stop) : '';
+        if (latin !== undefined && wide >= stop) text = latin.slice(pos - base, stop - base);
+        else text = stop > pos ? buf.toString('utf8', pos, stop) : '';
       }
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
       onLine({ text, lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
     }
+    if (wide < nl) wide = nextWide(nl + 1);
     i++;
     lineNo++;
     pos = nl + 1;
   }
 }
+
+/** A byte past ASCII, in a latin1 copy of UTF-8 bytes. */
+const WIDE_BYTE = /[\x80-\xff]/g;
 
 /**
  * Calls `onLine` for every line of `file`: from `content` when the caller already holds the

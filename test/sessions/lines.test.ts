@@ -126,6 +126,15 @@ describe('decodeStart: one decode gives the detection head and the first lines',
       }
     }
   });
+  it('an ASCII file sliced from its whole text gives what readLines gives', async () => {
+    const bytes = Buffer.from(`first\r\n\n${'x'.repeat(50)}\nmid\r\r\n{"a":1}\n${'y'.repeat(12)}\r\nend`);
+    for (const maxLineBytes of [undefined, 3, 12, 13]) {
+      const out: Line[] = [];
+      const options = maxLineBytes === undefined ? {} : { maxLineBytes };
+      splitLines(bytes, { ...options, valid: true, decoded: [], wholeText: bytes.toString('latin1') }, (l) => out.push(l));
+      expect(out).toEqual(await streamed(bytes, options));
+    }
+  });
   it('past a head of many short lines the rest is decoded at once: still what readLines gives', async () => {
     const lines: Buffer[] = [];
     for (let i = 0; i < 400; i++) {

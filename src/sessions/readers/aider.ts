@@ -31,10 +31,19 @@ function detect(head: string): number {
   return head.includes('# aider chat started at ') && /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
 }
 
-interface MdLine {
-  text: string;
+/** Where a line is: its 1-based number and byte offset. */
+interface At {
   lineNo: number;
   offset: number;
+}
+
+/** Consecutive lines of one kind (their texts trimmed at the end, the user marker cut), kept as
+ * parallel arrays: a reply's lines need no object each. */
+interface Block {
+  kind: 'user' | 'text';
+  firstLineNo: number;
+  texts: string[];
+  offsets: number[];
 }
 
 /** A call whose result is still being collected from the notes that follow it. */
@@ -42,7 +51,7 @@ interface OpenCall {
   call: ToolCallEvent;
   kind: 'shell' | 'test' | 'lint' | 'edit-failure';
   lines: string[];
-  at: MdLine;
+  at: At;
   failed: boolean;
 }
 
@@ -55,8 +64,9 @@ class AiderSession {
   readonly events: SessionEvent[] = [];
   readonly models = new ModelList();
   readonly fence = new FenceTracker();
-  block: { kind: 'user' | 'text'; lines: MdLine[] } | undefined;
-  banner: MdLine[] = [];
+  block: Block | undefined;
+  banner: string[] = [];
+  bannerAt: At | undefined;
   seenUser = false;
   open: OpenCall | undefined;
   pendingEdits: ToolCallEvent[] = [];
@@ -73,8 +83,24 @@ class AiderSession {
     readonly firstWarning: number,
   ) {}
 
-  src(l: MdLine): SourceRef {
+  src(l: At): SourceRef {
     return { file: this.file, line: l.lineNo, offset: l.offset };
+  }
+
+  /** Where line `i` of a block is. */
+  private blockAt(b: Block, i: number): At {
+    return { lineNo: b.firstLineNo + i, offset: b.offsets[i]! };
+  }
+
+  /** Adds a line to the block of `kind`, starting that block when another one is open. */
+  addLine(kind: Block['kind'], text: string, lineNo: number, offset: number): void {
+    let b = this.block;
+    if (b?.kind !== kind) {
+      this.flushBlock();
+      b = this.block = { kind, firstLineNo: lineNo, texts: [], offsets: [] };
+    }
+    b.texts.push(text);
+    b.offsets.push(offset);
   }
 
   // ---- blocks -------------------------------------------------------------------------------
@@ -83,24 +109,24 @@ class AiderSession {
     const b = this.block;
     this.block = undefined;
     if (!b) return;
-    if (b.kind === 'user') this.userBlock(b.lines);
-    else this.textBlock(b.lines);
+    if (b.kind === 'user') this.userBlock(b);
+    else this.textBlock(b);
   }
 
   private flushBanner(): void {
     if (this.banner.length === 0) return;
-    const lines = this.banner;
+    const texts = this.banner;
     this.banner = [];
-    pushText(this.events, 'system', lines.map((l) => l.text).join('\n'), { source: this.src(lines[0]!), injected: true });
+    pushText(this.events, 'system', texts.join('\n'), { source: this.src(this.bannerAt!), injected: true });
   }
 
-  private userBlock(lines: MdLine[]): void {
+  private userBlock(b: Block): void {
     this.closeOpen();
     this.flushBanner();
     this.seenUser = true;
-    const text = lines.map((l) => l.text).join('\n').trim();
+    const text = (b.texts.length === 1 ? b.texts[0]! : b.texts.join('\n')).trim();
     if (text === '') return;
-    const first = lines[0]!;
+    const first = this.blockAt(b, 0);
     const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
     // cheap pre-check: normalising whitespace cannot change the length by much
     const sameLength = (a: string, b: string) => b !== '' && Math.abs(a.length - b.length) <= 0.2 * b.length + 16;
@@ -129,36 +155,37 @@ class AiderSession {
     }
   }
 
-  private textBlock(lines: MdLine[]): void {
+  private textBlock(block: Block): void {
+    const lines = block.texts;
     let a = 0;
     let b = lines.length;
-    while (a < b && lines[a]!.text.trim() === '') a++;
-    while (b > a && lines[b - 1]!.text.trim() === '') b--;
+    while (a < b && lines[a]!.trim() === '') a++;
+    while (b > a && lines[b - 1]!.trim() === '') b--;
     if (a === b) return;
     this.closeOpen();
-    const body = lines.slice(a, b);
-    const text = body.map((l) => l.text).join('\n');
+    const text = b - a === 1 ? lines[a]! : lines.slice(a, b).join('\n');
     this.lastReply = text;
-    pushText(this.events, 'assistant', text, { source: this.src(body[0]!) }, this.models.names[0]);
-    this.editBlocks(body);
+    pushText(this.events, 'assistant', text, { source: this.src(this.blockAt(block, a)) }, this.models.names[0]);
+    this.editBlocks(block, a, b);
   }
 
-  /** SEARCH/REPLACE blocks: the file path is the line before the fence (diff format) or the
-   * line before `<<<<<<< SEARCH` inside it (diff-fenced format). */
-  private editBlocks(lines: MdLine[]): void {
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i]!.text;
+  /** SEARCH/REPLACE blocks in lines [from, to) of a reply: the file path is the line before the
+   * fence (diff format) or the line before `<<<<<<< SEARCH` inside it (diff-fenced format). */
+  private editBlocks(block: Block, from: number, to: number): void {
+    const lines = block.texts;
+    for (let i = from; i < to; i++) {
+      const text = lines[i]!;
       if (text.charCodeAt(0) !== 0x3c /* < */ || !/^<{5,9} SEARCH\s*$/.test(text)) continue;
       let p = i - 1;
-      while (p >= 0 && /^(?:```|~~~)/.test(lines[p]!.text.trim())) p--;
-      const filePath = p >= 0 ? lines[p]!.text.trim().replace(/^`|`$/g, '') : '';
+      while (p >= from && /^(?:```|~~~)/.test(lines[p]!.trim())) p--;
+      const filePath = p >= from ? lines[p]!.trim().replace(/^`|`$/g, '') : '';
       const search: string[] = [];
       const replace: string[] = [];
       let j = i + 1;
-      for (; j < lines.length && !/^={5,9}\s*$/.test(lines[j]!.text); j++) search.push(lines[j]!.text);
-      for (j++; j < lines.length && !/^>{5,9} REPLACE\s*$/.test(lines[j]!.text); j++) replace.push(lines[j]!.text);
+      for (; j < to && !/^={5,9}\s*$/.test(lines[j]!); j++) search.push(lines[j]!);
+      for (j++; j < to && !/^>{5,9} REPLACE\s*$/.test(lines[j]!); j++) replace.push(lines[j]!);
       const call = pushToolCall(this.events, {
-        source: this.src(lines[p >= 0 ? p : i]!),
+        source: this.src(this.blockAt(block, p >= from ? p : i)),
         name: 'edit',
         input: { path: filePath, search: search.join('\n'), replace: replace.join('\n') },
       });
@@ -186,7 +213,7 @@ class AiderSession {
     this.result(o.call, o.at, output, isError, exitCode);
   }
 
-  private result(call: ToolCallEvent, at: MdLine, output: string, isError: boolean, exitCode?: number): void {
+  private result(call: ToolCallEvent, at: At, output: string, isError: boolean, exitCode?: number): void {
     // built key by key, in the order the keys always had: optional keys spread into a literal
     // take V8's slow path (see copyOf in jsonl.ts)
     const r: Record<string, unknown> = { source: this.src(at) };
@@ -199,13 +226,13 @@ class AiderSession {
   }
 
   /** `{ source, name, input, command? }`, without a spread (see result). */
-  private newCall(l: MdLine, name: string, input: Record<string, unknown>, command: string | undefined): ToolCallEvent {
+  private newCall(l: At, name: string, input: Record<string, unknown>, command: string | undefined): ToolCallEvent {
     const c: NewCall = { source: this.src(l), name, input };
     if (command) c.command = command;
     return pushToolCall(this.events, c);
   }
 
-  private startCall(l: MdLine, name: string, kind: OpenCall['kind'], input: Record<string, unknown>, command?: string): void {
+  private startCall(l: At, name: string, kind: OpenCall['kind'], input: Record<string, unknown>, command?: string): void {
     this.closeOpen();
     const call =
       kind === 'edit-failure' && this.pendingEdits.length > 0
@@ -214,13 +241,16 @@ class AiderSession {
     this.open = { call, kind, lines: [], at: l, failed: kind === 'edit-failure' };
   }
 
-  note(l: MdLine): void {
-    const t = l.text.trim();
+  /** A note line of aider's (`> text`): `text` is what follows the marker. */
+  note(text: string, lineNo: number, offset: number): void {
+    const t = text.trim();
     if (!this.seenUser) {
-      this.banner.push(l);
+      if (this.banner.length === 0) this.bannerAt = { lineNo, offset };
+      this.banner.push(text);
       this.bannerModels(t);
       return;
     }
+    const l: At = { lineNo, offset };
     // Each regex below is tried only on a line with its literal opening (or, unanchored, its
     // literal text): the same tests in the same order, without a regex run per note line.
     if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
@@ -304,7 +334,7 @@ class AiderSession {
       return;
     }
     if (this.open) {
-      this.open.lines.push(l.text);
+      this.open.lines.push(text);
       return;
     }
     pushText(this.events, 'system', t, { source: this.src(l), injected: true });
@@ -386,60 +416,53 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
     const lineOptions = lineOptionsFor(options);
     await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
-      warnLineQuality(warnings, raw, 'cut');
-      // the line object itself, its text trimmed, serves as the MdLine (one object per line)
+      if (raw.invalidUtf8 || raw.truncated) warnLineQuality(warnings, raw, 'cut');
+      // the line object is not kept: blocks keep the texts and offsets (see Block)
       const rawText = raw.text;
-      raw.text = rawText.trimEnd();
-      const l: MdLine = raw;
+      const text = rawText.trimEnd();
+      const { lineNo, offset } = raw;
       const header = rawText.startsWith('# aider') ? HEADER.exec(rawText) : null;
       if (header) {
-        close(raw.offset);
-        s = new AiderSession(file, `${header[1]}T${header[2]}`, raw.offset, warnings.list.length);
+        close(offset);
+        s = new AiderSession(file, `${header[1]}T${header[2]}`, offset, warnings.list.length);
         return;
       }
       if (!s) {
-        if (l.text === '') return;
-        s = new AiderSession(file, undefined, raw.offset, warnings.list.length); // text before any header
+        if (text === '') return;
+        s = new AiderSession(file, undefined, offset, warnings.list.length); // text before any header
       }
+      const block = s.block;
       // inside a fence of the reply, every line is reply text
-      if (s.block?.kind === 'text' && s.fence.inside) {
-        s.fence.update(l.text);
-        s.block.lines.push(l);
+      if (block?.kind === 'text' && s.fence.inside) {
+        s.fence.update(text);
+        block.texts.push(text);
+        block.offsets.push(offset);
         return;
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
-      const own = s.block?.kind !== 'text' || endsWithTwoSpaces(rawText);
+      const own = block?.kind !== 'text' || endsWithTwoSpaces(rawText);
       // the first-character checks spare most lines the regexes, which are anchored on them
-      // (the line object goes on as the user or note line, with the marker cut from its text)
-      const user = own && l.text.startsWith('####') ? afterMarker(l.text, 4) : undefined;
+      const user = own && text.startsWith('####') ? afterMarker(text, 4) : undefined;
       if (user !== undefined) {
-        if (s.block?.kind !== 'user') {
-          s.flushBlock();
-          s.block = { kind: 'user', lines: [] };
-        }
-        l.text = user;
-        s.block.lines.push(l);
+        s.addLine('user', user, lineNo, offset);
         return;
       }
-      const note = own && l.text.charCodeAt(0) === 0x3e /* > */ ? afterMarker(l.text, 1) : undefined;
+      const note = own && text.charCodeAt(0) === 0x3e /* > */ ? afterMarker(text, 1) : undefined;
       if (note !== undefined) {
         s.flushBlock();
-        l.text = note;
-        s.note(l);
+        s.note(note, lineNo, offset);
         return;
       }
-      if (l.text === '') {
-        if (s.block?.kind === 'text') s.block.lines.push(l);
-        else s.flushBlock();
+      if (text === '') {
+        if (block?.kind === 'text') {
+          block.texts.push(text);
+          block.offsets.push(offset);
+        } else s.flushBlock();
         return;
       }
-      if (s.block?.kind !== 'text') {
-        s.flushBlock();
-        s.block = { kind: 'text', lines: [] };
-      }
-      if (s.fence.update(l.text).delimiter && s.fence.inside) s.fenceLine = l.lineNo;
-      s.block.lines.push(l);
+      s.addLine('text', text, lineNo, offset);
+      if (s.fence.update(text).delimiter && s.fence.inside) s.fenceLine = lineNo;
     });
   } catch (err) {
     readFailed = true;
