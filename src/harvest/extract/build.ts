@@ -70,8 +70,13 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
   return candidate;
 }
 
+/** A rule: its drafts from a session's view, and the rule as an Extractor of its own. */
+export interface RuleExtractor extends Extractor {
+  drafts(view: SessionView): Draft[];
+}
+
 /** A rule as an Extractor of its own: its drafts from the session's view, made candidates
  * (without the selection extractSession applies over all rules). */
-export function ruleExtractor(name: string, drafts: (view: SessionView) => Draft[]): Extractor {
-  return { name, extract: (session: Session): Candidate[] => drafts(viewOf(session)).map((d) => makeCandidate(session, d)) };
+export function ruleExtractor(name: string, drafts: (view: SessionView) => Draft[]): RuleExtractor {
+  return { name, drafts, extract: (session: Session): Candidate[] => drafts(viewOf(session)).map((d) => makeCandidate(session, d)) };
 }

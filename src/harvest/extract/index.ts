@@ -5,30 +5,30 @@
  */
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
-import { makeCandidate, type Draft } from './build.js';
-import { checkFindingDrafts, checkFindings } from './rules/check-findings.js';
-import { commandPatternDrafts, commandPatterns } from './rules/command-patterns.js';
-import { confirmedStatementDrafts, confirmedStatements } from './rules/confirmed-statements.js';
-import { dataFormatDrafts, dataFormats } from './rules/data-formats.js';
-import { errorFix, errorFixDrafts } from './rules/error-fix.js';
-import { missingFileDrafts, missingFiles } from './rules/missing-files.js';
-import { openQuestionDrafts, openQuestions } from './rules/open-questions.js';
-import { outputNoise, outputNoiseDrafts } from './rules/output-noise.js';
-import { oversizedOutput, oversizedOutputDrafts } from './rules/oversized-output.js';
-import { projectCommandDrafts, projectCommands } from './rules/project-commands.js';
-import { repoRuleDrafts, repoRules } from './rules/repo-rules.js';
-import { reportFactDrafts, reportFacts } from './rules/report-facts.js';
-import { slowCommandDrafts, slowCommands } from './rules/slow-commands.js';
-import { testRunner, testRunnerDrafts } from './rules/test-runner.js';
-import { toolQuirkDrafts, toolQuirks } from './rules/tool-quirks.js';
-import { toolchain, toolchainDrafts } from './rules/toolchain.js';
-import { userCorrectionDrafts, userCorrections } from './rules/user-corrections.js';
-import { workspace, workspaceDrafts } from './rules/workspace.js';
+import { makeCandidate, type RuleExtractor } from './build.js';
+import { checkFindings } from './rules/check-findings.js';
+import { commandPatterns } from './rules/command-patterns.js';
+import { confirmedStatements } from './rules/confirmed-statements.js';
+import { dataFormats } from './rules/data-formats.js';
+import { errorFix } from './rules/error-fix.js';
+import { missingFiles } from './rules/missing-files.js';
+import { openQuestions } from './rules/open-questions.js';
+import { outputNoise } from './rules/output-noise.js';
+import { oversizedOutput } from './rules/oversized-output.js';
+import { projectCommands } from './rules/project-commands.js';
+import { repoRules } from './rules/repo-rules.js';
+import { reportFacts } from './rules/report-facts.js';
+import { slowCommands } from './rules/slow-commands.js';
+import { testRunner } from './rules/test-runner.js';
+import { toolQuirks } from './rules/tool-quirks.js';
+import { toolchain } from './rules/toolchain.js';
+import { userCorrections } from './rules/user-corrections.js';
+import { workspace } from './rules/workspace.js';
 import { select } from './select.js';
 import { type SessionView, viewOf } from './view.js';
 
-/** Every rule, each usable on its own as an Extractor. */
-export const EXTRACTORS: readonly Extractor[] = [
+/** Every rule, in the order their candidates are made; each is also an Extractor of its own. */
+export const EXTRACTORS: readonly RuleExtractor[] = [
   errorFix,
   checkFindings,
   toolQuirks,
@@ -49,38 +49,20 @@ export const EXTRACTORS: readonly Extractor[] = [
   workspace,
 ];
 
-const DRAFTERS: readonly ((view: SessionView) => Draft[])[] = [
-  errorFixDrafts,
-  checkFindingDrafts,
-  toolQuirkDrafts,
-  outputNoiseDrafts,
-  oversizedOutputDrafts,
-  userCorrectionDrafts,
-  commandPatternDrafts,
-  reportFactDrafts,
-  repoRuleDrafts,
-  confirmedStatementDrafts,
-  missingFileDrafts,
-  dataFormatDrafts,
-  toolchainDrafts,
-  projectCommandDrafts,
-  testRunnerDrafts,
-  slowCommandDrafts,
-  openQuestionDrafts,
-  workspaceDrafts,
-];
+/** Every candidate of every rule over one view, before selection. */
+function draftAll(session: Session, view: SessionView): Candidate[] {
+  return EXTRACTORS.flatMap((rule) => rule.drafts(view)).map((d) => makeCandidate(session, d));
+}
 
 /** All candidates of every rule, before selection (for debugging and --explain). */
 export function allCandidates(session: Session): Candidate[] {
-  const view = viewOf(session);
-  return DRAFTERS.flatMap((draft) => draft(view)).map((d) => makeCandidate(session, d));
+  return draftAll(session, viewOf(session));
 }
 
 /** The candidates worth a reviewer's time from one session, best few, in evidence order. */
 export function extractSession(session: Session): Candidate[] {
   const view = viewOf(session);
-  const candidates = DRAFTERS.flatMap((draft) => draft(view)).map((d) => makeCandidate(session, d));
-  return select(view, candidates);
+  return select(view, draftAll(session, view));
 }
 
 /** The extractor as the harvest pipeline composes it. */

@@ -4,9 +4,8 @@
  * finding's message and the changed line make a pitfall a reviewer can act on next time
  * ("credo: Nested modules could be aliased …; fixed with `alias LangChain.Chains.LLMChain`").
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, simpleCommands, family } from '../commands.js';
 import { clip, code, errorSignature, oneLine } from '../text.js';
 import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
@@ -137,4 +136,4 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const checkFindings: Extractor = ruleExtractor('check-finding', checkFindingDrafts);
+export const checkFindings: RuleExtractor = ruleExtractor('check-finding', checkFindingDrafts);

@@ -4,9 +4,8 @@
  * invoked. Only command families are compared, so reruns with other arguments count; examples
  * in the text are the commands as actually typed (shortened).
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, isCheck, isReadOnly, simpleCommands, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
@@ -247,4 +246,4 @@ export function commandPatternDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const commandPatterns: Extractor = ruleExtractor('command-pattern', commandPatternDrafts);
+export const commandPatterns: RuleExtractor = ruleExtractor('command-pattern', commandPatternDrafts);

@@ -4,9 +4,8 @@
  * identifier the preceding tool output contains, and say how things are (generates, is tracked,
  * lives in, requires), not what the agent will do next.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, concreteness, oneLine, sentence, sentences } from '../text.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
 
@@ -67,4 +66,4 @@ export function confirmedStatementDrafts(view: SessionView): Draft[] {
   return drafts.sort((a, b) => b.score - a.score || a.event - b.event).slice(0, MAX_STATEMENTS);
 }
 
-export const confirmedStatements: Extractor = ruleExtractor('confirmed-statement', confirmedStatementDrafts);
+export const confirmedStatements: RuleExtractor = ruleExtractor('confirmed-statement', confirmedStatementDrafts);

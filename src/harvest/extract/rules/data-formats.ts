@@ -4,9 +4,8 @@
  * records it holds; what the first lines show (a header line, the discriminating `type` values)
  * is read straight from the tool output, so it is recorded as verified.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { code } from '../text.js';
 import { READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -112,4 +111,4 @@ export function dataFormatDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const dataFormats: Extractor = ruleExtractor('data-formats', dataFormatDrafts);
+export const dataFormats: RuleExtractor = ruleExtractor('data-formats', dataFormatDrafts);

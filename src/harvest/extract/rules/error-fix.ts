@@ -6,9 +6,8 @@
  * plain retries that just worked are not pitfalls.
  */
 import type { UserEvent } from '../../../sessions/model.js';
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, isCheck, isReadOnly, mainCommand, simpleCommands, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
@@ -245,4 +244,4 @@ export function errorFixDrafts(view: SessionView): Draft[] {
   return [...fromToolFailures(view), ...fromReportedErrors(view)];
 }
 
-export const errorFix: Extractor = ruleExtractor('error-fix', errorFixDrafts);
+export const errorFix: RuleExtractor = ruleExtractor('error-fix', errorFixDrafts);

@@ -5,9 +5,8 @@
  * next session should not guess the same way. Vendored folders (deps, node_modules) never count
  * as the place a file lives.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { errorLine } from '../diagnosis.js';
 import { clip, code } from '../text.js';
@@ -234,4 +233,4 @@ export function missingFileDrafts(view: SessionView): Draft[] {
   return [...drafts, ...largeFileDrafts(view, rel), ...packageDrafts(view)];
 }
 
-export const missingFiles: Extractor = ruleExtractor('missing-file', missingFileDrafts);
+export const missingFiles: RuleExtractor = ruleExtractor('missing-file', missingFileDrafts);

@@ -3,9 +3,8 @@
  * user stopped (every call rejected, nothing ran after), recommendations and open points a
  * closing report lists, and doubts the agent states at the very end. Confidence stays low.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence, sentences } from '../text.js';
 import { editedFiles, type SessionView } from '../view.js';
@@ -148,4 +147,4 @@ export function openQuestionDrafts(view: SessionView): Draft[] {
   return [...(stopped ? [stopped] : []), ...fromReports(view), ...closingDoubts(view), ...listedQuestions(view)];
 }
 
-export const openQuestions: Extractor = ruleExtractor('open-question', openQuestionDrafts);
+export const openQuestions: RuleExtractor = ruleExtractor('open-question', openQuestionDrafts);

@@ -3,9 +3,8 @@
  * test runner, an application's log warnings during tests). Worth knowing so the next session
  * does not chase it; only lines seen in at least two passing runs of the same command family.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, isCheck, mainCommand } from '../commands.js';
 import { clip, code, errorSignature } from '../text.js';
 import type { SessionView } from '../view.js';
@@ -66,4 +65,4 @@ export function outputNoiseDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const outputNoise: Extractor = ruleExtractor('output-noise', outputNoiseDrafts);
+export const outputNoise: RuleExtractor = ruleExtractor('output-noise', outputNoiseDrafts);

@@ -4,9 +4,8 @@
  * program that excludes what flooded it (`--glob '!**\/*.jsonl'`, `--exclude-dir`, a narrower
  * path). The pitfall names the files that filled the output and the exclusion that worked.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { type SessionView, type Step } from '../view.js';
@@ -80,4 +79,4 @@ export function oversizedOutputDrafts(view: SessionView): Draft[] {
   return [];
 }
 
-export const oversizedOutput: Extractor = ruleExtractor('oversized-output', oversizedOutputDrafts);
+export const oversizedOutput: RuleExtractor = ruleExtractor('oversized-output', oversizedOutputDrafts);

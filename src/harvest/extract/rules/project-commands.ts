@@ -4,9 +4,8 @@
  * When the session reads the command file and then carries it out, the steps it took right
  * after (the commands it ran, the files it read) say what the command is for.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { code } from '../text.js';
 import { isEdit, READ_TOOLS, type SessionView, type Step } from '../view.js';
 
@@ -71,4 +70,4 @@ export function projectCommandDrafts(view: SessionView): Draft[] {
   return [];
 }
 
-export const projectCommands: Extractor = ruleExtractor('project-commands', projectCommandDrafts);
+export const projectCommands: RuleExtractor = ruleExtractor('project-commands', projectCommandDrafts);

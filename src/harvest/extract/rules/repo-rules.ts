@@ -6,9 +6,8 @@
  * bootstrap block is never read. A prompt that only points the agent at a rule file says the
  * rule applies to the work at hand.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { parseReport, type ReportLine, type Section } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence } from '../text.js';
 import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
@@ -181,4 +180,4 @@ export function repoRuleDrafts(view: SessionView): Draft[] {
   return [...fromRuleFiles(view), ...fromRuleMentions(view)];
 }
 
-export const repoRules: Extractor = ruleExtractor('repo-rule', repoRuleDrafts);
+export const repoRules: RuleExtractor = ruleExtractor('repo-rule', repoRuleDrafts);

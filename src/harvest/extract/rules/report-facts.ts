@@ -5,9 +5,8 @@
  * of each report are kept, more for longer reports. A closing message only counts for lines
  * whose identifiers the session's tool output confirms (a proposal names things nobody saw).
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
 import { clip, concreteness, sentence } from '../text.js';
 import { isEdit, type SessionView } from '../view.js';
@@ -178,4 +177,4 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   return [...drafts, ...summaries.filter((d) => best.includes(d))];
 }
 
-export const reportFacts: Extractor = ruleExtractor('report-fact', reportFactDrafts);
+export const reportFacts: RuleExtractor = ruleExtractor('report-fact', reportFactDrafts);

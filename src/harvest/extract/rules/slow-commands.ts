@@ -5,9 +5,8 @@
  * left out. At most two per session, the slowest of each command family.
  */
 import type { SessionEvent } from '../../../sessions/model.js';
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, isReadOnly, simpleCommands } from '../commands.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
@@ -97,4 +96,4 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   return kept.slice(0, MAX_ITEMS).map((x) => x.draft);
 }
 
-export const slowCommands: Extractor = ruleExtractor('slow-command', slowCommandDrafts);
+export const slowCommands: RuleExtractor = ruleExtractor('slow-command', slowCommandDrafts);

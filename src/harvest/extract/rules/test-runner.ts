@@ -4,9 +4,8 @@
  * The next session then runs the same command and knows where the tests live. One item per
  * session, from the run that shows the most.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, mainCommand } from '../commands.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
@@ -61,4 +60,4 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
   return best ? [best.draft] : [];
 }
 
-export const testRunner: Extractor = ruleExtractor('test-runner', testRunnerDrafts);
+export const testRunner: RuleExtractor = ruleExtractor('test-runner', testRunnerDrafts);

@@ -4,9 +4,8 @@
  * refusals, truncated or backgrounded output and cascading parallel calls are about the agent's
  * tools (agent). Each quirk says what worked instead when the session shows it.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, mainCommand, program, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
@@ -402,4 +401,4 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const toolQuirks: Extractor = ruleExtractor('tool-quirk', toolQuirkDrafts);
+export const toolQuirks: RuleExtractor = ruleExtractor('tool-quirk', toolQuirkDrafts);

@@ -5,9 +5,8 @@
  * runtime; they are read from a package.json the tools printed (verified) or from a subagent's
  * report on the repo (stated). Never from the agent's own edits or closing claims.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf } from '../report.js';
 import { isEdit, type SessionView } from '../view.js';
 
@@ -118,4 +117,4 @@ export function toolchainDrafts(view: SessionView): Draft[] {
   return drafts;
 }
 
-export const toolchain: Extractor = ruleExtractor('toolchain', toolchainDrafts);
+export const toolchain: RuleExtractor = ruleExtractor('toolchain', toolchainDrafts);

@@ -4,9 +4,8 @@
  * The user's words are kept (they are the knowledge); the file the agent then worked on is
  * added as context so the item stands alone. Procedures become patterns, the rest facts.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { EDIT_TOOLS, READ_TOOLS, type SessionView } from '../view.js';
 
@@ -183,4 +182,4 @@ export function userCorrectionDrafts(view: SessionView): Draft[] {
   return [...fromPrompts(view), ...fromAnswers(view)];
 }
 
-export const userCorrections: Extractor = ruleExtractor('user-correction', userCorrectionDrafts);
+export const userCorrections: RuleExtractor = ruleExtractor('user-correction', userCorrectionDrafts);

@@ -2,9 +2,8 @@
  * Where the work happens: a session run in a per-branch git worktree (the directory is named
  * after the branch, inside a worktrees folder) says how the project is worked on.
  */
-import type { Extractor } from '../../candidate.js';
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft } from '../build.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { code } from '../text.js';
 import type { SessionView } from '../view.js';
 
@@ -35,4 +34,4 @@ export function workspaceDrafts(view: SessionView): Draft[] {
   ];
 }
 
-export const workspace: Extractor = ruleExtractor('workspace', workspaceDrafts);
+export const workspace: RuleExtractor = ruleExtractor('workspace', workspaceDrafts);
