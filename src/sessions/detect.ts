@@ -86,7 +86,9 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     return { ok: false, reason: 'binary', message: 'binary file (NUL bytes in the first 64 KiB), not a transcript' };
   }
   const text = head.text ?? decodeHead(head.bytes);
-  if (text.trim() === '') return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
+  // `\s` is exactly what trim() removes; the search stops at the first other character instead of
+  // copying the head (a file that ends with a newline) to trim it
+  if (!/\S/.test(text)) return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
   let best: SessionReader | undefined;
   let bestScore = 0;
   const bounds = remainingBounds(readers);
