@@ -28,6 +28,10 @@ export interface LineOptions {
   start?: number;
   /** Line number of the line that starts at `start` (default 1). */
   startLineNo?: number;
+  /** `splitLines` may hand `onLine` the same Line object for every line, its fields overwritten
+   * for the next one: for callers that keep no Line past the call (one object per line is a
+   * measurable part of reading a file of short lines). */
+  reuseLine?: boolean;
 }
 
 /**
@@ -214,6 +218,9 @@ export function splitLines(
   let pos = options.start ?? 0;
   const n = buf.length;
   if (pos >= n) return;
+  const scratch: Line | undefined = options.reuseLine
+    ? { text: '', lineNo: 0, offset: 0, bytes: 0, truncated: false, invalidUtf8: false }
+    : undefined;
   // As long as the bytes, the decoded text is ASCII (valid UTF-8 decodes wider characters from
   // more than one byte): its offsets are byte offsets, so the buffer need not be searched too.
   const whole = options.wholeText;
@@ -225,7 +232,7 @@ export function splitLines(
       if (seen > maxLine) onLine(bufferLine(buf, pos, nl, maxLine, lineNo));
       else {
         const stop = seen > 0 && whole.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl; // CRLF
-        onLine({ text: whole.slice(pos, stop), lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
+        onLine(validLine(scratch, whole.slice(pos, stop), lineNo, pos, seen));
       }
       lineNo++;
       pos = nl + 1;
@@ -283,13 +290,23 @@ export function splitLines(
         else text = stop > pos ? buf.toString('utf8', pos, stop) : '';
       }
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
-      onLine({ text, lineNo, offset: pos, bytes: seen, truncated: false, invalidUtf8: false });
+      onLine(validLine(scratch, text, lineNo, pos, seen));
     }
     if (wide < nl) wide = nextWide(nl + 1);
     i++;
     lineNo++;
     pos = nl + 1;
   }
+}
+
+/** A whole, valid line: `scratch` overwritten when the caller reuses one Line, else a new one. */
+function validLine(scratch: Line | undefined, text: string, lineNo: number, offset: number, bytes: number): Line {
+  if (!scratch) return { text, lineNo, offset, bytes, truncated: false, invalidUtf8: false };
+  scratch.text = text;
+  scratch.lineNo = lineNo;
+  scratch.offset = offset;
+  scratch.bytes = bytes;
+  return scratch;
 }
 
 /** A byte past ASCII, in a latin1 copy of UTF-8 bytes. */

@@ -126,6 +126,31 @@ describe('decodeStart: one decode gives the detection head and the first lines',
       }
     }
   });
+  it('with reuseLine, one Line object carries each line in turn: the same values', async () => {
+    const file = (wide: string): Buffer => {
+      const parts: string[] = [];
+      for (let i = 0; i < 300; i++) parts.push(i % 9 === 0 ? `${wide} ${i}` : `line ${i}${i % 4 === 0 ? '\r' : ''}`);
+      return Buffer.from(parts.join('\n'));
+    };
+    const wide = file('wide ✦');
+    const ascii = file('ascii');
+    const cases: [Buffer, { decoded: string[]; wholeText?: string }][] = [
+      [wide, { decoded: decodeStart(wide, 1000).lines }], // the head's lines, then latin1 slices
+      [ascii, { decoded: [], wholeText: ascii.toString('latin1') }], // slices of the whole text
+    ];
+    for (const [bytes, extra] of cases) {
+      const expected = await streamed(bytes, { maxLineBytes: 9 });
+      const seen: Line[] = [];
+      const objects = new Set<Line>();
+      splitLines(bytes, { maxLineBytes: 9, valid: true, reuseLine: true, ...extra }, (l) => {
+        objects.add(l);
+        seen.push({ ...l });
+      });
+      expect(seen).toEqual(expected);
+      // the cut lines are new objects (bufferLine); every whole one is the same object
+      expect(objects.size).toBe(1 + expected.filter((l) => l.truncated).length);
+    }
+  });
   it('an ASCII file sliced from its whole text gives what readLines gives', async () => {
     const bytes = Buffer.from(`first\r\n\n${'x'.repeat(50)}\nmid\r\r\n{"a":1}\n${'y'.repeat(12)}\r\nend`);
     for (const maxLineBytes of [undefined, 3, 12, 13]) {

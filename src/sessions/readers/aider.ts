@@ -414,6 +414,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
   let readFailed = false;
   try {
     const lineOptions = lineOptionsFor(options);
+    lineOptions.reuseLine = true; // no Line is kept past its call (see Block)
     await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
       if (raw.invalidUtf8 || raw.truncated) warnLineQuality(warnings, raw, 'cut');

@@ -486,7 +486,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   const size = content ? content.length : (await stat(file)).size;
   const s = new ClaudeSession(file, sink);
   let sawLine = false;
-  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded, wholeText: options.wholeText }, (line) => {
+  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded, wholeText: options.wholeText, reuseLine: true }, (line) => {
     const text = line.text;
     if (!line.truncated && isProgressLine(text)) {
       // Hook output can carry a bootstrap block; agent_progress only echoes the subagent file.

@@ -524,7 +524,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   let first = true;
   let sawRecord = false;
   const limit = maxLineBytes(options);
-  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded, wholeText: options.wholeText }, (line) => {
+  await forEachLine(file, { maxLineBytes: limit, content, decoded: options.decoded, wholeText: options.wholeText, reuseLine: true }, (line) => {
     if (!line.truncated && isSkippable(line.text)) return;
     if (!line.truncated && !s.legacy) {
       const time = answeredOutputTime(line.text, s);

@@ -62,6 +62,7 @@ export async function readChatJsonl(file: string, options: (ReadOptions & Preloa
   let readFailed = false;
   try {
     const lineOptions = lineOptionsFor(options);
+    lineOptions.reuseLine = true; // no Line is kept past its call
     await forEachLine(file, lineOptions, (line) => {
       warnLineQuality(warnings, line, 'skipped');
       if (line.truncated) return;
