@@ -84,7 +84,11 @@ class AiderSession {
   ) {}
 
   src(l: At): SourceRef {
-    return { file: this.file, line: l.lineNo, offset: l.offset };
+    return this.ref(l.lineNo, l.offset);
+  }
+
+  ref(lineNo: number, offset: number): SourceRef {
+    return { file: this.file, line: lineNo, offset };
   }
 
   /** Where line `i` of a block is. */
@@ -250,7 +254,7 @@ class AiderSession {
       this.bannerModels(t);
       return;
     }
-    const l: At = { lineNo, offset };
+    // where the line is, made only by the branches that cite it (most lines are call output)
     // Each regex below is tried only on a line with its literal opening (or, unanchored, its
     // literal text): the same tests in the same order, without a regex run per note line.
     if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
@@ -260,17 +264,17 @@ class AiderSession {
       const file = m[1]!;
       const mine = this.pendingEdits.filter((c) => c.input.path === file);
       if (mine.length === 0) {
-        const call = pushToolCall(this.events, { source: this.src(l), name: 'edit', input: { path: file } });
-        this.result(call, l, t, false);
+        const call = pushToolCall(this.events, { source: this.ref(lineNo, offset), name: 'edit', input: { path: file } });
+        this.result(call, { lineNo, offset }, t, false);
       }
-      for (const call of mine) this.result(call, l, t, false);
+      for (const call of mine) this.result(call, { lineNo, offset }, t, false);
       this.pendingEdits = this.pendingEdits.filter((c) => c.input.path !== file);
       return;
     }
     if (t.startsWith('Commit ') && (m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {
       this.closeOpen();
-      const call = pushToolCall(this.events, { source: this.src(l), name: 'commit', input: { hash: m[1], message: m[2] } });
-      this.result(call, l, t, false);
+      const call = pushToolCall(this.events, { source: this.ref(lineNo, offset), name: 'commit', input: { hash: m[1], message: m[2] } });
+      this.result(call, { lineNo, offset }, t, false);
       return;
     }
     if (
@@ -281,17 +285,17 @@ class AiderSession {
     ) {
       if (this.open?.kind === 'edit-failure') this.open.lines.push(t);
       else {
-        this.startCall(l, 'edit', 'edit-failure', {});
+        this.startCall({ lineNo, offset }, 'edit', 'edit-failure', {});
         this.open!.lines.push(t);
       }
       return;
     }
     if (t.startsWith('Running ') && (m = /^Running (.+)$/.exec(t))) {
-      this.startCall(l, 'shell', 'shell', { command: m[1] }, m[1]);
+      this.startCall({ lineNo, offset }, 'shell', 'shell', { command: m[1] }, m[1]);
       return;
     }
     if (t.startsWith('# Fix any errors below, if possible.')) {
-      this.startCall(l, 'lint', 'lint', {});
+      this.startCall({ lineNo, offset }, 'lint', 'lint', {});
       this.open!.lines.push(t);
       return;
     }
@@ -309,7 +313,7 @@ class AiderSession {
     if (t.startsWith('Attempt to fix test errors?')) {
       if (this.open && (this.open.kind === 'test' || this.open.kind === 'shell')) this.open.failed = true;
       else {
-        this.startCall(l, 'test', 'test', {});
+        this.startCall({ lineNo, offset }, 'test', 'test', {});
         this.open!.failed = true;
       }
       this.closeOpen();
@@ -337,7 +341,7 @@ class AiderSession {
       this.open.lines.push(text);
       return;
     }
-    pushText(this.events, 'system', t, { source: this.src(l), injected: true });
+    pushText(this.events, 'system', t, { source: this.ref(lineNo, offset), injected: true });
   }
 
   private bannerModels(t: string): void {
