@@ -129,6 +129,28 @@ describe('Aider reader on tricky and bad input', () => {
     expect(ofKind(sessions[0]!, 'user')[1]!.text).toMatch(/^add \uFFFD`GET/);
   });
 
+  it('trailing white space of every kind is cut from each line, as trimEnd cuts it', async () => {
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-07-01 08:00:00',
+        '> Model: openai/gpt-4.1 with diff edit format\u00a0 ',
+        '#### fix the parser\u3000\t  ',
+        '',
+        'Done, the parser is fixed.\u2003\u00a0',
+        '> Applied edit to src/parse.ts\u00a0  ',
+        '#### \u00a0  ',
+        '',
+      ].join('\n'),
+    );
+    const s = (await readWith(aiderReader, f)).sessions[0]!;
+    expect(ofKind(s, 'user').map((e) => e.text)).toEqual(['fix the parser']);
+    expect(ofKind(s, 'assistant').map((e) => e.text)).toEqual(['Done, the parser is fixed.']);
+    expect(s.events.filter((e) => e.kind === 'tool_result').map((e) => e.kind === 'tool_result' && e.output)).toEqual(['Applied edit to src/parse.ts']);
+    expect(s.models).toEqual(['openai/gpt-4.1']);
+  });
+
   it('headings and quotes in a reply are reply text; /ask echoes and /help prompts are injected', async () => {
     const f = put(
       tempDir(),

@@ -363,15 +363,28 @@ class AiderSession {
 }
 
 /**
- * What `^<marker>(?: (.*))?$` captures from a line that starts with a `length`-character marker
- * ('' when the line is the marker alone), or undefined when it does not match; without a regex
- * run and a match array per line. Like `.`, the text after the space holds no line terminator.
+ * What `^<marker>(?: (.*))?$` captures from `text.trimEnd()` (given as `text` and its trimmed
+ * length `end`) when it starts with a `length`-character marker: '' when the line is the marker
+ * alone, undefined when it does not match. One slice, no regex run and no match array per line.
+ * Like `.`, the text after the space holds no line terminator.
  */
-function afterMarker(text: string, length: number): string | undefined {
-  if (text.length === length) return '';
+function afterMarker(text: string, length: number, end: number): string | undefined {
+  if (end === length) return '';
   if (text.charCodeAt(length) !== 0x20) return undefined;
-  const rest = text.slice(length + 1);
+  const rest = text.slice(length + 1, end);
   return rest.includes('\r') || rest.includes('\u2028') || rest.includes('\u2029') ? undefined : rest;
+}
+
+/** `text.trimEnd().length`, without making the trimmed string. */
+function trimmedLength(text: string): number {
+  let end = text.length;
+  while (end > 0) {
+    const c = text.charCodeAt(end - 1);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) end--;
+    else if (c < 0x80) return end;
+    else return text.trimEnd().length; // Unicode spaces: as trimEnd has them
+  }
+  return 0;
 }
 
 /** `/ {2,}$/.test(text)`, without a regex run per line. */
@@ -424,7 +437,8 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       if (raw.invalidUtf8 || raw.truncated) warnLineQuality(warnings, raw, 'cut');
       // the line object is not kept: blocks keep the texts and offsets (see Block)
       const rawText = raw.text;
-      const text = rawText.trimEnd();
+      // the trimmed text is made only for reply lines: a marker line slices what follows its marker
+      const end = trimmedLength(rawText);
       const { lineNo, offset } = raw;
       const header = rawText.startsWith('# aider') ? HEADER.exec(rawText) : null;
       if (header) {
@@ -433,12 +447,13 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
         return;
       }
       if (!s) {
-        if (text === '') return;
+        if (end === 0) return;
         s = new AiderSession(file, undefined, offset, warnings.list.length); // text before any header
       }
       const block = s.block;
       // inside a fence of the reply, every line is reply text
       if (block?.kind === 'text' && s.fence.inside) {
+        const text = end === rawText.length ? rawText : rawText.slice(0, end);
         s.fence.update(text);
         block.texts.push(text);
         block.offsets.push(offset);
@@ -448,24 +463,25 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
       const own = block?.kind !== 'text' || endsWithTwoSpaces(rawText);
       // the first-character checks spare most lines the regexes, which are anchored on them
-      const user = own && text.startsWith('####') ? afterMarker(text, 4) : undefined;
+      const user = own && end >= 4 && rawText.startsWith('####') ? afterMarker(rawText, 4, end) : undefined;
       if (user !== undefined) {
         s.addLine('user', user, lineNo, offset);
         return;
       }
-      const note = own && text.charCodeAt(0) === 0x3e /* > */ ? afterMarker(text, 1) : undefined;
+      const note = own && end >= 1 && rawText.charCodeAt(0) === 0x3e /* > */ ? afterMarker(rawText, 1, end) : undefined;
       if (note !== undefined) {
         s.flushBlock();
         s.note(note, lineNo, offset);
         return;
       }
-      if (text === '') {
+      if (end === 0) {
         if (block?.kind === 'text') {
-          block.texts.push(text);
+          block.texts.push('');
           block.offsets.push(offset);
         } else s.flushBlock();
         return;
       }
+      const text = end === rawText.length ? rawText : rawText.slice(0, end);
       s.addLine('text', text, lineNo, offset);
       if (s.fence.update(text).delimiter && s.fence.inside) s.fenceLine = lineNo;
     });
