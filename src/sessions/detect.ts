@@ -11,6 +11,7 @@ import { open } from 'node:fs/promises';
 import { SESSION_FORMATS, type SessionFormat } from './model.js';
 import type { SessionReader } from './reader.js';
 import { READERS } from './registry.js';
+import { headOf, type HeadLines } from './lines.js';
 
 export const HEAD_BYTES = 64 * 1024;
 
@@ -21,6 +22,9 @@ export interface FileHead {
   size: number;
   /** `decodeHead(bytes)`, when the caller has it already. */
   text?: string;
+  /** When the caller has them and not `text`: the head's complete lines (see startLines), for
+   * readers that judge by them (SessionReader.detectLines); `text` is made from them on demand. */
+  lines?: HeadLines;
 }
 
 /** What a reader may add to SessionReader: the highest score its `detect` can return. */
@@ -85,10 +89,13 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
   if (looksBinary(head.bytes)) {
     return { ok: false, reason: 'binary', message: 'binary file (NUL bytes in the first 64 KiB), not a transcript' };
   }
-  const text = head.text ?? decodeHead(head.bytes);
-  // `\s` is exactly what trim() removes; the search stops at the first other character instead of
-  // copying the head (a file that ends with a newline) to trim it
-  if (!/\S/.test(text)) return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
+  // the head as text, made when a reader needs it
+  let text = head.text;
+  const headText = (): string => (text ??= head.lines ? headOf(head.lines) : decodeHead(head.bytes));
+  const lines = text === undefined ? head.lines?.lines : undefined;
+  // `\s` is exactly what trim() removes: the search stops at the first other character
+  const blank = lines?.some((l) => /\S/.test(l)) ? false : !/\S/.test(headText());
+  if (blank) return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
   let best: SessionReader | undefined;
   let bestScore = 0;
   const bounds = remainingBounds(readers);
@@ -97,7 +104,8 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     const reader = readers[i]!;
     let score = 0;
     try {
-      score = reader.detect(text, file);
+      const byLines = lines && reader.detectLines ? reader.detectLines(lines) : undefined;
+      score = byLines ?? reader.detect(headText(), file);
     } catch {
       score = 0; // a reader that cannot judge the head does not claim it
     }

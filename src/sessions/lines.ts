@@ -124,34 +124,58 @@ function bufferLine(buf: Buffer, start: number, end: number, maxLine: number, li
  * dropped, a character cut at the limit becomes one U+FFFD), built from the same strings.
  */
 export function decodeStart(buf: Buffer, limit: number): { lines: string[]; head: string } {
+  const start = startLines(buf, limit);
+  return { lines: start.lines, head: headOf(start) };
+}
+
+/** decodeStart's lines, with what it takes to make its head only when it is asked for
+ * (headOf): detection often decides by the lines alone (SessionReader.detectLines), and
+ * joining them is a copy of the head. Plain data: it is kept with the file while it is read. */
+export interface HeadLines {
+  /** The complete lines (CR and BOM kept). */
+  lines: string[];
+  /** What the head holds after `lines`: the newline after the last of them (if any), then the
+   * part of the next line within the head. */
+  after: string;
+  /** The head, once made. */
+  head?: string;
+}
+
+export function startLines(buf: Buffer, limit: number): HeadLines {
   const n = buf.length;
   const end = Math.min(limit, n);
   if (manyShortLines(buf, end)) return decodeStartOnce(buf, end);
   const lines: string[] = [];
-  const pieces: string[] = [];
+  let after = '';
   let pos = 0;
   while (pos < end) {
     let nl = buf.indexOf(0x0a, pos);
     if (nl === -1) nl = n;
     if (nl < end || (nl === n && n === end)) {
       // the whole line is inside the head (the last line of a file may have no newline)
-      const raw = buf.toString('utf8', pos, nl);
-      lines.push(raw);
-      pieces.push(raw);
-      if (nl < n) pieces.push('\n');
+      lines.push(buf.toString('utf8', pos, nl));
+      after = nl < n ? '\n' : '';
       pos = nl + 1;
     } else {
       // the line runs past the head: its first bytes, with a cut character as one U+FFFD
       let cut = end;
       while (cut > pos && (buf[cut]! & 0xc0) === 0x80) cut--;
-      pieces.push(buf.toString('utf8', pos, cut));
-      if (cut < end) pieces.push('\uFFFD');
+      after += buf.toString('utf8', pos, cut);
+      if (cut < end) after += '\uFFFD';
       pos = end;
     }
   }
-  let head = pieces.length === 1 ? pieces[0]! : pieces.join('');
-  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
-  return { lines, head };
+  return { lines, after };
+}
+
+/** The head of a HeadLines (made once, then kept in it). */
+export function headOf(start: HeadLines): string {
+  if (start.head === undefined) {
+    let head = start.lines.length === 0 ? start.after : start.lines.join('\n') + start.after;
+    if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
+    start.head = head;
+  }
+  return start.head;
 }
 
 /** Average line shorter than this (pretty-printed JSON, markdown): decode the head in one go. */
@@ -176,7 +200,7 @@ function manyShortLines(buf: Buffer, end: number): boolean {
 
 /** decodeStart for `manyShortLines`: one decode of the head, lines sliced from it. Newlines are
  * ASCII, so the lines are the same strings as decoding each line's bytes alone. */
-function decodeStartOnce(buf: Buffer, end: number): { lines: string[]; head: string } {
+function decodeStartOnce(buf: Buffer, end: number): HeadLines {
   const n = buf.length;
   // a character cut at the limit is decoded as one U+FFFD, as decodeHead does
   let stop = end;
@@ -196,7 +220,7 @@ function decodeStartOnce(buf: Buffer, end: number): { lines: string[]; head: str
   }
   let head = stop < end ? `${text}\uFFFD` : text;
   if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
-  return { lines, head };
+  return { lines, after: '', head };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ReadWarning, Session, SessionFormat } from './model.js';
 import type { ReadOptions, SessionReader } from './reader.js';
 import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from './detect.js';
 import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
-import { decodeStart, type Preloaded } from './lines.js';
+import { startLines, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { walkInputs, type WalkOptions } from './walk.js';
@@ -60,7 +60,7 @@ export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 export interface LoadedFile extends FileHead {
   /** The whole file when it is at most WHOLE_FILE_BYTES. */
   content?: Buffer;
-  /** The first lines of `content`, decoded, when it is valid UTF-8 (see decodeStart); none
+  /** The first lines of `content`, decoded, when it is valid UTF-8 (see startLines); none
    * when `whole` holds it all. */
   decoded?: string[];
   /** All of `content` as text, when every byte of it is ASCII. */
@@ -116,7 +116,7 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       loaded ??= loadFile(file, HEAD_BYTES);
       // A whole file that is valid UTF-8 is decoded once for detection and its reader: an ASCII
       // file whole (one fast one-byte copy; detection gets its start, the reader all of it), any
-      // other file its head, line by line (see decodeStart).
+      // other file its head, line by line (see startLines).
       if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
         if (isAscii(loaded.content)) {
           const whole = loaded.content.toString('latin1');
@@ -124,9 +124,8 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
           loaded.text = whole.length > HEAD_BYTES ? whole.slice(0, HEAD_BYTES) : whole;
           loaded.decoded = [];
         } else if (isUtf8(loaded.content)) {
-          const start = decodeStart(loaded.content, HEAD_BYTES);
-          loaded.text = start.head;
-          loaded.decoded = start.lines;
+          loaded.lines = startLines(loaded.content, HEAD_BYTES);
+          loaded.decoded = loaded.lines.lines;
         }
       }
       const outcome = detectFormat(loaded, file, readers);
@@ -143,7 +142,10 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
         readOptions.decoded = loaded.decoded;
         // the head is the whole file when the file is no longer than the head
         if (loaded.whole !== undefined) readOptions.wholeText = loaded.whole;
-        else if (loaded.content.length <= HEAD_BYTES && loaded.text !== undefined) readOptions.wholeText = loaded.text;
+        else if (loaded.content.length <= HEAD_BYTES) {
+          const head = loaded.text ?? loaded.lines?.head; // when detection made it
+          if (head !== undefined) readOptions.wholeText = head;
+        }
       }
     }
     const sessions = await reader.read(file, readOptions);

@@ -18,6 +18,12 @@ export interface SessionReader {
    * format: 0 = not mine, 1 = certain. The highest score above 0 wins.
    */
   detect(head: string, file: string): number;
+  /**
+   * Optional, to spare building the head string: the score `detect` gives a head whose complete
+   * lines start with `lines` (each without its newline; CR and a leading BOM kept), when those
+   * lines decide it; undefined when the rest of the head is needed.
+   */
+  detectLines?(lines: readonly string[]): number | undefined;
   /** Reads the whole file. Multi-session files (Aider history) yield several sessions. */
   read(file: string, options?: ReadOptions): Promise<Session[]>;
 }

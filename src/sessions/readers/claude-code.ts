@@ -67,22 +67,62 @@ function detect(head: string): number {
   if (!opensAsJson(head)) return 0;
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
   // line by line: most files are decided by their first or second line
-  for (const line of eachHeadLine(head, 20)) {
-    if (line[0] !== '{') return 0;
-    // a line that does not end its object cannot parse: skip the thrown error (see codex detect)
-    const o = line.endsWith('}') ? tryParse(line) : undefined;
-    if (!isRecord(o)) continue;
-    const type = str(o.type);
-    if (type === 'system' && o.subtype === 'init' && 'session_id' in o) return 0; // claude -p stream-json
-    if (!type || !LINE_TYPES.has(type)) continue;
-    if ('parentUuid' in o && typeof o.sessionId === 'string') return 0.95;
-    if (type === 'summary' && typeof o.leafUuid === 'string') return 0.9;
+  for (const line of eachHeadLine(head, HEAD_LINES)) {
+    const score = judgeLine(line);
+    if (score !== undefined) return score;
   }
   // A first line longer than the head cannot be parsed; fall back to the envelope keys.
   if (head.startsWith('{') && head.includes('"parentUuid":') && /"type":"(user|assistant|system|progress)"/.test(head)) {
     return 0.6;
   }
   return 0;
+}
+
+/** Head lines that detect reads before it falls back to the envelope keys. */
+const HEAD_LINES = 20;
+
+/** What one non-blank head line (trimmed) says: a score, or undefined to read the next line. */
+function judgeLine(line: string): number | undefined {
+  if (line[0] !== '{') return 0;
+  // a line that does not end its object cannot parse: skip the thrown error (see codex detect)
+  const o = line.endsWith('}') ? tryParse(line) : undefined;
+  if (!isRecord(o)) return undefined;
+  const type = str(o.type);
+  if (type === 'system' && o.subtype === 'init' && 'session_id' in o) return 0; // claude -p stream-json
+  if (!type || !LINE_TYPES.has(type)) return undefined;
+  if ('parentUuid' in o && typeof o.sessionId === 'string') return 0.95;
+  if (type === 'summary' && typeof o.leafUuid === 'string') return 0.9;
+  return undefined;
+}
+
+/**
+ * detect by the head's complete lines (see SessionReader.detectLines): the same checks, when
+ * those lines settle each of them; undefined when the rest of the head could change the answer.
+ */
+function detectLines(lines: readonly string[]): number | undefined {
+  // opensAsJson on the head those lines begin (TextDecoder drops a BOM, the lines keep it)
+  let opens: boolean | undefined;
+  for (let i = 0; i < lines.length && opens === undefined; i++) {
+    const line = lines[i]!;
+    for (let j = i === 0 && line.charCodeAt(0) === 0xfeff ? 1 : 0; j < line.length; j++) {
+      const c = line.charCodeAt(j);
+      if (c === 0x20 || c === 0x0d || c === 0x09) continue;
+      opens = c === 0x7b || c === 0x5b;
+      break;
+    }
+  }
+  if (opens === undefined) return undefined;
+  if (!opens) return 0;
+  if (!lines.some((l) => l.includes('"sessionId"') || l.includes('"leafUuid"'))) return undefined;
+  let seen = 0;
+  for (const raw of lines) {
+    const line = raw.trim(); // as eachHeadLine trims (a BOM too)
+    if (!line) continue;
+    if (++seen > HEAD_LINES) return undefined; // the fallback reads the whole head
+    const score = judgeLine(line);
+    if (score !== undefined) return score;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -512,4 +552,4 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   return [s.toSession(size, subagent)];
 }
 
-export const claudeCodeReader: SessionReader & DetectBound = { format: 'claude-code', detect, read, maxScore: 0.95 };
+export const claudeCodeReader: SessionReader & DetectBound = { format: 'claude-code', detect, detectLines, read, maxScore: 0.95 };

@@ -49,7 +49,19 @@ export function isInjectedCodexText(text: string): boolean {
 // detection
 
 function detect(head: string): number {
-  const first = headLines(head, 1)[0]; // only the first line decides
+  return detectFirstLine(headLines(head, 1)[0]); // only the first line decides
+}
+
+/** detect by the head's complete lines: its first non-blank line, when it is among them. */
+function detectLines(lines: readonly string[]): number | undefined {
+  for (const line of lines) {
+    const first = line.trim(); // as headLines trims (a BOM too)
+    if (first) return detectFirstLine(first);
+  }
+  return undefined;
+}
+
+function detectFirstLine(first: string | undefined): number {
   if (!first || first[0] !== '{') return 0;
   // The modern first line embeds the whole system prompt and is often longer than the head,
   // so look at its opening keys only.
@@ -585,4 +597,4 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   return [s.toSession(size)];
 }
 
-export const codexReader: SessionReader & DetectBound = { format: 'codex', detect, read, maxScore: 0.95 };
+export const codexReader: SessionReader & DetectBound = { format: 'codex', detect, detectLines, read, maxScore: 0.95 };
