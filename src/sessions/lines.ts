@@ -41,7 +41,7 @@ export interface LineOptions {
 export interface Preloaded {
   /** The whole file, as read once by read.ts. */
   content?: Buffer;
-  /** Given only when `content` is valid UTF-8: its first lines, decoded (see decodeStart). */
+  /** Given only when `content` is valid UTF-8: its first lines, decoded (see startLines). */
   decoded?: readonly string[];
   /** Given only when `content` is valid UTF-8 and its lines are all in `decoded`, or when it is
    * ASCII: the whole file as TextDecoder decodes it (BOM dropped). */
@@ -120,17 +120,12 @@ function bufferLine(buf: Buffer, start: number, end: number, maxLine: number, li
 /**
  * The start of a whole file known to be valid UTF-8, decoded once for two uses: `lines`, the
  * raw text (CR and BOM kept) of every line that ends within the first `limit` bytes, which
- * `splitLines` reuses; and `head`, exactly what `decodeHead` gives for those `limit` bytes (BOM
- * dropped, a character cut at the limit becomes one U+FFFD), built from the same strings.
+ * `splitLines` reuses; and the head, exactly what `decodeHead` gives for those `limit` bytes (BOM
+ * dropped, a character cut at the limit becomes one U+FFFD), which `headOf` makes from the same
+ * strings only when asked: detection often decides by the lines alone
+ * (SessionReader.detectLines), and joining them is a copy of the head. Plain data, no closure:
+ * it stays with the file while the file is read (a closure kept there doubled the GC time).
  */
-export function decodeStart(buf: Buffer, limit: number): { lines: string[]; head: string } {
-  const start = startLines(buf, limit);
-  return { lines: start.lines, head: headOf(start) };
-}
-
-/** decodeStart's lines, with what it takes to make its head only when it is asked for
- * (headOf): detection often decides by the lines alone (SessionReader.detectLines), and
- * joining them is a copy of the head. Plain data: it is kept with the file while it is read. */
 export interface HeadLines {
   /** The complete lines (CR and BOM kept). */
   lines: string[];
@@ -144,7 +139,7 @@ export interface HeadLines {
 export function startLines(buf: Buffer, limit: number): HeadLines {
   const n = buf.length;
   const end = Math.min(limit, n);
-  if (manyShortLines(buf, end)) return decodeStartOnce(buf, end);
+  if (manyShortLines(buf, end)) return startLinesOnce(buf, end);
   const lines: string[] = [];
   let after = '';
   let pos = 0;
@@ -198,9 +193,9 @@ function manyShortLines(buf: Buffer, end: number): boolean {
   return false;
 }
 
-/** decodeStart for `manyShortLines`: one decode of the head, lines sliced from it. Newlines are
+/** startLines for `manyShortLines`: one decode of the head, lines sliced from it. Newlines are
  * ASCII, so the lines are the same strings as decoding each line's bytes alone. */
-function decodeStartOnce(buf: Buffer, end: number): HeadLines {
+function startLinesOnce(buf: Buffer, end: number): HeadLines {
   const n = buf.length;
   // a character cut at the limit is decoded as one U+FFFD, as decodeHead does
   let stop = end;
@@ -229,7 +224,7 @@ function decodeStartOnce(buf: Buffer, end: number): HeadLines {
  *
  * Valid UTF-8 (the usual case; `valid` says the caller checked) is decoded line by line with
  * Buffer's decoder, which gives a compact one-byte string for a line without wide characters;
- * `decoded` holds lines the caller decoded already (see decodeStart). Invalid files, and lines
+ * `decoded` holds lines the caller decoded already (see startLines). Invalid files, and lines
  * cut at the size limit, are decoded as readLines decodes them.
  */
 export function splitLines(

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeStart, forEachLine, readLines, splitLines, type Line } from '../../src/sessions/lines.js';
+import { forEachLine, headOf, readLines, splitLines, startLines, type Line } from '../../src/sessions/lines.js';
 import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'compound-lines-'));
@@ -81,10 +81,10 @@ describe('splitLines gives exactly the lines readLines gives', () => {
   });
 });
 
-describe('decodeStart: one decode gives the detection head and the first lines', () => {
+describe('startLines: one decode gives the first lines and the detection head', () => {
   const check = (bytes: Buffer, limit = HEAD_BYTES) => {
-    const d = decodeStart(bytes, limit);
-    expect(d.head).toBe(decodeHead(bytes.subarray(0, limit)));
+    const d = startLines(bytes, limit);
+    expect(headOf(d)).toBe(decodeHead(bytes.subarray(0, limit)));
     // the lines are a prefix of the file's lines, raw (CR and BOM kept)
     const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).split('\n');
     expect(d.lines).toEqual(raw.slice(0, d.lines.length));
@@ -120,7 +120,7 @@ describe('decodeStart: one decode gives the detection head and the first lines',
         for (const maxLineBytes of [undefined, 10, 33]) {
           const out: Line[] = [];
           const options = maxLineBytes === undefined ? {} : { maxLineBytes };
-          splitLines(bytes, { ...options, valid: true, decoded: decodeStart(bytes, limit).lines }, (l) => out.push(l));
+          splitLines(bytes, { ...options, valid: true, decoded: startLines(bytes, limit).lines }, (l) => out.push(l));
           expect(out).toEqual(await streamed(bytes, options));
         }
       }
@@ -135,7 +135,7 @@ describe('decodeStart: one decode gives the detection head and the first lines',
     const wide = file('wide ✦');
     const ascii = file('ascii');
     const cases: [Buffer, { decoded: string[]; wholeText?: string }][] = [
-      [wide, { decoded: decodeStart(wide, 1000).lines }], // the head's lines, then latin1 slices
+      [wide, { decoded: startLines(wide, 1000).lines }], // the head's lines, then latin1 slices
       [ascii, { decoded: [], wholeText: ascii.toString('latin1') }], // slices of the whole text
     ];
     for (const [bytes, extra] of cases) {
@@ -170,7 +170,7 @@ describe('decodeStart: one decode gives the detection head and the first lines',
     }
     const bytes = Buffer.concat([...lines, Buffer.from('last line, no newline')]);
     for (const limit of [600, 1000, 2000]) {
-      const decoded = decodeStart(bytes, limit).lines;
+      const decoded = startLines(bytes, limit).lines;
       expect(decoded.length).toBeGreaterThanOrEqual(64); // the one-call path is taken
       for (const maxLineBytes of [undefined, 40]) {
         const out: Line[] = [];
