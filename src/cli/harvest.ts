@@ -99,7 +99,10 @@ export function register(program: Command): void {
         note(`${stats.sessions} session(s) from ${stats.files} file(s) (${stats.filesSkipped} unchanged, ${stats.filesFailed} unreadable), ${stats.candidates} candidate(s), ${stats.redactions} redaction(s)`);
         note(`${flags.dryRun ? 'plan (dry run, nothing written)' : applied ? 'applied' : 'nothing to change'}: ${planSummary(plan)}`);
         if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
-        const nothingRead = stats.files > stats.filesSkipped && stats.filesFailed === stats.files - stats.filesSkipped;
+        // Nothing at all could be read: every file failed. An unchanged file counts as read (the
+        // ledger has it), so a rerun over known transcripts and one stray unreadable file is not
+        // a failure of the nightly job; that file still gets its warning.
+        const nothingRead = stats.files > 0 && stats.filesFailed === stats.files;
         return nothingRead || (stats.files === 0 && planChanges(plan).length === 0 && paths.length > 0) ? EXIT.problems : EXIT.ok;
       }),
     );

@@ -131,6 +131,26 @@ describe('parallel harvest', () => {
     expectSame(c, d, one, two);
   });
 
+  it('the exit code: 1 only when no file at all could be read; a rerun with a stray unreadable file is 0', () => {
+    const store = tempDir();
+    expect(runCli(['init', store]).code).toBe(0);
+    const dir = tempDir();
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code'), join(dir, 'claude-code'), { recursive: true });
+    writeFileSync(join(dir, 'notes.json'), '{"not": "a transcript"}\n');
+    const first = runCli(['-C', store, 'harvest', dir]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('notes.json');
+    // every transcript is known now: only the stray file is left to read, and it cannot be
+    const again = runCli(['-C', store, 'harvest', dir]);
+    expect(again.stderr).toContain('notes.json');
+    expect(again.stderr).toMatch(/\(\d+ unchanged, 1 unreadable\)/);
+    expect(again.code).toBe(0);
+    // nothing readable at all
+    const junk = tempDir();
+    writeFileSync(join(junk, 'notes.json'), '{"not": "a transcript"}\n');
+    expect(runCli(['-C', store, 'harvest', junk]).code).toBe(1);
+  });
+
   it('the CLI gives the same output and store with --workers 2 as with --workers 1, and refuses --workers 0', () => {
     const [one, two] = [tempDir(), tempDir()];
     for (const root of [one, two]) expect(runCli(['init', root]).code).toBe(0);
