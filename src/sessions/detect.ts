@@ -104,7 +104,7 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     const reader = readers[i]!;
     let score = 0;
     try {
-      const byLines = lines && reader.detectLines ? reader.detectLines(lines) : undefined;
+      const byLines = lines && reader.detectLines ? reader.detectLines(lines, head.lines!.after) : undefined;
       score = byLines ?? reader.detect(headText(), file);
     } catch {
       score = 0; // a reader that cannot judge the head does not claim it

@@ -203,19 +203,24 @@ function startLinesOnce(buf: Buffer, end: number): HeadLines {
   const text = buf.toString('utf8', 0, stop);
   const lines: string[] = [];
   let pos = 0;
+  let lastEnd = 0; // where the last complete line ends in text
   for (;;) {
     const nl = text.indexOf('\n', pos);
     if (nl === -1) {
       // the last line is whole only when the file ends within the head
-      if (end === n && pos < text.length) lines.push(text.slice(pos));
+      if (end === n && pos < text.length) {
+        lines.push(text.slice(pos));
+        lastEnd = text.length;
+      }
       break;
     }
     lines.push(text.slice(pos, nl));
+    lastEnd = nl;
     pos = nl + 1;
   }
-  let head = stop < end ? `${text}\uFFFD` : text;
-  if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
-  return { lines, after: '', head };
+  const full = stop < end ? `${text}\uFFFD` : text;
+  const head = full.charCodeAt(0) === 0xfeff ? full.slice(1) : full;
+  return { lines, after: lines.length === 0 ? full : full.slice(lastEnd), head };
 }
 
 /**

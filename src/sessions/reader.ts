@@ -19,11 +19,12 @@ export interface SessionReader {
    */
   detect(head: string, file: string): number;
   /**
-   * Optional, to spare building the head string: the score `detect` gives a head whose complete
-   * lines start with `lines` (each without its newline; CR and a leading BOM kept), when those
-   * lines decide it; undefined when the rest of the head is needed.
+   * Optional, to spare building the head string: the score `detect` gives the head made of
+   * `lines`, its complete lines (each without its newline; CR and a leading BOM kept), joined by
+   * newlines, then `rest` (what follows them: the newline after the last, then the start of the
+   * next line); undefined when the reader needs the head itself.
    */
-  detectLines?(lines: readonly string[]): number | undefined;
+  detectLines?(lines: readonly string[], rest: string): number | undefined;
   /** Reads the whole file. Multi-session files (Aider history) yield several sessions. */
   read(file: string, options?: ReadOptions): Promise<Session[]>;
 }

@@ -46,11 +46,11 @@ describe('detection by complete head lines', () => {
     let answered = 0;
     for (const { name, bytes } of await files()) {
       for (const limit of [HEAD_BYTES, 200, 90, 40]) {
-        const { lines } = startLines(bytes, limit);
+        const { lines, after } = startLines(bytes, limit);
         const head = decodeHead(bytes.subarray(0, limit));
         for (const reader of READERS) {
           if (!reader.detectLines) continue;
-          const byLines = reader.detectLines(lines);
+          const byLines = reader.detectLines(lines, after);
           if (byLines === undefined) continue;
           answered++;
           expect(byLines, `${reader.format} on ${name} (head of ${limit} bytes)`).toBe(reader.detect(head, name));

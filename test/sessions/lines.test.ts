@@ -84,7 +84,11 @@ describe('splitLines gives exactly the lines readLines gives', () => {
 describe('startLines: one decode gives the first lines and the detection head', () => {
   const check = (bytes: Buffer, limit = HEAD_BYTES) => {
     const d = startLines(bytes, limit);
-    expect(headOf(d)).toBe(decodeHead(bytes.subarray(0, limit)));
+    const head = decodeHead(bytes.subarray(0, limit));
+    expect(headOf(d)).toBe(head);
+    // the lines, joined, then what follows them are the head (a BOM aside)
+    const joined = (d.lines.length > 0 ? d.lines.join('\n') : '') + d.after;
+    expect(joined.charCodeAt(0) === 0xfeff ? joined.slice(1) : joined).toBe(head);
     // the lines are a prefix of the file's lines, raw (CR and BOM kept)
     const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).split('\n');
     expect(d.lines).toEqual(raw.slice(0, d.lines.length));

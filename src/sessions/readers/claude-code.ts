@@ -99,7 +99,7 @@ function judgeLine(line: string): number | undefined {
  * detect by the head's complete lines (see SessionReader.detectLines): the same checks, when
  * those lines settle each of them; undefined when the rest of the head could change the answer.
  */
-function detectLines(lines: readonly string[]): number | undefined {
+function detectLines(lines: readonly string[], rest: string): number | undefined {
   // opensAsJson on the head those lines begin (TextDecoder drops a BOM, the lines keep it)
   let opens: boolean | undefined;
   for (let i = 0; i < lines.length && opens === undefined; i++) {
@@ -113,7 +113,9 @@ function detectLines(lines: readonly string[]): number | undefined {
   }
   if (opens === undefined) return undefined;
   if (!opens) return 0;
-  if (!lines.some((l) => l.includes('"sessionId"') || l.includes('"leafUuid"'))) return undefined;
+  // neither key holds a newline, so the head holds one only inside a line or the rest
+  const holds = (key: string): boolean => rest.includes(key) || lines.some((l) => l.includes(key));
+  if (!holds('"sessionId"') && !holds('"leafUuid"')) return 0;
   let seen = 0;
   for (const raw of lines) {
     const line = raw.trim(); // as eachHeadLine trims (a BOM too)

@@ -52,7 +52,8 @@ function detect(head: string): number {
   return detectFirstLine(headLines(head, 1)[0]); // only the first line decides
 }
 
-/** detect by the head's complete lines: its first non-blank line, when it is among them. */
+/** detect by the head's complete lines: its first non-blank line, when it is among them (the
+ * rest of the head is not needed). */
 function detectLines(lines: readonly string[]): number | undefined {
   for (const line of lines) {
     const first = line.trim(); // as headLines trims (a BOM too)
