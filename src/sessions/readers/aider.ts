@@ -58,6 +58,9 @@ interface OpenCall {
 type NewCall = Omit<ToolCallEvent, 'index' | 'kind'>;
 type NewResult = Omit<ToolResultEvent, 'index' | 'kind'>;
 
+/** Every text `note` looks for anywhere in a line, not only at its start. */
+const UNANCHORED_NOTES = /did not conform to the edit format|failed to match|es\/\(|\[Yes\]:|\[No\]:/;
+
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
 
 class AiderSession {
@@ -256,8 +259,10 @@ class AiderSession {
     }
     // where the line is, made only by the branches that cite it (most lines are call output)
     // Each regex below is tried only on a line with its literal opening (or, unanchored, its
-    // literal text): the same tests in the same order, without a regex run per note line.
+    // literal text): the same tests in the same order, without a regex run per note line. The
+    // unanchored texts are looked for by one search first, which most lines (call output) fail.
     if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
+    const loose = UNANCHORED_NOTES.test(t);
     let m: RegExpExecArray | null;
     if (t.startsWith('Applied edit to ') && (m = /^Applied edit to (.+?)\s*$/.exec(t))) {
       this.closeOpen();
@@ -278,8 +283,7 @@ class AiderSession {
       return;
     }
     if (
-      t.includes('did not conform to the edit format') ||
-      (t.includes('failed to match') && /SEARCH\/REPLACE blocks? failed to match/.test(t)) ||
+      (loose && (t.includes('did not conform to the edit format') || (t.includes('failed to match') && /SEARCH\/REPLACE blocks? failed to match/.test(t)))) ||
       t.startsWith('## SearchReplaceNoExactMatch') ||
       ((t.charCodeAt(0) | 0x20) === 0x6d /* m, M */ && /^Malformed (?:response|edit)/i.test(t))
     ) {
@@ -332,7 +336,7 @@ class AiderSession {
       return;
     }
     if (
-      ((t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t)) ||
+      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t)) ||
       (t.startsWith('Add ') && /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t))
     ) {
       return;
