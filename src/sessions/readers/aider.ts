@@ -257,10 +257,10 @@ class AiderSession {
       this.bannerModels(t);
       return;
     }
-    // where the line is, made only by the branches that cite it (most lines are call output)
     // Each regex below is tried only on a line with its literal opening (or, unanchored, its
     // literal text): the same tests in the same order, without a regex run per note line. The
     // unanchored texts are looked for by one search first, which most lines (call output) fail.
+    // Where the line is ({ lineNo, offset }) is made only by the branches that cite it.
     if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
     const loose = UNANCHORED_NOTES.test(t);
     let m: RegExpExecArray | null;
