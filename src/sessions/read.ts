@@ -118,13 +118,15 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       // file whole (one fast one-byte copy; detection gets its start, the reader all of it), any
       // other file its head, line by line (see startLines).
       if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
-        if (isAscii(loaded.content)) {
-          const whole = loaded.content.toString('latin1');
+        // the head first: most files that are not ASCII show it there, sparing a scan of the rest
+        const { bytes, content } = loaded;
+        if (isAscii(bytes) && (bytes.length === content.length || isAscii(content))) {
+          const whole = content.toString('latin1');
           loaded.whole = whole;
           loaded.text = whole.length > HEAD_BYTES ? whole.slice(0, HEAD_BYTES) : whole;
           loaded.decoded = [];
-        } else if (isUtf8(loaded.content)) {
-          loaded.lines = startLines(loaded.content, HEAD_BYTES);
+        } else if (isUtf8(content)) {
+          loaded.lines = startLines(content, HEAD_BYTES);
           loaded.decoded = loaded.lines.lines;
         }
       }
