@@ -92,9 +92,9 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
   // the head as text, made when a reader needs it
   let text = head.text;
   const headText = (): string => (text ??= head.lines ? headOf(head.lines) : decodeHead(head.bytes));
-  const lines = text === undefined ? head.lines?.lines : undefined;
+  const start = text === undefined ? head.lines : undefined;
   // `\s` is exactly what trim() removes: the search stops at the first other character
-  const blank = lines?.some((l) => /\S/.test(l)) ? false : !/\S/.test(headText());
+  const blank = start?.lines.some((l) => /\S/.test(l)) ? false : !/\S/.test(headText());
   if (blank) return { ok: false, reason: 'empty', message: 'file holds only whitespace' };
   let best: SessionReader | undefined;
   let bestScore = 0;
@@ -104,7 +104,7 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     const reader = readers[i]!;
     let score = 0;
     try {
-      const byLines = lines && reader.detectLines ? reader.detectLines(lines, head.lines!.after) : undefined;
+      const byLines = start && reader.detectLines ? reader.detectLines(start.lines, start.after) : undefined;
       score = byLines ?? reader.detect(headText(), file);
     } catch {
       score = 0; // a reader that cannot judge the head does not claim it

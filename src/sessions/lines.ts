@@ -41,7 +41,8 @@ export interface LineOptions {
 export interface Preloaded {
   /** The whole file, as read once by read.ts. */
   content?: Buffer;
-  /** Given only when `content` is valid UTF-8: its first lines, decoded (see startLines). */
+  /** Given only when `content` is valid UTF-8: its first lines, decoded (see startLines); none
+   * when `wholeText` is all of an ASCII file. */
   decoded?: readonly string[];
   /** Given only when `content` is valid UTF-8 and its lines are all in `decoded`, or when it is
    * ASCII: the whole file as TextDecoder decodes it (BOM dropped). */

@@ -459,8 +459,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       if (block?.kind === 'text' && s.fence.inside) {
         const text = end === rawText.length ? rawText : rawText.slice(0, end);
         s.fence.update(text);
-        block.texts.push(text);
-        block.offsets.push(offset);
+        s.addLine('text', text, lineNo, offset);
         return;
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
@@ -479,10 +478,8 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
         return;
       }
       if (end === 0) {
-        if (block?.kind === 'text') {
-          block.texts.push('');
-          block.offsets.push(offset);
-        } else s.flushBlock();
+        if (block?.kind === 'text') s.addLine('text', '', lineNo, offset);
+        else s.flushBlock();
         return;
       }
       const text = end === rawText.length ? rawText : rawText.slice(0, end);

@@ -13,7 +13,7 @@ import { forEachLine, readLines, type Preloaded } from '../lines.js';
 import type { SessionEvent, Session, AssistantEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { opensAsJson } from './common.js';
+import { firstNonBlank, isJsonOpening, opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
 import { copyOf, eachHeadLine, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
@@ -101,18 +101,13 @@ function judgeLine(line: string): number | undefined {
  */
 function detectLines(lines: readonly string[], rest: string): number | undefined {
   // opensAsJson on the head those lines begin (TextDecoder drops a BOM, the lines keep it)
-  let opens: boolean | undefined;
-  for (let i = 0; i < lines.length && opens === undefined; i++) {
+  let first = -1;
+  for (let i = 0; i < lines.length && first === -1; i++) {
     const line = lines[i]!;
-    for (let j = i === 0 && line.charCodeAt(0) === 0xfeff ? 1 : 0; j < line.length; j++) {
-      const c = line.charCodeAt(j);
-      if (c === 0x20 || c === 0x0d || c === 0x09) continue;
-      opens = c === 0x7b || c === 0x5b;
-      break;
-    }
+    first = firstNonBlank(line, i === 0 && line.charCodeAt(0) === 0xfeff ? 1 : 0);
   }
-  if (opens === undefined) return undefined;
-  if (!opens) return 0;
+  if (first === -1) return undefined;
+  if (!isJsonOpening(first)) return 0;
   // neither key holds a newline, so the head holds one only inside a line or the rest
   const holds = (key: string): boolean => rest.includes(key) || lines.some((l) => l.includes(key));
   if (!holds('"sessionId"') && !holds('"leafUuid"')) return 0;

@@ -107,12 +107,22 @@ export class ModelList {
  * marker: the markdown readers rule it out without scanning 64 KiB for their markers.
  */
 export function opensAsJson(head: string): boolean {
-  for (let i = 0; i < head.length; i++) {
-    const c = head.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
-    return c === 0x7b || c === 0x5b;
+  return isJsonOpening(firstNonBlank(head));
+}
+
+/** `{` or `[`. */
+export function isJsonOpening(c: number): boolean {
+  return c === 0x7b || c === 0x5b;
+}
+
+/** The code of the first character of `text` from `from` on that is not a space, tab, CR or
+ * LF, or -1 when there is none. */
+export function firstNonBlank(text: string, from = 0): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c;
   }
-  return false;
+  return -1;
 }
 
 export interface SessionInit {
@@ -174,7 +184,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
     warnings.add(undefined, `cannot read file: ${errorMessage(err)}`);
     return undefined;
   }
-  const lineStarts = (): number[] => {
+  const byteLineStarts = (): number[] => {
     const starts = [0];
     for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) starts.push(i + 1);
     return starts;
@@ -185,7 +195,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
     text = (preloaded?.content ? preloaded.wholeText : undefined) ?? strictDecoder.decode(buf);
   } catch {
     text = lenientDecoder.decode(buf);
-    byteStarts = lineStarts();
+    byteStarts = byteLineStarts();
     for (let l = 0; l < byteStarts.length; l++) {
       const end = l + 1 < byteStarts.length ? byteStarts[l + 1]! - 1 : buf.length;
       try {
@@ -199,7 +209,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   // one byte (as long as the bytes), they are also at the same offsets.
   const charStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
-  const byteOffsets = byteStarts ?? (text.length === buf.length ? charStarts : lineStarts());
+  const lineBytes = byteStarts ?? (text.length === buf.length ? charStarts : byteLineStarts());
   return {
     text,
     bytes: buf.length,
@@ -215,7 +225,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
       return lo + 1;
     },
     byteOffsetOfLine(line: number): number {
-      return byteOffsets[Math.min(Math.max(line, 1), byteOffsets.length) - 1]!;
+      return lineBytes[Math.min(Math.max(line, 1), lineBytes.length) - 1]!;
     },
   };
 }
