@@ -6,11 +6,12 @@
  *
  * Files are cut into jobs of consecutive files, never splitting a Claude Code session from the
  * subagent files that follow it (the subagent reader finds its type in the parent's reading,
- * cached per thread), and the jobs are dealt round-robin to the workers and this thread: this
- * thread reads its own share rather than only waiting, since copying a result between threads
- * costs about a fifth of reading it. Workers get jobs only a bounded number of files ahead of
- * the one the caller is on, so memory stays bounded when the caller is slow. A worker that
- * fails leaves its files to be read here.
+ * cached per thread). Jobs are taken in file order: each worker keeps two queued, and this
+ * thread takes the next one whenever the caller would otherwise wait for a worker, so neither
+ * side idles while the other has work (this thread also pays for copying the workers' results
+ * in, so a fixed share would leave one of them waiting). Jobs are taken only a bounded number of
+ * files ahead of the one the caller is on, so memory stays bounded when the caller is slow. A
+ * worker that fails leaves its files to be read here.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -105,14 +106,15 @@ interface Slot {
 interface Deferred {
   promise: Promise<FileReadResult>;
   resolve: (r: FileReadResult | Promise<FileReadResult>) => void;
+  /** Resolved: get() can hand it out without waiting. */
+  done: boolean;
 }
 
 export class ReadPool {
   private readonly jobs: PoolJob[];
-  /** Participants are the workers, then this thread: job k belongs to participant k mod n. */
-  private readonly participants: number;
   private readonly slots: Slot[] = [];
   private readonly results = new Map<number, Deferred>();
+  /** Jobs are taken in order, by a worker or by this thread: every job before this one is. */
   private nextJob = 0;
   /** The caller has taken every result before this index. */
   private taken = 0;
@@ -121,11 +123,10 @@ export class ReadPool {
     private readonly files: readonly string[],
     options: PoolOptions,
     workers: number,
-    /** Reads one file in this thread (when a worker cannot). */
+    /** Reads one file in this thread. */
     private readonly readHere: (file: string) => Promise<FileReadResult>,
   ) {
     this.jobs = jobsOf(files);
-    this.participants = workers + 1;
     for (let w = 0; w < workers; w++) {
       const worker = new Worker(WORKER_FILE, { workerData: options });
       const slot: Slot = { worker, alive: true, jobs: 0, pending: new Set() };
@@ -137,15 +138,33 @@ export class ReadPool {
     this.pump();
   }
 
-  /** The result for file `index`; call with 0, 1, 2, ... in order. */
-  get(index: number): Promise<FileReadResult> {
+  /**
+   * The result for file `index`; call with 0, 1, 2, ... in order. While a worker still owes it,
+   * this thread reads the next job nobody has taken rather than wait idle: a fixed share would
+   * leave one side waiting for the other, since this thread also pays for copying the workers'
+   * results in.
+   */
+  async get(index: number): Promise<FileReadResult> {
     this.taken = index;
     this.results.delete(index - 1); // kept until now: its answer may have come after its get
     this.pump();
-    const d = this.results.get(index);
-    if (d) return d.promise;
-    // this thread's share, or a job whose worker died before it was sent
-    return this.readHere(this.files[index]!);
+    for (;;) {
+      const d = this.results.get(index);
+      if (d?.done) return d.promise;
+      if (!d) {
+        // nobody has taken its job yet (every job before it is taken): read it here
+        const job = this.jobs[this.nextJob];
+        if (!job || index < job.start || index >= job.start + job.files.length) return this.readHere(this.files[index]!);
+        await this.readJobHere();
+        continue;
+      }
+      const ahead = this.jobs[this.nextJob];
+      if (!ahead || ahead.start > index + LOOKAHEAD) return d.promise;
+      await this.readJobHere();
+      // files are read synchronously (see loadFile): let the answers that came meanwhile in,
+      // both to see whether ours is among them and to hand their workers new jobs
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   async close(): Promise<void> {
@@ -154,27 +173,36 @@ export class ReadPool {
     await Promise.all(live.map((s) => s.worker.terminate()));
   }
 
+  /** Takes the next job and reads its files here, one after another (see read-worker.ts). */
+  private async readJobHere(): Promise<void> {
+    const job = this.jobs[this.nextJob++]!;
+    const owed = job.files.map((_, k) => this.deferred(job.start + k));
+    for (let k = 0; k < job.files.length; k++) {
+      const result = await this.readHere(job.files[k]!);
+      owed[k]!.resolve(result);
+      owed[k]!.done = true;
+    }
+  }
+
   private deferred(index: number): Deferred {
     let d = this.results.get(index);
     if (!d) {
       let resolve!: Deferred['resolve'];
       const promise = new Promise<FileReadResult>((r) => (resolve = r));
-      d = { promise, resolve };
+      d = { promise, resolve, done: false };
       this.results.set(index, d);
     }
     return d;
   }
 
+  /** Keeps every live worker JOBS_PER_WORKER jobs deep, within LOOKAHEAD files of the caller. */
   private pump(): void {
     while (this.nextJob < this.jobs.length) {
       const job = this.jobs[this.nextJob]!;
       if (job.start > this.taken + LOOKAHEAD) return;
-      const best = this.slots[this.nextJob % this.participants];
-      if (!best || !best.alive) {
-        this.nextJob++; // this thread reads it when the caller gets there
-        continue;
-      }
-      if (best.jobs >= JOBS_PER_WORKER) return; // keeps jobs in order: wait for this worker
+      let best: Slot | undefined;
+      for (const s of this.slots) if (s.alive && s.jobs < JOBS_PER_WORKER && (!best || s.jobs < best.jobs)) best = s;
+      if (!best) return;
       this.nextJob++;
       best.jobs++;
       for (let k = 0; k < job.files.length; k++) {
@@ -191,7 +219,9 @@ export class ReadPool {
     reply.results.forEach((result, k) => {
       const index = reply.start + k;
       slot.pending.delete(index);
-      this.deferred(index).resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
+      const d = this.deferred(index);
+      d.resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
+      d.done = true;
     });
     this.pump();
   }
@@ -200,7 +230,11 @@ export class ReadPool {
   private lose(slot: Slot): void {
     if (!slot.alive) return;
     slot.alive = false;
-    for (const index of slot.pending) this.deferred(index).resolve(this.readHere(this.files[index]!));
+    for (const index of slot.pending) {
+      const d = this.deferred(index);
+      d.resolve(this.readHere(this.files[index]!));
+      d.done = true;
+    }
     slot.pending.clear();
     this.pump();
   }
