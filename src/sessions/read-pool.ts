@@ -53,9 +53,9 @@ const JOBS_PER_WORKER = 2;
 /**
  * How many worker threads to read `fileCount` files with, besides this thread: the number in
  * COMPOUND_READ_WORKERS ("auto": one per core beyond the first, at most 3), none when unset.
- * Opt-in because the copy between threads adds about a third to the CPU time: on a 2-core
- * machine shared with other jobs, reading with a worker measured anywhere from 15% faster to
- * 40% slower than without (see BENCHMARKS.md).
+ * Opt-in because it costs more CPU than it saves wall time on two cores: the copy between
+ * threads, and two threads parsing at once, took reading the 1 GB corpus from 14-17.5 s of user
+ * CPU to 22-27 s, for a wall time within 4% of one thread's (see BENCHMARKS.md).
  * Always 0 for fewer than MIN_FILES files, and when the worker script is absent (sources).
  */
 export function readWorkerCount(fileCount: number): number {
