@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
-import { RAW_PARSE, corpus } from './corpus.mjs';
+import { RAW_PARSE, corpus, warmCache } from './corpus.mjs';
 
 export async function run({ quick, root }) {
   const c = corpus(root, quick);
@@ -25,8 +25,15 @@ export async function run({ quick, root }) {
     const rounds = quick ? 1 : 3;
     const [base, full] = timeRounds(
       [
-        { cmd: NODE, args: ['--input-type=module', '-e', RAW_PARSE, c.dir] },
-        { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'], before: emptyStore },
+        { cmd: NODE, args: ['--input-type=module', '-e', RAW_PARSE, c.dir], before: () => warmCache(c.dir) },
+        {
+          cmd: NODE,
+          args: [cli, '-C', store, 'harvest', c.dir, '--json'],
+          before: () => {
+            emptyStore();
+            warmCache(c.dir);
+          },
+        },
       ],
       rounds,
     );
@@ -38,7 +45,14 @@ export async function run({ quick, root }) {
     const [again, cold] = timeRounds(
       [
         { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'] },
-        { cmd: NODE, args: [cli, '-C', store, 'harvest', c.dir, '--json'], before: () => rmSync(join(store, 'knowledge', '.cache', 'harvest-hashes-v1.json'), { force: true }) },
+        {
+          cmd: NODE,
+          args: [cli, '-C', store, 'harvest', c.dir, '--json'],
+          before: () => {
+            rmSync(join(store, 'knowledge', '.cache', 'harvest-hashes-v1.json'), { force: true });
+            warmCache(c.dir);
+          },
+        },
       ],
       rounds,
     );
@@ -46,7 +60,7 @@ export async function run({ quick, root }) {
     const coldCounts = JSON.parse(cold.result.stdout).counts;
     const mb = c.totalBytes / 1024 / 1024;
     const markdown = [
-      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed). The reruns are medians of as many rounds, as a percentage of the full harvest's median.`,
+      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets), each run right after an untimed read of every file (page cache warm); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed, page cache warm). The reruns are medians of as many rounds, as a percentage of the full harvest's median.`,
       '',
       mdTable(
         ['what', 'time', 'vs baseline', 'peak RSS', 'result'],
