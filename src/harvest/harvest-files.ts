@@ -142,7 +142,6 @@ function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDon
       }
       return outcomes[index]!;
     },
-    close: async () => {},
   };
 }
 

@@ -22,8 +22,6 @@ export function workerScript(): URL {
 export interface RunningPool {
   /** The outcome of task `index`; rejects when the pool fails. */
   outcome(index: number): Promise<FileOutcome>;
-  /** Stops every worker (idempotent; call it when done or on error). */
-  close(): Promise<void>;
 }
 
 interface Deferred {
@@ -48,6 +46,7 @@ export interface SpawnedPool {
   size: number;
   /** Hands out `tasks` (once); `onDone` gets the number of files answered so far. */
   run(tasks: readonly FileTask[], onDone?: (done: number) => void): RunningPool;
+  /** Stops every worker (idempotent; call it when done or on error). */
   close(): Promise<void>;
 }
 
@@ -55,10 +54,10 @@ export function spawnPool(size: number, setup: WorkerSetup): SpawnedPool {
   const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerScript(), { workerData: setup }));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= Promise.all(workers.map((w) => w.terminate())).then(() => undefined));
-  return { size: workers.length, run: (tasks, onDone) => runTasks(workers, tasks, close, onDone), close };
+  return { size: workers.length, run: (tasks, onDone) => runTasks(workers, tasks, onDone), close };
 }
 
-function runTasks(workers: readonly Worker[], tasks: readonly FileTask[], close: () => Promise<void>, onDone?: (done: number) => void): RunningPool {
+function runTasks(workers: readonly Worker[], tasks: readonly FileTask[], onDone?: (done: number) => void): RunningPool {
   const results = tasks.map(() => deferred());
   const count = workers.length;
   let next = 0;
@@ -95,5 +94,5 @@ function runTasks(workers: readonly Worker[], tasks: readonly FileTask[], close:
     });
     for (let i = 0; i < DEPTH; i++) feed(w);
   }
-  return { outcome: (index) => results[index]!.promise, close };
+  return { outcome: (index) => results[index]!.promise };
 }
