@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Two builds of the readers side by side, as the readers bench runs them: each run is a fresh
-// process reading a directory once (cold JIT included), and the runs of the two builds alternate
+// process reading a directory once (cold JIT included, page cache warm), and the runs of the two builds alternate
 // so that both see the same minutes of a shared machine. Prints every run (wall and CPU seconds,
 // GC threads included) and the median of each build per directory.
 //   node scripts/read-ab.mjs <dist A> <dist B> <dir>... [--runs N]   (default 3 runs each)
 // A build is a directory holding sessions/read.js, e.g. this checkout's dist/ and one built from
 // another commit (`git worktree add /tmp/old <commit> && cd /tmp/old && npx tsc --outDir /tmp/dist-old`).
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const { warmCache } = await import(join(fileURLToPath(new URL('.', import.meta.url)), '..', 'bench', 'corpus.mjs'));
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
@@ -38,6 +41,7 @@ for (const dir of dirs) {
   const events = new Set();
   for (let r = 0; r < runs; r++) {
     for (const build of r % 2 ? [b, a] : [a, b]) {
+      warmCache(dir); // every pass finds the files in the page cache (see bench/corpus.mjs)
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', ONE_PASS, resolve(build, 'sessions/read.js'), resolve(dir)], {
         env: { ...process.env, COMPOUND_READ_WORKERS: '' },
         encoding: 'utf8',
