@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Two builds of the readers side by side, as the readers bench runs them: each run is a fresh
-// process reading a directory once (cold JIT included, page cache warm), and the runs of the two builds alternate
-// so that both see the same minutes of a shared machine. Prints every run (wall and CPU seconds,
+// process reading a directory once (cold JIT included, page cache warm), and the runs of the two
+// builds alternate so that both see the same minutes of a shared machine. Prints every run (wall and CPU seconds,
 // GC threads included) and the median of each build per directory.
 //   node scripts/read-ab.mjs <dist A> <dist B> <dir>... [--runs N]   (default 3 runs each)
 // A build is a directory holding sessions/read.js, e.g. this checkout's dist/ and one built from
