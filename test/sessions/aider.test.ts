@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { aiderReader } from '../../src/sessions/readers/aider.js';
+import { aiderReader, sameWords } from '../../src/sessions/readers/aider.js';
 import { detectFile } from '../../src/sessions/detect.js';
 import { tempDir, TEST_SESSIONS } from './support.js';
 import { counts, expectDeterministic, expectWarningAt, expectWellFormed, ofKind, put, readWith, withInvalidUtf8 } from './reader-checks.js';
+import { prng } from '../prng.js';
 
 const FILE = join(TEST_SESSIONS, 'aider', 'inventory-api', '.aider.chat.history.md');
 
@@ -206,5 +207,26 @@ describe('Aider reader on tricky and bad input', () => {
     expect(sessions[0]!.id).toMatch(/-preamble$/);
     expect(sessions[0]!.startedAt).toBeUndefined();
     expect(counts(sessions[0]!).prompts).toBe(1);
+  });
+});
+
+describe('sameWords', () => {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  it('agrees with comparing whitespace-normalised copies', () => {
+    const next = prng(7);
+    // few letters and many kinds of space, so that equal word sequences come up often
+    const alphabet = ['a', 'b', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u200b', 'é', '\u{1F600}'];
+    const pick = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]!).join('');
+    let equal = 0;
+    for (let k = 0; k < 20000; k++) {
+      const a = pick(Math.floor(next() * 8));
+      // b: a with its spaces redrawn half the time, else a fresh string
+      const b = next() < 0.5 ? a.replace(/\s+/g, () => pick(1).replace(/[^\s]/g, ' ')) : pick(Math.floor(next() * 8));
+      const want = norm(a) === norm(b);
+      if (want) equal++;
+      expect(sameWords(a, b), JSON.stringify([a, b])).toBe(want);
+      expect(sameWords(b, a), JSON.stringify([b, a])).toBe(want);
+    }
+    expect(equal).toBeGreaterThan(2000);
   });
 });

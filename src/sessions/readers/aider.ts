@@ -134,14 +134,11 @@ class AiderSession {
     const text = (b.texts.length === 1 ? b.texts[0]! : b.texts.join('\n')).trim();
     if (text === '') return;
     const first = this.blockAt(b, 0);
-    const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-    // cheap pre-check: normalising whitespace cannot change the length by much
-    const sameLength = (a: string, b: string) => b !== '' && Math.abs(a.length - b.length) <= 0.2 * b.length + 16;
     // `/ask X` is logged again as `#### X`; architect mode hands its plan to the editor as a
     // user message; `/help` logs a prompt stuffed with docs. None of these were typed.
     const injected =
       (this.echo !== undefined && text === this.echo) ||
-      (sameLength(text, this.lastReply) && norm(text) === norm(this.lastReply)) ||
+      (this.lastReply !== '' && sameWords(text, this.lastReply)) ||
       text.includes('# Announcement lines from when this session of aider was launched:');
     this.echo = undefined;
     pushText(this.events, 'user', text, injected ? { source: this.src(first), injected: true } : { source: this.src(first) });
@@ -259,7 +256,8 @@ class AiderSession {
     }
     // Each regex below is tried only on a line with its literal opening (or, unanchored, its
     // literal text): the same tests in the same order, without a regex run per note line. The
-    // unanchored texts are looked for by one search first, which most lines (call output) fail.
+    // unanchored texts are looked for by one search first, which most lines (call output) fail
+    // (and which costs about half of searching for the five texts one by one).
     // Where the line is ({ lineNo, offset }) is made only by the branches that cite it.
     if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
     const loose = UNANCHORED_NOTES.test(t);
@@ -377,6 +375,46 @@ function afterMarker(text: string, length: number, end: number): string | undefi
   if (text.charCodeAt(length) !== 0x20) return undefined;
   const rest = text.slice(length + 1, end);
   return rest.includes('\r') || rest.includes('\u2028') || rest.includes('\u2029') ? undefined : rest;
+}
+
+/** Whether `c` is a character of the regex class `\s`. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+function skipSpaces(s: string, i: number): number {
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * `norm(a) === norm(b)` for `norm = (s) => s.replace(/\s+/g, ' ').trim()`: the same words in the
+ * same order. Compared in place: a user block is checked against the reply before it, and the
+ * two normalised copies were a measurable share of reading a file.
+ */
+export function sameWords(a: string, b: string): boolean {
+  let i = skipSpaces(a, 0);
+  let j = skipSpaces(b, 0);
+  for (;;) {
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    // one word of each, character by character
+    let c = a.charCodeAt(i);
+    while (!isSpace(c) && c === b.charCodeAt(j)) {
+      i++;
+      j++;
+      if (i === a.length) break;
+      c = a.charCodeAt(i);
+    }
+    const aEnds = i === a.length || isSpace(a.charCodeAt(i));
+    const bEnds = j === b.length || isSpace(b.charCodeAt(j));
+    if (!aEnds || !bEnds) return false;
+    i = skipSpaces(a, i);
+    j = skipSpaces(b, j);
+  }
 }
 
 /** `text.trimEnd().length`, without making the trimmed string. */
