@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forEachLine, headOf, readLines, splitLines, startLines, type Line } from '../../src/sessions/lines.js';
+import { forEachLine, headOf, nextWideByte, readLines, splitLines, startLines, type Line } from '../../src/sessions/lines.js';
 import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
+import { prng } from '../prng.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'compound-lines-'));
 let n = 0;
@@ -182,6 +183,27 @@ describe('startLines: one decode gives the first lines and the detection head', 
         splitLines(bytes, { ...options, valid: true, decoded }, (l) => out.push(l));
         expect(out).toEqual(await streamed(bytes, options));
       }
+    }
+  });
+});
+
+describe('nextWideByte', () => {
+  const naive = (buf: Uint8Array, from: number): number => {
+    for (let i = from; i < buf.length; i++) if (buf[i]! >= 0x80) return i;
+    return Infinity;
+  };
+  it('finds the first byte past ASCII from any offset, at any alignment of the memory', () => {
+    const next = prng(11);
+    const backing = Buffer.alloc(300);
+    for (let k = 0; k < 3000; k++) {
+      // a view at an odd offset of a shared buffer, with a few wide bytes or none
+      const start = Math.floor(next() * 8);
+      const buf = backing.subarray(start, start + Math.floor(next() * 120));
+      buf.fill(0x61);
+      const wide = Math.floor(next() * 4);
+      for (let w = 0; w < wide && buf.length > 0; w++) buf[Math.floor(next() * buf.length)] = 0x80 + Math.floor(next() * 0x80);
+      const from = Math.floor(next() * (buf.length + 2));
+      expect(nextWideByte(buf, from), `${start} ${buf.length} ${from}`).toBe(naive(buf, from));
     }
   });
 });
