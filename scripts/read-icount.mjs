@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Instructions executed by one fresh read of a directory, per build: a repeatable measure for
 // changes of a few percent, which wall or CPU time on a shared VM cannot show (single runs of the
-// same build moved by 20-60% here, with up to 38% steal time in `top`). Counts come from
+// same build moved by 20-70% here, with up to 38% steal time in `top`). Counts come from
 // valgrind's cachegrind (`I refs`, every instruction of the process: start-up, JIT, GC) with
 // `node --single-threaded --predictable`, which makes V8's compile and GC decisions the same from
 // run to run (two runs of one build over the aider part: 10.03 and 9.99 billion, where without
