@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from '../core/worker-exec-argv.js';
 import { sortProblems, type Problem } from './problem.js';
 import { assembleStore, listStoreFiles, loadItemFile, loadListed, remember, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
 import { LoadCache } from './load-cache.js';
@@ -143,7 +144,7 @@ function rememberClean(cache: LoadCache, loads: readonly FileLoad[], secrets: re
 
 function runWorker(script: string, input: WorkerInput, parsed: FileLoad[][], secrets: Problem[][]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: input });
+    const worker = new Worker(script, { workerData: input, execArgv: workerExecArgv() });
     let done = false;
     worker.on('message', (msg: WorkerMessage) => {
       if ('kind' in msg) {

@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from '../core/worker-exec-argv.js';
 import type { SessionFormat } from './model.js';
 import type { FileReadResult } from './read.js';
 
@@ -118,6 +119,8 @@ export class ReadPool {
   private nextJob = 0;
   /** The caller has taken every result before this index. */
   private taken = 0;
+  /** Files whose results came from a worker (the rest were read here). */
+  filesFromWorkers = 0;
 
   constructor(
     private readonly files: readonly string[],
@@ -128,7 +131,7 @@ export class ReadPool {
   ) {
     this.jobs = jobsOf(files);
     for (let w = 0; w < workers; w++) {
-      const worker = new Worker(WORKER_FILE, { workerData: options });
+      const worker = new Worker(WORKER_FILE, { workerData: options, execArgv: workerExecArgv() });
       const slot: Slot = { worker, alive: true, jobs: 0, pending: new Set() };
       worker.on('message', (reply: PoolReply) => this.answer(slot, reply));
       worker.on('error', () => this.lose(slot));
@@ -219,6 +222,7 @@ export class ReadPool {
     reply.results.forEach((result, k) => {
       const index = reply.start + k;
       slot.pending.delete(index);
+      if (result) this.filesFromWorkers++;
       const d = this.deferred(index);
       d.resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
       d.done = true;

@@ -36,6 +36,8 @@ export interface ReadSummary {
   filesFailed: number;
   sessions: number;
   warnings: number;
+  /** Files read on worker threads, when reading used them (COMPOUND_READ_WORKERS). */
+  filesOnWorkers?: number;
 }
 
 export interface ReadResult {
@@ -230,6 +232,7 @@ export async function forEachSessionFile(
     await pool?.close();
   }
   summary.warnings = warnings.length;
+  if (pool) summary.filesOnWorkers = pool.filesFromWorkers;
   return { warnings, summary };
 }
 

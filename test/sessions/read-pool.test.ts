@@ -16,14 +16,17 @@ const out = [];
 const r = await forEachSessionFile([process.argv[1]], {}, (f) => { out.push(f); });
 process.stdout.write(JSON.stringify({ out, r }));`;
 
-function readWith(dir: string, workers: string): string {
+/** What a read gave, and how many files worker threads read. */
+function readWith(dir: string, workers: string): { same: string; onWorkers: number | undefined } {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT, dir], {
     env: { ...process.env, COMPOUND_READ_WORKERS: workers },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout;
+  const { out, r: read } = JSON.parse(r.stdout) as { out: unknown[]; r: { warnings: unknown[]; summary: { filesOnWorkers?: number } } };
+  const { filesOnWorkers, ...summary } = read.summary;
+  return { same: JSON.stringify({ out, warnings: read.warnings, summary }), onWorkers: filesOnWorkers };
 }
 
 describe.skipIf(!existsSync(READ))('read pool', () => {
@@ -32,8 +35,14 @@ describe.skipIf(!existsSync(READ))('read pool', () => {
     const dir = tempDir();
     for (const copy of ['a', 'b', 'c']) cpSync(TEST_SESSIONS, join(dir, copy), { recursive: true });
     const one = readWith(dir, '0');
-    expect(JSON.parse(one).out.length).toBeGreaterThanOrEqual(32);
-    expect(readWith(dir, '1')).toBe(one);
-    expect(readWith(dir, '3')).toBe(one);
+    expect(JSON.parse(one.same).out.length).toBeGreaterThanOrEqual(32);
+    expect(one.onWorkers).toBeUndefined();
+    // run as \`node --input-type=module -e\`: workers inherit that flag unless the pool drops it,
+    // and then fail at start-up, leaving every file to this thread (and this test to nothing)
+    for (const workers of ['1', '3']) {
+      const pooled = readWith(dir, workers);
+      expect(pooled.same).toBe(one.same);
+      expect(pooled.onWorkers).toBeGreaterThan(0);
+    }
   });
 });
