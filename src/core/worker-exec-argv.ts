@@ -1,3 +1,5 @@
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
 /**
  * Node flags for a worker thread: the parent's, without the ones that describe the parent's own
  * entry point. A Worker inherits `process.execArgv` unless told otherwise, and under
@@ -22,4 +24,22 @@ export function workerExecArgv(execArgv: readonly string[] = process.execArgv): 
     if (name === arg) i++; // its value is the next argument
   }
   return out;
+}
+
+/**
+ * A Worker that does not inherit the parent's entry-point flags (see workerExecArgv). When there
+ * are none, it inherits the parent's flags as Node does by default: Node accepts process-wide
+ * flags (`--max-semi-space-size`, `--single-threaded-gc`) when inherited, but refuses them given
+ * explicitly (ERR_WORKER_INVALID_EXEC_ARGV); with both kinds, the worker gets no flags (the
+ * process-wide ones apply to it anyway).
+ */
+export function startWorker(script: string | URL, options: WorkerOptions): Worker {
+  const argv = workerExecArgv();
+  if (argv.length === process.execArgv.length) return new Worker(script, options);
+  try {
+    return new Worker(script, { ...options, execArgv: argv });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
+    return new Worker(script, { ...options, execArgv: [] });
+  }
 }

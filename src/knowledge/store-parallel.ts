@@ -17,8 +17,7 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { workerExecArgv } from '../core/worker-exec-argv.js';
+import { startWorker } from '../core/worker-exec-argv.js';
 import { sortProblems, type Problem } from './problem.js';
 import { assembleStore, listStoreFiles, loadItemFile, loadListed, remember, scanItemFile, type FileLoad, type LoadedStore, type LoadOptions, type TextScan } from './store.js';
 import { LoadCache } from './load-cache.js';
@@ -144,7 +143,7 @@ function rememberClean(cache: LoadCache, loads: readonly FileLoad[], secrets: re
 
 function runWorker(script: string, input: WorkerInput, parsed: FileLoad[][], secrets: Problem[][]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: input, execArgv: workerExecArgv() });
+    const worker = startWorker(script, { workerData: input });
     let done = false;
     worker.on('message', (msg: WorkerMessage) => {
       if ('kind' in msg) {

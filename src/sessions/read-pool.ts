@@ -17,8 +17,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { workerExecArgv } from '../core/worker-exec-argv.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../core/worker-exec-argv.js';
 import type { SessionFormat } from './model.js';
 import type { FileReadResult } from './read.js';
 
@@ -131,7 +131,7 @@ export class ReadPool {
   ) {
     this.jobs = jobsOf(files);
     for (let w = 0; w < workers; w++) {
-      const worker = new Worker(WORKER_FILE, { workerData: options, execArgv: workerExecArgv() });
+      const worker = startWorker(WORKER_FILE, { workerData: options });
       const slot: Slot = { worker, alive: true, jobs: 0, pending: new Set() };
       worker.on('message', (reply: PoolReply) => this.answer(slot, reply));
       worker.on('error', () => this.lose(slot));

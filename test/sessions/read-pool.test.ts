@@ -17,8 +17,8 @@ const r = await forEachSessionFile([process.argv[1]], {}, (f) => { out.push(f); 
 process.stdout.write(JSON.stringify({ out, r }));`;
 
 /** What a read gave, and how many files worker threads read. */
-function readWith(dir: string, workers: string): { same: string; onWorkers: number | undefined } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT, dir], {
+function readWith(dir: string, workers: string, flags: string[] = []): { same: string; onWorkers: number | undefined } {
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', SCRIPT, dir], {
     env: { ...process.env, COMPOUND_READ_WORKERS: workers },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -44,5 +44,9 @@ describe.skipIf(!existsSync(READ))('read pool', () => {
       expect(pooled.same).toBe(one.same);
       expect(pooled.onWorkers).toBeGreaterThan(0);
     }
+    // a process-wide V8 flag too: Node refuses it in a worker's explicit flags
+    const flagged = readWith(dir, '1', ['--max-semi-space-size=32']);
+    expect(flagged.same).toBe(one.same);
+    expect(flagged.onWorkers).toBeGreaterThan(0);
   });
 });

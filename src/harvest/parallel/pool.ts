@@ -4,8 +4,8 @@
  * to the caller as a promise by task index. Which worker did a file never shows in the result:
  * the caller consumes outcomes in file order.
  */
-import { Worker } from 'node:worker_threads';
-import { workerExecArgv } from '../../core/worker-exec-argv.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../core/worker-exec-argv.js';
 import type { FileOutcome, FileTask, WorkerSetup } from './protocol.js';
 
 /** Chunks queued per worker: one running and one waiting, so a worker never idles on a round trip. */
@@ -52,7 +52,7 @@ export interface SpawnedPool {
 }
 
 export function spawnPool(size: number, setup: WorkerSetup): SpawnedPool {
-  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerScript(), { workerData: setup, execArgv: workerExecArgv() }));
+  const workers = Array.from({ length: Math.max(1, size) }, () => startWorker(workerScript(), { workerData: setup }));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= Promise.all(workers.map((w) => w.terminate())).then(() => undefined));
   return { size: workers.length, run: (tasks, onDone) => runTasks(workers, tasks, onDone), close };
