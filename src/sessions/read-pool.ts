@@ -2,7 +2,9 @@
  * Reads many files on worker threads (read-worker.js) as well as in this thread, so that parsing
  * uses more than one core. Results come back by file index and are handed out in file order, so
  * what the caller sees is what reading the files one by one here gives: workers run the same
- * readSessionFile, and their results arrive as structured clones of it.
+ * readSessionFile, and their results arrive packed by core/plain-data-codec.ts (structured clone
+ * cost this thread about as much as reading the files itself), unpacked when the caller reaches
+ * them.
  *
  * Files are cut into jobs of consecutive files, never splitting a Claude Code session from the
  * subagent files that follow it (the subagent reader finds its type in the parent's reading,
@@ -19,6 +21,7 @@ import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../core/worker-exec-argv.js';
+import { decodePlain, type PackedData } from '../core/plain-data-codec.js';
 import type { SessionFormat } from './model.js';
 import type { FileReadResult } from './read.js';
 
@@ -37,10 +40,10 @@ export interface PoolJob {
 /** Worker → main: the results of the job that starts at `start` (undefined for one that could
  * not be sent: read it here), with every event's `source.file` that equals `result.file` sent
  * as '' (see packResult). */
-export interface PoolReply {
-  start: number;
-  results: (FileReadResult | undefined)[];
-}
+export type PoolReply =
+  | { start: number; results: (FileReadResult | undefined)[] }
+  /** The same results, packed by plain-data-codec.ts (much cheaper to take in here). */
+  | { start: number; packed: PackedData & { count: number } };
 
 const WORKER_FILE = fileURLToPath(new URL('./read-worker.js', import.meta.url));
 /** Below this many files, starting workers (~30 ms each) costs more than it saves. */
@@ -54,9 +57,11 @@ const JOBS_PER_WORKER = 2;
 /**
  * How many worker threads to read `fileCount` files with, besides this thread: the number in
  * COMPOUND_READ_WORKERS ("auto": one per core beyond the first, at most 3), none when unset.
- * Opt-in because it costs more CPU than it saves wall time on two cores: the copy between
- * threads, and two threads parsing at once, took reading the 1 GB corpus from 14-17.5 s of user
- * CPU to 22-27 s, for a wall time within 4% of one thread's (see BENCHMARKS.md).
+ * Opt-in because it costs much more CPU than it saves wall time on two cores: packing and
+ * unpacking, and two threads parsing at once (each parses slower than one alone), took reading
+ * the 1 GB corpus from 19-20 s of user CPU to 26.5-30 s and its peak memory from about 200 MB
+ * to about 550 MB, for a wall time 6-10% shorter (two alternating pairs of runs under
+ * /usr/bin/time; BENCHMARKS.md has the figures of one bench run).
  * Always 0 for fewer than MIN_FILES files, and when the worker script is absent (sources).
  */
 export function readWorkerCount(fileCount: number): number {
@@ -109,6 +114,16 @@ interface Deferred {
   resolve: (r: FileReadResult | Promise<FileReadResult>) => void;
   /** Resolved: get() can hand it out without waiting. */
   done: boolean;
+  /** A worker's answer still packed (see answer): made into objects when get() hands it out. */
+  unpack?: () => FileReadResult;
+  /** get() is waiting on `promise` (so an answer must resolve it, not leave it packed). */
+  awaited?: boolean;
+}
+
+/** A worker's packed answer for a job, unpacked once, when the caller reaches its first file. */
+interface PackedJob {
+  packed: PackedData;
+  results?: FileReadResult[];
 }
 
 export class ReadPool {
@@ -153,7 +168,7 @@ export class ReadPool {
     this.pump();
     for (;;) {
       const d = this.results.get(index);
-      if (d?.done) return d.promise;
+      if (d?.done) return d.unpack ? d.unpack() : d.promise;
       if (!d) {
         // nobody has taken its job yet (every job before it is taken): read it here
         const job = this.jobs[this.nextJob];
@@ -162,7 +177,10 @@ export class ReadPool {
         continue;
       }
       const ahead = this.jobs[this.nextJob];
-      if (!ahead || ahead.start > index + LOOKAHEAD) return d.promise;
+      if (!ahead || ahead.start > index + LOOKAHEAD) {
+        d.awaited = true;
+        return d.promise;
+      }
       await this.readJobHere();
       // files are read synchronously (see loadFile): let the answers that came meanwhile in,
       // both to see whether ours is among them and to hand their workers new jobs
@@ -219,14 +237,32 @@ export class ReadPool {
   private answer(slot: Slot, reply: PoolReply): void {
     if (!slot.alive) return;
     slot.jobs--;
-    reply.results.forEach((result, k) => {
-      const index = reply.start + k;
-      slot.pending.delete(index);
-      if (result) this.filesFromWorkers++;
-      const d = this.deferred(index);
-      d.resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
-      d.done = true;
-    });
+    if ('packed' in reply) {
+      // Unpacked when the caller gets to it, not now: objects made just before they are used
+      // die young, where made now they would outlive a collection or two (this thread reads its
+      // own jobs meanwhile) and be copied to the old generation for nothing.
+      const job: PackedJob = { packed: reply.packed };
+      const count = reply.packed.count;
+      for (let k = 0; k < count; k++) {
+        const index = reply.start + k;
+        slot.pending.delete(index);
+        this.filesFromWorkers++;
+        const d = this.deferred(index);
+        const unpack = (): FileReadResult => unpackResult((job.results ??= decodePlain(job.packed) as FileReadResult[])[k]!);
+        if (d.awaited) d.resolve(unpack());
+        else d.unpack = unpack;
+        d.done = true;
+      }
+    } else {
+      reply.results.forEach((result, k) => {
+        const index = reply.start + k;
+        slot.pending.delete(index);
+        if (result) this.filesFromWorkers++;
+        const d = this.deferred(index);
+        d.resolve(result ? unpackResult(result) : this.readHere(this.files[index]!));
+        d.done = true;
+      });
+    }
     this.pump();
   }
 

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readSessionFile, type FileReadResult } from './read.js';
+import { encodePlain, transferablesOf } from '../core/plain-data-codec.js';
 import { packResult, type PoolJob, type PoolOptions, type PoolReply } from './read-pool.js';
 
 const port = parentPort;
@@ -23,6 +24,16 @@ async function drain(out: NonNullable<typeof parentPort>): Promise<void> {
       const result = await readSessionFile(file, options);
       packResult(result);
       results.push(result);
+    }
+    let packed;
+    try {
+      packed = encodePlain(results);
+    } catch {
+      packed = undefined; // not plain data after all: structured clone copies what it can
+    }
+    if (packed) {
+      out.postMessage({ start: job.start, packed: { ...packed, count: results.length } } satisfies PoolReply, transferablesOf(packed));
+      continue;
     }
     try {
       out.postMessage({ start: job.start, results } satisfies PoolReply);
