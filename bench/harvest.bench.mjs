@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE, fmtRange, mdTable, peakRss, ratio, timeCommand, timeRounds } from './lib.mjs';
+import { NODE, fmtRange, mdTable, peakRss, roundRatio, timeCommand, timeRounds } from './lib.mjs';
 import { RAW_PARSE, corpus, warmCache } from './corpus.mjs';
 
 export async function run({ quick, root }) {
@@ -20,9 +20,9 @@ export async function run({ quick, root }) {
     timeCommand(NODE, [cli, 'init', rssStore], { runs: 1 });
     const rss = peakRss([cli, '-C', rssStore, 'harvest', c.dir, '--json']);
     rmSync(rssStore, { recursive: true, force: true });
-    // rounds of baseline and full harvest (each into an empty store), interleaved: medians of the
-    // same minutes of a shared machine; the reruns below use the last round's store
-    const rounds = quick ? 1 : 3;
+    // rounds of baseline and full harvest (each into an empty store), interleaved: each ratio is
+    // taken within a round (see roundRatio); the reruns below use the last round's store
+    const rounds = quick ? 1 : 5;
     const [base, full] = timeRounds(
       [
         { cmd: NODE, args: ['--input-type=module', '-e', RAW_PARSE, c.dir], before: () => warmCache(c.dir) },
@@ -60,13 +60,13 @@ export async function run({ quick, root }) {
     const coldCounts = JSON.parse(cold.result.stdout).counts;
     const mb = c.totalBytes / 1024 / 1024;
     const markdown = [
-      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest are medians of ${rounds} interleaved round(s) (range in brackets), each run right after an untimed read of every file (page cache warm); the ratio is baseline median / harvest median. A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed, page cache warm). The reruns are medians of as many rounds, as a percentage of the full harvest's median.`,
+      `Corpus as in "Session readers" (${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB). \`compound harvest <corpus>\` into an empty store, as a fresh process: read, extract, redact, merge, write items, index and ledger. Baseline and full harvest run in turn in ${rounds} round(s), each run right after an untimed read of every file (page cache warm); times are the medians of the rounds (range in brackets), and the throughput is baseline time / harvest time within each round, median of the rounds (range in brackets; see "Session readers" for why). A rerun skips every transcript whose content hash is in the ledger; it takes that hash from \`knowledge/.cache/\` when the file's size, mtime, ctime and inode are unchanged, and the last row shows the rerun without that cache (every file read and hashed, page cache warm). The reruns are medians of as many rounds, as a percentage of the full harvest's median.`,
       '',
       mdTable(
         ['what', 'time', 'vs baseline', 'peak RSS', 'result'],
         [
           ['baseline: split lines + JSON.parse', fmtRange(base), '1.00x', '', ''],
-          ['full harvest', fmtRange(full), `${ratio(base.ms, full.ms)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
+          ['full harvest', fmtRange(full), `${roundRatio(base, full)} throughput`, rss ? `${(rss / 1024).toFixed(0)} MiB` : 'n/a', `${stats.sessions.toLocaleString('en-US')} sessions, ${stats.candidates.toLocaleString('en-US')} candidates, ${counts.add} items added`],
           ['rerun, nothing new', fmtRange(again), `${((again.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${againCounts.add} added, ${againCounts.update} updated`],
           ['rerun, nothing new, hash cache deleted', fmtRange(cold), `${((cold.ms / full.ms) * 100).toFixed(1)}% of the full run`, '', `${coldCounts.add} added, ${coldCounts.update} updated`],
         ],

@@ -66,6 +66,19 @@ export function ratio(a, b) {
   return `${(a / b).toFixed(2)}x`;
 }
 
+/**
+ * "0.74x (0.70x to 0.79x)": the median over rounds of base time / time, each ratio taken within
+ * one round of timeRounds (`base` and `t` entries of the same call), and its range. On a shared
+ * machine whose speed drifts over minutes, a ratio within a round (the two runs a few seconds
+ * apart) moves much less than the ratio of two medians taken across all rounds.
+ */
+export function roundRatio(base, t) {
+  const ratios = base.times.map((b, i) => b / t.times[i]);
+  const fmt = (x) => `${x.toFixed(2)}x`;
+  if (ratios.length < 2) return fmt(ratios[0]);
+  return `${fmt(median(ratios))} (${fmt(Math.min(...ratios))} to ${fmt(Math.max(...ratios))})`;
+}
+
 export function mdTable(header, rows) {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
