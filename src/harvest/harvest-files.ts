@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
-import { pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import { isLegacyHash, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
 import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
 import { spawnPool, type RunningPool } from './parallel/pool.js';
@@ -41,7 +41,8 @@ export interface FilesHarvest {
   redactions: number;
   candidates: number;
   ledgerUpdates: LedgerSession[];
-  /** Content hashes of the files read, in file order. */
+  /** Content hashes for the ledger's files, in file order: of the files read, and of the files
+   * it knew by their old hash only (see file-hash.ts). */
   filesRead: string[];
   /** The hash cache to write. */
   nextHashCache: Map<string, HashRecord>;
@@ -122,11 +123,12 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
  */
 function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDone?: (done: number) => void): RunningPool {
   const outcomes: Promise<FileOutcome>[] = [];
+  const legacy = [...options.knownHashes].some(isLegacyHash);
   let last: Promise<unknown> = Promise.resolve();
   let done = 0;
   const run = async (task: FileTask): Promise<FileOutcome> => {
     const { runFileTask } = await import('./parallel/file-task.js');
-    const o = await runFileTask(task, options.knownHashes, options.context, options.format, options.getExtract);
+    const o = await runFileTask(task, options.knownHashes, legacy, options.context, options.format, options.getExtract);
     onDone?.(++done);
     return o;
   };
@@ -196,6 +198,11 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
       hashes.set(s.file, hash);
       if (options.knownHashes.has(hash)) {
         out.filesSkipped++;
+        continue;
+      }
+      if (outcome?.kind === 'known' && outcome.byLegacyHash) {
+        out.filesSkipped++;
+        out.filesRead.push(hash); // the ledger learns the file's new hash
         continue;
       }
     }

@@ -1,10 +1,12 @@
 // The harvest remembers each transcript's content hash with its stat (knowledge/.cache/), so an
 // unchanged transcript is not read and hashed again; any change to the file is still noticed.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
-import { readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
+import { hashBytes, isLegacyHash, readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
+import { parseLedger, renderLedger } from '../../src/knowledge/ledger.js';
+import { LEDGER_FILE } from '../../src/knowledge/paths.js';
 import { applyPlan } from '../../src/knowledge/plan.js';
 import { initStore } from '../../src/knowledge/init.js';
 import type { Candidate } from '../../src/harvest/candidate.js';
@@ -70,7 +72,7 @@ describe('harvest hash cache', () => {
     // the cache is what decides: a remembered hash the ledger does not know makes that file "new"
     const [firstKey] = Object.keys(cache.files).sort();
     cache.files[firstKey!]![4] = '0'.repeat(64);
-    writeFileSync(cacheFile, JSON.stringify({ version: 1, files: cache.files }));
+    writeFileSync(cacheFile, JSON.stringify({ version: 2, files: cache.files }));
     const fooled = await harvest({ root, inputs: [t], extract: extractor });
     expect(fooled.stats.filesSkipped).toBe(1);
 
@@ -81,6 +83,54 @@ describe('harvest hash cache', () => {
     expect(grown.stats.filesSkipped).toBe(1);
     expect(grown.stats.sessions).toBe(1);
     expect(grown.stats.candidates).toBe(1); // only the new failure
+  }, 15000);
+
+  it('skips the transcripts of a ledger that holds SHA-256 hashes, and gives it their SHA-1 once', async () => {
+    const root = tempDir();
+    initStore(root);
+    const t = join(root, 'transcripts');
+    mkdirSync(t);
+    const files = [join(t, 'a.jsonl'), join(t, 'b.jsonl')];
+    writeFileSync(files[0]!, session('aaaaaaaa-1111-4000-8000-000000000001', ['make a']));
+    writeFileSync(files[1]!, session('bbbbbbbb-2222-4000-8000-000000000002', ['make b']));
+    const first = await harvest({ root, inputs: [t], extract: extractor });
+    expect(first.stats.candidates).toBe(2);
+    applyPlan(root, first.plan);
+
+    // the store as a version that hashed with SHA-256 left it: its ledger, and no hash cache
+    const bytes = files.map((f) => readFileSync(f));
+    const oldHash = new Map(bytes.map((b) => [hashBytes(b), hashBytes(b, 'sha256')]));
+    const newHashes = [...oldHash.keys()].sort();
+    const ledgerPath = join(root, LEDGER_FILE);
+    const ledger = parseLedger(readFileSync(ledgerPath, 'utf8'));
+    expect([...ledger.files].sort()).toEqual(newHashes);
+    ledger.files = ledger.files.map((h) => oldHash.get(h)!);
+    ledger.sessions = ledger.sessions.map((s) => ({ ...s, hash: oldHash.get(s.hash)! }));
+    expect([...ledger.files, ...ledger.sessions.map((s) => s.hash)].every(isLegacyHash)).toBe(true);
+    writeFileSync(ledgerPath, renderLedger(ledger));
+    rmSync(join(root, HASH_CACHE_FILE), { force: true });
+
+    // both files known by their old hash: nothing read again, and the ledger learns the new ones
+    const migrated = await harvest({ root, inputs: [t], extract: extractor });
+    expect(migrated.stats.filesSkipped).toBe(2);
+    expect(migrated.stats.sessions).toBe(0);
+    expect(migrated.stats.candidates).toBe(0);
+    const applied = applyPlan(root, migrated.plan);
+    expect(applied.changed).toContain(LEDGER_FILE);
+    expect(applied.changed.filter((p) => p.endsWith('.md'))).toEqual([]);
+    const after = parseLedger(readFileSync(ledgerPath, 'utf8'));
+    expect(after.files).toEqual(expect.arrayContaining(newHashes));
+
+    // from then on a rerun changes nothing
+    const again = await harvest({ root, inputs: [t], extract: extractor });
+    expect(again.stats.filesSkipped).toBe(2);
+    expect(applyPlan(root, again.plan).changed).toEqual([]);
+
+    // a new file is still read (looked up by both hashes, known by neither)
+    writeFileSync(join(t, 'c.jsonl'), session('cccccccc-3333-4000-8000-000000000003', ['make c']));
+    const grown = await harvest({ root, inputs: [t], extract: extractor });
+    expect(grown.stats.filesSkipped).toBe(2);
+    expect(grown.stats.candidates).toBe(1);
   }, 15000);
 
   it('is left unrendered only when the harvest kept every record it read, as read', () => {

@@ -6,7 +6,7 @@
  */
 import { loadFile, readSessionFile, type LoadedFile } from '../../sessions/read.js';
 import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
-import { hashBytes, hashFile } from '../file-hash.js';
+import { hashBytes, hashFile, LEGACY_CONTENT_HASH } from '../file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
 import type { FileOutcome, FileTask } from './protocol.js';
 
@@ -32,7 +32,18 @@ export async function readAndHarvest(
   return { ok: result.ok, warnings: result.warnings, harvest };
 }
 
-export async function runFileTask(task: FileTask, known: ReadonlySet<string>, ctx: SessionContext, format: SessionFormat | undefined, extract: () => Promise<ExtractFn>): Promise<FileOutcome> {
+/**
+ * `legacy`: `known` holds hashes of the old kind (see file-hash.ts), so a file whose hash it does
+ * not know is looked up by its old hash too.
+ */
+export async function runFileTask(
+  task: FileTask,
+  known: ReadonlySet<string>,
+  legacy: boolean,
+  ctx: SessionContext,
+  format: SessionFormat | undefined,
+  extract: () => Promise<ExtractFn>,
+): Promise<FileOutcome> {
   let hash: string | null = task.hash ?? null;
   // A file to hash is read once: its bytes are hashed and, unless the ledger knows the hash,
   // handed to the reader (a file too big to hold whole is hashed and then streamed).
@@ -47,6 +58,15 @@ export async function runFileTask(task: FileTask, known: ReadonlySet<string>, ct
     }
   }
   if (hash !== null && known.has(hash)) return { index: task.index, kind: 'known', hash };
+  if (hash !== null && legacy) {
+    try {
+      loaded ??= loadFile(task.file);
+      const old = loaded.content ? hashBytes(loaded.content, LEGACY_CONTENT_HASH) : await hashFile(task.file, LEGACY_CONTENT_HASH);
+      if (known.has(old)) return { index: task.index, kind: 'known', hash, byLegacyHash: true };
+    } catch {
+      loaded = undefined; // the read below reports the problem
+    }
+  }
   const read = await readAndHarvest(task.file, hash ?? '', ctx, format, extract, loaded);
   return { index: task.index, kind: 'read', hash, ...read };
 }

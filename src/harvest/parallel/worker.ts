@@ -8,10 +8,12 @@ import { extractSession } from '../extract/index.js';
 import { redact } from '../../redact/index.js';
 import type { SessionContext } from '../file-sessions.js';
 import { runFileTask } from './file-task.js';
+import { isLegacyHash } from '../file-hash.js';
 import type { FileOutcome, FileTask, WorkerSetup } from './protocol.js';
 
 const setup = workerData as WorkerSetup;
 const known = new Set(setup.knownHashes);
+const legacy = setup.knownHashes.some(isLegacyHash);
 const ctx: SessionContext = {
   eventsSeen: new Map(setup.eventsSeen),
   repoAliases: setup.repoAliases,
@@ -26,7 +28,7 @@ parentPort!.on('message', (chunk: FileTask[]) => {
     const outcomes: FileOutcome[] = [];
     for (const task of chunk) {
       try {
-        outcomes.push(await runFileTask(task, known, ctx, setup.format, extract));
+        outcomes.push(await runFileTask(task, known, legacy, ctx, setup.format, extract));
       } catch (err) {
         // the message only (no stack), redacted: it is printed, and it may quote transcript text
         const message = err instanceof Error ? err.message : String(err);
