@@ -1,6 +1,6 @@
 // Issue 4 figures: end-to-end harvest of the synthetic corpus against the raw-parse baseline,
 // peak memory, and an incremental rerun with nothing new.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE, fmtRange, mdTable, peakRss, roundRatio, timeCommand, timeRounds } from './lib.mjs';
@@ -49,7 +49,10 @@ export async function run({ quick, root }) {
           cmd: NODE,
           args: [cli, '-C', store, 'harvest', c.dir, '--json'],
           before: () => {
-            rmSync(join(store, 'knowledge', '.cache', 'harvest-hashes-v1.json'), { force: true });
+            // (the name as src/harvest/file-hash.ts has it: a stale name would delete nothing)
+            const cache = join(store, 'knowledge', '.cache', 'harvest-hashes-v2.json');
+            if (!existsSync(cache)) throw new Error(`no hash cache at ${cache} to delete`);
+            rmSync(cache);
             warmCache(c.dir);
           },
         },
