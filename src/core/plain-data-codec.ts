@@ -58,6 +58,15 @@ class Ops {
   }
 }
 
+/** Whether every character of `s` is ASCII: a short string is checked here, a long one by
+ * Buffer.byteLength (native, fast per character, but a call costs as much as a short loop). */
+function isAscii(s: string): boolean {
+  const n = s.length;
+  if (n > 32) return Buffer.byteLength(s, 'utf8') === n;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** The last shape seen for each first key: most objects repeat one, found without a join. */
 interface Shape {
   keys: string[];
@@ -98,8 +107,7 @@ export function encodePlain(value: unknown): PackedData {
   const visit = (v: unknown): void => {
     switch (typeof v) {
       case 'string':
-        // pure ASCII when UTF-8 needs one byte per character
-        if (Buffer.byteLength(v, 'utf8') === v.length) {
+        if (isAscii(v)) {
           ops.push(Tag.Narrow);
           narrow.push(v);
         } else {
