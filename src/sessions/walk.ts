@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join, normalize, sep } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UsageError } from '../core/errors.js';
 import type { ReadWarning } from './model.js';
@@ -137,18 +137,23 @@ async function statOrUndefined(path: string) {
  * directories (Claude Code's subagents/) take ~6x longer; the found set is sorted afterwards,
  * so the order of the walk does not matter. */
 function walkDir(root: string, rel: string, accept: (name: string, relDir: string) => boolean, found: Set<string>): void {
+  const dir = rel ? join(root, rel) : normalize(root);
   let entries;
   try {
-    entries = readdirSync(rel ? join(root, rel) : root, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return; // an unreadable sub-directory is skipped, like `find` does
   }
+  // join(dir, name) for an entry's name (no separator, never . or ..) of a normalized dir, built
+  // by concatenation: join per file was about 5% of a rerun over 20,000 known transcripts
+  const prefix = sep !== '/' ? undefined : dir === '.' ? '' : dir.endsWith('/') ? dir : `${dir}/`;
   for (const entry of entries) {
-    const relPath = rel ? join(rel, entry.name) : entry.name;
+    const name = entry.name;
+    const relPath = rel ? (sep === '/' ? `${rel}/${name}` : join(rel, name)) : name;
     if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name)) walkDir(root, relPath, accept, found);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && accept(entry.name, rel)) {
-      found.add(join(root, relPath));
+      if (!SKIP_DIRS.has(name)) walkDir(root, relPath, accept, found);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && accept(name, rel)) {
+      found.add(prefix === undefined ? join(dir, name) : prefix + name);
     }
   }
 }

@@ -27,6 +27,18 @@ describe('walkInputs', () => {
     const { files, warnings } = await walkInputs([dir]);
     expect(warnings).toEqual([]);
     expect(files).toEqual([join(dir, 'a/1.jsonl'), join(dir, 'a/chat.json'), join(dir, 'a/notes.md'), join(dir, 'b/2.jsonl')]);
+    // a directory named in any spelling gives the paths path.join gives (normalized)
+    for (const spelling of [`${dir}/`, `${dir}/a/..`, `${dir}//./b/../`]) {
+      expect((await walkInputs([spelling])).files).toEqual(files);
+    }
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      expect((await walkInputs(['.'])).files).toEqual(['a/1.jsonl', 'a/chat.json', 'a/notes.md', 'b/2.jsonl']);
+      expect((await walkInputs(['./a/'])).files).toEqual(['a/1.jsonl', 'a/chat.json', 'a/notes.md']);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('adds <id>/subagents/agent-*.jsonl next to an explicitly named Claude Code session', async () => {
