@@ -31,7 +31,9 @@ for (const dir of dirs) {
     whole.update('\n');
     formats.push([f.file, f.format]);
   });
-  whole.update(JSON.stringify(r));
+  // how many files worker threads read (COMPOUND_READ_WORKERS) is scheduling, not output
+  const { filesOnWorkers: _scheduling, ...summary } = r.summary;
+  whole.update(JSON.stringify({ ...r, summary }));
   let line = `${dir}: ${files} files, ${sessions} sessions, whole ${whole.digest('hex').slice(0, 16)}`;
   if (streamed) {
     for (const [file, format] of formats) {
