@@ -6,7 +6,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * `node --input-type=module -e CODE` (how the benches and one-off scripts run the readers) the
  * inherited `--input-type` makes every worker fail at start-up with ERR_INPUT_TYPE_NOT_ALLOWED:
  * a pool that falls back to its own thread then quietly reads everything on one thread.
- * Flags that matter to a worker (`--max-old-space-size`, `--cpu-prof`, ...) are kept.
+ * Every other flag is kept (`--cpu-prof`, `--enable-source-maps`, ...); startWorker drops them
+ * too when Node refuses one of them in an explicit list.
  */
 
 /** Flags followed by a value in the next argument when not written as `--flag=value`. */
