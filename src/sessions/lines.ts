@@ -7,7 +7,7 @@
  * `forEachLine` without any I/O, giving exactly the lines `readLines` would give.
  */
 import { createReadStream } from 'node:fs';
-import { isAscii, isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8, transcode } from 'node:buffer';
 
 export interface Line {
   text: string;
@@ -149,7 +149,7 @@ export function startLines(buf: Buffer, limit: number): HeadLines {
     if (nl === -1) nl = n;
     if (nl < end || (nl === n && n === end)) {
       // the whole line is inside the head (the last line of a file may have no newline)
-      lines.push(buf.toString('utf8', pos, nl));
+      lines.push(utf8Text(buf, pos, nl));
       after = nl < n ? '\n' : '';
       pos = nl + 1;
     } else {
@@ -307,7 +307,7 @@ export function splitLines(
       } else {
         const stop = seen > 0 && buf[nl - 1] === 0x0d ? nl - 1 : nl; // CRLF
         if (latin !== undefined && wide >= stop) text = latin.slice(pos - base, stop - base);
-        else text = stop > pos ? buf.toString('utf8', pos, stop) : '';
+        else text = stop > pos ? utf8Text(buf, pos, stop) : '';
       }
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
       onLine(validLine(scratch, text, lineNo, pos, seen));
@@ -317,6 +317,23 @@ export function splitLines(
     lineNo++;
     pos = nl + 1;
   }
+}
+
+/** Lines at least this long are checked for ASCII before they are decoded (see utf8Text). */
+const LONG_LINE_BYTES = 1024;
+
+/**
+ * `buf.toString('utf8', start, end)` for bytes known to be valid UTF-8, faster for long lines:
+ * an ASCII line is copied byte for character, and one with wider characters is converted to
+ * UTF-16 by ICU and copied, which over the non-ASCII lines of the 1 GB corpus's Claude Code part
+ * (220 MB) took 0.40 s where V8's UTF-8 decoder took 0.60 s. The same string either way.
+ */
+export function utf8Text(buf: Buffer, start: number, end: number): string {
+  if (end - start < LONG_LINE_BYTES) return buf.toString('utf8', start, end);
+  const bytes = buf.subarray(start, end);
+  if (isAscii(bytes)) return buf.toString('latin1', start, end);
+  const utf16 = transcode(bytes, 'utf8', 'ucs2');
+  return utf16.toString('ucs2');
 }
 
 /** A whole, valid line: `scratch` overwritten when the caller reuses one Line, else a new one. */

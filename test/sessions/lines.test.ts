@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forEachLine, headOf, nextWideByte, readLines, splitLines, startLines, type Line } from '../../src/sessions/lines.js';
+import { forEachLine, headOf, nextWideByte, readLines, splitLines, startLines, utf8Text, type Line } from '../../src/sessions/lines.js';
 import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
 import { prng } from '../prng.js';
 
@@ -204,6 +204,24 @@ describe('nextWideByte', () => {
       for (let w = 0; w < wide && buf.length > 0; w++) buf[Math.floor(next() * buf.length)] = 0x80 + Math.floor(next() * 0x80);
       const from = Math.floor(next() * (buf.length + 2));
       expect(nextWideByte(buf, from), `${start} ${buf.length} ${from}`).toBe(naive(buf, from));
+    }
+  });
+});
+
+describe('utf8Text', () => {
+  it('gives what toString("utf8") gives for short and long, ASCII and wide, lines', () => {
+    const next = prng(12);
+    const pieces = ['a', 'xyz ', '"\\n', '\r', 'é', '✓', '❯', '😀', '\uFEFF', '\u2028', 'ÿ', '\t'];
+    for (let k = 0; k < 400; k++) {
+      // lengths around the long-line threshold, with no wide character, one, or many
+      const length = Math.floor(next() * 2600);
+      const wide = Math.floor(next() * 3);
+      let text = '';
+      while (Buffer.byteLength(text) < length) text += next() < 0.02 * wide ? pieces[4 + Math.floor(next() * 8)]! : pieces[Math.floor(next() * 4)]!;
+      const buf = Buffer.from(`pre${text}post`);
+      const start = 3;
+      const end = buf.length - 4;
+      expect(utf8Text(buf, start, end), `${k}`).toBe(buf.toString('utf8', start, end));
     }
   });
 });
