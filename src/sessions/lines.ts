@@ -201,7 +201,7 @@ function startLinesOnce(buf: Buffer, end: number): HeadLines {
   // a character cut at the limit is decoded as one U+FFFD, as decodeHead does
   let stop = end;
   if (end < n) while (stop > 0 && (buf[stop]! & 0xc0) === 0x80) stop--;
-  const text = buf.toString('utf8', 0, stop);
+  const text = utf8Text(buf, 0, stop);
   const lines: string[] = [];
   let pos = 0;
   let lastEnd = 0; // where the last complete line ends in text
@@ -334,6 +334,13 @@ export function utf8Text(buf: Buffer, start: number, end: number): string {
   if (isAscii(bytes)) return buf.toString('latin1', start, end);
   const utf16 = transcode(bytes, 'utf8', 'ucs2');
   return utf16.toString('ucs2');
+}
+
+/** What TextDecoder gives for bytes known to be valid UTF-8 (a leading BOM dropped), made as
+ * utf8Text makes a line. */
+export function validUtf8Text(buf: Buffer): string {
+  const text = utf8Text(buf, 0, buf.length);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A whole, valid line: `scratch` overwritten when the caller reuses one Line, else a new one. */

@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
 import type { ReadOptions } from '../reader.js';
-import type { Line, LineOptions, Preloaded } from '../lines.js';
+import { validUtf8Text, type Line, type LineOptions, type Preloaded } from '../lines.js';
 
 /** Collects warnings for one file and forwards each to `options.onWarning` as it happens. */
 export class Warnings {
@@ -192,7 +192,9 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   let byteStarts: number[] | undefined;
   let text: string;
   try {
-    text = (preloaded?.content ? preloaded.wholeText : undefined) ?? strictDecoder.decode(buf);
+    // read.ts hands `decoded` only with content it found valid UTF-8: no check needed again
+    const valid = preloaded?.content !== undefined && preloaded.decoded !== undefined;
+    text = (preloaded?.content ? preloaded.wholeText : undefined) ?? (valid ? validUtf8Text(buf) : strictDecoder.decode(buf));
   } catch {
     text = lenientDecoder.decode(buf);
     byteStarts = byteLineStarts();
