@@ -18,8 +18,10 @@ export const READERS: readonly SessionReader[] = [
   // the head for its keys; a Codex rollout then never pays for that scan
   codexReader,
   claudeCodeReader,
-  hermesReader,
+  // Gemini CLI before Hermes: a Gemini chat is settled by a search for its keys, where Hermes'
+  // check (made first, it was) searched each such head twice for keys it never holds
   geminiCliReader,
+  hermesReader,
   aiderReader,
   specstoryReader,
   consoleMdReader,

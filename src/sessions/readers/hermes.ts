@@ -128,8 +128,11 @@ async function readLog(file: string, options?: ReadOptions & Preloaded): Promise
 export const hermesReader: SessionReader & DetectBound = {
   format: 'hermes',
   maxScore: 0.95,
-  detect: (head) =>
-    firstObjectLine(head).includes('"role"') && head.includes('"session_meta"') && GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head),
+  detect: (head) => {
+    // GATEWAY_HEAD needs both on the first line: a search of that line, not of the whole head
+    const first = firstObjectLine(head);
+    return first.includes('"role"') && first.includes('"session_meta"') && GATEWAY_HEAD.test(head) ? 0.95 : detectLog(head);
+  },
   async read(file, options?: ReadOptions & Preloaded) {
     // A pretty-printed object is the JSON log; anything else is read as the gateway JSONL.
     const head = await readHead(file, 8192, options?.content);
