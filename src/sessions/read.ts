@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ReadWarning, Session, SessionFormat } from './model.js';
 import type { ReadOptions, SessionReader } from './reader.js';
 import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from './detect.js';
-import { DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
+import { clearHeadParses, DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
 import { startLines, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
@@ -115,6 +115,7 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
         return { file, ok: false, sessions: [], warnings };
       }
     } else {
+      clearHeadParses(); // what detecting the last file kept is not this file's (see jsonl.ts)
       loaded ??= loadFile(file, HEAD_BYTES);
       // A whole file that is valid UTF-8 is decoded once for detection and its reader: an ASCII
       // file whole (one fast one-byte copy; detection gets its start, the reader all of it), any

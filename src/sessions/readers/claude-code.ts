@@ -15,7 +15,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { firstNonBlank, isJsonOpening, opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
-import { copyOf, eachHeadLine, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, eachHeadLine, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
 type Json = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ const HEAD_LINES = 20;
 function judgeLine(line: string): number | undefined {
   if (line[0] !== '{') return 0;
   // a line that does not end its object cannot parse: skip the thrown error (see codex detect)
-  const o = line.endsWith('}') ? tryParse(line) : undefined;
+  const o = line.endsWith('}') ? parseHeadLine(line) : undefined;
   if (!isRecord(o)) return undefined;
   const type = str(o.type);
   if (type === 'system' && o.subtype === 'init' && 'session_id' in o) return 0; // claude -p stream-json

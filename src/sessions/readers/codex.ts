@@ -14,7 +14,7 @@ import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent } from '../m
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { pushCallOn, pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
-import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
 
 type Json = Record<string, unknown>;
@@ -70,7 +70,7 @@ function detectFirstLine(first: string | undefined): number {
   if (ENVELOPE_TYPES.test(opening) && opening.includes('"payload":')) return 0.95;
   // a line that does not end the object it opens cannot parse; a failed JSON.parse costs a thrown
   // error (tens of microseconds), paid by every pretty-printed JSON file this detector is shown
-  const o = first.endsWith('}') ? tryParse(first) : undefined;
+  const o = first.endsWith('}') ? parseHeadLine(first) : undefined;
   if (isRecord(o)) {
     // as sure as the modern opening: no other format opens with this record, and at the highest
     // score no other reader is asked (each would search the 64 KiB head for its keys)

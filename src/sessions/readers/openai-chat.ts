@@ -9,6 +9,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isRecord, lineOptionsFor, makeSession, pathHash, str, warnLineQuality, Warnings } from './common.js';
 import { newChatState, pushChatMessage } from './openai-messages.js';
+import { parseHeadLine, takeHeadParse } from '../jsonl.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 // Keys that belong to other formats' envelopes (Claude Code, Codex, ShareGPT, Hermes meta).
@@ -28,12 +29,7 @@ function detectChat(head: string): number {
     if (line === '') continue;
     // only a line from `{` to `}` can parse to an object; skip the thrown error of any other
     if (line[0] !== '{' || !line.endsWith('}')) return 0;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      return 0;
-    }
+    const v = parseHeadLine(line);
     if (!isRecord(v) || typeof v.role !== 'string') return 0;
     if (v.role === 'session_meta') return 0; // Hermes
     if (!ROLES.has(v.role)) return 0;
@@ -69,12 +65,14 @@ export async function readChatJsonl(file: string, options: (ReadOptions & Preloa
       const text = line.text.trim();
       if (text === '') return;
       lineCount++;
-      let v: unknown;
-      try {
-        v = JSON.parse(text);
-      } catch (err) {
-        warnings.add(line.lineNo, `invalid JSON (${errorMessage(err)}); line skipped`);
-        return;
+      let v = takeHeadParse(text, line.lineNo); // parsed by detection already?
+      if (v === undefined) {
+        try {
+          v = JSON.parse(text);
+        } catch (err) {
+          warnings.add(line.lineNo, `invalid JSON (${errorMessage(err)}); line skipped`);
+          return;
+        }
       }
       if (!isRecord(v)) {
         warnings.add(line.lineNo, 'line is not a JSON object; skipped');
