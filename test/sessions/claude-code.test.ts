@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { claudeCodeReader } from '../../src/sessions/readers/claude-code.js';
+import { claudeCodeReader, firstTypeKey } from '../../src/sessions/readers/claude-code.js';
 import { detectFile } from '../../src/sessions/detect.js';
 import { readSessionFile, readSessions } from '../../src/sessions/read.js';
 import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
@@ -284,5 +284,23 @@ describe('Claude Code reader: message.id merge, rewinds, progress lines', () => 
     const [s] = await claudeCodeReader.read(file, { onWarning: (w) => warnings.push(w) });
     expect(s!.events).toHaveLength(1);
     expect(warnings.map((w) => w.line)).toEqual([3]);
+  });
+});
+
+describe('firstTypeKey', () => {
+  it('finds what indexOf(\'"type":"\') finds', () => {
+    const cases = [
+      '',
+      '"type":"x"',
+      '{"type":"progress"}',
+      '{"a":"ype":"","type":"user"}',
+      '{"xtype":"a","type":"b"}',
+      '{"userType":"external","type":"user"}',
+      'ype":"',
+      't"ype":"',
+      '{"message":{"type":"message"},"type":"assistant"}',
+      '"typ"type":"',
+    ];
+    for (const t of cases) expect(firstTypeKey(t), t).toBe(t.indexOf('"type":"'));
   });
 });

@@ -204,8 +204,19 @@ async function subagentType(file: string, sessionId: string, agentId: string, li
 function isProgressLine(text: string): boolean {
   // a cut line (no closing brace) is parsed so that the cut is reported
   if (text.charCodeAt(text.length - 1) !== 0x7d) return false;
-  const i = text.indexOf('"type":"');
+  const i = firstTypeKey(text);
   return i !== -1 && text.startsWith('progress"', i + 8);
+}
+
+/** `text.indexOf('"type":"')`, twice as fast on Claude Code lines: a search starts at the
+ * pattern's first character, and a quote, in JSON every few characters, stops it at each one;
+ * `y` is rare before the key. */
+export function firstTypeKey(text: string): number {
+  let i = text.indexOf('ype":"');
+  while (i !== -1 && !(i >= 2 && text.charCodeAt(i - 1) === 0x74 /* t */ && text.charCodeAt(i - 2) === 0x22) /* " */) {
+    i = text.indexOf('ype":"', i + 1);
+  }
+  return i === -1 ? -1 : i - 2;
 }
 
 /** Joins a tool_result's content (string or blocks) into one text. */
