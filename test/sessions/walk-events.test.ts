@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFromList, walkInputs } from '../../src/sessions/walk.js';
-import { pushText, pushToolResult } from '../../src/sessions/events.js';
+import { hasBootstrapMarker, pushText, pushToolResult } from '../../src/sessions/events.js';
 import { bootstrapOpenMarker, BOOTSTRAP_CLOSE } from '../../src/sessions/bootstrap-markers.js';
 import type { SessionEvent } from '../../src/sessions/model.js';
 import { isCompoundError } from '../../src/core/errors.js';
@@ -122,5 +122,23 @@ describe('events helpers: bootstrap blocks', () => {
     pushToolResult(events, { ...base, callId: 'c1', name: 'Bash', output: `${block(['k-5'], 'note')}\nok`, isError: false, exitCode: 0 });
     expect(events.map((e) => e.kind)).toEqual(['bootstrap', 'tool_result']);
     expect(events[1]).toMatchObject({ index: 1, output: '\nok', callId: 'c1', exitCode: 0 });
+  });
+});
+
+describe('hasBootstrapMarker', () => {
+  it('says what includes("compound:bootstrap") says', () => {
+    const cases = [
+      '',
+      'compound:bootstrap',
+      'bootstrap',
+      'compound bootstrap',
+      'xcompound:bootstra',
+      'bootstrap compound:bootstrap',
+      'compound:bootstrapbootstrap',
+      '<!-- compound:bootstrap ids=a -->',
+      'ompound:bootstrap',
+      'compound:compound:bootstrap',
+    ];
+    for (const t of cases) expect(hasBootstrapMarker(t), t).toBe(t.includes('compound:bootstrap'));
   });
 });
