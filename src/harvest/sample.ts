@@ -199,12 +199,22 @@ function scanFile(file: string, options: SampleOptions): Scan | undefined {
     },
   };
   const repo = findRepo(head);
-  if (repo) scan.repo = repo;
+  if (repo) scan.repo = detach(repo);
   const started = headRange.first ?? tailRange.first;
   const ended = tailRange.last ?? headRange.last;
-  if (started) scan.startedAt = started;
-  if (ended) scan.endedAt = ended;
+  if (started) scan.startedAt = detach(started);
+  if (ended) scan.endedAt = detach(ended);
   return scan;
+}
+
+/**
+ * A copy of `s` that does not keep the text it was cut from alive. A regex capture of 13 or more
+ * characters is a slice of its subject in V8, so every scan kept its file's 64 KiB head (and
+ * tail) through its times and repo: sampling the 21,891 files of the bench corpus peaked at
+ * 1.5 GB of memory.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
 // ---------------------------------------------------------------------------------------------
