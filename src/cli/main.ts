@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import type { Command as CommandType } from 'commander';
-import { relaunch, shouldRelaunch } from './relaunch.js';
+import { Command } from 'commander';
+import { runCli } from './run.js';
 
 /**
  * Command modules are loaded only when their command runs (all of them for help or an unknown
@@ -39,14 +40,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const named = commandName(process.argv.slice(2));
-// the commands that read transcripts run in a Node with a bigger young generation (relaunch.ts)
-// (before anything else is loaded: the first process only waits for the second)
-if (shouldRelaunch(named)) await relaunch();
-
-const { Command } = await import('commander');
-const { runCli } = await import('./run.js');
 const program = new Command();
+const named = commandName(process.argv.slice(2));
 const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
 for (const module of await Promise.all(loaders.map((load) => load()))) module.register(program);
 
