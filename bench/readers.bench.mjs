@@ -32,7 +32,9 @@ export async function run({ quick, root }) {
   const baseRss = peakRss(['--input-type=module', '-e', RAW_PARSE, c.dir]);
   const oursRss = peakRss(['--input-type=module', '-e', read, c.dir], { env: { COMPOUND_READ_WORKERS: '' } });
   const pooledRss = peakRss(['--input-type=module', '-e', read, c.dir], { env: { COMPOUND_READ_WORKERS: '1' } });
-  const sample = timeCommand(NODE, [join(root, 'dist/cli/main.js'), 'sample', c.dir, '--count', '100', '--format', 'paths'], { runs });
+  const sampleArgs = [join(root, 'dist/cli/main.js'), 'sample', c.dir, '--count', '100', '--format', 'paths'];
+  const sample = timeCommand(NODE, sampleArgs, { runs });
+  const sampleRss = peakRss(sampleArgs);
   const mb = c.totalBytes / 1024 / 1024;
   const markdown = [
     `Corpus: \`bench/gen-corpus.mjs --sessions ${c.sessions} --bytes ${c.bytes} --seed 1\`: ${c.files.toLocaleString('en-US')} files, ${mb.toFixed(0)} MiB; read as ${sessions.toLocaleString('en-US')} sessions, ${events.toLocaleString('en-US')} events, ${failed} unreadable file(s) (the generator's \`manifest.json\` is no transcript). Baseline: one process reading every file, splitting it into lines and \`JSON.parse\`-ing each JSON line. ${runs} rounds run the baseline and both reader rows in turn, each run right after an untimed read of every file (page cache warm). Times are the medians of the rounds (range in brackets). Throughput vs baseline = baseline time / reader time within each round, median of the rounds (range in brackets; higher is better, 1.0 = as fast as the baseline): the machine's speed drifts over minutes, so a ratio of two runs seconds apart is steadier than a ratio of medians.`,
@@ -43,7 +45,7 @@ export async function run({ quick, root }) {
         ['baseline: split lines + JSON.parse', fmtRange(base), (mb / (base.ms / 1000)).toFixed(0), '1.00x', baseRss ? `${(baseRss / 1024).toFixed(0)} MiB` : 'n/a'],
         ['`readSessions` (all readers, normalized events)', fmtRange(ours), (mb / (ours.ms / 1000)).toFixed(0), roundRatio(base, ours), oursRss ? `${(oursRss / 1024).toFixed(0)} MiB` : 'n/a'],
         [`the same with \`COMPOUND_READ_WORKERS=1\` (opt-in: one worker thread besides the main one; it read ${onWorkers.toLocaleString('en-US')} of the files)`, fmtRange(pooled), (mb / (pooled.ms / 1000)).toFixed(0), roundRatio(base, pooled), pooledRss ? `${(pooledRss / 1024).toFixed(0)} MiB` : 'n/a'],
-        [`\`compound sample\` over ${c.files.toLocaleString('en-US')} files (head+tail scan)`, fmtMs(sample.ms), '', '', ''],
+        [`\`compound sample\` over ${c.files.toLocaleString('en-US')} files (head+tail scan)`, fmtMs(sample.ms), '', '', sampleRss ? `${(sampleRss / 1024).toFixed(0)} MiB` : 'n/a'],
       ],
     ),
     '',
