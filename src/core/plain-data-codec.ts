@@ -67,11 +67,15 @@ function isAscii(s: string): boolean {
   return true;
 }
 
-/** The last shape seen for each first key: most objects repeat one, found without a join. */
+/** A shape seen before, found again without joining its keys. */
 interface Shape {
   keys: string[];
   id: number;
 }
+
+/** Shapes remembered per first key: events of every kind start with `index`, so one per key
+ * made most objects miss and join their keys to look the shape up. */
+const SHAPES_PER_FIRST_KEY = 8;
 
 export function encodePlain(value: unknown): PackedData {
   const ops = new Ops();
@@ -80,20 +84,23 @@ export function encodePlain(value: unknown): PackedData {
   const wide: string[] = [];
   const shapes: string[][] = [];
   const shapeIds = new Map<string, number>();
-  const recent = new Map<string, Shape>();
+  const recent = new Map<string, Shape[]>();
   const shapeOf = (keys: string[]): number => {
     const first = keys.length > 0 ? keys[0]! : '';
-    const r = recent.get(first);
-    if (r && r.keys.length === keys.length) {
-      let same = true;
-      for (let i = 1; i < keys.length; i++) {
-        if (r.keys[i] !== keys[i]) {
-          same = false;
-          break;
+    let seen = recent.get(first);
+    if (seen) {
+      for (const r of seen) {
+        if (r.keys.length !== keys.length) continue;
+        let same = true;
+        for (let i = 1; i < keys.length; i++) {
+          if (r.keys[i] !== keys[i]) {
+            same = false;
+            break;
+          }
         }
+        if (same) return r.id;
       }
-      if (same) return r.id;
-    }
+    } else recent.set(first, (seen = []));
     const signature = keys.join('\0');
     let id = shapeIds.get(signature);
     if (id === undefined) {
@@ -101,7 +108,8 @@ export function encodePlain(value: unknown): PackedData {
       shapes.push(keys);
       shapeIds.set(signature, id);
     }
-    recent.set(first, { keys, id });
+    if (seen.length < SHAPES_PER_FIRST_KEY) seen.push({ keys, id });
+    else seen[id % SHAPES_PER_FIRST_KEY] = { keys, id };
     return id;
   };
   const visit = (v: unknown): void => {
@@ -143,7 +151,16 @@ export function encodePlain(value: unknown): PackedData {
         const keys = Object.keys(o);
         ops.push(Tag.Object);
         ops.push(shapeOf(keys));
-        for (let i = 0; i < keys.length; i++) visit(o[keys[i]!]);
+        // for-in, not o[keys[i]]: V8 reads a property by the for-in key from the object's own
+        // layout, where a load by a key from an array goes through a generic lookup (the
+        // largest part of encoding). The same keys in the same order for a plain object;
+        // one with enumerable inherited keys is refused.
+        let n = 0;
+        for (const k in o) {
+          visit(o[k]);
+          n++;
+        }
+        if (n !== keys.length) throw new TypeError('not plain data: enumerable inherited keys');
         return;
       }
     }

@@ -73,4 +73,14 @@ describe('plain-data codec', () => {
       expect(() => encodePlain(v)).toThrow(/not plain data/);
     }
   });
+
+  it('refuses an object that inherits enumerable keys (a polluted Object.prototype)', () => {
+    Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(() => encodePlain({ a: 1 })).toThrow(/not plain data/);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(exact(roundTrip({ a: 1 }))).toBe(exact({ a: 1 }));
+  });
 });
