@@ -213,9 +213,8 @@ function isProgressLine(text: string): boolean {
  * `y` is rare before the key. */
 export function firstTypeKey(text: string): number {
   let i = text.indexOf('ype":"');
-  while (i !== -1 && !(i >= 2 && text.charCodeAt(i - 1) === 0x74 /* t */ && text.charCodeAt(i - 2) === 0x22) /* " */) {
-    i = text.indexOf('ype":"', i + 1);
-  }
+  // preceded by `"t`, it is the whole key
+  while (i !== -1 && !(i >= 2 && text.charCodeAt(i - 1) === 0x74 && text.charCodeAt(i - 2) === 0x22)) i = text.indexOf('ype":"', i + 1);
   return i === -1 ? -1 : i - 2;
 }
 
