@@ -15,7 +15,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { firstNonBlank, isJsonOpening, opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
-import { copyOf, eachHeadLine, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
+import { copyOf, eachHeadLine, firstLineObject, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
 type Json = Record<string, unknown>;
 
@@ -65,6 +65,7 @@ export function isInjectedUserText(text: string): boolean {
 function detect(head: string): number {
   // every line of a Claude Code file is a JSON object: a head that opens otherwise is not one
   if (!opensAsJson(head)) return 0;
+  if (untyped(firstLineObject(head))) return 0;
   if (!head.includes('"sessionId"') && !head.includes('"leafUuid"')) return 0;
   // line by line: most files are decided by their first or second line
   for (const line of eachHeadLine(head, HEAD_LINES)) {
@@ -76,6 +77,13 @@ function detect(head: string): number {
     return 0.6;
   }
   return 0;
+}
+
+/** Every line of a Claude Code file is an object with a `type` (user, assistant, summary,
+ * file-history-snapshot, ...): a first line that is an object without one (an OpenAI-chat
+ * message, Hermes' session_meta) settles that the file is not one. */
+function untyped(o: unknown): boolean {
+  return isRecord(o) && typeof o.type !== 'string';
 }
 
 /** Head lines that detect reads before it falls back to the envelope keys. */
@@ -108,6 +116,8 @@ function detectLines(lines: readonly string[], rest: string): number | undefined
   }
   if (first === -1) return undefined;
   if (!isJsonOpening(first)) return 0;
+  const firstLine = lines.find((l) => l.trim() !== '')?.trim(); // as firstLineObject finds it
+  if (firstLine?.startsWith('{') && firstLine.endsWith('}') && untyped(parseHeadLine(firstLine))) return 0;
   // neither key holds a newline, so the head holds one only inside a line or the rest
   const holds = (key: string): boolean => rest.includes(key) || lines.some((l) => l.includes(key));
   if (!holds('"sessionId"') && !holds('"leafUuid"')) return 0;

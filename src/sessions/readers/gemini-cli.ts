@@ -10,7 +10,7 @@
  */
 import { pushCallOn, pushText, pushToolResult } from '../events.js';
 import type { Session, SessionEvent, SourceRef, ToolResultEvent } from '../model.js';
-import { injectedBase } from '../jsonl.js';
+import { firstLineObject, injectedBase } from '../jsonl.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import type { Preloaded } from '../lines.js';
@@ -21,6 +21,10 @@ import { statedExitCode } from './outcome.js';
 
 function detectChat(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
+  // a first line that is a whole object is the whole document (a chat is one object): without
+  // the session id among its keys it is no chat, and the head need not be searched (JSONL files)
+  const first = firstLineObject(head);
+  if (first && !('sessionId' in first)) return 0;
   // literal checks first: cheap, and they rule out almost every head before the regexes
   if (!head.includes('"sessionId"') || !head.includes('"projectHash"') || !head.includes('"messages"')) return 0;
   return /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head) ? 0.95 : 0;

@@ -12,6 +12,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import type { Preloaded } from '../lines.js';
 import { baseName, isRecord, makeSession, readHead, readTextFile, str, Warnings } from './common.js';
+import { firstLineObject } from '../jsonl.js';
 import { scanJson } from './json-scan.js';
 import { newChatState, pushChatMessage } from './openai-messages.js';
 import { readChatJsonl } from './openai-chat.js';
@@ -31,6 +32,9 @@ function firstObjectLine(head: string): string {
 
 function detectLog(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
+  // the keys must open lines of a pretty-printed object: a file whose first line is a whole
+  // object (JSONL) has none, and the head need not be searched for them
+  if (firstLineObject(head)) return 0;
   // the literal checks are cheap and rule out almost every head before the multiline regexes
   if (!head.includes('"session_id"') || !head.includes('"session_start"')) return 0;
   return /^\s*"session_id"\s*:/m.test(head) && /^\s*"session_start"\s*:/m.test(head) ? 0.9 : 0;
