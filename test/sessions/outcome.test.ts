@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { FAILURE_LINE, looksFailed, statedExitCode, statesFailedCount } from '../../src/sessions/readers/outcome.js';
+
+/** Pieces that sit near the edges of the " fail" rule. */
+const EDGES = [' fail', 'failed', 'failing', 'failings', ' ', '0', '1', '9', '10', '07', 'x', '_', '-', '\n', 'é', 'ok', 'ed', 'ing', '3 failed', '0 failed', 'a1 failed'];
+
+/** Deterministic pseudo-random texts made of `pieces`. */
+function* texts(count: number, pieces = EDGES): Generator<string> {
+  let seed = 7;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed >>> 8;
+  };
+  for (let n = 0; n < count; n++) {
+    let text = '';
+    const parts = next() % 8;
+    for (let k = 0; k < parts; k++) text += pieces[next() % pieces.length];
+    yield text;
+  }
+}
+
+describe('failure heuristics', () => {
+  it('looksFailed answers as the whole regex does, whichever literals a text holds', () => {
+    const pieces = [...EDGES, 'error: x', 'Error', 'ERROR', 'rror', 'fatal: no', 'panic', 'TypeError: y', 'Exception', 'Traceback (most recent call last)', 'FAIL', 'FAILED', 'command not found', 'No such file or directory', 'npm ERR!', 'Exit code: 2', 'Exit 0', 'exited with code 3', '2 errors', '  '];
+    let failed = 0;
+    for (const text of texts(20000, pieces)) {
+      expect(looksFailed(text), JSON.stringify(text)).toBe(FAILURE_LINE.test(text));
+      if (looksFailed(text)) failed++;
+    }
+    expect(failed).toBeGreaterThan(1000);
+  });
+
+  it('statesFailedCount is the regex it replaces, on edge-case texts', () => {
+    const regex = /\b[1-9]\d* (?:failed|failing)\b/;
+    let matched = 0;
+    for (const text of texts(20000)) {
+      expect(statesFailedCount(text), JSON.stringify(text)).toBe(regex.test(text));
+      if (regex.test(text)) matched++;
+    }
+    expect(matched).toBeGreaterThan(200); // the texts reach both answers
+  });
+
+  it('reads test-runner summaries and error lines', () => {
+    expect(looksFailed('53 tests, 0 failures')).toBe(false);
+    expect(looksFailed('12 passed, 0 failed')).toBe(false);
+    expect(looksFailed('12 passed, 2 failed')).toBe(true);
+    expect(looksFailed('  2 failing')).toBe(true);
+    expect(looksFailed('x2 failed')).toBe(false);
+    expect(looksFailed('TypeError: x is undefined')).toBe(true);
+    expect(looksFailed('all good')).toBe(false);
+    expect(statedExitCode('Process exited with code 2')).toBe(2);
+    expect(statedExitCode('Exit code: 0')).toBe(0);
+    expect(statedExitCode('fine')).toBeUndefined();
+  });
+});
