@@ -64,6 +64,23 @@ type NewResult = Omit<ToolResultEvent, 'index' | 'kind'>;
 /** Every text `note` looks for anywhere in a line, not only at its start. */
 const UNANCHORED_NOTES = /did not conform to the edit format|failed to match|es\/\(|\[Yes\]:|\[No\]:/;
 
+/** Whether `c` is the first character of a text `note` looks for at the start of a line:
+ * Tokens, Cost/Commit, Applied/Attempt/Added/Add, Running/Run, #, Malformed/malformed. */
+function opensAnchoredNote(c: number): boolean {
+  switch (c) {
+    case 0x54 /* T */:
+    case 0x43 /* C */:
+    case 0x41 /* A */:
+    case 0x52 /* R */:
+    case 0x23 /* # */:
+    case 0x4d /* M */:
+    case 0x6d /* m */:
+      return true;
+    default:
+      return false;
+  }
+}
+
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
 
 class AiderSession {
@@ -271,8 +288,15 @@ class AiderSession {
     // unanchored texts are looked for by one search first, which most lines (call output) fail
     // (and which costs about half of searching for the five texts one by one).
     // Where the line is ({ lineNo, offset }) is made only by the branches that cite it.
-    if (t === '' || (t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
+    if (t === '') return;
     const loose = UNANCHORED_NOTES.test(t);
+    // Most notes are call output, which opens with none of the anchored texts' first letters:
+    // they skip the dozen checks below, which cannot match them (a fifth of reading the part).
+    if (!loose && !opensAnchoredNote(t.charCodeAt(0))) {
+      this.otherNote(text, t, lineNo, offset);
+      return;
+    }
+    if ((t.startsWith('Tokens: ') && /^Tokens: .* sent/.test(t)) || t.startsWith('Cost: $')) return;
     let m: RegExpExecArray | null;
     if (t.startsWith('Applied edit to ') && (m = /^Applied edit to (.+?)\s*$/.exec(t))) {
       this.closeOpen();
@@ -351,6 +375,11 @@ class AiderSession {
     ) {
       return;
     }
+    this.otherNote(text, t, lineNo, offset);
+  }
+
+  /** A note that is none of aider's own messages: output of the open call, else aider's text. */
+  private otherNote(text: string, t: string, lineNo: number, offset: number): void {
     if (this.open) {
       this.open.lines.push(text);
       return;
