@@ -40,6 +40,18 @@ describe('failure heuristics', () => {
     expect(matched).toBeGreaterThan(200); // the texts reach both answers
   });
 
+  it('statedExitCode is its regex alone, whichever literals a text holds', () => {
+    const regex = /(?:^\s*Exit (?:Code|code|status|Status):? *|exited with (?:code|status) )(\d+)/m;
+    const pieces = ['Exit ', 'Exit code: 2', 'Exit Status 0', 'exited with code 3', 'exited with status 1', 'xit', 'exit', 'E', 'x', '\n', ' ', '7', 'code'];
+    let stated = 0;
+    for (const text of texts(20000, pieces)) {
+      const m = regex.exec(text);
+      expect(statedExitCode(text), JSON.stringify(text)).toBe(m ? Number(m[1]) : undefined);
+      if (m) stated++;
+    }
+    expect(stated).toBeGreaterThan(1000);
+  });
+
   it('reads test-runner summaries and error lines', () => {
     expect(looksFailed('53 tests, 0 failures')).toBe(false);
     expect(looksFailed('12 passed, 0 failed')).toBe(false);

@@ -82,8 +82,10 @@ export function statesFailedCount(text: string): boolean {
 
 /** The exit code a text states ("Exit Code: 1", "exited with code 2"), if any. */
 export function statedExitCode(output: string): number | undefined {
-  // the regex needs one of these literals; checking for them first is much cheaper on long output
-  if (!output.includes('Exit ') && !output.includes('exited with ')) return undefined;
+  // The regex needs one of these literals; checking for them first is much cheaper on long
+  // output, and for "xit", which both hold, cheaper still: over the 1 GB corpus's Gemini and
+  // OpenAI-chat tool outputs (58 MB) 17 ms, where the two searches took 60 (ad hoc).
+  if (!output.includes('xit') || (!output.includes('Exit ') && !output.includes('exited with '))) return undefined;
   const m = EXIT_CODE.exec(output);
   return m ? Number(m[1]) : undefined;
 }
