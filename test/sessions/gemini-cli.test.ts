@@ -214,6 +214,21 @@ describe('Gemini CLI reader on bad input', () => {
     expect(m[0]!.events.map((e) => e.source.line)).not.toEqual(canonical[0]!.events.map((e) => e.source.line));
   });
 
+  it('cites the byte offset of each cited line when characters before it take more than one byte', async () => {
+    // a BOM and wide characters before and inside the messages: lines and bytes part ways
+    const wide = `\uFEFF${readFileSync(OK, 'utf8').replace(/"content": "/g, '"content": "é✓ ')}`;
+    const f = put(tempDir(), 'session-wide.json', wide);
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expect(warnings).toEqual([]);
+    const bytes = readFileSync(f);
+    const lineStarts = [0];
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lineStarts.push(i + 1);
+    const events = sessions[0]!.events;
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) expect(e.source.offset).toBe(lineStarts[e.source.line! - 1]);
+    expect(new Set(events.map((e) => e.source.line)).size).toBeGreaterThan(3);
+  });
+
   it('logs.json cut short: the complete entries are read', async () => {
     const logs = readFileSync(LOGS, 'utf8');
     const f = put(tempDir(), 'logs.json', logs.slice(0, logs.lastIndexOf('"timestamp"')));

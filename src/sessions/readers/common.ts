@@ -163,8 +163,11 @@ export function makeSession(init: SessionInit): Session {
 export interface TextFile {
   text: string;
   bytes: number;
-  /** Character offset in `text` where each line starts (line 1 at index 0). */
-  lineStarts: readonly number[];
+  /** The bytes `text` was decoded from. */
+  buffer: Buffer;
+  /** Character offset in `text` where each line starts (line 1 at index 0); found when first
+   * asked for (a reader that knows its lines by other means never pays for them). */
+  readonly lineStarts: readonly number[];
   /** 1-based line of a character offset in `text`. */
   lineAt(charOffset: number): number;
   /** Byte offset of the start of a 1-based line. */
@@ -209,14 +212,24 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
   }
   // Newlines are ASCII, so text and bytes have the same line breaks; when every character is
   // one byte (as long as the bytes), they are also at the same offsets.
-  const charStarts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
-  const lineBytes = byteStarts ?? (text.length === buf.length ? charStarts : byteLineStarts());
+  let charStarts: number[] | undefined;
+  const starts = (): number[] => {
+    if (charStarts === undefined) {
+      charStarts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) charStarts.push(i + 1);
+    }
+    return charStarts;
+  };
+  let lineBytes = byteStarts;
   return {
     text,
     bytes: buf.length,
-    lineStarts: charStarts,
+    buffer: buf,
+    get lineStarts(): readonly number[] {
+      return starts();
+    },
     lineAt(charOffset: number): number {
+      const charStarts = starts();
       let lo = 0;
       let hi = charStarts.length - 1;
       while (lo < hi) {
@@ -227,6 +240,7 @@ export async function readTextFile(file: string, warnings: Warnings, preloaded?:
       return lo + 1;
     },
     byteOffsetOfLine(line: number): number {
+      lineBytes ??= text.length === buf.length ? starts() : byteLineStarts();
       return lineBytes[Math.min(Math.max(line, 1), lineBytes.length) - 1]!;
     },
   };

@@ -70,10 +70,15 @@ class PrettyJson {
       return undefined;
     }
   }
-  source(file: string, charOffset: number): SourceRef {
+  /** Where character `charOffset` of the text is. */
+  pos(charOffset: number): Pos {
     const line = this.tf.lineAt(charOffset);
-    return { file, line, offset: this.tf.byteOffsetOfLine(line) };
+    return { line, offset: this.tf.byteOffsetOfLine(line) };
   }
+}
+
+function sourceAt(file: string, pos: Pos): SourceRef {
+  return { file, line: pos.line, offset: pos.offset };
 }
 
 function toolOutput(call: Record<string, unknown>): { output: string; hasError: boolean } {
@@ -161,32 +166,46 @@ function pushGeminiMessage(
   return true;
 }
 
-/** Where each message, thought and tool call starts: message i's start, and for message i
- * "toolCalls.<j>", "toolCalls.<j>.result" and "thoughts.<k>" → start offset. */
+/** A line of the file: its 1-based number and the byte offset where it starts (what an event
+ * cites). */
+interface Pos {
+  line: number;
+  offset: number;
+}
+
+/** Where each message, thought and tool call starts: message i's line, and for message i
+ * "toolCalls.<j>", "toolCalls.<j>.result" and "thoughts.<k>" → their lines. */
 interface Located {
-  messages: number[];
-  inner: Map<number, Map<string, number>>;
+  messages: Pos[];
+  inner: Map<number, Map<string, Pos>>;
 }
 
 /**
- * The offsets scanJson would give, read off the two-space layout Gemini CLI writes its files in
- * (JSON.stringify(chat, null, 2)) with one pass over the lines instead of one over every
- * character. In that layout a raw newline only stands between tokens (strings escape theirs), so
- * a line's indent is its depth: `    {` opens a message, `      "toolCalls": [` one of its lists,
- * `        {` an element of that list, `          "result": ` a tool call's result. What the
+ * The lines scanJson's offsets would fall on, read off the two-space layout Gemini CLI writes
+ * its files in (JSON.stringify(chat, null, 2)) with one pass over the lines' bytes instead of one
+ * over every character. In that layout a raw newline only stands between tokens (strings escape
+ * theirs), so a line's indent is its depth: `    {` opens a message, `      "toolCalls": [` one
+ * of its lists, `        {` an element of that list, `          "result": ` a tool call's result.
+ * The pass counts the lines it crosses, so neither the text's line starts nor its bytes' are
+ * needed (finding them and then walking them took half as long as parsing the file). What the
  * lines give is checked against the parsed messages (how many messages, thoughts, tool calls and
  * results); undefined when they disagree, i.e. the file is laid out otherwise.
  */
-function locateByLayout(tf: TextFile, msgs: Record<string, unknown>[]): Located | undefined {
-  const { text, lineStarts } = tf;
-  const messages: number[] = [];
-  const inner = new Map<number, Map<string, number>>();
+function locateByLayout(buf: Buffer, msgs: Record<string, unknown>[]): Located | undefined {
+  const messages: Pos[] = [];
+  const inner = new Map<number, Map<string, Pos>>();
   if (msgs.length === 0) return { messages, inner };
-  let line = 0;
-  while (line < lineStarts.length && !text.startsWith('  "messages": [', lineStarts[line]!)) line++;
-  if (line === lineStarts.length || !endsLine(text, lineStarts[line]! + 15)) return undefined;
+  let s = 0; // where the current line starts (bytes)
+  let line = 1;
+  while (!bytesAt(buf, s, '  "messages": [')) {
+    const nl = buf.indexOf(0x0a, s);
+    if (nl === -1) return undefined;
+    s = nl + 1;
+    line++;
+  }
+  if (!endsLine(buf, s + 15)) return undefined;
   let m: Record<string, unknown> | undefined; // the current message
-  let at = new Map<string, number>(); // its inner offsets
+  let at = new Map<string, Pos>(); // its inner lines
   let list: 'thoughts' | 'toolCalls' | undefined; // its list being read
   const seen = { thoughts: 0, toolCalls: 0, result: 0 };
   let call: Record<string, unknown> | undefined; // the tool call being read
@@ -196,61 +215,71 @@ function locateByLayout(tf: TextFile, msgs: Record<string, unknown>[]): Located 
     (seen.thoughts === lengthOf(m.thoughts) &&
       seen.toolCalls === lengthOf(m.toolCalls) &&
       seen.result === (Array.isArray(m.toolCalls) ? m.toolCalls.filter((c) => isRecord(c) && c.result !== undefined).length : 0));
-  for (line++; line < lineStarts.length; line++) {
-    const s = lineStarts[line]!;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, s);
+    if (nl === -1) return undefined; // the messages never end
+    s = nl + 1;
+    line++;
     let depth = 0;
-    while (depth < 11 && text.charCodeAt(s + depth) === 0x20) depth++;
-    const c = text.charCodeAt(s + depth);
+    while (depth < 11 && buf[s + depth] === 0x20) depth++;
+    const c = buf[s + depth];
     if (depth === 2) break; // `  ]`: the end of the messages array
     if (depth === 4) {
       if (c !== 0x7b /* { */) continue; // a message's closing brace
-      if (!endsLine(text, s + 5) || messages.length === msgs.length || !agrees()) return undefined;
+      if (!endsLine(buf, s + 5) || messages.length === msgs.length || !agrees()) return undefined;
       if (at.size > 0) inner.set(messages.length - 1, at);
-      messages.push(s + 4);
+      messages.push({ line, offset: s });
       m = msgs[messages.length - 1];
       at = new Map();
       list = undefined;
       call = undefined;
       seen.thoughts = seen.toolCalls = seen.result = 0;
     } else if (depth === 6) {
-      list = text.startsWith('"toolCalls": [', s + 6) ? 'toolCalls' : text.startsWith('"thoughts": [', s + 6) ? 'thoughts' : undefined;
-      if (list && !endsLine(text, s + 6 + list.length + 5)) list = undefined; // an empty list: `[]`
+      list = bytesAt(buf, s + 6, '"toolCalls": [') ? 'toolCalls' : bytesAt(buf, s + 6, '"thoughts": [') ? 'thoughts' : undefined;
+      if (list && !endsLine(buf, s + 6 + list.length + 5)) list = undefined; // an empty list: `[]`
       call = undefined;
-    } else if (depth === 8 && list && m && c === 0x7b && endsLine(text, s + 9)) {
+    } else if (depth === 8 && list && m && c === 0x7b && endsLine(buf, s + 9)) {
       const items = m[list];
       const k = seen[list]++;
       const item: unknown = Array.isArray(items) ? items[k] : undefined;
       if (!isRecord(item)) return undefined;
-      at.set(`${list}.${k}`, s + 8);
+      at.set(`${list}.${k}`, { line, offset: s });
       call = list === 'toolCalls' ? item : undefined;
-    } else if (depth === 10 && call && text.startsWith('"result": ', s + 10)) {
+    } else if (depth === 10 && call && bytesAt(buf, s + 10, '"result": ')) {
       const key = `toolCalls.${seen.toolCalls - 1}.result`;
       if (call.result === undefined || at.has(key)) return undefined;
-      at.set(key, s + 10);
+      at.set(key, { line, offset: s });
       seen.result++;
     }
   }
-  if (line === lineStarts.length || messages.length !== msgs.length || !agrees()) return undefined;
+  if (messages.length !== msgs.length || !agrees()) return undefined;
   if (at.size > 0) inner.set(messages.length - 1, at);
   return { messages, inner };
+}
+
+/** Whether the bytes at `i` are those of `ascii`. */
+function bytesAt(buf: Buffer, i: number, ascii: string): boolean {
+  if (i + ascii.length > buf.length) return false;
+  for (let k = 0; k < ascii.length; k++) if (buf[i + k] !== ascii.charCodeAt(k)) return false;
+  return true;
 }
 
 function lengthOf(list: unknown): number {
   return Array.isArray(list) ? list.length : 0;
 }
 
-function endsLine(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
+function endsLine(buf: Buffer, i: number): boolean {
+  const c = buf[i];
   return c === 0x0a || c === 0x0d;
 }
 
 /** Offsets by a structural scan, for files laid out otherwise or cut short (then the spans are
  * what can be parsed piece by piece). */
-function locateByScan(text: string): { top: Map<string, Span>; spans: Span[]; located: Located } {
+function locateByScan(pj: PrettyJson): { top: Map<string, Span>; spans: Span[]; located: Located } {
   const top = new Map<string, Span>();
   const spans: Span[] = [];
-  const inner = new Map<number, Map<string, number>>();
-  scanJson(text, 5, (p, start, end) => {
+  const inner = new Map<number, Map<string, Pos>>();
+  scanJson(pj.tf.text, 5, (p, start, end) => {
     if (p.length === 1) top.set(p[0] as string, [start, end]);
     else if (p[0] !== 'messages') return;
     else if (p.length === 2) spans.push([start, end]);
@@ -259,10 +288,10 @@ function locateByScan(text: string): { top: Map<string, Span>; spans: Span[]; lo
       const i = p[1] as number;
       let m = inner.get(i);
       if (!m) inner.set(i, (m = new Map()));
-      m.set(p.slice(2).join('.'), start);
+      m.set(p.slice(2).join('.'), pj.pos(start));
     }
   });
-  return { top, spans, located: { messages: spans.map((s) => s[0]), inner } };
+  return { top, spans, located: { messages: spans.map((s) => pj.pos(s[0])), inner } };
 }
 
 async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
@@ -270,8 +299,8 @@ async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise
   const pj = new PrettyJson(tf, warnings, tryParseDocument(tf.text));
   const doc = isRecord(pj.doc) ? pj.doc : undefined;
   const docMsgs = doc ? (Array.isArray(doc.messages) ? (doc.messages as unknown[]) : []) : undefined;
-  const fast = docMsgs?.every(isRecord) ? locateByLayout(tf, docMsgs) : undefined;
-  const scan = fast ? undefined : locateByScan(tf.text);
+  const fast = docMsgs?.every(isRecord) ? locateByLayout(tf.buffer, docMsgs) : undefined;
+  const scan = fast ? undefined : locateByScan(pj);
   const field = (key: string): unknown => (doc ? doc[key] : pj.part(scan?.top.get(key)));
   const msgs: unknown[] = docMsgs ?? scan!.spans.map((s) => pj.part(s));
   const { messages, inner } = fast ?? scan!.located;
@@ -281,18 +310,18 @@ async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise
   let firstTime: string | undefined;
   let lastTime: string | undefined;
   msgs.forEach((m, i) => {
-    const start = messages[i] ?? 0;
+    const start = messages[i] ?? pj.pos(0);
     if (!isRecord(m)) {
-      if (m !== undefined) warnings.add(tf.lineAt(start), 'message is not a JSON object; skipped');
+      if (m !== undefined) warnings.add(start.line, 'message is not a JSON object; skipped');
       return;
     }
-    const offsets = inner.get(i);
+    const inside = inner.get(i);
     const at = (key: string): SourceRef | undefined => {
-      const o = offsets?.get(key);
-      return o === undefined ? undefined : pj.source(file, o);
+      const p = inside?.get(key);
+      return p === undefined ? undefined : sourceAt(file, p);
     };
-    if (!pushGeminiMessage(events, models, m, pj.source(file, start), at)) {
-      warnings.add(tf.lineAt(start), `unknown message type ${JSON.stringify(m.type)}; skipped`);
+    if (!pushGeminiMessage(events, models, m, sourceAt(file, start), at)) {
+      warnings.add(start.line, `unknown message type ${JSON.stringify(m.type)}; skipped`);
       return;
     }
     const t = str(m.timestamp);
@@ -340,7 +369,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
     if (!s) bySession.set(sid, (s = { events: [], bytes: 0 }));
     s.bytes += Buffer.byteLength(tf.text.slice(span[0], span[1]));
     const time = str(e.timestamp);
-    const src = pj.source(file, span[0]);
+    const src = sourceAt(file, pj.pos(span[0]));
     const base = time === undefined ? { source: src } : { source: src, time };
     const text = contentText(e.message);
     if (e.type === 'user') pushText(s.events, 'user', text, base);
