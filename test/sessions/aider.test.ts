@@ -210,6 +210,27 @@ describe('Aider reader on tricky and bad input', () => {
   });
 });
 
+describe('marker lines holding a line terminator', () => {
+  // `^#### (.*)$`: `.` stops at \r, U+2028 and U+2029, so such a line is no input or note. A file
+  // without any of them skips that check; one with them makes every line take it.
+  it('are reply text, in a file with or without other terminators', async () => {
+    const dir = tempDir();
+    for (const [name, extra] of [
+      ['plain', ''],
+      ['crlf', 'trailing\r\n'],
+    ] as const) {
+      const text = `# aider chat started at 2026-01-05 10:00:00\n\n#### run the tests  \n\n#### odd\u2028input  \n\nSure.\n> ok\u2029done  \n> Applied edit to a.py  \n${extra}`;
+      const f = put(dir, `${name}.md`, text);
+      const { sessions } = await readWith(aiderReader, f);
+      const users = sessions[0]!.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
+      expect(users, name).toEqual(['run the tests']);
+      const replies = sessions[0]!.events.filter((e) => e.kind === 'assistant').map((e) => (e as { text: string }).text);
+      expect(replies.join('\n'), name).toContain('#### odd\u2028input');
+      expect(replies.join('\n'), name).toContain('> ok\u2029done');
+    }
+  });
+});
+
 describe('sameWords', () => {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
   it('agrees with comparing whitespace-normalised copies', () => {

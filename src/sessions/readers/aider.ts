@@ -409,13 +409,23 @@ class AiderSession {
  * What `^<marker>(?: (.*))?$` captures from `text.trimEnd()` (given as `text` and its trimmed
  * length `end`) when it starts with a `length`-character marker: '' when the line is the marker
  * alone, undefined when it does not match. One slice, no regex run and no match array per line.
- * Like `.`, the text after the space holds no line terminator.
+ * Like `.`, the text after the space holds no line terminator; `terminators` false says the file
+ * holds none, which spares every line the three searches (a twentieth of reading the part).
  */
-function afterMarker(text: string, length: number, end: number): string | undefined {
+function afterMarker(text: string, length: number, end: number, terminators: boolean): string | undefined {
   if (end === length) return '';
   if (text.charCodeAt(length) !== 0x20) return undefined;
   const rest = text.slice(length + 1, end);
-  return rest.includes('\r') || rest.includes('\u2028') || rest.includes('\u2029') ? undefined : rest;
+  return terminators && (rest.includes('\r') || rest.includes('\u2028') || rest.includes('\u2029')) ? undefined : rest;
+}
+
+const LINE_SEPARATOR = Buffer.from('\u2028');
+const PARAGRAPH_SEPARATOR = Buffer.from('\u2029');
+
+/** Whether a file's bytes may hold a line terminator other than \n (false only when they surely
+ * do not: a file that is not in memory may). Invalid UTF-8 decodes to U+FFFD, never to one. */
+function mayHoldTerminators(content: Buffer | undefined): boolean {
+  return !content || content.includes(0x0d) || content.includes(LINE_SEPARATOR) || content.includes(PARAGRAPH_SEPARATOR);
 }
 
 /** Whether `c` is a character of the regex class `\s`. */
@@ -515,6 +525,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
   try {
     const lineOptions = lineOptionsFor(options);
     lineOptions.reuseLine = true; // no Line is kept past its call (see Block)
+    const terminators = mayHoldTerminators(options?.content);
     await forEachLine(file, lineOptions, (raw) => {
       lineCount++;
       if (raw.invalidUtf8 || raw.truncated) warnLineQuality(warnings, raw, 'cut');
@@ -523,7 +534,9 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       // the trimmed text is made only for reply lines: a marker line slices what follows its marker
       const end = trimmedLength(rawText);
       const { lineNo, offset } = raw;
-      const header = rawText.startsWith('# aider') ? HEADER.exec(rawText) : null;
+      // a first-character check before each startsWith: most lines open with neither `#` nor `>`
+      const c0 = rawText.charCodeAt(0);
+      const header = c0 === 0x23 /* # */ && rawText.startsWith('# aider') ? HEADER.exec(rawText) : null;
       if (header) {
         close(offset);
         s = new AiderSession(file, `${header[1]}T${header[2]}`, offset, warnings.list.length);
@@ -545,12 +558,12 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
       const own = block?.kind !== 'text' || endsWithTwoSpaces(rawText);
       // the first-character checks spare most lines the regexes, which are anchored on them
-      const user = own && end >= 4 && rawText.startsWith('####') ? afterMarker(rawText, 4, end) : undefined;
+      const user = own && end >= 4 && c0 === 0x23 && rawText.startsWith('####') ? afterMarker(rawText, 4, end, terminators) : undefined;
       if (user !== undefined) {
         s.addLine('user', user, lineNo, offset);
         return;
       }
-      const note = own && end >= 1 && rawText.charCodeAt(0) === 0x3e /* > */ ? afterMarker(rawText, 1, end) : undefined;
+      const note = own && end >= 1 && c0 === 0x3e /* > */ ? afterMarker(rawText, 1, end, terminators) : undefined;
       if (note !== undefined) {
         s.flushBlock();
         s.note(note, lineNo, offset);
