@@ -31,8 +31,8 @@ for (const dir of dirs) {
     whole.update('\n');
     formats.push([f.file, f.format]);
   });
-  // how many files worker threads read (COMPOUND_READ_WORKERS) is scheduling, not output
-  const { filesOnWorkers: _scheduling, ...summary } = r.summary;
+  // how many files worker threads read (COMPOUND_READ_WORKERS) or read ahead is scheduling, not output
+  const { filesOnWorkers: _scheduling, filesPrefetched: _prefetched, ...summary } = r.summary;
   whole.update(JSON.stringify({ ...r, summary }));
   let line = `${dir}: ${files} files, ${sessions} sessions, whole ${whole.digest('hex').slice(0, 16)}`;
   if (streamed) {

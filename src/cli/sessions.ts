@@ -178,7 +178,9 @@ async function listSessions(paths: string[], flags: ListFlags): Promise<ExitCode
   printer.finish();
 
   if (flags.json) {
-    printJson({ sessions: rows, summary, warnings });
+    // how many files were read ahead is scheduling, not a result: the same input prints the same
+    const { filesPrefetched: _scheduling, ...shown } = summary;
+    printJson({ sessions: rows, summary: shown, warnings });
   } else if (rows.length > 0) {
     out(
       renderTable(rows, [

@@ -12,6 +12,7 @@ import { clearHeadParses, DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
 import { startLines, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
+import { Prefetcher } from './prefetch.js';
 import { walkInputs, type WalkOptions } from './walk.js';
 
 export interface ReadSessionsOptions extends WalkOptions {
@@ -25,6 +26,9 @@ export interface ReadSessionsOptions extends WalkOptions {
   onProgress?: (done: number, total: number, file: string) => void;
   /** Readers to choose from (default: READERS). */
   readers?: readonly SessionReader[];
+  /** Read the bytes of many files on a thread of their own, ahead of their parse (default true;
+   * see prefetch.ts). Without read workers only. */
+  prefetch?: boolean;
 }
 
 export interface ReadSummary {
@@ -38,6 +42,9 @@ export interface ReadSummary {
   warnings: number;
   /** Files read on worker threads, when reading used them (COMPOUND_READ_WORKERS). */
   filesOnWorkers?: number;
+  /** Files whose bytes a worker thread read ahead of their parse in this thread, when it read any
+   * (see prefetch.ts). */
+  filesPrefetched?: number;
 }
 
 export interface ReadResult {
@@ -58,6 +65,9 @@ export interface FileReadResult {
 /** Files up to this size are read whole, once, and handed to their reader; bigger ones are
  * streamed (memory stays bounded by this, not by the file). */
 export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Below this many files, starting the prefetch thread (~30 ms) costs more than it saves. */
+const PREFETCH_MIN_FILES = 64;
 
 export interface LoadedFile extends FileHead {
   /** The whole file when it is at most WHOLE_FILE_BYTES. */
@@ -202,10 +212,18 @@ export async function forEachSessionFile(
   // custom readers cannot be sent to a worker
   const workers = options.readers ? 0 : readWorkerCount(files.length);
   const pool = workers > 0 ? new ReadPool(files, poolOptions(options), workers, (f) => readSessionFile(f, perFile)) : undefined;
+  // without workers, the bytes of many files are read on a thread of their own (see prefetch.ts)
+  const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? new Prefetcher(files, HEAD_BYTES, WHOLE_FILE_BYTES) : undefined;
+  let prefetched = 0;
+  const readAt = async (i: number): Promise<FileReadResult> => {
+    const loaded = await prefetch?.get(i);
+    if (loaded) prefetched++;
+    return readSessionFile(files[i]!, perFile, loaded);
+  };
   let next = 0;
   const start = (): void => {
     if (next < files.length) {
-      inFlight.set(next, readSessionFile(files[next]!, perFile));
+      inFlight.set(next, prefetch ? readAt(next) : readSessionFile(files[next]!, perFile));
       next++;
     }
   };
@@ -231,9 +249,11 @@ export async function forEachSessionFile(
     }
   } finally {
     await pool?.close();
+    await prefetch?.close();
   }
   summary.warnings = warnings.length;
   if (pool) summary.filesOnWorkers = pool.filesFromWorkers;
+  if (prefetched > 0) summary.filesPrefetched = prefetched;
   return { warnings, summary };
 }
 

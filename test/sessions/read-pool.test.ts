@@ -4,7 +4,7 @@
  * process, since the worker script exists only there.
  */
 import { describe, expect, it } from 'vitest';
-import { cpSync, existsSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { tempDir, TEST_SESSIONS } from './support.js';
@@ -13,20 +13,28 @@ const READ = resolve(process.cwd(), 'dist/sessions/read.js');
 const SCRIPT = `
 const { forEachSessionFile } = await import(${JSON.stringify(READ)});
 const out = [];
-const r = await forEachSessionFile([process.argv[1]], {}, (f) => { out.push(f); });
+const r = await forEachSessionFile([process.argv[1]], { prefetch: process.argv[2] !== 'no-prefetch' }, (f) => { out.push(f); });
 process.stdout.write(JSON.stringify({ out, r }));`;
 
-/** What a read gave, and how many files worker threads read. */
-function readWith(dir: string, workers: string, flags: string[] = []): { same: string; onWorkers: number | undefined } {
-  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', SCRIPT, dir], {
+/** What a read gave, how many files worker threads read, and how many were read ahead. */
+function readWith(
+  dir: string,
+  workers: string,
+  flags: string[] = [],
+  prefetch = true,
+): { same: string; onWorkers: number | undefined; prefetched: number | undefined } {
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', SCRIPT, dir, prefetch ? 'prefetch' : 'no-prefetch'], {
     env: { ...process.env, COMPOUND_READ_WORKERS: workers },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   expect(r.status, r.stderr).toBe(0);
-  const { out, r: read } = JSON.parse(r.stdout) as { out: unknown[]; r: { warnings: unknown[]; summary: { filesOnWorkers?: number } } };
-  const { filesOnWorkers, ...summary } = read.summary;
-  return { same: JSON.stringify({ out, warnings: read.warnings, summary }), onWorkers: filesOnWorkers };
+  const { out, r: read } = JSON.parse(r.stdout) as {
+    out: unknown[];
+    r: { warnings: unknown[]; summary: { filesOnWorkers?: number; filesPrefetched?: number } };
+  };
+  const { filesOnWorkers, filesPrefetched, ...summary } = read.summary;
+  return { same: JSON.stringify({ out, warnings: read.warnings, summary }), onWorkers: filesOnWorkers, prefetched: filesPrefetched };
 }
 
 describe.skipIf(!existsSync(READ))('read pool', () => {
@@ -48,5 +56,25 @@ describe.skipIf(!existsSync(READ))('read pool', () => {
     const flagged = readWith(dir, '1', ['--max-semi-space-size=32']);
     expect(flagged.same).toBe(one.same);
     expect(flagged.onWorkers).toBeGreaterThan(0);
+  });
+
+  it('gives the same results with the bytes read ahead on a thread of their own and without', () => {
+    // enough files for the prefetch thread to start (test_sessions three times over), and a
+    // file it cannot read: reported as when this thread reads it
+    const dir = tempDir();
+    for (const copy of ['a', 'b', 'c']) cpSync(TEST_SESSIONS, join(dir, copy), { recursive: true });
+    const unreadable = join(dir, 'b', 'unreadable.jsonl');
+    writeFileSync(unreadable, '{"role":"user","content":"hi"}\n');
+    chmodSync(unreadable, 0o000);
+    const ahead = readWith(dir, '0');
+    const here = readWith(dir, '0', [], false);
+    expect(here.prefetched).toBeUndefined();
+    expect(ahead.prefetched).toBeGreaterThan(64);
+    expect(ahead.same).toBe(here.same);
+    // under the same flags the read workers get (see above)
+    const flagged = readWith(dir, '0', ['--max-semi-space-size=32']);
+    expect(flagged.prefetched).toBeGreaterThan(64);
+    expect(flagged.same).toBe(here.same);
+    if (process.getuid?.() !== 0) expect(JSON.parse(here.same).warnings.some((w: { file: string }) => w.file === unreadable)).toBe(true);
   });
 });

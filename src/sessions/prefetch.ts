@@ -1,0 +1,109 @@
+/**
+ * Reading many files on one thread: their bytes are read on a worker thread ahead of the parse
+ * (prefetch-worker.ts), so the copies out of the page cache run on the other core while this one
+ * parses. Reading the 1 GB corpus's 21,891 files took this thread 0.67 to 0.80 s of system calls
+ * when the page cache held them; the worker moves the bytes in batches (a message per file would
+ * cost more than the read), and the files come out exactly as loadFile gives them.
+ *
+ * Best effort: a file the worker could not read, or every file once the worker is gone, is
+ * reported as not prefetched, and the caller reads it itself (and reports why it cannot).
+ */
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../core/worker-exec-argv.js';
+import type { LoadedFile } from './read.js';
+
+export interface PrefetchJob {
+  files: readonly string[];
+  /** Files up to this size are read whole (WHOLE_FILE_BYTES), bigger ones only their head. */
+  wholeBytes: number;
+  headBytes: number;
+  /** A batch ends after this many files or bytes. */
+  batchFiles: number;
+  batchBytes: number;
+}
+
+/** One file as the worker read it: its size and bytes (all of them when `whole`). */
+export type PrefetchEntry = { failed: true; size?: undefined; whole?: undefined; bytes?: undefined } | { failed?: undefined; size: number; whole: boolean; bytes: ArrayBuffer };
+
+export interface PrefetchBatch {
+  /** Index of the first file of the batch. */
+  start: number;
+  entries: PrefetchEntry[];
+}
+
+const WORKER_FILE = fileURLToPath(new URL('./prefetch-worker.js', import.meta.url));
+
+/** Batches the worker may read ahead of the one being used: about 16 MiB in flight. */
+const AHEAD = 4;
+
+export class Prefetcher {
+  private readonly worker: Worker | undefined;
+  private readonly batches = new Map<number, PrefetchBatch>();
+  private readonly waiting = new Map<number, () => void>();
+  /** Index of the batch holding each file (filled as batches arrive). */
+  private readonly batchOf: number[] = [];
+  private gone = false;
+
+  constructor(
+    readonly files: readonly string[],
+    private readonly headBytes: number,
+    wholeBytes: number,
+  ) {
+    const job: PrefetchJob = { files, wholeBytes, headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
+    try {
+      this.worker = startWorker(WORKER_FILE, { workerData: job });
+    } catch {
+      this.worker = undefined;
+      this.gone = true;
+      return;
+    }
+    this.worker.on('message', (batch: PrefetchBatch) => {
+      this.batches.set(batch.start, batch);
+      for (let k = 0; k < batch.entries.length; k++) this.batchOf[batch.start + k] = batch.start;
+      this.wake();
+    });
+    const lose = (): void => {
+      this.gone = true;
+      this.wake();
+    };
+    this.worker.on('error', lose);
+    this.worker.on('exit', lose);
+    this.worker.postMessage(AHEAD);
+  }
+
+  private wake(): void {
+    const waiters = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiters) w();
+  }
+
+  /**
+   * File `i` as loadFile(file, headBytes) gives it, or undefined when it was not prefetched.
+   * Files must be asked for in order.
+   */
+  async get(i: number): Promise<LoadedFile | undefined> {
+    while (this.batchOf[i] === undefined) {
+      if (this.gone) return undefined;
+      await new Promise<void>((resolve) => this.waiting.set(i, resolve));
+    }
+    const start = this.batchOf[i]!;
+    const batch = this.batches.get(start)!;
+    const entry = batch.entries[i - start]!;
+    if (i - start === batch.entries.length - 1) {
+      // the batch is used up: the worker may read one more
+      this.batches.delete(start);
+      if (!this.gone) this.worker?.postMessage(1);
+    }
+    if (entry.failed) return undefined;
+    const bytes = Buffer.from(entry.bytes);
+    if (!entry.whole) return { bytes, size: entry.size };
+    return { bytes: bytes.length > this.headBytes ? bytes.subarray(0, this.headBytes) : bytes, size: entry.size, content: bytes };
+  }
+
+  async close(): Promise<void> {
+    this.gone = true;
+    this.wake();
+    await this.worker?.terminate();
+  }
+}
