@@ -110,7 +110,7 @@ function readEnds(file: string, window: number): { head: Buffer; tail?: Buffer; 
   }
 }
 
-const TIMESTAMP_KEY_RE = /"timestamp"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]{8,40})"/g;
+const TIMESTAMP_KEY_RE = /"timestamp"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]{8,40})"/y;
 const TIMESTAMP_TEXT_RE = /\b(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d(?:\.\d+)?Z?)/g;
 const EXIT_RE = /(?:exit_code\\?"\s*:\s*|exit code:?\s+|exited with code\s+)-?[1-9]/gi;
 const ERROR_FLAG_RE = /"is_error"\s*:\s*true|"status"\s*:\s*"(?:error|failed)"|"success"\s*:\s*false/g;
@@ -129,6 +129,34 @@ function count(re: RegExp, text: string): number {
   return n;
 }
 
+/**
+ * The matches of `sticky` (flag y) that a global regex of the same pattern finds, left to right,
+ * for a pattern whose every match starts with one of `openings` (exactly as written): each
+ * opening is found by a search and the pattern tried there only, where the regex engine tries it
+ * at every character. Over the heads and tails of the 1 GB corpus's files the timestamp scan
+ * took 0.99 s so, where the global regex took 1.87 s (ad hoc); for the error-flag and tool-call
+ * patterns, whose openings ("status", "type") are everywhere in JSON, it was slower.
+ */
+export function eachMatchAt(sticky: RegExp, openings: readonly string[], text: string, onMatch: (m: RegExpExecArray) => void): void {
+  const next = openings.map((o) => text.indexOf(o));
+  let from = 0;
+  for (;;) {
+    let at = -1;
+    for (let k = 0; k < next.length; k++) {
+      if (next[k] !== -1 && next[k]! < from) next[k] = text.indexOf(openings[k]!, from);
+      if (next[k] !== -1 && (at === -1 || next[k]! < at)) at = next[k]!;
+    }
+    if (at === -1) return;
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (m) {
+      onMatch(m);
+      from = Math.max(sticky.lastIndex, at + 1);
+    } else from = at + 1;
+  }
+}
+
+
 /** Earliest and latest timestamp in a text; JSON `timestamp` keys first, bare dates otherwise. */
 function timeRange(text: string): { first?: string; last?: string } {
   let first: string | undefined;
@@ -137,8 +165,7 @@ function timeRange(text: string): { first?: string; last?: string } {
     if (first === undefined || t < first) first = t;
     if (last === undefined || t > last) last = t;
   };
-  TIMESTAMP_KEY_RE.lastIndex = 0;
-  for (let m = TIMESTAMP_KEY_RE.exec(text); m; m = TIMESTAMP_KEY_RE.exec(text)) see(m[1]!);
+  eachMatchAt(TIMESTAMP_KEY_RE, ['"timestamp"'], text, (m) => see(m[1]!));
   if (first === undefined) {
     TIMESTAMP_TEXT_RE.lastIndex = 0;
     for (let m = TIMESTAMP_TEXT_RE.exec(text); m; m = TIMESTAMP_TEXT_RE.exec(text)) see(`${m[1]}T${m[2]}`);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sampleSessions, SAMPLE_WEIGHTS, type SampleRow } from '../../src/harvest/sample.js';
+import { eachMatchAt, sampleSessions, SAMPLE_WEIGHTS, type SampleRow } from '../../src/harvest/sample.js';
+import { prng } from '../prng.js';
 import { walkInputs } from '../../src/sessions/walk.js';
 import { tempDir, TEST_SESSIONS } from './support.js';
 
@@ -83,5 +84,28 @@ describe('sampleSessions', () => {
     expect(rows[0]!.signals.toolCalls).toBeGreaterThan(2700);
     expect(rows[0]!.signals.toolCalls).toBeLessThan(3300);
     expect(rows[0]!.repo).toBe('big');
+  });
+});
+
+describe('eachMatchAt', () => {
+  it('finds what the global regex finds, openings that do not match and overlapping ones included', () => {
+    const next = prng(11);
+    const pieces = ['"timestamp"', ': ', ':', ' ', '"2026-01-05T10:00:00.000Z"', '"2026-01-05"', '"x"', '"type"', '"tool_use"', '\n', '<<<<<<< SEARCH', 'a', '"timestamp""timestamp"', '"timestamp": "2026-01-05T10:00:00.000Z"', '"type":"tool_use"', '\n<<<<<<< SEARCH\n'];
+    const patterns: [RegExp, RegExp, string[]][] = [
+      [/"timestamp"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]{8,40})"/g, /"timestamp"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]{8,40})"/y, ['"timestamp"']],
+      [/"type"\s*:\s*"tool_use"|^<<<<<<< SEARCH$/gm, /"type"\s*:\s*"tool_use"|^<<<<<<< SEARCH$/my, ['"type"', '<<<<<<< SEARCH']],
+    ];
+    let found = 0;
+    for (let k = 0; k < 5000; k++) {
+      const text = Array.from({ length: Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]!).join('');
+      for (const [global, sticky, openings] of patterns) {
+        const want = [...text.matchAll(global)].map((m) => `${m.index}:${m[0]}:${m[1] ?? ''}`);
+        const got: string[] = [];
+        eachMatchAt(sticky, openings, text, (m) => got.push(`${m.index}:${m[0]}:${m[1] ?? ''}`));
+        expect(got, JSON.stringify(text)).toEqual(want);
+        found += got.length;
+      }
+    }
+    expect(found).toBeGreaterThan(2000);
   });
 });
