@@ -4,6 +4,7 @@
  * in an ArrayBuffer of its own that is moved, not copied. It reads ahead only as far as the
  * caller has granted (see Prefetcher), so memory stays bounded however many files there are.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PrefetchBatch, PrefetchEntry, PrefetchJob } from './prefetch.js';
@@ -28,7 +29,12 @@ function load(file: string): PrefetchEntry {
         if (n === 0) break;
         filled += n;
       }
-      return { size, whole, bytes: filled === want ? bytes.buffer : bytes.buffer.slice(0, filled) };
+      const buffer = filled === want ? bytes.buffer : bytes.buffer.slice(0, filled);
+      if (!whole) return { size, whole, bytes: buffer };
+      // checked here, on this thread, for the reading thread (see LoadedFile)
+      const view = Buffer.from(buffer);
+      const ascii = isAscii(view);
+      return ascii ? { size, whole, bytes: buffer, ascii } : { size, whole, bytes: buffer, ascii, utf8: isUtf8(view) };
     } finally {
       closeSync(fd);
     }

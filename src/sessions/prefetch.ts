@@ -23,8 +23,11 @@ export interface PrefetchJob {
   batchBytes: number;
 }
 
-/** One file as the worker read it: its size and bytes (all of them when `whole`). */
-export type PrefetchEntry = { failed: true; size?: undefined; whole?: undefined; bytes?: undefined } | { failed?: undefined; size: number; whole: boolean; bytes: ArrayBuffer };
+/** One file as the worker read it: its size and bytes (all of them when `whole`, and then
+ * whether they are all ASCII, else whether they are valid UTF-8). */
+export type PrefetchEntry =
+  | { failed: true; size?: undefined; whole?: undefined; bytes?: undefined }
+  | { failed?: undefined; size: number; whole: boolean; bytes: ArrayBuffer; ascii?: boolean; utf8?: boolean };
 
 export interface PrefetchBatch {
   /** Index of the first file of the batch. */
@@ -98,7 +101,10 @@ export class Prefetcher {
     if (entry.failed) return undefined;
     const bytes = Buffer.from(entry.bytes);
     if (!entry.whole) return { bytes, size: entry.size };
-    return { bytes: bytes.length > this.headBytes ? bytes.subarray(0, this.headBytes) : bytes, size: entry.size, content: bytes };
+    const loaded: LoadedFile = { bytes: bytes.length > this.headBytes ? bytes.subarray(0, this.headBytes) : bytes, size: entry.size, content: bytes };
+    if (entry.ascii !== undefined) loaded.ascii = entry.ascii;
+    if (entry.utf8 !== undefined) loaded.utf8 = entry.utf8;
+    return loaded;
   }
 
   async close(): Promise<void> {

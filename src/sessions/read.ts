@@ -77,6 +77,10 @@ export interface LoadedFile extends FileHead {
   decoded?: string[];
   /** All of `content` as text, when every byte of it is ASCII. */
   whole?: string;
+  /** Whether `content` is all ASCII / valid UTF-8, when whoever read it checked already (the
+   * prefetch thread does, sparing this thread the passes over the bytes). */
+  ascii?: boolean;
+  utf8?: boolean;
 }
 
 /** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
@@ -133,12 +137,12 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       if (loaded.content && loaded.size > 0 && !looksBinary(loaded.bytes)) {
         // the head first: most files that are not ASCII show it there, sparing a scan of the rest
         const { bytes, content } = loaded;
-        if (isAscii(bytes) && (bytes.length === content.length || isAscii(content))) {
+        if (loaded.ascii ?? (isAscii(bytes) && (bytes.length === content.length || isAscii(content)))) {
           const whole = content.toString('latin1');
           loaded.whole = whole;
           loaded.text = whole.length > HEAD_BYTES ? whole.slice(0, HEAD_BYTES) : whole;
           loaded.decoded = [];
-        } else if (isUtf8(content)) {
+        } else if (loaded.utf8 ?? isUtf8(content)) {
           loaded.lines = startLines(content, HEAD_BYTES);
           loaded.decoded = loaded.lines.lines;
         }

@@ -66,6 +66,12 @@ describe.skipIf(!existsSync(READ))('read pool', () => {
     const unreadable = join(dir, 'b', 'unreadable.jsonl');
     writeFileSync(unreadable, '{"role":"user","content":"hi"}\n');
     chmodSync(unreadable, 0o000);
+    // the prefetch thread checks the bytes for ASCII and UTF-8: one file of each kind it must tell apart
+    const chat = (text: string) => Buffer.from(`{"role":"user","content":"${text}"}\n{"role":"assistant","content":"ok"}\n`);
+    writeFileSync(join(dir, 'c', 'ascii.jsonl'), chat('plain'));
+    writeFileSync(join(dir, 'c', 'wide.jsonl'), chat('caf\u00e9 \u2713'));
+    // a byte that is no UTF-8, inside a string: the line parses, with a warning for the byte
+    writeFileSync(join(dir, 'c', 'invalid.jsonl'), Buffer.concat([Buffer.from('{"role":"user","content":"caf'), Buffer.from([0xff]), Buffer.from('"}\n'), chat('next')]));
     const ahead = readWith(dir, '0');
     const here = readWith(dir, '0', [], false);
     expect(here.prefetched).toBeUndefined();
@@ -76,5 +82,7 @@ describe.skipIf(!existsSync(READ))('read pool', () => {
     expect(flagged.prefetched).toBeGreaterThan(64);
     expect(flagged.same).toBe(here.same);
     if (process.getuid?.() !== 0) expect(JSON.parse(here.same).warnings.some((w: { file: string }) => w.file === unreadable)).toBe(true);
+    const invalid = JSON.parse(here.same).warnings.filter((w: { file: string }) => w.file === join(dir, 'c', 'invalid.jsonl'));
+    expect(invalid.map((w: { line?: number; message: string }) => [w.line, w.message])).toEqual([[1, 'invalid UTF-8 (bytes replaced with U+FFFD)']]);
   });
 });
