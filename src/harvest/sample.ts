@@ -156,7 +156,6 @@ export function eachMatchAt(sticky: RegExp, openings: readonly string[], text: s
   }
 }
 
-
 /** Earliest and latest timestamp in a text; JSON `timestamp` keys first, bare dates otherwise. */
 function timeRange(text: string): { first?: string; last?: string } {
   let first: string | undefined;

@@ -13,7 +13,9 @@ import type { SessionReader } from './reader.js';
 import { READERS } from './registry.js';
 import { headOf, type HeadLines } from './lines.js';
 
-export const HEAD_BYTES = 64 * 1024;
+import { HEAD_BYTES } from './load-file.js';
+
+export { HEAD_BYTES };
 
 export interface FileHead {
   /** First bytes of the file (at most HEAD_BYTES). */

@@ -1,12 +1,12 @@
 /**
- * Worker-thread side of prefetch.ts: reads the files it is given, in order, as loadFile reads
- * them (the whole file when small, else its head), and posts them in batches, each file's bytes
+ * Worker-thread side of prefetch.ts: loads the files it is given, in order, with loadFile (the
+ * whole file when small, else its head), and posts them in batches, each file's bytes
  * in an ArrayBuffer of its own that is moved, not copied. It reads ahead only as far as the
  * caller has granted (see Prefetcher), so memory stays bounded however many files there are.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { loadFile } from './load-file.js';
 import type { PrefetchBatch, PrefetchEntry, PrefetchJob } from './prefetch.js';
 
 const port = parentPort;
@@ -15,29 +15,17 @@ const job = workerData as PrefetchJob;
 let next = 0;
 let credit = 0;
 
+/** The file as loadFile gives it, read into memory of its own so that it can be moved. */
 function load(file: string): PrefetchEntry {
   try {
-    const fd = openSync(file, 'r');
-    try {
-      const { size } = fstatSync(fd);
-      const whole = size <= job.wholeBytes;
-      const want = whole ? size : Math.min(job.headBytes, size);
-      const bytes = new Uint8Array(new ArrayBuffer(want));
-      let filled = 0;
-      while (filled < want) {
-        const n = readSync(fd, bytes, filled, want - filled, filled);
-        if (n === 0) break;
-        filled += n;
-      }
-      const buffer = filled === want ? bytes.buffer : bytes.buffer.slice(0, filled);
-      if (!whole) return { size, whole, bytes: buffer };
-      // checked here, on this thread, for the reading thread (see LoadedFile)
-      const view = Buffer.from(buffer);
-      const ascii = isAscii(view);
-      return ascii ? { size, whole, bytes: buffer, ascii } : { size, whole, bytes: buffer, ascii, utf8: isUtf8(view) };
-    } finally {
-      closeSync(fd);
-    }
+    const loaded = loadFile(file, job.headBytes, (size) => Buffer.from(new ArrayBuffer(size)));
+    const { content, size } = loaded;
+    const view = content ?? loaded.bytes;
+    const read = { size, whole: content !== undefined, bytes: view.buffer as ArrayBuffer, length: view.length };
+    if (!content) return read;
+    // checked here, on this thread, for the reading thread (see LoadedFile)
+    const ascii = isAscii(content);
+    return ascii ? { ...read, ascii } : { ...read, ascii, utf8: isUtf8(content) };
   } catch {
     return { failed: true }; // the caller reads it again and reports why
   }

@@ -1,8 +1,8 @@
 /**
  * Reading many files on one thread: their bytes are read on a worker thread ahead of the parse
  * (prefetch-worker.ts), so the copies out of the page cache run on the other core while this one
- * parses. Reading the 1 GB corpus's 21,891 files took this thread 0.67 to 0.80 s of system calls
- * when the page cache held them; the worker moves the bytes in batches (a message per file would
+ * parses. Loading the 1 GB corpus's 21,891 files took this thread 0.67 to 0.80 s when the page
+ * cache held them; the worker moves the bytes in batches (a message per file would
  * cost more than the read), and the files come out exactly as loadFile gives them.
  *
  * Best effort: a file the worker could not read, or every file once the worker is gone, is
@@ -11,23 +11,22 @@
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../core/worker-exec-argv.js';
-import type { LoadedFile } from './read.js';
+import type { LoadedFile } from './load-file.js';
 
 export interface PrefetchJob {
   files: readonly string[];
-  /** Files up to this size are read whole (WHOLE_FILE_BYTES), bigger ones only their head. */
-  wholeBytes: number;
+  /** loadFile's `headBytes`. */
   headBytes: number;
   /** A batch ends after this many files or bytes. */
   batchFiles: number;
   batchBytes: number;
 }
 
-/** One file as the worker read it: its size and bytes (all of them when `whole`, and then
- * whether they are all ASCII, else whether they are valid UTF-8). */
+/** One file as the worker loaded it: its size and the first `length` bytes of `bytes` (all of
+ * the file when `whole`, and then whether they are all ASCII, else whether valid UTF-8). */
 export type PrefetchEntry =
-  | { failed: true; size?: undefined; whole?: undefined; bytes?: undefined }
-  | { failed?: undefined; size: number; whole: boolean; bytes: ArrayBuffer; ascii?: boolean; utf8?: boolean };
+  | { failed: true; size?: undefined; whole?: undefined; bytes?: undefined; length?: undefined }
+  | { failed?: undefined; size: number; whole: boolean; bytes: ArrayBuffer; length: number; ascii?: boolean; utf8?: boolean };
 
 export interface PrefetchBatch {
   /** Index of the first file of the batch. */
@@ -51,9 +50,8 @@ export class Prefetcher {
   constructor(
     readonly files: readonly string[],
     private readonly headBytes: number,
-    wholeBytes: number,
   ) {
-    const job: PrefetchJob = { files, wholeBytes, headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
+    const job: PrefetchJob = { files, headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
     try {
       this.worker = startWorker(WORKER_FILE, { workerData: job });
     } catch {
@@ -99,7 +97,7 @@ export class Prefetcher {
       if (!this.gone) this.worker?.postMessage(1);
     }
     if (entry.failed) return undefined;
-    const bytes = Buffer.from(entry.bytes);
+    const bytes = Buffer.from(entry.bytes, 0, entry.length);
     if (!entry.whole) return { bytes, size: entry.size };
     const loaded: LoadedFile = { bytes: bytes.length > this.headBytes ? bytes.subarray(0, this.headBytes) : bytes, size: entry.size, content: bytes };
     if (entry.ascii !== undefined) loaded.ascii = entry.ascii;

@@ -4,16 +4,18 @@
  * the summary says how much was read so the CLI can decide its exit code.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ReadWarning, Session, SessionFormat } from './model.js';
 import type { ReadOptions, SessionReader } from './reader.js';
-import { detectFormat, HEAD_BYTES, looksBinary, readerFor, type FileHead } from './detect.js';
+import { detectFormat, HEAD_BYTES, looksBinary, readerFor } from './detect.js';
 import { clearHeadParses, DEFAULT_READ_MAX_LINE_BYTES } from './jsonl.js';
 import { startLines, type Preloaded } from './lines.js';
 import { READERS } from './registry.js';
 import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { Prefetcher } from './prefetch.js';
+import { loadFile, type LoadedFile } from './load-file.js';
 import { walkInputs, type WalkOptions } from './walk.js';
+
+export { loadFile, WHOLE_FILE_BYTES, type LoadedFile } from './load-file.js';
 
 export interface ReadSessionsOptions extends WalkOptions {
   /** Skip detection and read every file as this format. */
@@ -62,49 +64,8 @@ export interface FileReadResult {
   warnings: ReadWarning[];
 }
 
-/** Files up to this size are read whole, once, and handed to their reader; bigger ones are
- * streamed (memory stays bounded by this, not by the file). */
-export const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
-
-/** Below this many files, starting the prefetch thread (~30 ms) costs more than it saves. */
+/** Below this many files, starting the prefetch thread costs more than it saves. */
 const PREFETCH_MIN_FILES = 64;
-
-export interface LoadedFile extends FileHead {
-  /** The whole file when it is at most WHOLE_FILE_BYTES. */
-  content?: Buffer;
-  /** The first lines of `content`, decoded, when it is valid UTF-8 (see startLines); none
-   * when `whole` holds it all. */
-  decoded?: string[];
-  /** All of `content` as text, when every byte of it is ASCII. */
-  whole?: string;
-  /** Whether `content` is all ASCII / valid UTF-8, when whoever read it checked already (the
-   * prefetch thread does, sparing this thread the passes over the bytes). */
-  ascii?: boolean;
-  utf8?: boolean;
-}
-
-/** One open: the size and the first `headBytes` bytes, or the whole file when it is small.
- * Synchronous: for the small files that dominate, one read from the page cache costs less than
- * the thread-pool round trips of the async calls. */
-export function loadFile(file: string, headBytes = HEAD_BYTES): LoadedFile {
-  const fd = openSync(file, 'r');
-  try {
-    const { size } = fstatSync(fd);
-    const whole = size <= WHOLE_FILE_BYTES;
-    const buf = Buffer.allocUnsafe(whole ? size : Math.min(headBytes, size));
-    let filled = 0;
-    while (filled < buf.length) {
-      const n = readSync(fd, buf, filled, buf.length - filled, filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    const bytes = filled === buf.length ? buf : buf.subarray(0, filled);
-    if (!whole) return { bytes, size };
-    return { bytes: bytes.length > headBytes ? bytes.subarray(0, headBytes) : bytes, size, content: bytes };
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Reads one file: detection (unless `format`), then its reader. Never throws for bad input.
  * `loaded`: what loadFile(file) gave, when the caller has read the file already. */
@@ -217,7 +178,7 @@ export async function forEachSessionFile(
   const workers = options.readers ? 0 : readWorkerCount(files.length);
   const pool = workers > 0 ? new ReadPool(files, poolOptions(options), workers, (f) => readSessionFile(f, perFile)) : undefined;
   // without workers, the bytes of many files are read on a thread of their own (see prefetch.ts)
-  const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? new Prefetcher(files, HEAD_BYTES, WHOLE_FILE_BYTES) : undefined;
+  const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? new Prefetcher(files, HEAD_BYTES) : undefined;
   let prefetched = 0;
   const readAt = async (i: number): Promise<FileReadResult> => {
     const loaded = await prefetch?.get(i);
@@ -226,10 +187,7 @@ export async function forEachSessionFile(
   };
   let next = 0;
   const start = (): void => {
-    if (next < files.length) {
-      inFlight.set(next, prefetch ? readAt(next) : readSessionFile(files[next]!, perFile));
-      next++;
-    }
+    if (next < files.length) inFlight.set(next, readAt(next++));
   };
   try {
     if (!pool) for (let i = 0; i < window; i++) start();
