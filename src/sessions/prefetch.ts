@@ -36,7 +36,8 @@ export interface PrefetchBatch {
 
 const WORKER_FILE = fileURLToPath(new URL('./prefetch-worker.js', import.meta.url));
 
-/** Batches the worker may read ahead of the one being used: about 16 MiB in flight. */
+/** Batches the worker may read ahead of the one being used. A batch ends once it holds 4 MiB
+ * (or 64 files), so it is at most 12 MiB (a last file of up to 8 MiB): at most 60 MiB in flight. */
 const AHEAD = 4;
 
 export class Prefetcher {
