@@ -51,6 +51,9 @@ function simpleCommandsOf(command: string): string[] {
   return out;
 }
 
+/** `family` of each simple command of a command line, in order. */
+export const commandFamilies: (command: string) => readonly string[] = memo((command) => simpleCommands(command).map(family));
+
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
 const RUNNERS_WITH_SUBCOMMAND = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'mix', 'cargo', 'go', 'docker', 'kubectl', 'bd', 'gh', 'pip', 'pip3',

@@ -201,7 +201,18 @@ function workedBefore(view: SessionView, index: number): boolean {
  * The reports of a session: subagent results, and the assistant messages that close a turn
  * (the last assistant text before the next human prompt or the end) when they are long and structured.
  */
-export function reportsOf(view: SessionView): Report[] {
+export function reportsOf(view: SessionView): readonly Report[] {
+  // Four rules and the selection ask for a session's reports; the view never changes once built.
+  let reports = reportsByView.get(view);
+  if (reports === undefined) {
+    reports = reportsIn(view);
+    reportsByView.set(view, reports);
+  }
+  return reports;
+}
+const reportsByView = new WeakMap<SessionView, readonly Report[]>();
+
+function reportsIn(view: SessionView): Report[] {
   const reports: Report[] = [];
   for (const s of view.steps) {
     if (!DELEGATE_TOOLS.has(s.call.name) || s.failed || s.rejected) continue;

@@ -167,12 +167,21 @@ const COMMON_WORD_EXT = new Set(['e', 'g', 'i', 'x', 'com', 'org', 'io', 'net', 
 
 /** Lowercase word set for overlap tests. */
 export function words(text: string): Set<string> {
-  return new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9_.\-/]+/)
-      .filter((w) => w.length > 2),
-  );
+  // The runs of [a-z0-9_.\-/] longer than two characters, as splitting on the other characters
+  // would give them, in one pass without the intermediate array.
+  const lower = text.toLowerCase();
+  const out = new Set<string>();
+  let start = 0;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i < lower.length && isWordChar(lower.charCodeAt(i))) continue;
+    if (i - start > 2) out.add(lower.slice(start, i));
+    start = i + 1;
+  }
+  return out;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 45 && c <= 57) || c === 95; // a-z, '-' '.' '/' 0-9, '_'
 }
 
 /** Share of the smaller set that the larger one also holds (0..1). */

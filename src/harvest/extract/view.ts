@@ -4,7 +4,7 @@
  * paired with their results, and Codex unified-exec polls folded back into the command they poll.
  */
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
-import { shortenCommand } from './commands.js';
+import { commandFamilies, mainCommand, shortenCommand, simpleCommands } from './commands.js';
 import { cleanText } from './text.js';
 
 export interface Step {
@@ -14,6 +14,12 @@ export interface Step {
   pos: number;
   /** Shell command line, shortened (heredocs and long messages elided), when the tool ran one. */
   command?: string;
+  /** `simpleCommands(command)`, `family` of each, and `mainCommand(command)` (empty without a
+   * command): rules ask for them many times per step, and a field read is cheaper than the
+   * string memo's lookup. */
+  simple: readonly string[];
+  families: readonly string[];
+  main: string;
   /** Output with ANSI codes, reminders and exec headers removed. */
   output: string;
   exitCode?: number;
@@ -25,6 +31,8 @@ export interface Step {
   outputEvent: number;
   /** Size of the full output in tokens, when the tool reports it (Codex unified exec "Original token count"). */
   outputTokens?: number;
+  /** editedFiles(step), once asked for (undefined until then). */
+  edited: string[] | undefined;
 }
 
 export interface SessionView {
@@ -37,6 +45,8 @@ export interface SessionView {
   /** Human prompts (not injected), in order. */
   prompts: UserEvent[];
 }
+
+const NONE: readonly string[] = Object.freeze([]);
 
 const EXCLUDED_KINDS = new Set<SessionEvent['kind']>(['bootstrap', 'summary', 'system']);
 
@@ -160,7 +170,17 @@ export function viewOf(session: Session): SessionView {
     const step = { call } as Step;
     if (result) step.result = result;
     step.pos = steps.length;
-    if (command) step.command = shortenCommand(command);
+    if (command) {
+      const short = shortenCommand(command);
+      step.command = short;
+      step.simple = simpleCommands(short);
+      step.families = commandFamilies(short);
+      step.main = mainCommand(short);
+    } else {
+      step.simple = NONE;
+      step.families = NONE;
+      step.main = '';
+    }
     step.output = raw;
     if (exitCode !== undefined) step.exitCode = exitCode;
     step.failed = errored && !rejected && !cascade && !pending;
@@ -168,6 +188,7 @@ export function viewOf(session: Session): SessionView {
     step.cascade = cascade;
     step.outputEvent = outputEvent;
     if (tokens !== undefined) step.outputTokens = tokens;
+    step.edited = undefined;
     steps.push(step);
     stepByCall.set(call.index, step);
   }
@@ -232,25 +253,26 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 /** Base names of the files a step edits (edit tools, or apply_patch bodies in a shell call or custom tool). */
 export function editedFiles(step: Step): string[] {
   // Rules ask for a step's edited files many times (some once per step per prompt or line); a
-  // step never changes once the view is built, so the answer is kept on it, under a symbol so it
-  // is never enumerated or serialised (a plain property read, cheaper than a WeakMap lookup).
-  const cached = (step as Step & { [EDITED]?: string[] })[EDITED];
-  if (cached !== undefined) return cached;
-  const files = editedFilesOf(step);
-  (step as Step & { [EDITED]?: string[] })[EDITED] = files;
-  return files;
+  // step never changes once the view is built, so the answer is kept on it (`edited`, set to
+  // undefined by viewOf so every step has the same shape).
+  return (step.edited ??= editedFilesOf(step));
 }
-const EDITED = Symbol('editedFiles');
 
 function editedFilesOf(step: Step): string[] {
   const out: string[] = [];
   const input = step.call.input;
-  for (const key of ['file_path', 'path', 'target_file', 'filePath']) {
-    const v = input[key];
-    if (typeof v === 'string' && EDIT_TOOLS.has(step.call.name)) out.push(v);
+  if (EDIT_TOOLS.has(step.call.name)) {
+    for (const key of ['file_path', 'path', 'target_file', 'filePath']) {
+      const v = input[key];
+      if (typeof v === 'string') out.push(v);
+    }
   }
-  const bodies = [step.call.command ?? '', ...Object.values(input).filter((v): v is string => typeof v === 'string')];
-  for (const body of bodies) if (body.includes('*** ')) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
+  const patched = (body: string): void => {
+    if (body.includes('*** ')) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
+  };
+  patched(step.call.command ?? '');
+  for (const v of Object.values(input)) if (typeof v === 'string') patched(v);
+  if (out.length === 0) return [];
   return [...new Set(out.map((p) => p.replace(/^.*\//, '')))];
 }
 

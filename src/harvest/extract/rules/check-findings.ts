@@ -6,10 +6,10 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { isCheck, simpleCommands, family } from '../commands.js';
+import { isCheck } from '../commands.js';
 import { clip, code, errorSignature, oneLine } from '../text.js';
 import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
-import { actionFamily } from './error-fix.js';
+import { actionFamilyOf } from './error-fix.js';
 
 interface Finding {
   file: string;
@@ -94,8 +94,8 @@ function addedLine(step: Step): string | undefined {
 }
 
 function checkLabel(step: Step, f: Finding): string {
-  const fams = step.command ? simpleCommands(step.command).map(family).filter((x) => isCheck(x)) : [];
-  const label = fams[0] ?? (step.command ? actionFamily(step.command) : step.call.name);
+  const fams = step.families.filter((x) => isCheck(x));
+  const label = fams[0] ?? (step.command ? actionFamilyOf(step.families) : step.call.name);
   return f.section ? `${label} (${f.section.toLowerCase()} in its hook)` : label;
 }
 
@@ -105,8 +105,7 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
   const usedFixes = new Set<number>();
   for (const step of view.steps) {
     if (!step.command || step.rejected) continue;
-    const fams = simpleCommands(step.command).map(family);
-    if (!step.failed && !fams.some((f) => isCheck(f))) continue;
+    if (!step.failed && !step.families.some((f) => isCheck(f))) continue;
     for (const f of findings(step.output)) {
       const key = `${f.file}|${errorSignature(f.message.replace(/`[^`]*`/g, '<s>')).slice(0, 30)}`;
       if (done.has(key)) continue;

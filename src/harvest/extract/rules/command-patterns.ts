@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, isCheck, isReadOnly, simpleCommands, tokens } from '../commands.js';
+import { isCheck, isReadOnly, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
 
@@ -21,10 +21,10 @@ function runs(view: SessionView): Run[] {
   const out: Run[] = [];
   for (const step of view.steps) {
     if (!step.command || step.rejected) continue;
-    for (const simple of simpleCommands(step.command)) {
-      const fam = family(simple);
+    step.simple.forEach((simple, i) => {
+      const fam = step.families[i]!;
       if (fam && fam !== 'cd') out.push({ fam, simple: clip(simple, 110), step });
-    }
+    });
   }
   return out;
 }
@@ -209,7 +209,7 @@ function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
   for (const s of view.steps) {
     if (!s.command || s.failed || s.rejected) continue;
-    const fams = simpleCommands(s.command).map(family).filter((f) => f && f !== 'cd');
+    const fams = s.families.filter((f) => f && f !== 'cd');
     if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
     const key = fams.join(' && ');
     byShape.set(key, [...(byShape.get(key) ?? []), s]);

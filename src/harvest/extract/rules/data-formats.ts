@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { mainCommand, program, tokens } from '../commands.js';
+import { program, tokens } from '../commands.js';
 import { code } from '../text.js';
 import { READ_TOOLS, type SessionView, type Step } from '../view.js';
 
@@ -29,7 +29,7 @@ function printedFile(s: Step): string | undefined {
   const path = s.call.input.file_path ?? s.call.input.path ?? s.call.input.target_file;
   if (READ_TOOLS.has(s.call.name)) return typeof path === 'string' && JSONL_FILE.test(path) ? path : undefined;
   if (!s.command) return undefined;
-  const main = mainCommand(s.command);
+  const main = s.main;
   if (!PRINTERS.has(program(main))) return undefined;
   return tokens(main).find((t) => JSONL_FILE.test(t));
 }

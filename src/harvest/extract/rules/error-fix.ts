@@ -8,7 +8,7 @@
 import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, isCheck, isReadOnly, mainCommand, simpleCommands, tokens } from '../commands.js';
+import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
@@ -16,16 +16,21 @@ import { quirkKind } from './tool-quirks.js';
 
 /** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
 export function actionFamily(command: string): string {
-  const fams = simpleCommands(command).map(family).filter((f) => f && f !== 'cd');
+  return actionFamilyOf(commandFamilies(command));
+}
+
+/** actionFamily from the families of a command line's simple commands (a Step's `families`). */
+export function actionFamilyOf(families: readonly string[]): string {
+  const fams = families.filter((f) => f && f !== 'cd');
   const acting = fams.filter((f) => !isReadOnly(f));
   return acting[acting.length - 1] ?? fams[0] ?? '';
 }
 
-/** Flags given to the commands of one family within a command line. */
-function flagsOf(command: string, fam: string): Set<string> {
+/** Flags given to the commands of one family within a step's command line. */
+function flagsOf(step: Step, fam: string): Set<string> {
   return new Set(
-    simpleCommands(command)
-      .filter((c) => family(c) === fam)
+    step.simple
+      .filter((_, i) => step.families[i] === fam)
       .flatMap((c) => tokens(c).filter((t) => /^--?[a-zA-Z]/.test(t))),
   );
 }
@@ -70,9 +75,9 @@ function subcommandPath(simple: string): string[] {
 }
 
 /** Whether `later` runs the same subcommand as `failed` (`git push -u` for `git push origin x`, not `session list` for `session start`). */
-function sameSubcommand(failed: string, later: string, fam: string): boolean {
-  const a = simpleCommands(failed).filter((c) => family(c) === fam).map(subcommandPath);
-  const b = simpleCommands(later).filter((c) => family(c) === fam).map(subcommandPath);
+function sameSubcommand(failed: Step, later: Step, fam: string): boolean {
+  const a = failed.simple.filter((_, i) => failed.families[i] === fam).map(subcommandPath);
+  const b = later.simple.filter((_, i) => later.families[i] === fam).map(subcommandPath);
   const prefix = (x: string[], y: string[]): boolean => x.every((w, i) => y[i] === w);
   return a.some((x) => b.some((y) => prefix(x, y) || prefix(y, x)));
 }
@@ -89,18 +94,14 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
     const s = steps[i]!;
     const near = s.pos - failed.pos <= 6;
     if (!near && first) break;
-    if (s.failed || s.rejected || s.command === undefined || !hasFamily(s.command, fam) || !sameSubcommand(failed.command!, s.command, fam)) continue;
+    if (s.failed || s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam)) continue;
     first ??= s;
     if (!near) break;
-    flags ??= flagsOf(failed.command!, fam);
+    flags ??= flagsOf(failed, fam);
     const f0 = flags;
-    if ([...flagsOf(s.command, fam)].some((f) => !f0.has(f))) return s;
+    if ([...flagsOf(s, fam)].some((f) => !f0.has(f))) return s;
   }
   return first;
-}
-
-function hasFamily(command: string, fam: string): boolean {
-  return simpleCommands(command).some((c) => family(c) === fam);
 }
 
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
@@ -117,11 +118,11 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): str
       continue;
     }
     if (!s.command) continue;
-    for (const simple of simpleCommands(s.command)) {
-      const f = family(simple);
-      if (!f || f === fam || isReadOnly(f) || cmds.has(f) || OWN_TOOL.test(simple)) continue;
+    s.simple.forEach((simple, i) => {
+      const f = s.families[i]!;
+      if (!f || f === fam || isReadOnly(f) || cmds.has(f) || OWN_TOOL.test(simple)) return;
       cmds.set(f, clip(simple, 40));
-    }
+    });
   }
   const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
   const out = ordered.slice(0, 4).map(([, c]) => code(c));
@@ -135,7 +136,7 @@ function fromToolFailures(view: SessionView): Draft[] {
   const sectionsByKey = new Map<string, Set<string>>();
   for (const s of view.steps) {
     if (!s.failed || !s.command || quirkKind(s)) continue;
-    const fam = actionFamily(s.command);
+    const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);

@@ -51,12 +51,12 @@ export function oversizedOutputDrafts(view: SessionView): Draft[] {
   const bySize = [...view.steps].sort((a, b) => (b.outputTokens ?? 0) - (a.outputTokens ?? 0) || a.pos - b.pos);
   for (const s of bySize) {
     if (!s.command || s.failed || s.rejected || !isHuge(s)) continue;
-    const prog = program(mainCommand(s.command));
+    const prog = program(s.main);
     if (!SEARCHERS.has(prog)) continue;
     const before = new Set(exclusions(s.command));
     const rerun = view.steps
       .slice(s.pos + 1, s.pos + 1 + LOOKAHEAD)
-      .find((l) => l.command !== undefined && !l.rejected && program(mainCommand(l.command)) === prog && exclusions(l.command).some((x) => !before.has(x)));
+      .find((l) => l.command !== undefined && !l.rejected && program(l.main) === prog && exclusions(l.command).some((x) => !before.has(x)));
     if (!rerun) continue;
     const added = exclusions(rerun.command!).filter((x) => !before.has(x));
     const culprit = flooding(s.output);

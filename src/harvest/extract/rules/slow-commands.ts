@@ -7,10 +7,10 @@
 import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, isReadOnly, simpleCommands } from '../commands.js';
+import { isReadOnly } from '../commands.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
-import { actionFamily } from './error-fix.js';
+import { actionFamilyOf } from './error-fix.js';
 import { indexedByPosition } from '../event-at.js';
 
 const SLOW_SECONDS = 60;
@@ -62,7 +62,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
     const seconds = secondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
-    const fam = actionFamily(s.command);
+    const fam = actionFamilyOf(s.families);
     if (!fam || (slowest.get(fam)?.seconds ?? 0) >= seconds) continue;
     const timeout = typeof s.call.input.timeout === 'number' ? s.call.input.timeout : undefined;
     const sections = hookSections(s.output);
@@ -73,7 +73,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';
     slowest.set(fam, {
       seconds,
-      fams: new Set(simpleCommands(s.command).map(family).filter((f) => f && !isReadOnly(f))),
+      fams: new Set(s.families.filter((f) => f && !isReadOnly(f))),
       draft: {
         category: 'fact',
         title: `${clip(fam, 40)} is slow (about ${human(seconds)})`,

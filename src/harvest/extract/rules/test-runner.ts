@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, mainCommand } from '../commands.js';
+import { family } from '../commands.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
 
@@ -25,7 +25,7 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
   let best: { draft: Draft; info: number } | undefined;
   for (const s of view.steps) {
     if (!s.command || s.rejected) continue;
-    const main = mainCommand(s.command);
+    const main = s.main;
     const fam = family(main);
     if (!TEST_FAMILY.test(fam)) continue;
     const setup = new Map<string, string>();

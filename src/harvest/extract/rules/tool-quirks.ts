@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, mainCommand, program, tokens } from '../commands.js';
+import { family, program, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -30,12 +30,12 @@ const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>
 const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
 function isEditStep(s: Step): boolean {
-  return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(program(mainCommand(s.command))));
+  return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(program(s.main)));
 }
 
 function toolLabel(s: Step): string {
   if (s.command) {
-    const p = program(mainCommand(s.command));
+    const p = program(s.main);
     if (/^apply_?patch$/.test(p)) return 'apply_patch';
   }
   return s.call.name;
@@ -64,14 +64,14 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
 }
 
 function argsOf(s: Step): Set<string> {
-  return new Set(tokens(mainCommand(s.command ?? '')).slice(1).filter((t) => !t.startsWith('-') && t.length > 1));
+  return new Set(tokens(s.main).slice(1).filter((t) => !t.startsWith('-') && t.length > 1));
 }
 
 /** The later successful command that replaced a missing one (shares its arguments or extends its name). */
 function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
   const args = argsOf(failed);
   const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => !s.failed && !s.rejected && s.command !== undefined);
-  const progOf = (s: Step): string => program(mainCommand(s.command!));
+  const progOf = (s: Step): string => program(s.main);
   // A sibling of the missing program (python → python3) first, then a command on the same arguments.
   return (
     later.find((s) => progOf(s) !== missing && progOf(s).startsWith(missing)) ??
@@ -94,7 +94,7 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(s.command, 80))}.${insteadText}`,
     confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: s.outputEvent,
-    tags: [missing, s.call.name, ...(instead ? [program(mainCommand(instead.command!))] : [])],
+    tags: [missing, s.call.name, ...(instead ? [program(instead.main)] : [])],
     quotes: [err, ...(instead ? [instead.command!] : [])],
     rule: 'tool-quirk',
     signature: errorSignature(err),
@@ -207,7 +207,7 @@ function permission(s: Step): Draft {
     text: `${what} fails with ${code(err)}.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
-    tags: [s.call.name, ...(s.command ? [family(mainCommand(s.command))] : [])],
+    tags: [s.call.name, ...(s.command ? [family(s.main)] : [])],
     quotes: [err],
     rule: 'tool-quirk',
     signature: errorSignature(err),
