@@ -1,12 +1,16 @@
 /**
  * The extractor's shortcuts give what the plain forms they replace give: words() against the
  * split it stands for, a step's simple commands, families and main command against the string
- * helpers, and reportsOf asked twice against once.
+ * helpers, reportsOf asked twice against once, and the output marks that gate some rules' regexes.
  */
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { commandFamilies, family, mainCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
+import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
+import { PACKAGE_JSON } from '../../src/harvest/extract/rules/toolchain.js';
+import { BACKGROUND, showsMissingModule, TRUNCATED } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { words } from '../../src/harvest/extract/text.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { readSessions } from '../../src/sessions/read.js';
@@ -72,5 +76,48 @@ describe('reportsOf', () => {
     expect(first.length).toBe(1);
     expect(reportsOf(view)).toBe(first);
     expect(reportsOf(viewOf(b.build()))).toEqual(first);
+  });
+});
+
+describe('output marks', () => {
+  // Each regex that a mark gates, with the mark: where the mark is not set the regex must fail.
+  const gated: [number, (s: string) => boolean][] = [
+    [MARK.cut, (s) => TRUNCATED.test(s)],
+    [MARK.cut, (s) => CUT.test(s)],
+    [MARK.background, (s) => BACKGROUND.test(s)],
+    [MARK.dependencies, (s) => PACKAGE_JSON.test(s)],
+    [MARK.module, (s) => showsMissingModule(s)],
+  ];
+  const pieces = [
+    '[... omitted 12 of 400 lines ...]', '<persisted-output>', 'Output too large', 'OUTPUT TOO LARGE', 'Shell cwd was reset',
+    'Command running in background with ID: b3x9', 'RUNNING IN BACKGROUND WITH ID 7', '"devDependencies": {', '"dependencies" : {',
+    "ModuleNotFoundError: No module named 'yaml'", "Error: Cannot find module 'x'", 'persisted-outpu', 'omitte', 'depend',
+    'output too', ' large', 'background with', '\n', ' ', 'ok', 'é', '→',
+  ];
+  it('is set wherever a gated regex matches, in any case and with overlapping literals', () => {
+    const next = prng(11);
+    let matched = 0;
+    for (let n = 0; n < 4000; n++) {
+      let text = '';
+      const parts = 1 + Math.floor(next() * 6);
+      for (let i = 0; i < parts; i++) {
+        let p = pieces[Math.floor(next() * pieces.length)]!;
+        if (next() < 0.2) p = p.toUpperCase();
+        else if (next() < 0.2) p = p.toLowerCase();
+        text += p;
+      }
+      const marks = marksOf(text);
+      for (const [mark, matches] of gated) {
+        if (!matches(text)) continue;
+        matched++;
+        expect(marks & mark, JSON.stringify(text)).toBe(mark);
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
+    expect(marksOf('persisted-output too large running in background')).toBe(MARK.cut | MARK.background);
+    expect(marksOf('nothing to see')).toBe(0);
+    // literals of two marks that share letters: the scan resumes inside a match, not after it
+    expect(marksOf('OUTPUT TOO LARGEPENDENCIES"')).toBe(MARK.cut | MARK.dependencies);
+    expect(marksOf('cannot find modulependencies"')).toBe(MARK.module | MARK.dependencies);
   });
 });

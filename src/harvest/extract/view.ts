@@ -5,6 +5,7 @@
  */
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
 import { commandFamilies, mainCommand, shortenCommand, simpleCommands } from './commands.js';
+import { marksOf } from './marks.js';
 import { cleanText } from './text.js';
 
 export interface Step {
@@ -31,6 +32,8 @@ export interface Step {
   outputEvent: number;
   /** Size of the full output in tokens, when the tool reports it (Codex unified exec "Original token count"). */
   outputTokens?: number;
+  /** Which of the literals some rules' regexes need the output holds (marks.ts). */
+  marks: number;
   /** editedFiles(step), once asked for (undefined until then). */
   edited: string[] | undefined;
 }
@@ -188,6 +191,7 @@ export function viewOf(session: Session): SessionView {
     step.cascade = cascade;
     step.outputEvent = outputEvent;
     if (tokens !== undefined) step.outputTokens = tokens;
+    step.marks = raw === '' ? 0 : marksOf(raw);
     step.edited = undefined;
     steps.push(step);
     stepByCall.set(call.index, step);

@@ -5,6 +5,7 @@
  * path). The pitfall names the files that filled the output and the exclusion that worked.
  */
 import { CONFIDENCE } from '../../candidate.js';
+import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { mainCommand, program, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
@@ -12,7 +13,7 @@ import { type SessionView, type Step } from '../view.js';
 
 const SEARCHERS = new Set(['rg', 'grep', 'egrep', 'ag', 'ack', 'find', 'fd', 'git']);
 const HUGE_TOKENS = 50_000;
-const CUT = /Output too large|<persisted-output>|\[\.\.\. omitted \d+ of \d+ lines/i;
+export const CUT = /Output too large|<persisted-output>|\[\.\.\. omitted \d+ of \d+ lines/i;
 /** Flags that leave files out of a search. */
 const EXCLUSION = /^(?:--glob=?|-g|--exclude(?:-dir)?(?:=.*)?|--iglob=?|-not|!|--type-not=?|-T)$|^--(?:exclude|exclude-dir|glob|iglob)=/;
 const LOOKAHEAD = 8;
@@ -43,7 +44,7 @@ function flooding(output: string): string | undefined {
 }
 
 function isHuge(s: Step): boolean {
-  return (s.outputTokens ?? 0) >= HUGE_TOKENS || CUT.test(s.output);
+  return (s.outputTokens ?? 0) >= HUGE_TOKENS || ((s.marks & MARK.cut) !== 0 && CUT.test(s.output));
 }
 
 export function oversizedOutputDrafts(view: SessionView): Draft[] {

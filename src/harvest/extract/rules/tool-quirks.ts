@@ -5,6 +5,7 @@
  * tools (agent). Each quirk says what worked instead when the session shows it.
  */
 import { CONFIDENCE } from '../../candidate.js';
+import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { family, program, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
@@ -23,11 +24,11 @@ const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a director
 function showsMissingCommand(out: string): boolean {
   return (out.includes('not found') || out.includes('is not recognized as an internal')) && MISSING_COMMAND.test(out);
 }
-function showsMissingModule(out: string): boolean {
+export function showsMissingModule(out: string): boolean {
   return (out.includes('No module named') || out.includes('Cannot find module')) && MISSING_MODULE.test(out);
 }
-const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
-const BACKGROUND = /running in background with ID:? ?(\w+)/i;
+export const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
+export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
 function isEditStep(s: Step): boolean {
   return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(program(s.main)));
@@ -55,7 +56,7 @@ const quirkCache = new WeakMap<Step, QuirkKind | undefined>();
 function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
   if (showsMissingCommand(out) && s.command) return 'missing-command';
-  if (showsMissingModule(out)) return 'missing-module';
+  if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out)) return 'permission';
   if (TOO_LARGE.test(out)) return 'too-large';
   if (isEditStep(s)) return 'edit-refused';
@@ -244,7 +245,7 @@ function truncation(view: SessionView): Draft[] {
   const seen = new Set<string>();
   const out: Draft[] = [];
   for (const s of view.steps) {
-    const m = TRUNCATED.exec(s.output);
+    const m = s.marks & MARK.cut ? TRUNCATED.exec(s.output) : null;
     if (!m) continue;
     const tool = s.call.name;
     if (seen.has(tool)) continue;
@@ -270,7 +271,7 @@ function truncation(view: SessionView): Draft[] {
 /** Commands moved to the background when they outlive the tool's timeout. */
 function backgrounded(view: SessionView): Draft | undefined {
   for (const s of view.steps) {
-    const m = BACKGROUND.exec(s.output);
+    const m = s.marks & MARK.background ? BACKGROUND.exec(s.output) : null;
     if (!m) continue;
     const id = m[1]!;
     const follow = view.steps.slice(s.pos + 1, s.pos + 6).find((l) => JSON.stringify(l.call.input).includes(id) && l.call.name !== s.call.name);
@@ -367,7 +368,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   };
   for (const s of view.steps) {
     if (!s.failed) {
-      if (showsMissingModule(s.output)) push(missingModule(s));
+      if (s.marks & MARK.module && showsMissingModule(s.output)) push(missingModule(s));
       continue;
     }
     switch (quirkKind(s)) {

@@ -6,6 +6,7 @@
  * report on the repo (stated). Never from the agent's own edits or closing claims.
  */
 import { CONFIDENCE } from '../../candidate.js';
+import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf } from '../report.js';
 import { isEdit, type SessionView } from '../view.js';
@@ -16,7 +17,7 @@ const ENGINES_NODE = /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]{1,30})"/;
 const REPORTED_NODE = /\bnode(?:\.js)?\b(?:\*\*)?(?:\s+version)?(?:\*\*)?\s*[:=]?\s*(?:\*\*)?(?:required|requires|minimum)?(?:\*\*)?\s*[:=]?\s*`?(>=?\s*v?\d{1,2}(?:\.\d+){0,2})/i;
 const NODE_HEADING_THEN_REQUIRED = /#+\s*node(?:\.js)?\s+version\s*\n+\s*(?:\*\*)?required(?:\*\*)?\s*:\s*`?(>=?\s*v?\d{1,2}(?:\.\d+){0,2})/i;
 /** A package.json: what else has both of these. */
-const PACKAGE_JSON = /"(?:dev)?[dD]ependencies"\s*:\s*\{/;
+export const PACKAGE_JSON = /"(?:dev)?[dD]ependencies"\s*:\s*\{/;
 
 interface Hooks {
   husky: boolean;
@@ -59,7 +60,7 @@ interface Evidence {
 function evidenceOf(view: SessionView): Evidence[] {
   const out: Evidence[] = [];
   for (const s of view.steps) {
-    if (s.failed || s.rejected || isEdit(s) || !PACKAGE_JSON.test(s.output)) continue;
+    if (s.failed || s.rejected || !(s.marks & MARK.dependencies) || isEdit(s) || !PACKAGE_JSON.test(s.output)) continue;
     out.push({ text: s.output, event: s.outputEvent, verified: true });
   }
   for (const r of reportsOf(view)) if (r.source === 'delegate') out.push({ text: r.text, event: r.event, verified: false });
