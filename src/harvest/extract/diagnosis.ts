@@ -60,17 +60,66 @@ export interface Explanation {
 
 /** Score of one sentence as the explanation of an error, or -Infinity when it cannot be one. */
 export function explanationScore(s: string, errWords: Set<string>): number {
-  if (s.length < 20 || s.length > 400 || s.endsWith('?')) return -Infinity;
+  return scoreOf(factsOf(s), errWords);
+}
+
+/** What scoring a sentence needs besides the error: all of it but the shared words is the same
+ * whichever error it is weighed against, so it is worked out once per sentence (see explain). */
+interface SentenceFacts {
+  text: string;
+  /** Too short, too long or a question: never an explanation. */
+  excluded: boolean;
+  causal: boolean;
+  strong: boolean;
+  concrete: number;
+  narration: boolean;
+  firstPerson: boolean;
+  words: Set<string> | undefined;
+}
+
+function factsOf(s: string): SentenceFacts {
+  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?');
+  return {
+    text: s,
+    excluded,
+    causal: !excluded && CAUSAL.test(s),
+    strong: STRONG_CAUSE.test(s),
+    concrete: excluded ? 0 : Math.min(2, concreteness(s)),
+    narration: !excluded && NARRATION.test(s),
+    firstPerson: !excluded && /^(?:I|I'm|I've|We|We're)\b/.test(s),
+    words: excluded ? undefined : words(s),
+  };
+}
+
+function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
+  if (f.excluded) return -Infinity;
+  // the terms in the order they were always added, so the sums are the same to the last bit
   let score = 0;
-  if (CAUSAL.test(s)) score += 3;
-  if (STRONG_CAUSE.test(s)) score += 2;
-  const shared = overlap(errWords, words(s)) * Math.min(errWords.size, 6);
+  if (f.causal) score += 3;
+  if (f.strong) score += 2;
+  const shared = overlap(errWords, f.words!) * Math.min(errWords.size, 6);
   score += Math.min(3, shared);
-  score += Math.min(2, concreteness(s));
-  if (NARRATION.test(s)) score -= 3;
-  if (/^(?:I|I'm|I've|We|We're)\b/.test(s) && !CAUSAL.test(s)) score -= 1;
+  score += f.concrete;
+  if (f.narration) score -= 3;
+  if (f.firstPerson && !f.causal) score -= 1;
   return score;
 }
+
+/** The sentences of a message text as explain weighs them: one line each, interjection cut.
+ * An assistant message follows many failures in a long session; it is cut and read once. */
+function sentenceFacts(text: string): SentenceFacts[] {
+  let out = factsCache.get(text);
+  if (out === undefined) {
+    out = sentences(text)
+      .map((raw) => oneLine(raw).replace(INTERJECTION, ''))
+      .filter(Boolean)
+      .map(factsOf);
+    if (factsCache.size >= 5000) factsCache.clear();
+    factsCache.set(text, out);
+  }
+  return out;
+}
+const factsCache = new Map<string, SentenceFacts[]>();
 
 /**
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
@@ -85,9 +134,9 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
     if (e.kind === 'reasoning' && /^gAAAA|^[A-Za-z0-9+/=]{200,}$/.test(e.text.trim())) continue;
     // The first explanation after a failure is usually the diagnosis; later ones drift.
     const penalty = recency ? 0.4 * distance++ : 0;
-    const scored = sentences(e.text).map((raw) => oneLine(raw).replace(INTERJECTION, '')).filter(Boolean).map((s) => ({
-      text: s,
-      score: strongOnly && !STRONG_CAUSE.test(s) ? -Infinity : explanationScore(s, errWords) - penalty,
+    const scored = sentenceFacts(e.text).map((f) => ({
+      text: f.text,
+      score: strongOnly && !f.strong ? -Infinity : scoreOf(f, errWords) - penalty,
     }));
     for (const s of scored) {
       if (s.score >= minScore && (!best || s.score > best.score)) best = { text: s.text, event: e.index, score: s.score, sentences: scored };

@@ -1,0 +1,39 @@
+// Wall time of `compound harvest <dir>` into an empty store, two builds in alternating fresh
+// processes (the order flips each round), so a machine whose speed drifts slows both alike.
+// Usage: node scripts/harvest-ab.mjs <distA> <distB> <dir> [--runs 3]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 3;
+const [distA, distB, dir] = args.map((a) => resolve(a));
+const once = (dist) => {
+  const store = mkdtempSync(join(tmpdir(), 'harvest-ab-'));
+  try {
+    spawnSync(process.execPath, [join(dist, 'cli/main.js'), 'init', store], { stdio: 'ignore' });
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [join(dist, 'cli/main.js'), '-C', store, 'harvest', dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`${dist}: harvest failed: ${r.stderr.slice(-500)}`);
+    const { stats, counts } = JSON.parse(r.stdout);
+    return { ms, result: `${stats.sessions} sessions, ${stats.candidates} candidates, ${counts.add} added` };
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+};
+const a = [];
+const b = [];
+const ratios = [];
+for (let i = 0; i < runs; i++) {
+  const [x, y] = i % 2 ? [once(distB), once(distA)] : [once(distA), once(distB)];
+  const [ra, rb] = i % 2 ? [y, x] : [x, y];
+  if (ra.result !== rb.result) console.log(`different results: A ${ra.result}; B ${rb.result}`);
+  a.push(ra.ms);
+  b.push(rb.ms);
+  ratios.push(ra.ms / rb.ms);
+  console.log(`round ${i + 1}: A ${(ra.ms / 1000).toFixed(2)} s, B ${(rb.ms / 1000).toFixed(2)} s (${rb.result})`);
+}
+const med = (xs) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
+console.log(`A ${(med(a) / 1000).toFixed(2)} s, B ${(med(b) / 1000).toFixed(2)} s (medians), A/B median ${med(ratios).toFixed(3)} [${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}]`);
