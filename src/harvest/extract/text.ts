@@ -14,8 +14,11 @@ export function cleanText(text: string): string {
   // Each pass only when its marker occurs (most outputs have none): same result, less scanning.
   let t = text;
   if (t.includes('\u001b')) t = t.replace(ANSI, '');
-  if (t.includes('<system-reminder>')) t = t.replace(SYSTEM_REMINDER, '');
-  if (t.includes('tool_use_error>')) t = t.replace(TOOL_ERROR_TAG, '');
+  // Both tags start with '<', which few outputs hold: one search for it spares the two longer ones.
+  if (t.includes('<')) {
+    if (t.includes('<system-reminder>')) t = t.replace(SYSTEM_REMINDER, '');
+    if (t.includes('tool_use_error>')) t = t.replace(TOOL_ERROR_TAG, '');
+  }
   if (t.includes('→')) t = t.replace(LINE_NUMBER_PREFIX, '');
   if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
   return t;

@@ -51,11 +51,10 @@ export interface SessionView {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-const EXCLUDED_KINDS = new Set<SessionEvent['kind']>(['bootstrap', 'summary', 'system']);
-
 /** True for events a harvester may read as knowledge sources. */
 export function harvestable(e: SessionEvent): boolean {
-  return !e.injected && !EXCLUDED_KINDS.has(e.kind);
+  const kind = e.kind; // bootstrap blocks, compaction summaries and system lines are never knowledge
+  return kind !== 'bootstrap' && kind !== 'summary' && kind !== 'system' && !e.injected;
 }
 
 const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
