@@ -14,12 +14,43 @@ const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
 
 /** The line of a failing output that states the error, trimmed (at most `max` characters). */
 export function errorLine(output: string, max = 180, joinNext = true): string {
-  // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
-  const stderr = /\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1];
-  if (stderr && stderr.trim().length > 0) {
-    const inner = errorLine(stderr, max, joinNext);
+  const found = errorLineIn(output);
+  if (found.inner) {
+    const inner = errorLine(found.inner, max, joinNext);
     if (inner) return inner;
   }
+  const { pick, next } = found;
+  // A line cut mid-phrase by the terminal's width ("… already exists and" / "is not an empty directory.").
+  const wrapped = /\b(?:and|or|to|the|a|an|of|in|for|with|is|not|be)$/.test(pick) && next !== undefined && /^[a-z]/.test(next);
+  const joined = (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
+  return clip(joined.replace(/^stderr:\s*/i, ''), max);
+}
+
+interface FoundError {
+  /** The stderr part of a wrapper message, when it has one to look in first. */
+  inner?: string;
+  pick: string;
+  /** The line after `pick`. */
+  next?: string;
+}
+
+/** Where errorLine looks, whatever its length and joining: several rules ask about one failing
+ * output (error-fix twice, tool-quirks), and splitting and testing its lines is the cost. */
+function errorLineIn(output: string): FoundError {
+  let found = foundCache.get(output);
+  if (found === undefined) {
+    found = findErrorLine(output);
+    if (foundCache.size >= 2000) foundCache.clear();
+    foundCache.set(output, found);
+  }
+  return found;
+}
+const foundCache = new Map<string, FoundError>();
+
+function findErrorLine(output: string): FoundError {
+  // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
+  const stderr = /\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1];
+  const inner = stderr && stderr.trim().length > 0 ? stderr : undefined;
   const lines = cleanText(output)
     .replace(/\\n/g, '\n')
     .split('\n')
@@ -36,10 +67,7 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   if (/\bcommand failed\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => /^(?:fatal|error)\b/i.test(l)) ?? pick;
   // "The following paths are ignored:" names the culprit on the next line.
   const next = lines[lines.indexOf(pick) + 1];
-  // A line cut mid-phrase by the terminal's width ("… already exists and" / "is not an empty directory.").
-  const wrapped = /\b(?:and|or|to|the|a|an|of|in|for|with|is|not|be)$/.test(pick) && next !== undefined && /^[a-z]/.test(next);
-  const joined = (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
-  return clip(joined.replace(/^stderr:\s*/i, ''), max);
+  return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}) };
 }
 
 const CAUSAL =

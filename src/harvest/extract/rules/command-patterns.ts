@@ -71,7 +71,11 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
 
 /** Distinct check commands that passed after the last file edit: the session's verification recipe. */
 function finalVerification(view: SessionView, all: readonly Run[]): Draft | undefined {
-  const lastEdit = [...view.steps].reverse().find((s) => !s.failed && isEdit(s));
+  let lastEdit: Step | undefined;
+  for (let i = view.steps.length - 1; i >= 0 && !lastEdit; i--) {
+    const s = view.steps[i]!;
+    if (!s.failed && isEdit(s)) lastEdit = s;
+  }
   if (!lastEdit) return undefined;
   const cmds: Run[] = [];
   for (const r of all) {
