@@ -3,7 +3,7 @@
  * afterwards that explains it. Shared by the error → fix and tool-quirk rules.
  */
 import type { SessionEvent } from '../../sessions/model.js';
-import { NARRATION, cleanText, clip, concreteness, oneLine, overlap, sentences, words } from './text.js';
+import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
 
 const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
 const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxWarning|DeprecationWarning)\b.*?:/;
@@ -51,8 +51,7 @@ function findErrorLine(output: string): FoundError {
   // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
   const stderr = /\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1];
   const inner = stderr && stderr.trim().length > 0 ? stderr : undefined;
-  const lines = cleanText(output)
-    .replace(/\\n/g, '\n')
+  const lines = literalNewlines(cleanText(output))
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l));

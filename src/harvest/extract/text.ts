@@ -145,8 +145,25 @@ export function depersonalize(text: string, cwd?: string): string {
   return t;
 }
 
+/** Literal `\\n` escapes (an output printed as a JSON string) as the line breaks they stand for. */
+export function literalNewlines(text: string): string {
+  return text.includes('\\n') ? text.replace(/\\n/g, '\n') : text;
+}
+
 /** Normalised error line for counting recurrences: paths, hex ids, numbers and quotes stripped. */
 export function errorSignature(line: string): string {
+  // Rules sign each failure's error line and each draft's; a session repeats its errors.
+  let sig = signatureCache.get(line);
+  if (sig === undefined) {
+    sig = signatureOf(line);
+    if (signatureCache.size >= 5000) signatureCache.clear();
+    signatureCache.set(line, sig);
+  }
+  return sig;
+}
+const signatureCache = new Map<string, string>();
+
+function signatureOf(line: string): string {
   return oneLine(
     line
       .toLowerCase()

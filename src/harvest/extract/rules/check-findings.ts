@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck } from '../commands.js';
-import { clip, code, errorSignature, oneLine } from '../text.js';
+import { clip, code, errorSignature, literalNewlines, oneLine } from '../text.js';
 import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
 
@@ -34,7 +34,7 @@ function isMessage(message: string): boolean {
 
 /** Findings printed by a checker, with the message lines that follow a bare location. */
 export function findings(output: string): Finding[] {
-  const lines = output.replace(/\\n/g, '\n').split('\n');
+  const lines = literalNewlines(output).split('\n');
   const out: Finding[] = [];
   let section: string | undefined;
   for (let i = 0; i < lines.length; i++) {

@@ -10,7 +10,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
-import { clip, code, errorSignature, oneLine, sentence, sentences, words } from '../text.js';
+import { clip, code, errorSignature, literalNewlines, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
 
@@ -60,7 +60,8 @@ function intended(view: SessionView, s: Step): boolean {
 
 /** Section markers such as `[FORMAT]` or `[CREDO]` that a hook or checker prints. */
 function sections(output: string): string[] {
-  return [...new Set([...output.replace(/\\n/g, '\n').matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
+  if (!output.includes('[')) return []; // every marker has one
+  return [...new Set([...literalNewlines(output).matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
 }
 
 /** Program and leading subcommand words of a simple command (`minsky session start --task 8` → minsky session start). */

@@ -8,7 +8,7 @@ import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isReadOnly } from '../commands.js';
-import { clip, code } from '../text.js';
+import { clip, code, literalNewlines } from '../text.js';
 import type { SessionView } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
 import { indexedByPosition } from '../event-at.js';
@@ -30,7 +30,7 @@ function human(seconds: number): string {
 
 /** The output line that says what took the time ("Checking PLT… done in 2m8.83s"), with its short lead-in. */
 function timingLine(output: string): string | undefined {
-  const lines = output.replace(/\\n/g, '\n').split('\n').map((l) => l.trim());
+  const lines = literalNewlines(output).split('\n').map((l) => l.trim());
   // The slowest timing the output reports (`done in 2m8.83s` over `took 0.4 seconds`).
   const secondsOf = (l: string): number => {
     const m = TIMING.exec(l)?.[0] ?? '';
@@ -49,7 +49,8 @@ function timingLine(output: string): string | undefined {
 
 /** `[FORMAT]`, `[CREDO]`: the checks a hook printed. */
 function hookSections(output: string): string[] {
-  return [...new Set([...output.replace(/\\n/g, '\n').matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
+  if (!output.includes('[')) return [];
+  return [...new Set([...literalNewlines(output).matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
 }
 
 export function slowCommandDrafts(view: SessionView): Draft[] {
