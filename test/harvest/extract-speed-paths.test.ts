@@ -11,6 +11,7 @@ import { reportsOf } from '../../src/harvest/extract/report.js';
 import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
 import { PACKAGE_JSON } from '../../src/harvest/extract/rules/toolchain.js';
 import { BACKGROUND, showsMissingModule, TRUNCATED } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { TextCache } from '../../src/harvest/extract/text-cache.js';
 import { words } from '../../src/harvest/extract/text.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { readSessions } from '../../src/sessions/read.js';
@@ -119,5 +120,28 @@ describe('output marks', () => {
     // literals of two marks that share letters: the scan resumes inside a match, not after it
     expect(marksOf('OUTPUT TOO LARGEPENDENCIES"')).toBe(MARK.cut | MARK.dependencies);
     expect(marksOf('cannot find modulependencies"')).toBe(MARK.module | MARK.dependencies);
+  });
+});
+
+describe('TextCache', () => {
+  it('makes each value once while cached, and empties itself at its entry or character bound', () => {
+    let made = 0;
+    const make = (t: string): number => {
+      made++;
+      return t.length;
+    };
+    const byCount = new TextCache<number>(3, 1000);
+    for (const t of ['a', 'bb', 'a', 'ccc', 'bb']) byCount.get(t, make);
+    expect(made).toBe(3);
+    byCount.get('dddd', make); // a fourth entry: the cache starts again
+    byCount.get('a', make);
+    expect(made).toBe(5);
+    made = 0;
+    const byChars = new TextCache<number>(100, 10);
+    expect(byChars.get('x'.repeat(6), make)).toBe(6);
+    expect(byChars.get('y'.repeat(6), make)).toBe(6); // 12 characters: emptied first
+    byChars.get('y'.repeat(6), make);
+    byChars.get('x'.repeat(6), make);
+    expect(made).toBe(3);
   });
 });

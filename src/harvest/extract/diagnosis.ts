@@ -3,6 +3,7 @@
  * afterwards that explains it. Shared by the error → fix and tool-quirk rules.
  */
 import type { SessionEvent } from '../../sessions/model.js';
+import { TextCache } from './text-cache.js';
 import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
 
 const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
@@ -37,15 +38,9 @@ interface FoundError {
 /** Where errorLine looks, whatever its length and joining: several rules ask about one failing
  * output (error-fix twice, tool-quirks), and splitting and testing its lines is the cost. */
 function errorLineIn(output: string): FoundError {
-  let found = foundCache.get(output);
-  if (found === undefined) {
-    found = findErrorLine(output);
-    if (foundCache.size >= 2000) foundCache.clear();
-    foundCache.set(output, found);
-  }
-  return found;
+  return foundCache.get(output, findErrorLine);
 }
-const foundCache = new Map<string, FoundError>();
+const foundCache = new TextCache<FoundError>(2000);
 
 function findErrorLine(output: string): FoundError {
   // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
@@ -135,18 +130,14 @@ function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
 /** The sentences of a message text as explain weighs them: one line each, interjection cut.
  * An assistant message follows many failures in a long session; it is cut and read once. */
 function sentenceFacts(text: string): SentenceFacts[] {
-  let out = factsCache.get(text);
-  if (out === undefined) {
-    out = sentences(text)
+  return factsCache.get(text, (t) =>
+    sentences(t)
       .map((raw) => oneLine(raw).replace(INTERJECTION, ''))
       .filter(Boolean)
-      .map(factsOf);
-    if (factsCache.size >= 5000) factsCache.clear();
-    factsCache.set(text, out);
-  }
-  return out;
+      .map(factsOf),
+  );
 }
-const factsCache = new Map<string, SentenceFacts[]>();
+const factsCache = new TextCache<SentenceFacts[]>(5000);
 
 /**
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`

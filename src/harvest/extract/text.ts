@@ -2,6 +2,7 @@
  * Small pure text helpers shared by the extraction rules: cleaning tool output, cutting
  * sentences, spotting concrete identifiers, and keeping personal paths out of item text.
  */
+import { TextCache } from './text-cache.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
@@ -89,16 +90,10 @@ export function blocks(text: string): string[] {
 
 /** Splits prose into sentences (also between blocks); code fences are dropped. */
 export function sentences(text: string): string[] {
-  let out = sentenceCache.get(text);
-  if (out === undefined) {
-    out = sentencesOf(text);
-    if (sentenceCache.size >= 5000) sentenceCache.clear();
-    sentenceCache.set(text, out);
-  }
-  return out;
+  return sentenceCache.get(text, sentencesOf);
 }
 /** Several rules cut the same message into sentences; the cut is pure, so it is kept per text. */
-const sentenceCache = new Map<string, string[]>();
+const sentenceCache = new TextCache<string[]>(5000);
 
 function sentencesOf(text: string): string[] {
   const withoutFences = text.replace(/```[\s\S]*?(?:```|$)/g, '\n\n');
@@ -153,15 +148,9 @@ export function literalNewlines(text: string): string {
 /** Normalised error line for counting recurrences: paths, hex ids, numbers and quotes stripped. */
 export function errorSignature(line: string): string {
   // Rules sign each failure's error line and each draft's; a session repeats its errors.
-  let sig = signatureCache.get(line);
-  if (sig === undefined) {
-    sig = signatureOf(line);
-    if (signatureCache.size >= 5000) signatureCache.clear();
-    signatureCache.set(line, sig);
-  }
-  return sig;
+  return signatureCache.get(line, signatureOf);
 }
-const signatureCache = new Map<string, string>();
+const signatureCache = new TextCache<string>(5000);
 
 function signatureOf(line: string): string {
   return oneLine(
