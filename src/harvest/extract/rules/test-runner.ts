@@ -31,8 +31,12 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
     const setup = new Map<string, string>();
     const files: string[] = [];
     for (const raw of s.output.split('\n')) {
+      // A set-up line holds ':' and a test file one of mayNameTestFile's words; stripping the box
+      // characters and spaces at the ends cannot add either, so a line with neither is skipped.
+      const colon = raw.includes(':');
+      if (!colon && !mayNameTestFile(raw)) continue;
       const line = raw.replace(BOX, '').trim();
-      const m = SETUP.exec(line);
+      const m = colon ? SETUP.exec(line) : null;
       if (m && !/[~/]home\/|\/Users\//.test(m[2]!) && !setup.has(m[1]!.toLowerCase())) setup.set(m[1]!.toLowerCase(), clip(m[2]!, 80));
       const f = mayNameTestFile(line) ? TEST_FILE.exec(line)?.[1]?.replace(/:+$/, '') : undefined;
       if (f && !VENDORED.test(f) && !f.startsWith('/') && !files.includes(f) && files.length < 3) files.push(f);
