@@ -25,22 +25,28 @@ function shown(span: string, output: string): boolean {
   return words.length > 0 && words.filter((w) => output.includes(w)).length * 2 >= words.length;
 }
 
-/** The successful looking step (read, search, shell) whose output the statement follows. */
-function previousLook(view: SessionView, index: number): Step | undefined {
-  let found: Step | undefined;
-  for (const s of view.steps) {
-    if (s.outputEvent >= index) break;
-    found = s;
-  }
+/**
+ * The successful looking step (read, search, shell) whose output the statement at `index`
+ * follows: the step before the first one whose output is at or after `index`. That first step
+ * is never earlier for a later index, so `cursor` (its position for the last index asked) only
+ * moves forward while the indexes asked grow, instead of each question walking every step.
+ */
+function previousLook(view: SessionView, index: number, cursor: { at: number; index: number }): Step | undefined {
+  const steps = view.steps;
+  if (index < cursor.index) cursor.at = 0;
+  cursor.index = index;
+  while (cursor.at < steps.length && steps[cursor.at]!.outputEvent < index) cursor.at++;
+  const found = cursor.at > 0 ? steps[cursor.at - 1] : undefined;
   if (!found || found.failed || found.rejected || isEdit(found) || index - found.outputEvent > 3) return undefined;
   return found;
 }
 
 export function confirmedStatementDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
+  const cursor = { at: 0, index: -Infinity };
   for (const e of view.events) {
     if (e.kind !== 'assistant') continue;
-    const look = previousLook(view, e.index);
+    const look = previousLook(view, e.index, cursor);
     if (!look) continue;
     let output: string | undefined; // lowercased only when a sentence gets that far
     for (const raw of sentences(e.text)) {

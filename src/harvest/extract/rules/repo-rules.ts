@@ -54,7 +54,18 @@ function unfence(text: string): string {
 }
 
 /** Rule files the session loaded: Cursor rule blocks and reads of rule files. */
-export function ruleTexts(view: SessionView): RuleText[] {
+export function ruleTexts(view: SessionView): readonly RuleText[] {
+  // The selection and this rule both ask; the view never changes once built.
+  let texts = ruleTextsByView.get(view);
+  if (texts === undefined) {
+    texts = ruleTextsIn(view);
+    ruleTextsByView.set(view, texts);
+  }
+  return texts;
+}
+const ruleTextsByView = new WeakMap<SessionView, readonly RuleText[]>();
+
+function ruleTextsIn(view: SessionView): RuleText[] {
   const out: RuleText[] = [];
   // A rule block that carried our own bootstrap block (the reader splits that out) is ours too.
   const bootstrapLines = new Set(view.session.events.filter((e) => e.kind === 'bootstrap').map((e) => e.source.line));
