@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from '../../sessions/model.js';
 import { cleanText, concreteness, NARRATION, oneLine, stripMarkdown } from './text.js';
-import { DELEGATE_TOOLS, isEdit, type SessionView } from './view.js';
+import { DELEGATE_TOOLS, isEdit, perView, type SessionView } from './view.js';
 
 export interface ReportLine {
   text: string;
@@ -201,16 +201,7 @@ function workedBefore(view: SessionView, index: number): boolean {
  * The reports of a session: subagent results, and the assistant messages that close a turn
  * (the last assistant text before the next human prompt or the end) when they are long and structured.
  */
-export function reportsOf(view: SessionView): readonly Report[] {
-  // Four rules and the selection ask for a session's reports; the view never changes once built.
-  let reports = reportsByView.get(view);
-  if (reports === undefined) {
-    reports = reportsIn(view);
-    reportsByView.set(view, reports);
-  }
-  return reports;
-}
-const reportsByView = new WeakMap<SessionView, readonly Report[]>();
+export const reportsOf: (view: SessionView) => readonly Report[] = perView(reportsIn);
 
 function reportsIn(view: SessionView): Report[] {
   const reports: Report[] = [];

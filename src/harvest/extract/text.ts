@@ -145,6 +145,12 @@ export function literalNewlines(text: string): string {
   return text.includes('\\n') ? text.replace(/\\n/g, '\n') : text;
 }
 
+/** Section markers such as `[FORMAT]` or `[CREDO]` that a hook or checker prints, each once. */
+export function hookSections(output: string): string[] {
+  if (!output.includes('[')) return []; // every marker has one
+  return [...new Set([...literalNewlines(output).matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
+}
+
 /** Normalised error line for counting recurrences: paths, hex ids, numbers and quotes stripped. */
 export function errorSignature(line: string): string {
   // Rules sign each failure's error line and each draft's; a session repeats its errors.

@@ -213,6 +213,20 @@ export function viewOf(session: Session): SessionView {
   return { session, events, steps, stepByCall, prompts };
 }
 
+/** `compute` kept per view: rules and the selection ask for the same lists derived from one
+ * session (its reports, its rule files), and a view never changes once built. */
+export function perView<T>(compute: (view: SessionView) => T): (view: SessionView) => T {
+  const cache = new WeakMap<SessionView, T>();
+  return (view) => {
+    let value = cache.get(view);
+    if (value === undefined) {
+      value = compute(view);
+      cache.set(view, value);
+    }
+    return value;
+  };
+}
+
 /** Whether `view.events` is in increasing index order (it is when readers number events in order). */
 const orderedCache = new WeakMap<readonly SessionEvent[], boolean>();
 function ordered(events: readonly SessionEvent[]): boolean {

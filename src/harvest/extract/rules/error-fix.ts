@@ -10,7 +10,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
-import { clip, code, errorSignature, literalNewlines, oneLine, sentence, sentences, words } from '../text.js';
+import { clip, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
 
@@ -56,12 +56,6 @@ function intended(view: SessionView, s: Step): boolean {
   const before = eventsBetween(view, s.call.index - 7, s.call.index - 1).filter((e) => e.kind === 'assistant' || e.kind === 'reasoning');
   const after = eventsBetween(view, s.outputEvent, s.outputEvent + 4).filter((e) => e.kind === 'assistant' || e.kind === 'reasoning');
   return [...before, ...after].some((e) => 'text' in e && INTENDED_FAILURE.test(e.text));
-}
-
-/** Section markers such as `[FORMAT]` or `[CREDO]` that a hook or checker prints. */
-function sections(output: string): string[] {
-  if (!output.includes('[')) return []; // every marker has one
-  return [...new Set([...literalNewlines(output).matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
 }
 
 /** Program and leading subcommand words of a simple command (`minsky session start --task 8` → minsky session start). */
@@ -145,7 +139,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!err || PATH_SLIP.test(err)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
-    for (const sec of sections(s.output)) secs.add(sec);
+    for (const sec of hookSections(s.output)) secs.add(sec);
     sectionsByKey.set(key, secs);
     if (byKey.has(key)) continue;
 

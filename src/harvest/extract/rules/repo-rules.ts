@@ -10,7 +10,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { parseReport, type ReportLine, type Section } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence } from '../text.js';
-import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
+import { editedFiles, perView, READ_TOOLS, type SessionView } from '../view.js';
 
 /** A Cursor rule the chat loaded, as SpecStory renders it. */
 const RULE_BLOCK = /^#{2,4} Rule: ([\w.@/-]+)\s*\n/;
@@ -54,16 +54,7 @@ function unfence(text: string): string {
 }
 
 /** Rule files the session loaded: Cursor rule blocks and reads of rule files. */
-export function ruleTexts(view: SessionView): readonly RuleText[] {
-  // The selection and this rule both ask; the view never changes once built.
-  let texts = ruleTextsByView.get(view);
-  if (texts === undefined) {
-    texts = ruleTextsIn(view);
-    ruleTextsByView.set(view, texts);
-  }
-  return texts;
-}
-const ruleTextsByView = new WeakMap<SessionView, readonly RuleText[]>();
+export const ruleTexts: (view: SessionView) => readonly RuleText[] = perView(ruleTextsIn);
 
 function ruleTextsIn(view: SessionView): RuleText[] {
   const out: RuleText[] = [];

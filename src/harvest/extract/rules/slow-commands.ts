@@ -8,7 +8,7 @@ import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isReadOnly } from '../commands.js';
-import { clip, code, literalNewlines } from '../text.js';
+import { clip, code, hookSections, literalNewlines } from '../text.js';
 import type { SessionView } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
 import { indexedByPosition } from '../event-at.js';
@@ -45,12 +45,6 @@ function timingLine(output: string): string | undefined {
   if (at < 0) return undefined;
   const lead = lines.slice(Math.max(0, at - 4), at).reverse().find((l) => l.length > 3 && l.length <= 90 && /[a-z]{3}/i.test(l));
   return clip(lead && lead !== lines[at] ? `${lead} … ${lines[at]}` : lines[at]!, 130);
-}
-
-/** `[FORMAT]`, `[CREDO]`: the checks a hook printed. */
-function hookSections(output: string): string[] {
-  if (!output.includes('[')) return [];
-  return [...new Set([...literalNewlines(output).matchAll(/^\s*\[([A-Z][A-Z_-]{2,})\]/gm)].map((m) => m[1]!))];
 }
 
 export function slowCommandDrafts(view: SessionView): Draft[] {
