@@ -3,23 +3,16 @@
  * name each by its family ("git push", "mix test", "python3 render.py"), and tell read-only
  * looks (ls, cat, grep) from actions and from checks (test, lint, format, typecheck, build).
  */
+import { TextCache } from './text-cache.js';
 import { oneLine } from './text.js';
 
 /**
  * Per-string memo for the pure helpers below: rules ask for the same command's tokens, family
- * and main command many times over. Bounded (cleared when full) so memory stays flat.
+ * and main command many times over. Bounded (see TextCache) so memory stays flat.
  */
 function memo<T>(fn: (s: string) => T, max = 20000): (s: string) => T {
-  let cache = new Map<string, T>();
-  return (s: string): T => {
-    let v = cache.get(s);
-    if (v === undefined && !cache.has(s)) {
-      v = fn(s);
-      if (cache.size >= max) cache = new Map();
-      cache.set(s, v);
-    }
-    return v as T;
-  };
+  const cache = new TextCache<T>(max);
+  return (s: string): T => cache.get(s, fn);
 }
 
 /** Heredoc bodies and long quoted arguments (commit messages) shortened to a placeholder. */

@@ -14,7 +14,8 @@ export class TextCache<V> {
     private readonly maxChars = 4_000_000,
   ) {}
 
-  /** The value for `key`, made by `make` when not cached (`make` must be pure). */
+  /** The value for `key`, made by `make` when not cached (`make` must be pure; an undefined
+   * value is never kept, so it is made again each time). */
   get(key: string, make: (key: string) => V): V {
     let value = this.map.get(key);
     if (value === undefined) {
