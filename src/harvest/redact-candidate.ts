@@ -1,6 +1,7 @@
 /** Redaction runs on every field of a candidate before it can be written, logged or printed. */
 import { isGenericUserName, redact } from '../redact/index.js';
 import type { Candidate } from './candidate.js';
+import { TextCache } from './extract/text-cache.js';
 
 export interface RedactionStats {
   findings: number;
@@ -10,22 +11,17 @@ export interface RedactionStats {
  * Candidates repeat the same titles, tags, quotes and texts across sessions (in the 100 MB bench
  * corpus, 2,323 distinct strings among 32,536), and redact is pure: each string is redacted once
  * per list of user names. Keyed by the JSON of the list (self-delimiting) and the string;
- * cleared when full, so memory stays flat.
+ * bounded (see TextCache), so memory stays flat.
  */
-const memo = new Map<string, { text: string; findings: number }>();
-const MEMO_MAX = 20000;
+const memo = new TextCache<{ text: string; findings: number }>(20000);
 
 export function redactCandidate(c: Candidate, users: readonly string[], stats: RedactionStats): Candidate {
   const usersKey = JSON.stringify(users);
   const r = (s: string): string => {
-    const key = usersKey + s;
-    let out = memo.get(key);
-    if (out === undefined) {
+    const out = memo.get(usersKey + s, () => {
       const done = redact(s, { users });
-      out = { text: done.text, findings: done.findings.length };
-      if (memo.size >= MEMO_MAX) memo.clear();
-      memo.set(key, out);
-    }
+      return { text: done.text, findings: done.findings.length };
+    });
     stats.findings += out.findings;
     return out.text;
   };

@@ -1,5 +1,5 @@
 /**
- * What was worked out from a text, kept for the next rule that asks about the same text: rules
+ * What was worked out from a text, kept for the next caller that asks about the same text: rules
  * ask about one session's messages and outputs many times over. A harvest reads millions of
  * texts, so the cache is emptied whenever its keys would hold more than `maxEntries` texts or
  * `maxChars` characters (the keys are the texts themselves, kept alive while cached): memory
