@@ -3,27 +3,64 @@
  * knowledge/.cache/ remembers each hash with the file's stat so a rerun need not read the file.
  * Kept apart from the pipeline so the harvest workers can hash without loading the store code.
  *
- * The hash is SHA-1: it only tells whether the ledger has seen these bytes (no one gains by
- * forging a transcript that collides with another), and on the bench machine, which has no SHA
- * instructions, SHA-1 ran at 836 MiB/s where SHA-256 ran at 217 MiB/s; SHA-256 file hashing was
- * 9.7% of a one-thread harvest of the 1 GB bench corpus (CPU profile). Ledgers written before
- * hold SHA-256 hashes (64 hex digits, SHA-1 has 40): while a ledger holds any, a file whose SHA-1
- * it does not know is also hashed the old way, and when that hash is known the file is skipped
- * and its SHA-1 added to the ledger, so each file is hashed twice at most once.
+ * The hash is XXH3-128 (hash-wasm's WebAssembly build): it only tells whether the ledger has
+ * seen these bytes, and nobody gains by forging a transcript that collides with another, so a
+ * cryptographic hash buys nothing. This machine has no SHA instructions: over the bench corpus's
+ * files SHA-1 ran at about 460 MB/s and XXH3-128 at about 1,670 MB/s, and SHA-1 was the harvest
+ * workers' second-largest cost after JSON parsing (5-6% of each worker's CPU profile).
+ * Ledgers written before hold SHA-1 (40 hex digits) or, older still, SHA-256 (64) hashes, where
+ * XXH3-128 has 32: while a ledger holds any of an older kind, a file whose hash it does not know
+ * is also hashed each older way, and when such a hash is known the file is skipped and its new
+ * hash added to the ledger, so each file is hashed the old ways once at most.
  */
 import { closeSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createHash, hash as hashOnce } from 'node:crypto';
+import type { IHasher } from 'hash-wasm';
 import { CACHE_DIR } from '../knowledge/cache-dir.js';
 
-export type HashAlgorithm = 'sha1' | 'sha256';
-export const CONTENT_HASH: HashAlgorithm = 'sha1';
-/** The hash of ledgers written before CONTENT_HASH was SHA-1. */
-export const LEGACY_CONTENT_HASH: HashAlgorithm = 'sha256';
+export type HashAlgorithm = 'xxh128' | 'sha1' | 'sha256';
+export const CONTENT_HASH: HashAlgorithm = 'xxh128';
+/** The hashes of older ledgers, newest first, each told apart by its length in hex digits. */
+const LEGACY_HASHES: readonly { algorithm: HashAlgorithm; hexLength: number }[] = [
+  { algorithm: 'sha1', hexLength: 40 },
+  { algorithm: 'sha256', hexLength: 64 },
+];
 
-/** A SHA-256 hex hash, as older ledgers hold. */
+/** Whether a hash is of an older kind than CONTENT_HASH (see LEGACY_HASHES). */
 export function isLegacyHash(hash: string): boolean {
-  return hash.length === 64;
+  return LEGACY_HASHES.some((h) => h.hexLength === hash.length);
+}
+
+/** The older algorithms some of `known` were made with, in LEGACY_HASHES order ([] for a
+ * ledger of current hashes only: then no file is hashed twice). */
+export function legacyAlgorithms(known: Iterable<string>): HashAlgorithm[] {
+  const lengths = new Set<number>();
+  for (const hash of known) lengths.add(hash.length);
+  return LEGACY_HASHES.filter((h) => lengths.has(h.hexLength)).map((h) => h.algorithm);
+}
+
+/** hash-wasm's XXH3-128 module alone (its index loads every algorithm: 75-90 ms where this
+ * takes 15-18), loaded and compiled by the first file a thread hashes. */
+let xxh128: Promise<IHasher> | undefined;
+const loadXxh128 = (): Promise<IHasher> =>
+  (xxh128 ??= (createRequire(import.meta.url)('hash-wasm/dist/xxhash128.umd.min.js') as { createXXHash128(): Promise<IHasher> }).createXXHash128());
+
+/** Hashes bytes fed piece by piece (a file too big to hold whole is hashed as it is read). */
+interface Digest {
+  update(bytes: Uint8Array): void;
+  hex(): string;
+}
+
+async function startDigest(algorithm: HashAlgorithm): Promise<Digest> {
+  if (algorithm === 'xxh128') {
+    // one hasher per thread: init() resets it, and nothing awaits between init and hex
+    const h = (await loadXxh128()).init();
+    return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
+  }
+  const h = createHash(algorithm);
+  return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
 }
 
 /** One read buffer for every file hashed (a stream allocated a fresh 1 MiB buffer per file). */
@@ -34,24 +71,25 @@ let hashBuffer: Buffer | undefined;
  * transcript is one read, and thousands of files cost no stream set-up or buffer allocations.
  */
 export async function hashFile(file: string, algorithm: HashAlgorithm = CONTENT_HASH): Promise<string> {
-  const h = createHash(algorithm);
+  const digest = await startDigest(algorithm);
   const buf = (hashBuffer ??= Buffer.allocUnsafe(1 << 20));
   const fd = openSync(file, 'r');
   try {
     for (;;) {
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
-      h.update(n === buf.length ? buf : buf.subarray(0, n));
+      digest.update(n === buf.length ? buf : buf.subarray(0, n));
     }
   } finally {
     closeSync(fd);
   }
-  return h.digest('hex');
+  return digest.hex();
 }
 
 /** hashFile of a file already read whole. */
-export function hashBytes(content: Buffer, algorithm: HashAlgorithm = CONTENT_HASH): string {
-  return hashOnce(algorithm, content, 'hex');
+export async function hashBytes(content: Uint8Array, algorithm: HashAlgorithm = CONTENT_HASH): Promise<string> {
+  if (algorithm !== 'xxh128') return hashOnce(algorithm, content, 'hex');
+  return (await loadXxh128()).init().update(content).digest('hex');
 }
 
 /**
@@ -60,9 +98,9 @@ export function hashBytes(content: Buffer, algorithm: HashAlgorithm = CONTENT_HA
  * stats them instead of reading and hashing every byte again. Paths are kept only as hashes.
  * Written by applyPlan (not on --dry-run); deleting it only makes the next run hash everything.
  */
-export const HASH_CACHE_FILE = `${CACHE_DIR}/harvest-hashes-v2.json`;
-/** Its version: 2 holds SHA-1 hashes (version 1, in harvest-hashes-v1.json, SHA-256 ones). */
-const HASH_CACHE_VERSION = 2;
+export const HASH_CACHE_FILE = `${CACHE_DIR}/harvest-hashes-v3.json`;
+/** Its version: 3 holds XXH3-128 hashes (harvest-hashes-v2.json held SHA-1 ones, -v1 SHA-256). */
+const HASH_CACHE_VERSION = 3;
 /** A file changed this close to when it was hashed is not remembered (its mtime could hide a
  * later change within the same clock tick; git calls this "racily clean"). */
 export const RACY_MS = 2000;

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
-import { isLegacyHash, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import { legacyAlgorithms, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
 import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
 import { spawnPool, type RunningPool } from './parallel/pool.js';
@@ -123,7 +123,7 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
  */
 function runHere(tasks: readonly FileTask[], options: HarvestFilesOptions, onDone?: (done: number) => void): RunningPool {
   const outcomes: Promise<FileOutcome>[] = [];
-  const legacy = [...options.knownHashes].some(isLegacyHash);
+  const legacy = legacyAlgorithms(options.knownHashes);
   let last: Promise<unknown> = Promise.resolve();
   let done = 0;
   const run = async (task: FileTask): Promise<FileOutcome> => {

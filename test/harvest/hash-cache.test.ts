@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
-import { hashBytes, isLegacyHash, readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
+import { hashBytes, hashFile, isLegacyHash, legacyAlgorithms, readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
 import { parseLedger, renderLedger } from '../../src/knowledge/ledger.js';
 import { LEDGER_FILE } from '../../src/knowledge/paths.js';
 import { applyPlan } from '../../src/knowledge/plan.js';
@@ -63,7 +63,7 @@ describe('harvest hash cache', () => {
     expect(second.stats.filesSkipped).toBe(2);
     applyPlan(root, second.plan);
     const text = readFileSync(cacheFile, 'utf8');
-    const cache = JSON.parse(text) as { files: Record<string, [number, number, number, number, string]> };
+    const cache = JSON.parse(text) as { version: number; files: Record<string, [number, number, number, number, string]> };
     expect(Object.keys(cache.files)).toHaveLength(2);
     expect(text).not.toContain('alice');
     expect(text).not.toContain('.jsonl');
@@ -71,8 +71,8 @@ describe('harvest hash cache', () => {
 
     // the cache is what decides: a remembered hash the ledger does not know makes that file "new"
     const [firstKey] = Object.keys(cache.files).sort();
-    cache.files[firstKey!]![4] = '0'.repeat(64);
-    writeFileSync(cacheFile, JSON.stringify({ version: 2, files: cache.files }));
+    cache.files[firstKey!]![4] = '0'.repeat(32);
+    writeFileSync(cacheFile, JSON.stringify({ version: cache.version, files: cache.files }));
     const fooled = await harvest({ root, inputs: [t], extract: extractor });
     expect(fooled.stats.filesSkipped).toBe(1);
 
@@ -85,7 +85,26 @@ describe('harvest hash cache', () => {
     expect(grown.stats.candidates).toBe(1); // only the new failure
   }, 15000);
 
-  it('skips the transcripts of a ledger that holds SHA-256 hashes, and gives it their SHA-1 once', async () => {
+  it('hashes with XXH3-128 (the reference vectors) and tells older hashes by their length', async () => {
+    expect(await hashBytes(new Uint8Array(0))).toBe('99aa06d3014798d86001c324468d497f');
+    expect(await hashBytes(Buffer.from('abc'))).toBe('06b05ab6733a618578af5f94892f3950');
+    expect(await hashBytes(Buffer.from('abc'), 'sha1')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
+    // a file hashed piece by piece (1 MiB reads) gives the hash of its bytes whole
+    const big = Buffer.alloc(3 * (1 << 20) + 17, 'x');
+    big.write('a different tail', big.length - 16);
+    const file = join(tempDir(), 'big.jsonl');
+    writeFileSync(file, big);
+    expect(await hashFile(file)).toBe(await hashBytes(big));
+    expect(await hashFile(file, 'sha256')).toBe(await hashBytes(big, 'sha256'));
+    expect(isLegacyHash(await hashBytes(big))).toBe(false);
+    expect(isLegacyHash(await hashBytes(big, 'sha1'))).toBe(true);
+    expect(isLegacyHash(await hashBytes(big, 'sha256'))).toBe(true);
+    expect(legacyAlgorithms(['a'.repeat(32), 'b'.repeat(64)])).toEqual(['sha256']);
+    expect(legacyAlgorithms(['b'.repeat(64), 'c'.repeat(40)])).toEqual(['sha1', 'sha256']);
+    expect(legacyAlgorithms(['a'.repeat(32)])).toEqual([]);
+  });
+
+  it.each(['sha1', 'sha256'] as const)('skips the transcripts of a ledger that holds %s hashes, and gives it their new hash once', async (algorithm) => {
     const root = tempDir();
     initStore(root);
     const t = join(root, 'transcripts');
@@ -99,7 +118,7 @@ describe('harvest hash cache', () => {
 
     // the store as a version that hashed with SHA-256 left it: its ledger, and no hash cache
     const bytes = files.map((f) => readFileSync(f));
-    const oldHash = new Map(bytes.map((b) => [hashBytes(b), hashBytes(b, 'sha256')]));
+    const oldHash = new Map(await Promise.all(bytes.map(async (b) => [await hashBytes(b), await hashBytes(b, algorithm)] as const)));
     const newHashes = [...oldHash.keys()].sort();
     const ledgerPath = join(root, LEDGER_FILE);
     const ledger = parseLedger(readFileSync(ledgerPath, 'utf8'));

@@ -6,7 +6,7 @@
  */
 import { loadFile, readSessionFile, type LoadedFile } from '../../sessions/read.js';
 import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
-import { hashBytes, hashFile, LEGACY_CONTENT_HASH } from '../file-hash.js';
+import { hashBytes, hashFile, type HashAlgorithm } from '../file-hash.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
 import type { FileOutcome, FileTask } from './protocol.js';
 
@@ -33,13 +33,13 @@ export async function readAndHarvest(
 }
 
 /**
- * `legacy`: `known` holds hashes of the old kind (see file-hash.ts), so a file whose hash it does
- * not know is looked up by its old hash too.
+ * `legacy`: the older algorithms of some hashes in `known` (see file-hash.ts): a file whose hash
+ * it does not know is looked up by each of those hashes too.
  */
 export async function runFileTask(
   task: FileTask,
   known: ReadonlySet<string>,
-  legacy: boolean,
+  legacy: readonly HashAlgorithm[],
   ctx: SessionContext,
   format: SessionFormat | undefined,
   extract: () => Promise<ExtractFn>,
@@ -51,18 +51,20 @@ export async function runFileTask(
   if (hash === null) {
     try {
       loaded = loadFile(task.file);
-      hash = loaded.content ? hashBytes(loaded.content) : await hashFile(task.file);
+      hash = loaded.content ? await hashBytes(loaded.content) : await hashFile(task.file);
     } catch {
       loaded = undefined;
       hash = null; // the read below reports the problem with a proper warning
     }
   }
   if (hash !== null && known.has(hash)) return { index: task.index, kind: 'known', hash };
-  if (hash !== null && legacy) {
+  if (hash !== null && legacy.length > 0) {
     try {
       loaded ??= loadFile(task.file);
-      const old = loaded.content ? hashBytes(loaded.content, LEGACY_CONTENT_HASH) : await hashFile(task.file, LEGACY_CONTENT_HASH);
-      if (known.has(old)) return { index: task.index, kind: 'known', hash, byLegacyHash: true };
+      for (const algorithm of legacy) {
+        const old = loaded.content ? await hashBytes(loaded.content, algorithm) : await hashFile(task.file, algorithm);
+        if (known.has(old)) return { index: task.index, kind: 'known', hash, byLegacyHash: true };
+      }
     } catch {
       loaded = undefined; // the read below reports the problem
     }

@@ -8,12 +8,12 @@ import { extractSession } from '../extract/index.js';
 import { redact } from '../../redact/index.js';
 import type { SessionContext } from '../file-sessions.js';
 import { runFileTask } from './file-task.js';
-import { isLegacyHash } from '../file-hash.js';
+import { legacyAlgorithms } from '../file-hash.js';
 import type { FileOutcome, FileTask, WorkerSetup } from './protocol.js';
 
 const setup = workerData as WorkerSetup;
 const known = new Set(setup.knownHashes);
-const legacy = setup.knownHashes.some(isLegacyHash);
+const legacy = legacyAlgorithms(setup.knownHashes);
 const ctx: SessionContext = {
   eventsSeen: new Map(setup.eventsSeen),
   repoAliases: setup.repoAliases,
