@@ -7,6 +7,7 @@ import type GrayMatter from 'gray-matter';
 import type * as YamlModule from 'yaml';
 import { lazy } from '../core/lazy.js';
 import { parseCanonicalFrontMatter, parseSimpleFrontMatter } from './frontmatter-fast.js';
+import { stringifySimpleFrontMatter } from './frontmatter-write-fast.js';
 
 export interface ParsedFrontMatter {
   data: Record<string, unknown>;
@@ -87,6 +88,13 @@ function parseFast(text: string, close: number): ParsedFrontMatter | undefined {
  * lists (tags, ids) and for each source record, so a diff shows one line per change.
  */
 export function stringifyFrontMatter(data: Record<string, unknown>, body: string): string {
+  // the usual values without building a YAML document: the same bytes (frontmatter-write-fast.ts)
+  const simple = stringifySimpleFrontMatter(data);
+  return `---\n${simple ?? stringifyWithYaml(data)}---\n${body}`;
+}
+
+/** The YAML between the fences as the `yaml` package writes it (the fast path must equal it). */
+export function stringifyWithYaml(data: Record<string, unknown>): string {
   const { Document, isMap, isSeq } = loadYaml();
   const doc = new Document(data);
   if (isMap(doc.contents)) {
@@ -99,8 +107,7 @@ export function stringifyFrontMatter(data: Record<string, unknown>, body: string
       }
     }
   }
-  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
-  return `---\n${yaml}---\n${body}`;
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
 /** 1-based line of `key:` inside front matter (line 2 is the first key), for error messages. */
