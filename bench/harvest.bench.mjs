@@ -9,6 +9,7 @@ import { RAW_PARSE, corpus, warmCache } from './corpus.mjs';
 export async function run({ quick, root }) {
   const c = corpus(root, quick);
   const cli = join(root, 'dist/cli/main.js');
+  const { HASH_CACHE_FILE } = await import(join(root, 'dist/harvest/file-hash.js'));
   const store = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-'));
   try {
     const emptyStore = () => {
@@ -49,8 +50,8 @@ export async function run({ quick, root }) {
           cmd: NODE,
           args: [cli, '-C', store, 'harvest', c.dir, '--json'],
           before: () => {
-            // (the name as src/harvest/file-hash.ts has it: a stale name would delete nothing)
-            const cache = join(store, 'knowledge', '.cache', 'harvest-hashes-v2.json');
+            // (the name from the build itself: a stale copy of it would delete nothing)
+            const cache = join(store, ...HASH_CACHE_FILE.split('/'));
             if (!existsSync(cache)) throw new Error(`no hash cache at ${cache} to delete`);
             rmSync(cache);
             warmCache(c.dir);
