@@ -24,7 +24,7 @@ import { toolQuirks } from './rules/tool-quirks.js';
 import { toolchain } from './rules/toolchain.js';
 import { userCorrections } from './rules/user-corrections.js';
 import { workspace } from './rules/workspace.js';
-import { MIN_SCORE, select } from './select.js';
+import { select } from './select.js';
 import { type SessionView, viewOf } from './view.js';
 
 /** Every rule, in the order their candidates are made; each is also an Extractor of its own. */
@@ -62,10 +62,7 @@ export function allCandidates(session: Session): Candidate[] {
 /** The candidates worth a reviewer's time from one session, best few, in evidence order. */
 export function extractSession(session: Session): Candidate[] {
   const view = viewOf(session);
-  // select keeps no candidate scoring under MIN_SCORE, and a candidate's score is its draft's:
-  // such drafts are not made into candidates at all (clipped, depersonalised, tagged).
-  const drafts = EXTRACTORS.flatMap((rule) => rule.drafts(view)).filter((d) => d.score >= MIN_SCORE);
-  return select(view, drafts.map((d) => makeCandidate(session, d)));
+  return select(view, draftAll(session, view));
 }
 
 /** The extractor as the harvest pipeline composes it. */
