@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { commandFamilies, family, mainCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
+import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
 import { confirmedStatementDrafts } from '../../src/harvest/extract/rules/confirmed-statements.js';
 import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
 import { PACKAGE_JSON } from '../../src/harvest/extract/rules/toolchain.js';
@@ -175,5 +176,30 @@ describe('confirmed statements', () => {
     c.tool('Read', { file_path: 'src/mod0.ts' }, 'export function handler0Event() {}');
     c.assistant('The function `handler0Event` is defined in src/mod0.ts and nothing else calls it yet.');
     expect(confirmedStatementDrafts(viewOf(c.build())).map((d) => d.event)).toEqual([8]);
+  });
+});
+
+describe('recurring-sequence window keys', () => {
+  const sameKeysAsText = (fams: readonly string[], from = 0): void => {
+    const key = windowKeys(fams);
+    for (let n = 3; n <= 5; n++) {
+      for (let i = from; i + n <= fams.length; i++) {
+        for (let j = from; j + n <= fams.length; j++) {
+          const sameText = fams.slice(i, i + n).join(' → ') === fams.slice(j, j + n).join(' → ');
+          expect(key(i, n) === key(j, n)).toBe(sameText);
+        }
+      }
+    }
+  };
+
+  it('are equal for two windows exactly when their families joined with arrows are', () => {
+    const rand = prng(11);
+    const plain = ['git add', 'git commit', 'npm test', 'npx tsx', 'make', 'python3 x.py', 'cd'];
+    sameKeysAsText(Array.from({ length: 80 }, () => plain[Math.floor(rand() * plain.length)]!));
+    // families holding '→': different windows join to one string ("a → → b → c" twice)
+    sameKeysAsText(['a →', 'b', 'c', 'a', '→ b', 'c']);
+    // more than 1024 families: ids past 1023 would make numbers collide ([1, 0, 0] and [0, 1024, 0])
+    const many = Array.from({ length: 1100 }, (_, i) => `tool-${i}`);
+    sameKeysAsText([...many, 'tool-1', 'tool-0', 'tool-0', 'tool-0', 'tool-1024', 'tool-0'], 1095);
   });
 });

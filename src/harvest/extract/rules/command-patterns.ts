@@ -110,6 +110,27 @@ function distinctAtLeast3(fams: readonly string[], i: number, n: number): boolea
   return false;
 }
 
+/**
+ * A key for the window of `n` families from `i` that is equal for two windows exactly when their
+ * families joined with ' → ' are: each family's number in base 1024 (exact for five families,
+ * 50 bits) instead of a joined string per window. A session with more than 1024 families, or a
+ * family holding '→' (where two different windows could join to one string), keeps the strings.
+ */
+export function windowKeys(fams: readonly string[]): (i: number, n: number) => number | string {
+  const ids = new Map<string, number>();
+  const code = fams.map((f) => {
+    let id = ids.get(f);
+    if (id === undefined) ids.set(f, (id = ids.size));
+    return id;
+  });
+  if (ids.size > 1024 || fams.some((f) => f.includes('→'))) return (i, n) => fams.slice(i, i + n).join(' → ');
+  return (i, n) => {
+    let key = 0;
+    for (let j = i; j < i + n; j++) key = key * 1024 + code[j]!;
+    return key;
+  };
+}
+
 /** Sequences of 3 to 5 command families that occur at least twice. */
 function recurringSequences(all: readonly Run[]): Draft[] {
   const seq: Run[] = [];
@@ -121,20 +142,22 @@ function recurringSequences(all: readonly Run[]): Draft[] {
   const fams = seq.map((r) => r.fam);
   const found: { key: string; at: number[]; n: number }[] = [];
   const routineAt = fams.map((f) => ROUTINE.test(f) || isCheck(f));
+  const windowKey = windowKeys(fams);
   for (let n = 5; n >= 3; n--) {
-    const at = new Map<string, number[]>();
+    const at = new Map<number | string, number[]>();
     for (let i = 0; i + n <= fams.length; i++) {
       if (!distinctAtLeast3(fams, i, n)) continue;
       let allRoutine = true;
       for (let j = i; j < i + n && allRoutine; j++) if (!routineAt[j]) allRoutine = false;
       if (allRoutine) continue;
-      const key = fams.slice(i, i + n).join(' → ');
+      const key = windowKey(i, n);
       const list = at.get(key) ?? [];
       if (list.length === 0 || i >= list[list.length - 1]! + n) list.push(i);
       at.set(key, list);
     }
-    for (const [key, list] of at) {
+    for (const list of at.values()) {
       if (list.length < 2) continue;
+      const key = fams.slice(list[0]!, list[0]! + n).join(' → ');
       if (found.some((f) => f.key.includes(key))) continue;
       found.push({ key, at: list, n });
     }
