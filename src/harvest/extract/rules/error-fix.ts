@@ -41,11 +41,22 @@ const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/
 const INTENDED_FAILURE =
   /\b(?:expect(?:ed|ing)? (?:it |this |them )?to fail|should fail|(?:confirm|verify|see) (?:that )?(?:it|this|the test) fails|fail(?:s|ed)? for the (?:intended|right|expected) reason|as expected|red (?:check|phase|step|test)|\(red\))/i;
 
+/** oneLine(prompt.text).toLowerCase(), kept per prompt: every failing command after a prompt is
+ * looked for in it, and a prompt can be long (pasted logs). */
+const loweredPrompts = new WeakMap<UserEvent, string>();
+function loweredPrompt(prompt: UserEvent): string {
+  let text = loweredPrompts.get(prompt);
+  if (text === undefined) {
+    text = oneLine(prompt.text).toLowerCase();
+    loweredPrompts.set(prompt, text);
+  }
+  return text;
+}
+
 function requestedByUser(prompt: UserEvent | undefined, command: string): boolean {
   if (!prompt) return false;
   const cmd = oneLine(command).toLowerCase();
-  const text = oneLine(prompt.text).toLowerCase();
-  if (cmd.length < 6 || !text.includes(cmd)) return false;
+  if (cmd.length < 6 || !loweredPrompt(prompt).includes(cmd)) return false;
   // A command the user pasted together with its error is a failure to investigate, not a request to fail.
   const lines = prompt.text.split('\n');
   const at = lines.findIndex((l) => oneLine(l).toLowerCase().includes(cmd));
