@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { commandFamilies, family, mainCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { commandFamilies, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
@@ -53,7 +53,7 @@ describe('step command fields', () => {
     for (const session of sessions) {
       for (const step of viewOf(session).steps) {
         if (step.command === undefined) {
-          expect([step.simple, step.families, step.main]).toEqual([[], [], '']);
+          expect([step.simple, step.families, step.main, step.program, step.family]).toEqual([[], [], '', program(''), family('')]);
           continue;
         }
         commands++;
@@ -61,6 +61,8 @@ describe('step command fields', () => {
         expect(step.families).toEqual(simpleCommands(step.command).map(family));
         expect(commandFamilies(step.command)).toEqual(step.families);
         expect(step.main).toBe(mainCommand(step.command));
+        expect(step.program).toBe(program(step.main));
+        expect(step.family).toBe(family(step.main));
       }
     }
     expect(commands).toBeGreaterThan(20);

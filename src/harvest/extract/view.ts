@@ -4,7 +4,7 @@
  * paired with their results, and Codex unified-exec polls folded back into the command they poll.
  */
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
-import { commandFamilies, mainCommand, shortenCommand, simpleCommands } from './commands.js';
+import { commandParts, shortenCommand } from './commands.js';
 import { marksOf } from './marks.js';
 import { cleanText } from './text.js';
 
@@ -21,6 +21,9 @@ export interface Step {
   simple: readonly string[];
   families: readonly string[];
   main: string;
+  /** `program(main)` and `family(main)` ('' without a command). */
+  program: string;
+  family: string;
   /** Output with ANSI codes, reminders and exec headers removed. */
   output: string;
   exitCode?: number;
@@ -174,14 +177,19 @@ export function viewOf(session: Session): SessionView {
     step.pos = steps.length;
     if (command) {
       const short = shortenCommand(command);
+      const parts = commandParts(short);
       step.command = short;
-      step.simple = simpleCommands(short);
-      step.families = commandFamilies(short);
-      step.main = mainCommand(short);
+      step.simple = parts.simple;
+      step.families = parts.families;
+      step.main = parts.main;
+      step.program = parts.program;
+      step.family = parts.family;
     } else {
       step.simple = NONE;
       step.families = NONE;
       step.main = '';
+      step.program = '';
+      step.family = '';
     }
     step.output = raw;
     if (exitCode !== undefined) step.exitCode = exitCode;

@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { program, tokens } from '../commands.js';
+import { tokens } from '../commands.js';
 import { code } from '../text.js';
 import { READ_TOOLS, type SessionView, type Step } from '../view.js';
 
@@ -30,7 +30,7 @@ function printedFile(s: Step): string | undefined {
   if (READ_TOOLS.has(s.call.name)) return typeof path === 'string' && JSONL_FILE.test(path) ? path : undefined;
   if (!s.command) return undefined;
   const main = s.main;
-  if (!PRINTERS.has(program(main))) return undefined;
+  if (!PRINTERS.has(s.program)) return undefined;
   return tokens(main).find((t) => JSONL_FILE.test(t));
 }
 

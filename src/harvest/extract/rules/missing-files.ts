@@ -7,7 +7,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { program, tokens } from '../commands.js';
+import { tokens } from '../commands.js';
 import { errorLine } from '../diagnosis.js';
 import { clip, code } from '../text.js';
 import { isEdit, READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -54,7 +54,7 @@ function missOf(s: Step): Miss | undefined {
   }
   if (!s.command) return undefined;
   const main = s.main;
-  if (!SEARCH_PROGRAMS.has(program(main))) return undefined;
+  if (!SEARCH_PROGRAMS.has(s.program)) return undefined;
   const m = /(?:^|\n)\S*?:?\s*[‘'`"]?([^\s‘’'`"]+)[’'`"]?: No such file or directory/.exec(s.output);
   if (!m) return undefined;
   const t = tokens(main);

@@ -5,7 +5,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, isCheck } from '../commands.js';
+import { isCheck } from '../commands.js';
 import { clip, code, errorSignature } from '../text.js';
 import type { SessionView } from '../view.js';
 
@@ -19,7 +19,7 @@ export function outputNoiseDrafts(view: SessionView): Draft[] {
   const seen = new Map<string, { fam: string; line: string; runs: Set<number>; event: number; tool: boolean }>();
   for (const s of view.steps) {
     if (s.failed || s.rejected || !s.command) continue;
-    const fam = family(s.main);
+    const fam = s.family;
     if (!isCheck(fam)) continue;
     for (const raw of s.output.split('\n')) {
       const tool = TOOL_WARNING.test(raw);

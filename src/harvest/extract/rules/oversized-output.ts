@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { mainCommand, program, tokens } from '../commands.js';
+import { mainCommand, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { type SessionView, type Step } from '../view.js';
 
@@ -52,12 +52,12 @@ export function oversizedOutputDrafts(view: SessionView): Draft[] {
   const bySize = [...view.steps].sort((a, b) => (b.outputTokens ?? 0) - (a.outputTokens ?? 0) || a.pos - b.pos);
   for (const s of bySize) {
     if (!s.command || s.failed || s.rejected || !isHuge(s)) continue;
-    const prog = program(s.main);
+    const prog = s.program;
     if (!SEARCHERS.has(prog)) continue;
     const before = new Set(exclusions(s.command));
     const rerun = view.steps
       .slice(s.pos + 1, s.pos + 1 + LOOKAHEAD)
-      .find((l) => l.command !== undefined && !l.rejected && program(l.main) === prog && exclusions(l.command).some((x) => !before.has(x)));
+      .find((l) => l.command !== undefined && !l.rejected && l.program === prog && exclusions(l.command).some((x) => !before.has(x)));
     if (!rerun) continue;
     const added = exclusions(rerun.command!).filter((x) => !before.has(x));
     const culprit = flooding(s.output);

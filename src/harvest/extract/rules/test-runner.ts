@@ -6,7 +6,6 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family } from '../commands.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
 
@@ -26,7 +25,7 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
   for (const s of view.steps) {
     if (!s.command || s.rejected) continue;
     const main = s.main;
-    const fam = family(main);
+    const fam = s.family;
     if (!TEST_FAMILY.test(fam)) continue;
     const setup = new Map<string, string>();
     const files: string[] = [];

@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { family, program, tokens } from '../commands.js';
+import { tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -31,13 +31,12 @@ export const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-
 export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
 function isEditStep(s: Step): boolean {
-  return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(program(s.main)));
+  return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(s.program));
 }
 
 function toolLabel(s: Step): string {
   if (s.command) {
-    const p = program(s.main);
-    if (/^apply_?patch$/.test(p)) return 'apply_patch';
+    if (/^apply_?patch$/.test(s.program)) return 'apply_patch';
   }
   return s.call.name;
 }
@@ -72,7 +71,7 @@ function argsOf(s: Step): Set<string> {
 function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
   const args = argsOf(failed);
   const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => !s.failed && !s.rejected && s.command !== undefined);
-  const progOf = (s: Step): string => program(s.main);
+  const progOf = (s: Step): string => s.program;
   // A sibling of the missing program (python → python3) first, then a command on the same arguments.
   return (
     later.find((s) => progOf(s) !== missing && progOf(s).startsWith(missing)) ??
@@ -95,7 +94,7 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(s.command, 80))}.${insteadText}`,
     confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: s.outputEvent,
-    tags: [missing, s.call.name, ...(instead ? [program(instead.main)] : [])],
+    tags: [missing, s.call.name, ...(instead ? [instead.program] : [])],
     quotes: [err, ...(instead ? [instead.command!] : [])],
     rule: 'tool-quirk',
     signature: errorSignature(err),
@@ -208,7 +207,7 @@ function permission(s: Step): Draft {
     text: `${what} fails with ${code(err)}.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
-    tags: [s.call.name, ...(s.command ? [family(s.main)] : [])],
+    tags: [s.call.name, ...(s.command ? [s.family] : [])],
     quotes: [err],
     rule: 'tool-quirk',
     signature: errorSignature(err),
