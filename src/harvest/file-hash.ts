@@ -5,9 +5,9 @@
  *
  * The hash is XXH3-128 (hash-wasm's WebAssembly build): it only tells whether the ledger has
  * seen these bytes, and nobody gains by forging a transcript that collides with another, so a
- * cryptographic hash buys nothing. This machine has no SHA instructions: over the bench corpus's
- * files SHA-1 ran at about 460 MB/s and XXH3-128 at about 1,670 MB/s, and SHA-1 was the harvest
- * workers' second-largest cost after JSON parsing (5-6% of each worker's CPU profile).
+ * cryptographic hash buys nothing. The bench machine has no SHA instructions: over the 1 GB bench
+ * corpus held in memory, XXH3-128 took 0.50 s, SHA-1 1.33 s and SHA-256 2.80 s
+ * (`node scripts/hash-speed.mjs`), and SHA-1 was 5-6% of each harvest worker's CPU profile.
  * Ledgers written before hold SHA-1 (40 hex digits) or, older still, SHA-256 (64) hashes, where
  * XXH3-128 has 32: while a ledger holds any of an older kind, a file whose hash it does not know
  * is also hashed each older way, and when such a hash is known the file is skipped and its new
@@ -53,14 +53,23 @@ interface Digest {
   hex(): string;
 }
 
-async function startDigest(algorithm: HashAlgorithm): Promise<Digest> {
+/**
+ * What starts a Digest of `algorithm`, once its module is loaded. XXH3-128 has one hasher per
+ * thread, which each start resets: a caller must start, update and read a digest without
+ * awaiting in between (the start is synchronous so that no other caller can run in between).
+ */
+async function digests(algorithm: HashAlgorithm): Promise<() => Digest> {
   if (algorithm === 'xxh128') {
-    // one hasher per thread: init() resets it, and nothing awaits between init and hex
-    const h = (await loadXxh128()).init();
-    return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
+    const hasher = await loadXxh128();
+    return () => {
+      const h = hasher.init();
+      return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
+    };
   }
-  const h = createHash(algorithm);
-  return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
+  return () => {
+    const h = createHash(algorithm);
+    return { update: (bytes) => void h.update(bytes), hex: () => h.digest('hex') };
+  };
 }
 
 /** One read buffer for every file hashed (a stream allocated a fresh 1 MiB buffer per file). */
@@ -71,9 +80,10 @@ let hashBuffer: Buffer | undefined;
  * transcript is one read, and thousands of files cost no stream set-up or buffer allocations.
  */
 export async function hashFile(file: string, algorithm: HashAlgorithm = CONTENT_HASH): Promise<string> {
-  const digest = await startDigest(algorithm);
+  const start = await digests(algorithm);
   const buf = (hashBuffer ??= Buffer.allocUnsafe(1 << 20));
   const fd = openSync(file, 'r');
+  const digest = start();
   try {
     for (;;) {
       const n = readSync(fd, buf, 0, buf.length, null);
@@ -88,8 +98,9 @@ export async function hashFile(file: string, algorithm: HashAlgorithm = CONTENT_
 
 /** hashFile of a file already read whole. */
 export async function hashBytes(content: Uint8Array, algorithm: HashAlgorithm = CONTENT_HASH): Promise<string> {
-  if (algorithm !== 'xxh128') return hashOnce(algorithm, content, 'hex');
-  return (await loadXxh128()).init().update(content).digest('hex');
+  const digest = (await digests(algorithm))();
+  digest.update(content);
+  return digest.hex();
 }
 
 /**

@@ -96,6 +96,10 @@ describe('harvest hash cache', () => {
     writeFileSync(file, big);
     expect(await hashFile(file)).toBe(await hashBytes(big));
     expect(await hashFile(file, 'sha256')).toBe(await hashBytes(big, 'sha256'));
+    // calls in flight together share the thread's one XXH3 hasher and still hash their own bytes
+    const small = Buffer.from('abc');
+    const together = await Promise.all([hashFile(file), hashBytes(small), hashBytes(big), hashFile(file), hashBytes(small, 'sha1')]);
+    expect(together).toEqual([await hashBytes(big), '06b05ab6733a618578af5f94892f3950', await hashBytes(big), await hashBytes(big), 'a9993e364706816aba3e25717850c26c9cd0d89d']);
     expect(isLegacyHash(await hashBytes(big))).toBe(false);
     expect(isLegacyHash(await hashBytes(big, 'sha1'))).toBe(true);
     expect(isLegacyHash(await hashBytes(big, 'sha256'))).toBe(true);
