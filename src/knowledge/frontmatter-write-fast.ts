@@ -3,10 +3,11 @@
  * stringifyFrontMatter), made without it for the usual values: a block mapping of plain scalars,
  * flow lists of plain scalars, and block lists of flow mappings (the sources). A harvest that
  * writes a thousand new items spent about 0.4 s building YAML documents for them, on one thread
- * at the end of the run (strings yaml must quote, such as titles with `: `, are quoted here the
- * way yaml quotes a one-line string). Every rule below mirrors the one in yaml's stringifier (plainString,
- * stringifyNumber, the core schema's tag tests) or is stricter; a value any rule does not cover
- * returns undefined, and the caller asks `yaml` itself.
+ * at the end of the run (the 1 GB bench corpus's 1271 items: 510 ms with yaml, 45 ms here, ad
+ * hoc). Strings yaml must quote (titles with `: `) are quoted as yaml quotes a one-line string.
+ * Every rule below mirrors one in yaml's stringifier (plainString, quotedString, stringifyNumber,
+ * the core schema's tag tests) or is stricter; a value no rule covers returns undefined, and the
+ * caller asks `yaml` itself.
  */
 
 /** yaml's stringifyString: these characters force double quotes. Surrogates (paired or not) are

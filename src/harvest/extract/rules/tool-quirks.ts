@@ -71,11 +71,10 @@ function argsOf(s: Step): Set<string> {
 function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
   const args = argsOf(failed);
   const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => !s.failed && !s.rejected && s.command !== undefined);
-  const progOf = (s: Step): string => s.program;
   // A sibling of the missing program (python → python3) first, then a command on the same arguments.
   return (
-    later.find((s) => progOf(s) !== missing && progOf(s).startsWith(missing)) ??
-    later.find((s) => progOf(s) !== missing && [...argsOf(s)].some((a) => args.has(a)))
+    later.find((s) => s.program !== missing && s.program.startsWith(missing)) ??
+    later.find((s) => s.program !== missing && [...argsOf(s)].some((a) => args.has(a)))
   );
 }
 
