@@ -15,8 +15,11 @@ import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-opti
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
-import { refreshSearchCache } from './search-cache.js';
+import { preloadSearchCache, refreshSearchCache } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
+
+/** Transcripts to read (not skipped as known) from which the harvest preloads the search cache. */
+const PRELOAD_MIN_FILES = 64;
 
 interface HarvestFlags extends CommitFlags {
   from?: string;
@@ -76,7 +79,12 @@ export function register(program: Command): void {
             warnings++;
             if (warnings <= 20) warn(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`);
           },
-          onProgress: progress,
+          onProgress: (done, total) => {
+            // many transcripts to read: index.json will likely change, so the search cache's
+            // modules load now, while worker threads do the reading
+            if (total >= PRELOAD_MIN_FILES && !flags.dryRun) preloadSearchCache();
+            progress(done, total);
+          },
         });
         progress.done();
         if (warnings > 20) warn(`${warnings - 20} more warning(s) not shown`);

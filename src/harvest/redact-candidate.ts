@@ -10,18 +10,33 @@ export interface RedactionStats {
 /**
  * Candidates repeat the same titles, tags, quotes and texts across sessions (in the 100 MB bench
  * corpus, 2,323 distinct strings among 32,536), and redact is pure: each string is redacted once
- * per list of user names. Keyed by the JSON of the list (self-delimiting) and the string;
- * bounded (see TextCache), so memory stays flat.
+ * per list of user names. One memo per list (keyed by its JSON), each keyed by the string itself:
+ * a string made by joining the list's key and the text would be a new string every call, to be
+ * flattened and hashed again, where a candidate's own strings keep their hash. Bounded (see
+ * TextCache: 2 million characters per list, at most MAX_USER_LISTS lists), so memory stays flat.
  */
-const memo = new TextCache<{ text: string; findings: number }>(20000);
+const memos = new Map<string, TextCache<{ text: string; findings: number }>>();
+const MAX_USER_LISTS = 4;
+
+function memoFor(users: readonly string[]): TextCache<{ text: string; findings: number }> {
+  const key = users.length === 0 ? '' : JSON.stringify(users);
+  let memo = memos.get(key);
+  if (!memo) {
+    if (memos.size >= MAX_USER_LISTS) memos.clear();
+    memo = new TextCache(20000, 2_000_000);
+    memos.set(key, memo);
+  }
+  return memo;
+}
 
 export function redactCandidate(c: Candidate, users: readonly string[], stats: RedactionStats): Candidate {
-  const usersKey = JSON.stringify(users);
+  const memo = memoFor(users);
+  const redactOne = (s: string): { text: string; findings: number } => {
+    const done = redact(s, { users });
+    return { text: done.text, findings: done.findings.length };
+  };
   const r = (s: string): string => {
-    const out = memo.get(usersKey + s, () => {
-      const done = redact(s, { users });
-      return { text: done.text, findings: done.findings.length };
-    });
+    const out = memo.get(s, redactOne);
     stats.findings += out.findings;
     return out.text;
   };
