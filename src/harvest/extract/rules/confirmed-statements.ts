@@ -45,7 +45,8 @@ export function confirmedStatementDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const cursor = { at: 0, index: -Infinity };
   for (const e of view.events) {
-    if (e.kind !== 'assistant') continue;
+    // a statement must quote an identifier in backticks (spansOf): a text without any has none
+    if (e.kind !== 'assistant' || !e.text.includes('`')) continue;
     const look = previousLook(view, e.index, cursor);
     if (!look) continue;
     let output: string | undefined; // lowercased only when a sentence gets that far

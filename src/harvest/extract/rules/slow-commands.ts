@@ -20,8 +20,18 @@ const MAX_ITEMS = 2;
 
 function secondsBetween(a?: string, b?: string): number | undefined {
   if (!a || !b) return undefined;
+  if (sameUtcMinute(a, b)) return 0; // under a minute apart (most steps): no need to parse them
   const d = (Date.parse(b) - Date.parse(a)) / 1000;
   return Number.isFinite(d) && d >= 0 ? d : undefined;
+}
+
+/** Whether both are UTC ISO times ("2026-01-16T10:21:07.123Z") of the same minute: their first
+ * 16 characters ("2026-01-16T10:21") are equal. Anything else is left to Date.parse. */
+function sameUtcMinute(a: string, b: string): boolean {
+  if (a.length < 17 || b.length < 17 || a.charCodeAt(a.length - 1) !== 0x5a || b.charCodeAt(b.length - 1) !== 0x5a) return false;
+  if (a.charCodeAt(10) !== 0x54 || a.charCodeAt(13) !== 0x3a || a.charCodeAt(16) !== 0x3a) return false;
+  for (let i = 0; i < 16; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }
 
 function human(seconds: number): string {
