@@ -444,6 +444,26 @@ describe('slow commands', () => {
     expect(slowCommandDrafts(viewOf(base))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(base, [0, 0, 12])))).toEqual([]);
   });
+
+  /** The call (event 1) and its result (event 2) at the given times, written as given. */
+  function between(call: string, result: string): Session {
+    const base = new SessionBuilder().user('build').bash('make all', 'ok').build();
+    return { ...base, events: base.events.map((e, i) => ({ ...e, time: i === 2 ? result : call })) };
+  }
+
+  it('tells a minute apart from under a minute, in UTC and with offsets', () => {
+    // same UTC minute: under a minute, whatever the seconds
+    expect(slowCommandDrafts(viewOf(between('2026-01-16T10:21:00.000Z', '2026-01-16T10:21:59.999Z')))).toEqual([]);
+    // across minutes: 61 s
+    expect(slowCommandDrafts(viewOf(between('2026-01-16T10:21:30Z', '2026-01-16T10:22:31Z')))).toHaveLength(1);
+    // the same first 16 characters but different offsets: two hours apart
+    const offsets = slowCommandDrafts(viewOf(between('2026-01-16T10:21:00+02:00', '2026-01-16T10:21:30+00:00')));
+    expect(offsets).toHaveLength(1);
+    expect(offsets[0]!.text).toContain('takes about 120.5 min');
+    // a result before its call, or an unreadable time: nothing
+    expect(slowCommandDrafts(viewOf(between('2026-01-16T10:25:00Z', '2026-01-16T10:21:00Z')))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(between('2026-01-16T10:21:xxZ', '2026-01-16T10:29:00Z')))).toEqual([]);
+  });
 });
 
 describe('data formats', () => {
