@@ -5,16 +5,10 @@
  * rule cost more than the rule. Sessions numbered otherwise keep the old lookups.
  */
 import type { SessionEvent } from '../../sessions/model.js';
-
-const byPosition = new WeakMap<readonly SessionEvent[], boolean>();
+import { perObject } from './per-object.js';
 
 /** True when every event's index is its position in the array (checked once per array). */
-export function indexedByPosition(events: readonly SessionEvent[]): boolean {
-  let ok = byPosition.get(events);
-  if (ok === undefined) {
-    ok = true;
-    for (let i = 0; i < events.length && ok; i++) if (events[i]!.index !== i) ok = false;
-    byPosition.set(events, ok);
-  }
-  return ok;
-}
+export const indexedByPosition = perObject((events: readonly SessionEvent[]): boolean => {
+  for (let i = 0; i < events.length; i++) if (events[i]!.index !== i) return false;
+  return true;
+});

@@ -6,7 +6,8 @@
  */
 import type { SessionEvent } from '../../sessions/model.js';
 import { cleanText, concreteness, NARRATION, oneLine, stripMarkdown } from './text.js';
-import { DELEGATE_TOOLS, isEdit, perView, type SessionView } from './view.js';
+import { DELEGATE_TOOLS, isEdit, type SessionView } from './view.js';
+import { perObject } from './per-object.js';
 
 export interface ReportLine {
   text: string;
@@ -201,7 +202,7 @@ function workedBefore(view: SessionView, index: number): boolean {
  * The reports of a session: subagent results, and the assistant messages that close a turn
  * (the last assistant text before the next human prompt or the end) when they are long and structured.
  */
-export const reportsOf: (view: SessionView) => readonly Report[] = perView(reportsIn);
+export const reportsOf: (view: SessionView) => readonly Report[] = perObject(reportsIn);
 
 function reportsIn(view: SessionView): Report[] {
   const reports: Report[] = [];

@@ -6,6 +6,7 @@
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
 import { commandParts, shortenCommand } from './commands.js';
 import { marksOf } from './marks.js';
+import { perObject } from './per-object.js';
 import { cleanText } from './text.js';
 
 export interface Step {
@@ -221,31 +222,11 @@ export function viewOf(session: Session): SessionView {
   return { session, events, steps, stepByCall, prompts };
 }
 
-/** `compute` kept per view: rules and the selection ask for the same lists derived from one
- * session (its reports, its rule files), and a view never changes once built. */
-export function perView<T>(compute: (view: SessionView) => T): (view: SessionView) => T {
-  const cache = new WeakMap<SessionView, T>();
-  return (view) => {
-    let value = cache.get(view);
-    if (value === undefined) {
-      value = compute(view);
-      cache.set(view, value);
-    }
-    return value;
-  };
-}
-
 /** Whether `view.events` is in increasing index order (it is when readers number events in order). */
-const orderedCache = new WeakMap<readonly SessionEvent[], boolean>();
-function ordered(events: readonly SessionEvent[]): boolean {
-  let ok = orderedCache.get(events);
-  if (ok === undefined) {
-    ok = true;
-    for (let i = 1; i < events.length && ok; i++) if (events[i]!.index <= events[i - 1]!.index) ok = false;
-    orderedCache.set(events, ok);
-  }
-  return ok;
-}
+const ordered = perObject((events: readonly SessionEvent[]): boolean => {
+  for (let i = 1; i < events.length; i++) if (events[i]!.index <= events[i - 1]!.index) return false;
+  return true;
+});
 
 /** Harvestable events with `from < index <= to`, in order (a binary search instead of a scan). */
 export function eventsBetween(view: SessionView, from: number, to: number): SessionEvent[] {

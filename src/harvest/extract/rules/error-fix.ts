@@ -13,6 +13,7 @@ import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
+import { perObject } from '../per-object.js';
 
 /** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
 export function actionFamily(command: string): string {
@@ -43,15 +44,7 @@ const INTENDED_FAILURE =
 
 /** oneLine(prompt.text).toLowerCase(), kept per prompt: every failing command after a prompt is
  * looked for in it, and a prompt can be long (pasted logs). */
-const loweredPrompts = new WeakMap<UserEvent, string>();
-function loweredPrompt(prompt: UserEvent): string {
-  let text = loweredPrompts.get(prompt);
-  if (text === undefined) {
-    text = oneLine(prompt.text).toLowerCase();
-    loweredPrompts.set(prompt, text);
-  }
-  return text;
-}
+const loweredPrompt = perObject((prompt: UserEvent): string => oneLine(prompt.text).toLowerCase());
 
 function requestedByUser(prompt: UserEvent | undefined, command: string): boolean {
   if (!prompt) return false;

@@ -10,7 +10,8 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { parseReport, type ReportLine, type Section } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence } from '../text.js';
-import { editedFiles, perView, READ_TOOLS, type SessionView } from '../view.js';
+import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
+import { perObject } from '../per-object.js';
 
 /** A Cursor rule the chat loaded, as SpecStory renders it. */
 const RULE_BLOCK = /^#{2,4} Rule: ([\w.@/-]+)\s*\n/;
@@ -54,7 +55,7 @@ function unfence(text: string): string {
 }
 
 /** Rule files the session loaded: Cursor rule blocks and reads of rule files. */
-export const ruleTexts: (view: SessionView) => readonly RuleText[] = perView(ruleTextsIn);
+export const ruleTexts: (view: SessionView) => readonly RuleText[] = perObject(ruleTextsIn);
 
 function ruleTextsIn(view: SessionView): RuleText[] {
   const out: RuleText[] = [];

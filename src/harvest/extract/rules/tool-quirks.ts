@@ -6,6 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
+import { perObject } from '../per-object.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
@@ -43,14 +44,10 @@ function toolLabel(s: Step): string {
 
 /** The quirk a failing step shows, if it is one (the error → fix rule leaves these alone). */
 export function quirkKind(s: Step): QuirkKind | undefined {
-  if (!s.failed) return undefined;
   // Both this rule and error → fix ask for every failing step; the answer is kept per step.
-  if (quirkCache.has(s)) return quirkCache.get(s);
-  const kind = quirkKindOf(s);
-  quirkCache.set(s, kind);
-  return kind;
+  return s.failed ? quirkOfFailure(s) : undefined;
 }
-const quirkCache = new WeakMap<Step, QuirkKind | undefined>();
+const quirkOfFailure = perObject(quirkKindOf);
 
 function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
