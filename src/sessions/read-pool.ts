@@ -59,9 +59,10 @@ const JOBS_PER_WORKER = 2;
  * COMPOUND_READ_WORKERS ("auto": one per core beyond the first, at most 3), none when unset.
  * Opt-in because it costs much more CPU than it saves wall time on two cores: packing and
  * unpacking, and two threads parsing at once (each parses slower than one alone), took reading
- * the 1 GB corpus from 19-20 s of user CPU to 26.5-30 s and its peak memory from about 200 MB
- * to about 550 MB, for a wall time 6-10% shorter (two alternating pairs of runs under
- * /usr/bin/time; BENCHMARKS.md has the figures of one bench run).
+ * the 1 GB corpus from 19-20 s of user CPU to 26.5-30 s and its peak memory from about 250 MB
+ * to about 550 MB, for a wall time 6-10% shorter on an Intel Xeon; on an AMD EPYC from 8.8-9.0 s
+ * to 11.5-11.9 s, for a wall time 3-5% longer (two alternating pairs of runs under
+ * /usr/bin/time each; BENCHMARKS.md has the figures of one bench run).
  * Always 0 for fewer than MIN_FILES files, and when the worker script is absent (sources).
  */
 export function readWorkerCount(fileCount: number): number {
