@@ -1,11 +1,11 @@
 /**
- * Shared helpers for readers that build `Session.events`: they assign `index`, and split any
+ * Shared helpers for readers that build `Session.events`: they assign `index` (an event's
+ * position), give every event of a kind the same keys (see textEvent), and split any
  * `compound:bootstrap` block out of a text into its own BootstrapEvent (injected, with its ids)
  * so that what the bootstrapper gave an agent is never harvested again as if the agent found it.
  */
 import { splitBootstrapBlocks } from './bootstrap-markers.js';
-import { copyOf } from './jsonl.js';
-import type { SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from './model.js';
+import type { BootstrapEvent, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from './model.js';
 
 /** Fields every event may carry; `index` is assigned by the helpers. */
 export interface EventBaseInput {
@@ -17,10 +17,6 @@ export interface EventBaseInput {
 
 /** Kinds of events that carry plain text. */
 export type TextKind = 'user' | 'assistant' | 'reasoning' | 'summary' | 'system';
-
-/** Distributes Omit over the union so each member keeps its own fields. */
-type WithoutIndex<T> = T extends unknown ? Omit<T, 'index'> : never;
-export type NewEvent = WithoutIndex<SessionEvent>;
 
 const MARKER = 'compound:bootstrap';
 /** Where "bootstrap" is in MARKER. */
@@ -37,25 +33,32 @@ export function hasBootstrapMarker(text: string): boolean {
   return false;
 }
 
-/** Appends an event, assigning its `index`. Returns the stored event. */
-export function pushEvent<E extends NewEvent>(events: SessionEvent[], event: E): E & { index: number } {
-  // index first, so JSON output reads naturally and keys keep a stable order. Object.assign
-  // rather than `{ index, ...event }`: in Node 20's V8 that spread takes a slow runtime path
-  // (about 1 µs per event; see copyOf in jsonl.ts), Object.assign copies the same keys fast.
-  const stored = Object.assign({ index: events.length }, event) as E & { index: number };
-  events.push(stored as unknown as SessionEvent);
-  return stored;
-}
-
-/** A new event record: `index`, then the base fields of `base` that are set (the key order
- * every event had when it was built as `{ index, ...cleanBase(base), kind, ... }`). Callers add
- * `kind` and the rest by assignment, which stays on V8's fast path, unlike spreads. */
-function startEvent(events: SessionEvent[], base: EventBaseInput, injected: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { index: events.length, source: base.source };
-  if (base.time !== undefined) out.time = base.time;
-  if (injected) out.injected = true;
-  if (base.sidechain) out.sidechain = true;
-  return out;
+/**
+ * Every event of one kind is built with the same keys in the same order, the absent ones
+ * undefined (JSON.stringify leaves them out): V8 then gives all events of a kind one hidden
+ * class. Built with only the keys each had, text events alone came in eight shapes, tool calls
+ * and results in dozens more (which keys a reader sets), and every function of the extractor
+ * that reads events met a new shape with each format and each new combination of keys: its
+ * optimized code was thrown away ("wrong map") and compiled again, several times per function.
+ */
+function textEvent(
+  index: number,
+  base: EventBaseInput,
+  injected: boolean,
+  kind: TextKind,
+  text: string,
+  model: string | undefined,
+): SessionEvent {
+  return {
+    index,
+    source: base.source,
+    time: base.time,
+    injected: injected ? true : undefined,
+    sidechain: base.sidechain ? true : undefined,
+    kind,
+    text,
+    model,
+  } as SessionEvent;
 }
 
 /**
@@ -68,14 +71,17 @@ export function splitOffBootstrap(events: SessionEvent[], text: string, base: Ev
   const { rest, blocks } = splitBootstrapBlocks(text);
   if (blocks.length === 0) return text;
   for (const block of blocks) {
-    // was `{ ...cleanBase(base), injected: true, ... }`: `injected` keeps its place when the base
-    // had it, and otherwise comes after `sidechain`
-    const e = startEvent(events, base, Boolean(base.injected));
-    e.injected = true;
-    e.kind = 'bootstrap';
-    e.itemIds = block.itemIds;
-    e.text = block.text;
-    events.push(e as unknown as SessionEvent);
+    const e: BootstrapEvent = {
+      index: events.length,
+      source: base.source,
+      time: base.time,
+      injected: true,
+      sidechain: base.sidechain ? true : undefined,
+      kind: 'bootstrap',
+      itemIds: block.itemIds,
+      text: block.text,
+    };
+    events.push(e);
   }
   return rest;
 }
@@ -96,11 +102,8 @@ export function pushText(
   const rest = splitOffBootstrap(events, text, base);
   const hadBlocks = events.length > before;
   if (hadBlocks ? rest.trim() === '' : rest === '') return events.length - before;
-  const e = startEvent(events, base, Boolean(base.injected));
-  e.kind = kind;
-  e.text = hadBlocks ? rest.trim() : rest;
-  if (kind === 'assistant' && model) e.model = model;
-  events.push(e as unknown as SessionEvent);
+  const shown = hadBlocks ? rest.trim() : rest;
+  events.push(textEvent(events.length, base, Boolean(base.injected), kind, shown, kind === 'assistant' && model ? model : undefined));
   return events.length - before;
 }
 
@@ -116,12 +119,16 @@ export function pushCallOn(
   callId?: string,
   command?: string,
 ): ToolCallEvent {
-  const call = copyOf(base) as Omit<ToolCallEvent, 'index' | 'kind'>;
-  if (callId) call.callId = callId;
-  call.name = name;
-  call.input = input;
-  if (command !== undefined) call.command = command;
-  return pushToolCall(events, call);
+  return pushToolCall(events, {
+    source: base.source,
+    time: base.time,
+    injected: base.injected,
+    sidechain: base.sidechain,
+    callId: callId ? callId : undefined,
+    name,
+    input,
+    command,
+  });
 }
 
 /** Appends a tool call. */
@@ -129,9 +136,18 @@ export function pushToolCall(
   events: SessionEvent[],
   call: Omit<ToolCallEvent, 'index' | 'kind'>,
 ): ToolCallEvent {
-  // the keys of `{ index, ...call, kind }`, built without spreads (see pushEvent)
-  const stored = Object.assign({ index: events.length }, call) as ToolCallEvent;
-  stored.kind = 'tool_call';
+  const stored: ToolCallEvent = {
+    index: events.length,
+    source: call.source,
+    time: call.time,
+    injected: call.injected,
+    sidechain: call.sidechain,
+    callId: call.callId,
+    name: call.name,
+    input: call.input,
+    command: call.command,
+    kind: 'tool_call',
+  };
   events.push(stored);
   return stored;
 }
@@ -145,10 +161,22 @@ export function pushToolResult(
   result: Omit<ToolResultEvent, 'index' | 'kind'>,
 ): ToolResultEvent {
   const output = splitOffBootstrap(events, result.output, result);
-  // the keys of `{ index, ...result, output, kind }`, built without spreads (see pushEvent)
-  const stored = Object.assign({ index: events.length }, result) as ToolResultEvent;
-  stored.output = output;
-  stored.kind = 'tool_result';
+  const stored: ToolResultEvent = {
+    index: events.length,
+    source: result.source,
+    time: result.time,
+    injected: result.injected,
+    sidechain: result.sidechain,
+    callId: result.callId,
+    name: result.name,
+    output,
+    isError: result.isError,
+    exitCode: result.exitCode,
+    cascade: result.cascade,
+    rejected: result.rejected,
+    truncated: result.truncated,
+    kind: 'tool_result',
+  };
   events.push(stored);
   return stored;
 }

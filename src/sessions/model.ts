@@ -34,6 +34,8 @@ export interface SourceRef {
   offset?: number;
 }
 
+/** Every event of a kind has all of its kind's keys (sessions/events.ts builds them so): an
+ * optional field that is absent is undefined, so test it with `!== undefined`, never with `in`. */
 interface EventBase {
   /** Position of the event in `Session.events` (0-based), stable for the same file bytes. */
   index: number;

@@ -1,6 +1,6 @@
 /**
  * Finding a session's event by its `index` without scanning: readers number events by their
- * position (pushEvent), so `events[i].index === i` and the event is `events[i]`. Rules look up
+ * position (sessions/events.ts), so `events[i].index === i` and the event is `events[i]`. Rules look up
  * events by index for every step or candidate; a scan (or a Map of all events) per lookup or per
  * rule cost more than the rule. Sessions numbered otherwise keep the old lookups.
  */
