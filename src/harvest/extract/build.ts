@@ -52,22 +52,23 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
     if (n) tags.add(n);
   }
   const line = lineOf(session, d.event);
-  const candidate: Candidate = {
+  // every key in the same order for every candidate, absent ones undefined: one hidden class
+  // for all of them (see sessions/events.ts)
+  return {
     category: d.category,
     scope,
-    ...(scope === 'repo' && session.repo ? { repo: session.repo } : {}),
-    ...(scope === 'agent' ? { agent: session.agent } : {}),
+    repo: scope === 'repo' && session.repo ? session.repo : undefined,
+    agent: scope === 'agent' ? session.agent : undefined,
     title: clean(d.title, MAX_TITLE).replace(/[.\s]+$/, ''),
     text,
     confidence: d.confidence,
     tags: [...tags].sort().slice(0, 8),
-    evidence: { event: d.event, ...(line !== undefined ? { line } : {}) },
+    evidence: { event: d.event, line },
     quotes: (d.quotes ?? []).map((q) => clean(q, MAX_QUOTE)).filter((q) => oneLine(q).length > 0),
     rule: d.rule,
     score: d.score,
+    signature: d.signature || undefined,
   };
-  if (d.signature) candidate.signature = d.signature;
-  return candidate;
 }
 
 /** A rule: its drafts from a session's view, and the rule as an Extractor of its own. */

@@ -172,35 +172,30 @@ export function viewOf(session: Session): SessionView {
     const cascade = result?.cascade ?? false;
     const errored = running ? exitCode !== undefined && exitCode !== 0 : (result?.isError ?? false) || (exitCode !== undefined && exitCode !== 0);
     const command = commandOf(call);
-    // Built field by field (same key order as the spread form, without the temporary objects).
-    const step = { call } as Step;
-    if (result) step.result = result;
-    step.pos = steps.length;
-    if (command) {
-      const short = shortenCommand(command);
-      const parts = commandParts(short);
-      step.command = short;
-      step.simple = parts.simple;
-      step.families = parts.families;
-      step.main = parts.main;
-      step.program = parts.program;
-      step.family = parts.family;
-    } else {
-      step.simple = NONE;
-      step.families = NONE;
-      step.main = '';
-      step.program = '';
-      step.family = '';
-    }
-    step.output = raw;
-    if (exitCode !== undefined) step.exitCode = exitCode;
-    step.failed = errored && !rejected && !cascade && !pending;
-    step.rejected = rejected;
-    step.cascade = cascade;
-    step.outputEvent = outputEvent;
-    if (tokens !== undefined) step.outputTokens = tokens;
-    step.marks = raw === '' ? 0 : marksOf(raw);
-    step.edited = undefined;
+    // Every key in the same order for every step, absent ones undefined: one hidden class for
+    // all steps (see sessions/events.ts).
+    const short = command ? shortenCommand(command) : undefined;
+    const parts = short !== undefined ? commandParts(short) : undefined;
+    const step: Step = {
+      call,
+      result,
+      pos: steps.length,
+      command: short,
+      simple: parts ? parts.simple : NONE,
+      families: parts ? parts.families : NONE,
+      main: parts ? parts.main : '',
+      program: parts ? parts.program : '',
+      family: parts ? parts.family : '',
+      output: raw,
+      exitCode,
+      failed: errored && !rejected && !cascade && !pending,
+      rejected,
+      cascade,
+      outputEvent,
+      outputTokens: tokens,
+      marks: raw === '' ? 0 : marksOf(raw),
+      edited: undefined,
+    };
     steps.push(step);
     stepByCall.set(call.index, step);
   }

@@ -13,7 +13,7 @@ import { forEachLine, readLines, type Preloaded } from '../lines.js';
 import type { SessionEvent, Session, AssistantEvent, ToolResultEvent } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
-import { firstNonBlank, isJsonOpening, opensAsJson } from './common.js';
+import { firstNonBlank, isJsonOpening, makeSession, opensAsJson } from './common.js';
 import { hasBootstrapMarker, pushText, pushToolCall, pushToolResult, splitOffBootstrap, type EventBaseInput } from '../events.js';
 import { copyOf, eachHeadLine, firstLineObject, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 
@@ -475,26 +475,23 @@ class ClaudeSession {
     const isSub = this.sidechainFile === true && this.agentId !== undefined;
     const parentId = isSub ? this.sessionId : undefined;
     const id = isSub ? `${this.sessionId ?? 'unknown'}/agent-${this.agentId}` : (this.sessionId ?? fallbackId);
-    const session: Session = {
+    return makeSession({
       id,
       format: 'claude-code',
       agent: 'claude-code',
+      subagent,
+      parentId,
+      repo: this.cwd ? repoFromCwd(this.cwd) : undefined,
+      cwd: this.cwd,
+      branch: this.branch,
       models: [...this.models].sort(),
+      startedAt: this.span.first,
+      endedAt: this.span.last,
       file: this.file,
       bytes,
       events: this.events,
       warnings: this.sink.warnings,
-    };
-    if (subagent) session.subagent = subagent;
-    if (parentId) session.parentId = parentId;
-    if (this.cwd) {
-      session.cwd = this.cwd;
-      session.repo = repoFromCwd(this.cwd);
-    }
-    if (this.branch) session.branch = this.branch;
-    if (this.span.first) session.startedAt = this.span.first;
-    if (this.span.last) session.endedAt = this.span.last;
-    return session;
+    });
   }
 }
 

@@ -16,6 +16,7 @@ import type { DetectBound } from '../detect.js';
 import { pushCallOn, pushText, pushToolCall, pushToolResult, type EventBaseInput } from '../events.js';
 import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
+import { makeSession } from './common.js';
 
 type Json = Record<string, unknown>;
 
@@ -473,24 +474,22 @@ class CodexSession {
   }
 
   toSession(bytes: number): Session {
-    const session: Session = {
+    const started = this.startedAt ?? this.span.first;
+    return makeSession({
       id: this.id ?? basename(this.file).replace(/\.jsonl?$/i, ''),
       format: 'codex',
       agent: 'codex',
+      repo: (this.repoUrl && repoFromUrl(this.repoUrl)) ?? (this.cwd ? repoFromCwd(this.cwd) : undefined),
+      cwd: this.cwd,
+      branch: this.branch,
       models: [...this.models].sort(),
+      startedAt: started,
+      endedAt: this.span.last && this.span.last !== started ? this.span.last : undefined,
       file: this.file,
       bytes,
       events: this.events,
       warnings: this.sink.warnings,
-    };
-    const repo = (this.repoUrl && repoFromUrl(this.repoUrl)) ?? (this.cwd ? repoFromCwd(this.cwd) : undefined);
-    if (repo) session.repo = repo;
-    if (this.cwd) session.cwd = this.cwd;
-    if (this.branch) session.branch = this.branch;
-    const started = this.startedAt ?? this.span.first;
-    if (started) session.startedAt = started;
-    if (this.span.last && this.span.last !== started) session.endedAt = this.span.last;
-    return session;
+    });
   }
 }
 

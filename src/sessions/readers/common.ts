@@ -134,6 +134,8 @@ export interface SessionInit {
   events: SessionEvent[];
   warnings: ReadWarning[];
   models?: string[];
+  subagent?: string | undefined;
+  parentId?: string | undefined;
   repo?: string | undefined;
   cwd?: string | undefined;
   branch?: string | undefined;
@@ -141,21 +143,27 @@ export interface SessionInit {
   endedAt?: string | undefined;
 }
 
-/** Builds a Session with a fixed key order and no undefined-valued keys, so JSON output of the
- * same input is byte-identical. */
+/** Builds a Session with every key of the type in a fixed order, an absent (or empty) optional
+ * one undefined: JSON output of the same input is byte-identical (JSON leaves undefined out),
+ * and every session has one hidden class, whichever reader made it (see sessions/events.ts). */
 export function makeSession(init: SessionInit): Session {
-  const out: Record<string, unknown> = { id: init.id, format: init.format, agent: init.agent };
-  if (init.repo) out.repo = init.repo;
-  if (init.cwd) out.cwd = init.cwd;
-  if (init.branch) out.branch = init.branch;
-  out.models = init.models ?? [];
-  if (init.startedAt) out.startedAt = init.startedAt;
-  if (init.endedAt) out.endedAt = init.endedAt;
-  out.file = init.file;
-  out.bytes = init.bytes;
-  out.events = init.events;
-  out.warnings = init.warnings;
-  return out as unknown as Session;
+  return {
+    id: init.id,
+    format: init.format,
+    agent: init.agent,
+    subagent: init.subagent || undefined,
+    parentId: init.parentId || undefined,
+    repo: init.repo || undefined,
+    cwd: init.cwd || undefined,
+    branch: init.branch || undefined,
+    models: init.models ?? [],
+    startedAt: init.startedAt || undefined,
+    endedAt: init.endedAt || undefined,
+    file: init.file,
+    bytes: init.bytes,
+    events: init.events,
+    warnings: init.warnings,
+  };
 }
 
 /** A whole file decoded as text, with a mapping from character offsets to 1-based lines and
