@@ -8,9 +8,8 @@ import { PROJECT_ROOT, SHARED } from '../helpers.js';
 /**
  * Every event of a kind, and every session, carries the same keys in the same order, whichever
  * reader made it and whichever optional fields it has (absent ones are undefined): V8 then gives
- * them one hidden
- * class, and the extractor's optimized code is not thrown away at each new combination of keys
- * (that cost the 1 GB harvest about a seventh of its time). A reader that adds a key to an
+ * them one hidden class, and the extractor's optimized code is not thrown away at each new
+ * combination of keys (that cost the 1 GB harvest about a seventh of its time). A reader that adds a key to an
  * event of its own, or a helper that sets a key only when it has a value, fails here.
  */
 function keyOrders(events: readonly SessionEvent[], into: Map<string, Set<string>>): void {
