@@ -17,6 +17,7 @@ import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
 import { preloadSearchCache, refreshSearchCache } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
+import { tuneCompilerForBatchWork } from '../core/compiler-tuning.js';
 
 /** Transcripts to read (not skipped as known) from which the harvest preloads the search cache. */
 const PRELOAD_MIN_FILES = 64;
@@ -63,6 +64,7 @@ export function register(program: Command): void {
         if (workers !== 'auto' && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers ${flags.workers} is not a positive whole number`);
         const from = flags.from ? parseFromList(flags.from) : undefined;
         if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
+        tuneCompilerForBatchWork();
         const progress = progressReporter('harvest');
         let warnings = 0;
         const result = await harvest({
