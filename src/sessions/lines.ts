@@ -303,13 +303,15 @@ export function splitLines(
       let text: string;
       if (i < decoded.length) {
         text = decoded[i]!;
-        if (text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1); // CRLF
+        // (each charCodeAt guarded by the length: one past the end, on an empty line, would throw
+        // the optimized loop away the first time it happens)
+        if (text.length !== 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1); // CRLF
       } else {
         const stop = seen > 0 && buf[nl - 1] === 0x0d ? nl - 1 : nl; // CRLF
         if (latin !== undefined && wide >= stop) text = latin.slice(pos - base, stop - base);
         else text = stop > pos ? utf8Text(buf, pos, stop) : '';
       }
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
+      if (text.length !== 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // TextDecoder drops a BOM
       onLine(validLine(scratch, text, lineNo, pos, seen));
     }
     if (wide < nl) wide = nextWideByte(buf, nl + 1);
