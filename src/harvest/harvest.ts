@@ -5,7 +5,6 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
-import { sampleSessions } from './sample.js';
 import { walkInputs } from '../sessions/walk.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
 import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/plan.js';
@@ -83,6 +82,8 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const walkOpts = { ...(options.from ? { from: options.from } : {}) };
   if (options.top !== undefined) {
     const walked = await walkInputs(options.inputs, walkOpts);
+    // loaded only here: the sampler loads every reader, which a rerun over known files never needs
+    const { sampleSessions } = await import('./sample.js');
     const rows = await sampleSessions(walked.files, { count: options.top, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
     inputs = rows.map((r) => r.file).sort();
   }
