@@ -123,6 +123,22 @@ export interface HashRecord {
   ctimeMs: number;
   ino: number;
   hash: string;
+  /** Set when detection found these bytes to be no transcript (empty, binary, unknown format):
+   * the compound version that found it, a tab, and its warning (see notTranscriptNote). */
+  notTranscript?: string;
+}
+
+/** What a record remembers of a file found to be no transcript by this version of compound:
+ * a later run of the same version warns the same without reading the file again (another
+ * version, which may read more formats, detects it anew). */
+export function notTranscriptNote(version: string, message: string): string {
+  return `${version}\t${message}`;
+}
+
+/** The warning a record's note holds when this version wrote it, else undefined. */
+export function notTranscriptWarning(record: HashRecord | undefined, version: string): string | undefined {
+  const note = record?.notTranscript;
+  return note !== undefined && note.startsWith(`${version}\t`) ? note.slice(version.length + 1) : undefined;
 }
 
 export function pathKey(file: string): string {
@@ -165,10 +181,11 @@ export function readHashCache(root: string): { records: Map<string, HashRecord>;
     for (const key in files) {
       if (!Object.hasOwn(files, key)) continue;
       const v = files[key]; // (no Object.entries: tens of thousands of [key, value] arrays)
-      if (!Array.isArray(v) || v.length !== 5) continue;
-      const [size, mtimeMs, ctimeMs, ino, hash] = v as unknown[];
+      if (!Array.isArray(v) || (v.length !== 5 && v.length !== 6)) continue;
+      const [size, mtimeMs, ctimeMs, ino, hash, note] = v as unknown[];
       if (typeof size === 'number' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof ino === 'number' && typeof hash === 'string') {
-        records.set(key, { size, mtimeMs, ctimeMs, ino, hash });
+        if (typeof note === 'string') records.set(key, { size, mtimeMs, ctimeMs, ino, hash, notTranscript: note });
+        else if (note === undefined) records.set(key, { size, mtimeMs, ctimeMs, ino, hash });
       }
     }
   } catch {
@@ -195,7 +212,8 @@ const HEX = /^[0-9a-f]*$/;
 /** One entry's line: JSON.stringify's output, built directly for the usual hex keys and finite
  * numbers (tens of thousands of entries are rendered on every run to see whether they changed). */
 function entryLine(k: string, r: HashRecord): string {
-  const { size, mtimeMs, ctimeMs, ino, hash } = r;
+  const { size, mtimeMs, ctimeMs, ino, hash, notTranscript } = r;
+  if (notTranscript !== undefined) return `    ${JSON.stringify(k)}: ${JSON.stringify([size, mtimeMs, ctimeMs, ino, hash, notTranscript])}`;
   if (HEX.test(k) && HEX.test(hash) && Number.isFinite(size) && Number.isFinite(mtimeMs) && Number.isFinite(ctimeMs) && Number.isFinite(ino)) {
     return `    "${k}": [${size},${mtimeMs},${ctimeMs},${ino},"${hash}"]`;
   }

@@ -9,7 +9,8 @@ import { statSync } from 'node:fs';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
-import { legacyAlgorithms, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import { legacyAlgorithms, notTranscriptNote, notTranscriptWarning, pathKey, RACY_MS, sameStat, type FileStat, type HashRecord } from './file-hash.js';
+import { VERSION } from '../core/version.js';
 import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
 import { spawnPool, type RunningPool } from './parallel/pool.js';
@@ -60,6 +61,9 @@ interface Statted {
   hash?: string;
   /** The cache's record when it still holds: it is remembered again as it is. */
   cached?: HashRecord;
+  /** The warning of a file this version of compound found to be no transcript, with the same
+   * stat since: it is given again without reading the file (see notTranscriptWarning). */
+  notTranscript?: string;
 }
 
 function newResult(): FilesHarvest {
@@ -85,7 +89,9 @@ function statAll(files: readonly string[], cache: ReadonlyMap<string, HashRecord
       const plain = stats.isFile();
       const key = pathKey(file);
       const known = cache.get(key);
-      return known && sameStat(known, st) ? { file, key, st, plain, hash: known.hash, cached: known } : { file, key, st, plain };
+      if (!known || !sameStat(known, st)) return { file, key, st, plain };
+      const notTranscript = notTranscriptWarning(known, VERSION);
+      return notTranscript === undefined ? { file, key, st, plain, hash: known.hash, cached: known } : { file, key, st, plain, hash: known.hash, cached: known, notTranscript };
     } catch {
       return { file }; // the reader reports it with a proper warning
     }
@@ -101,7 +107,8 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
   try {
     const statted = statAll(files, options.hashCache);
     // Files for the workers: every one whose hash is still to compute, or known but not in the ledger.
-    const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)));
+    // (a file known to be no transcript is read again only when --format forces a reader on it)
+    const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)) && (s.notTranscript === undefined || options.format !== undefined));
     if (!pool) {
       const workers = Math.min(options.workers(work.length), work.length);
       if (workers > 1) pool = spawnPool(workers, workerSetup(options));
@@ -159,12 +166,25 @@ function workerSetup(options: HarvestFilesOptions): WorkerSetup {
   };
 }
 
-/** Remembers a hash in the next cache unless the file changed too recently to trust its stat. */
-function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: number): void {
+/** Remembers a hash (and `note`, see HashRecord.notTranscript) in the next cache unless the
+ * file changed too recently to trust its stat. */
+function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: number, note?: string): void {
   if (s.key && s.st && s.st.mtimeMs < trustBefore && s.st.ctimeMs < trustBefore) {
-    out.nextHashCache.set(s.key, s.cached?.hash === hash ? s.cached : { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash });
+    const same = s.cached !== undefined && s.cached.hash === hash && s.cached.notTranscript === note;
+    const record: HashRecord = { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash };
+    if (note !== undefined) record.notTranscript = note;
+    out.nextHashCache.set(s.key, same ? s.cached! : record);
   }
 }
+
+/** The note to remember for a file read now: set when detection found it no transcript. Its
+ * one warning is detection's fixed text (no path, nothing from the file). */
+function noteOf(outcome: FileOutcome | undefined): string | undefined {
+  if (outcome?.kind !== 'read' || !outcome.notTranscript || outcome.warnings.length !== 1) return undefined;
+  return notTranscriptNote(VERSION, outcome.warnings[0]!.message);
+}
+
+const NOTHING_HARVESTED: FileHarvest = { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
 
 /**
  * Takes the task outcomes (task i is work[i]) in file order, as they arrive. When some file is
@@ -193,8 +213,10 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
     const task = taskOf.get(s.file);
     const outcome = task === undefined ? undefined : await pool.outcome(task);
     const hash = s.hash ?? (outcome && outcome.kind !== 'failed' ? outcome.hash : null);
+    // no task: the cache knows the file is no transcript (see the work filter)
+    const skipped = task === undefined && s.notTranscript !== undefined && hash !== null && !options.knownHashes.has(hash);
     if (s.st && hash !== null) {
-      remember(out, s, hash, trustBefore);
+      remember(out, s, hash, trustBefore, skipped ? s.cached!.notTranscript : noteOf(outcome));
       hashes.set(s.file, hash);
       if (options.knownHashes.has(hash)) {
         out.filesSkipped++;
@@ -205,6 +227,11 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
         out.filesRead.push(hash); // the ledger learns the file's new hash
         continue;
       }
+    }
+    if (skipped) {
+      // what reading it would give: its one warning, an unreadable file, nothing harvested
+      take({ ok: false, warnings: [{ file: s.file, message: s.notTranscript! }], harvest: NOTHING_HARVESTED }, hash);
+      continue;
     }
     // (in plain mode every file to read has an outcome: each task reads what it hashed)
     if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');

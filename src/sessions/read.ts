@@ -62,6 +62,9 @@ export interface FileReadResult {
   format?: SessionFormat;
   sessions: Session[];
   warnings: ReadWarning[];
+  /** Set when detection found from the bytes alone that the file is no transcript (empty,
+   * binary, blank, unknown format): the same bytes give the same warning, its only one. */
+  notTranscript?: true;
 }
 
 /** Below this many files, starting the prefetch thread costs more than it saves. */
@@ -111,7 +114,7 @@ export async function readSessionFile(file: string, options: ReadSessionsOptions
       const outcome = detectFormat(loaded, file, readers);
       if (!outcome.ok) {
         warn({ file, message: outcome.message });
-        return { file, ok: false, sessions: [], warnings };
+        return { file, ok: false, sessions: [], warnings, notTranscript: true };
       }
       reader = outcome.reader;
     }

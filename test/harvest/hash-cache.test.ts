@@ -13,6 +13,7 @@ import type { Candidate } from '../../src/harvest/candidate.js';
 import type { Session } from '../../src/sessions/model.js';
 import { claudeSession } from './transcripts.js';
 import { tempDir } from '../helpers.js';
+import { VERSION } from '../../src/core/version.js';
 
 function extractor(session: Session): Candidate[] {
   return session.events
@@ -83,6 +84,59 @@ describe('harvest hash cache', () => {
     expect(grown.stats.filesSkipped).toBe(1);
     expect(grown.stats.sessions).toBe(1);
     expect(grown.stats.candidates).toBe(1); // only the new failure
+  }, 15000);
+
+  it('remembers a file found to be no transcript: a rerun of the same version warns the same without reading it', async () => {
+    const root = tempDir();
+    initStore(root);
+    const t = join(root, 'transcripts');
+    mkdirSync(t);
+    writeFileSync(join(t, 'a.jsonl'), session('aaaaaaaa-1111-4000-8000-000000000001', ['make a']));
+    const notes = join(t, 'notes.json');
+    writeFileSync(notes, '{"shopping": ["milk", "bread"]}\n');
+    const cacheFile = join(root, HASH_CACHE_FILE);
+    const run = async (format?: 'openai-chat') => {
+      const warnings: string[] = [];
+      const r = await harvest({ root, inputs: [t], extract: extractor, onWarning: (w) => warnings.push(`${w.file}: ${w.message}`), ...(format ? { format } : {}) });
+      return { r, warnings };
+    };
+    const unknown = `${notes}: unknown transcript format (no reader recognised it; pass --format one of claude-code, codex, hermes, openai-chat, aider, gemini-cli, specstory, console-md to force one)`;
+
+    applyPlan(root, (await run()).r.plan);
+    await sleep(2100); // remembered only once their stat is older than two seconds
+    const first = await run();
+    expect(first.warnings).toEqual([unknown]);
+    applyPlan(root, first.r.plan);
+    const noted = () => Object.values((JSON.parse(readFileSync(cacheFile, 'utf8')) as { files: Record<string, unknown[]> }).files).filter((v) => v.length === 6);
+    expect(noted()).toHaveLength(1);
+    expect(noted()[0]![5]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
+
+    // the rerun gives the same warning and counts, taken from the cache (a note edited in the
+    // cache shows up as it is, which proves the file was not read)
+    const again = await run();
+    expect(again.warnings).toEqual([unknown]);
+    expect(again.r.stats).toMatchObject({ files: 2, filesSkipped: 1, filesFailed: 1, sessions: 0, warnings: 1 });
+    expect(again.r.plan.entries).toEqual([]);
+    const text = readFileSync(cacheFile, 'utf8');
+    writeFileSync(cacheFile, text.replace('unknown transcript format', 'remembered: unknown transcript format'));
+    expect((await run()).warnings).toEqual([unknown.replace(': unknown', ': remembered: unknown')]);
+
+    // another version's note is not trusted: the file is read, and the note is this version's again
+    writeFileSync(cacheFile, text.replace(`"${VERSION}\\t`, '"0.0.0-another\\t'));
+    expect(readFileSync(cacheFile, 'utf8')).toContain('0.0.0-another');
+    const other = await run();
+    expect(other.warnings).toEqual([unknown]);
+    applyPlan(root, other.r.plan);
+    expect(noted()[0]![5]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
+
+    // --format forces a reader on it: read, whatever the note says
+    expect((await run('openai-chat')).warnings.join('\n')).not.toContain('unknown transcript format');
+
+    // a changed file is detected again
+    writeFileSync(notes, '{"role":"user","content":"hello"}\n');
+    const changed = await run();
+    expect(changed.warnings).not.toContain(unknown);
+    expect(changed.r.stats.sessions).toBe(1);
   }, 15000);
 
   it('hashes with XXH3-128 (the reference vectors) and tells older hashes by their length', async () => {

@@ -14,6 +14,8 @@ export interface ReadOutcome {
   ok: boolean;
   warnings: ReadWarning[];
   harvest: FileHarvest;
+  /** Detection found the bytes to be no transcript (see FileReadResult). */
+  notTranscript?: true;
 }
 
 /** Reads one file as forEachSessionFile does inside the harvest, and harvests its sessions. */
@@ -29,7 +31,9 @@ export async function readAndHarvest(
   const harvest: FileHarvest = result.sessions.length
     ? harvestFileSessions(file, result.sessions, hash, ctx, await extract())
     : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
-  return { ok: result.ok, warnings: result.warnings, harvest };
+  const outcome: ReadOutcome = { ok: result.ok, warnings: result.warnings, harvest };
+  if (result.notTranscript && !format) outcome.notTranscript = true;
+  return outcome;
 }
 
 /**

@@ -29,6 +29,6 @@ export type FileOutcome =
   /** `hash` null: the file could not be hashed (it is still read, to report why). */
   /** `byLegacyHash`: the ledger knows the file by its old hash only (see file-hash.ts). */
   | { index: number; kind: 'known'; hash: string; byLegacyHash?: true }
-  | { index: number; kind: 'read'; hash: string | null; ok: boolean; warnings: ReadWarning[]; harvest: FileHarvest }
+  | { index: number; kind: 'read'; hash: string | null; ok: boolean; warnings: ReadWarning[]; harvest: FileHarvest; notTranscript?: true }
   /** An unexpected exception: the harvest fails with it, as it would on the main thread. */
   | { index: number; kind: 'failed'; error: string };
