@@ -207,6 +207,10 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
     if (!read.ok) out.filesFailed++;
     addFile(out, read.ok, hash, read.harvest, options);
   };
+  /** What reading a file known to be no transcript would give: its one warning, an unreadable
+   * file, nothing harvested. */
+  const takeNoted = (file: string, message: string, hash: string): void => take({ ok: false, warnings: [{ file, message }], harvest: NOTHING_HARVESTED }, hash);
+  const noted = new Map<string, string>();
   const hashes = new Map<string, string>();
   const toRead: string[] = [];
   for (const s of statted) {
@@ -228,11 +232,11 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
         continue;
       }
     }
-    if (skipped) {
-      // what reading it would give: its one warning, an unreadable file, nothing harvested
-      take({ ok: false, warnings: [{ file: s.file, message: s.notTranscript! }], harvest: NOTHING_HARVESTED }, hash);
+    if (skipped && plain) {
+      takeNoted(s.file, s.notTranscript!, hash);
       continue;
     }
+    if (skipped) noted.set(s.file, s.notTranscript!); // taken in walk order below
     // (in plain mode every file to read has an outcome: each task reads what it hashed)
     if (plain && outcome?.kind === 'read') take(outcome, hash ?? '');
     else toRead.push(s.file);
@@ -245,6 +249,11 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
   walked.warnings.forEach(warn);
   for (const file of walked.files) {
     const hash = hashes.get(file) ?? '';
+    const message = noted.get(file);
+    if (message !== undefined) {
+      takeNoted(file, message, hash);
+      continue;
+    }
     const task = taskOf.get(file);
     const outcome = task === undefined ? undefined : await pool.outcome(task);
     take(outcome?.kind === 'read' ? outcome : await readAndHarvest(file, hash, context, options.format, options.getExtract), hash);

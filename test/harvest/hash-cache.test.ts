@@ -1,7 +1,7 @@
 // The harvest remembers each transcript's content hash with its stat (knowledge/.cache/), so an
 // unchanged transcript is not read and hashed again; any change to the file is still noticed.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
 import { hashBytes, hashFile, isLegacyHash, legacyAlgorithms, readHashCache, renderHashCache, unchangedCache, type HashRecord } from '../../src/harvest/file-hash.js';
@@ -120,6 +120,14 @@ describe('harvest hash cache', () => {
     const text = readFileSync(cacheFile, 'utf8');
     writeFileSync(cacheFile, text.replace('unknown transcript format', 'remembered: unknown transcript format'));
     expect((await run()).warnings).toEqual([unknown.replace(': unknown', ': remembered: unknown')]);
+
+    // the same when another input is no plain file (then files are taken in walk order at the end)
+    mkdirSync(join(root, 'more'));
+    symlinkSync(join(root, 'more'), join(t, 'z-link.jsonl'));
+    const mixed = await run();
+    expect(mixed.warnings).toEqual([unknown.replace(': unknown', ': remembered: unknown')]);
+    expect(mixed.r.stats).toMatchObject({ filesSkipped: 1, filesFailed: 1, sessions: 0 });
+    rmSync(join(t, 'z-link.jsonl'));
 
     // another version's note is not trusted: the file is read, and the note is this version's again
     writeFileSync(cacheFile, text.replace(`"${VERSION}\\t`, '"0.0.0-another\\t'));
