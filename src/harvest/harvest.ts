@@ -8,7 +8,6 @@ import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
 import { loadStore, readLedger } from '../knowledge/store.js';
 import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/plan.js';
-import type { Ledger } from '../knowledge/ledger.js';
 import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
 import { HASH_CACHE_FILE, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
@@ -95,12 +94,20 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   };
   const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
   const hashCache = readHashCache(options.root);
+  // built entry by entry: spreads and [id, events] pairs were tens of thousands of temporary
+  // arrays on every run
+  const knownHashes = new Set(ledger.files);
+  const eventsSeen = new Map<string, number>();
+  for (const s of ledger.sessions) {
+    knownHashes.add(s.hash);
+    eventsSeen.set(s.id, s.events);
+  }
   // Each file's candidates are merged as soon as the files before it are (file order).
   const merger = new CandidateMerger(store.items, rejected);
   const files = await harvestFiles(walked.files, {
-    knownHashes: new Set([...ledger.files, ...ledger.sessions.map((s) => s.hash)]),
+    knownHashes,
     context: {
-      eventsSeen: new Map(ledger.sessions.map((s) => [s.id, s.events])),
+      eventsSeen,
       repoAliases: options.repoAliases ?? {},
       ...(options.repo ? { repo: options.repo } : {}),
       redactUsers: options.redactUsers ?? [],
@@ -133,16 +140,18 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     else if (r.outcome === 'conflict') reasons.set(r.id, `conflicts with ${r.other}`);
     else if (r.outcome === 'added') reasons.set(r.id, 'new');
   }
-  const nextLedger: Ledger = {
-    version: ledger.version,
-    sessions: [...new Map([...ledger.sessions, ...files.ledgerUpdates].map((s) => [s.id, s])).values()],
-    emitted: [...ledger.emitted, ...merged.created],
-    files: [...ledger.files, ...files.filesRead],
-  };
   const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
-  // Rendered and compared only when the harvest added to it: a rerun over tens of thousands of
-  // known transcripts spent about 5% of its time rendering the ledger to find it unchanged.
-  if (files.ledgerUpdates.length > 0 || merged.created.length > 0 || files.filesRead.length > 0) plan.ledger = nextLedger;
+  // Made, rendered and compared only when the harvest added to it: a rerun over tens of
+  // thousands of known transcripts spent about 5% of its time rendering the ledger to find it
+  // unchanged, and copying its lists (tens of thousands of entries) was more garbage to collect.
+  if (files.ledgerUpdates.length > 0 || merged.created.length > 0 || files.filesRead.length > 0) {
+    plan.ledger = {
+      version: ledger.version,
+      sessions: [...new Map([...ledger.sessions, ...files.ledgerUpdates].map((s) => [s.id, s])).values()],
+      emitted: [...ledger.emitted, ...merged.created],
+      files: [...ledger.files, ...files.filesRead],
+    };
+  }
   attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
   if (!unchangedCache(files.nextHashCache, hashCache)) {
     const cacheText = renderHashCache(files.nextHashCache);
