@@ -15,6 +15,10 @@ export const HARVEST_INLINING_BUDGET = 460;
 
 const FLAG = '--max-inlined-bytecode-size-cumulative';
 
+/** V8 majors known to have the flag (Node 20 to 24: V8 11.3 to 13.6). V8 prints "unrecognized
+ * flag" to stderr for a flag it lacks, so a later V8 is left as it is until checked. */
+const KNOWN_V8_MAJORS = [11, 12, 13];
+
 /** Whether the user set the flag on the command line or in NODE_OPTIONS (then it stays theirs). */
 function userSetsInlining(): boolean {
   return process.execArgv.some((a) => a.startsWith(FLAG)) || (process.env.NODE_OPTIONS ?? '').includes(FLAG);
@@ -26,6 +30,6 @@ function userSetsInlining(): boolean {
  * compiled from now on use it. For long batch commands only, before their workers start.
  */
 export function tuneCompilerForBatchWork(): void {
-  if (userSetsInlining()) return;
+  if (userSetsInlining() || !KNOWN_V8_MAJORS.includes(Number(process.versions.v8.split('.')[0]))) return;
   setFlagsFromString(`${FLAG}=${HARVEST_INLINING_BUDGET}`);
 }
