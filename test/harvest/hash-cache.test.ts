@@ -41,12 +41,18 @@ const session = (id: string, commands: string[]) =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A new store, and an empty folder of transcripts named `folder` inside it. */
+function storeWithFolder(folder: string): { root: string; t: string } {
+  const root = tempDir();
+  initStore(root);
+  const t = join(root, folder);
+  mkdirSync(t);
+  return { root, t };
+}
+
 describe('harvest hash cache', () => {
   it('trusts an unchanged stat, notices a changed file, keeps no paths, and is not written on a dry run', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'private-transcripts-alice');
-    mkdirSync(t);
+    const { root, t } = storeWithFolder('private-transcripts-alice');
     writeFileSync(join(t, 'a.jsonl'), session('aaaaaaaa-1111-4000-8000-000000000001', ['make a']));
     writeFileSync(join(t, 'b.jsonl'), session('bbbbbbbb-2222-4000-8000-000000000002', ['make b']));
     const cacheFile = join(root, HASH_CACHE_FILE);
@@ -87,10 +93,7 @@ describe('harvest hash cache', () => {
   }, 15000);
 
   it('remembers a file found to be no transcript: a rerun of the same version warns the same without reading it', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithFolder('transcripts');
     writeFileSync(join(t, 'a.jsonl'), session('aaaaaaaa-1111-4000-8000-000000000001', ['make a']));
     const notes = join(t, 'notes.json');
     writeFileSync(notes, '{"shopping": ["milk", "bread"]}\n');
@@ -171,10 +174,7 @@ describe('harvest hash cache', () => {
   });
 
   it.each(['sha1', 'sha256'] as const)('skips the transcripts of a ledger that holds %s hashes, and gives it their new hash once', async (algorithm) => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithFolder('transcripts');
     const files = [join(t, 'a.jsonl'), join(t, 'b.jsonl')];
     writeFileSync(files[0]!, session('aaaaaaaa-1111-4000-8000-000000000001', ['make a']));
     writeFileSync(files[1]!, session('bbbbbbbb-2222-4000-8000-000000000002', ['make b']));
