@@ -77,10 +77,19 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const existingIds = new Set(store.items.map((i) => i.meta.id));
   const rejected = new Set(ledger.emitted.filter((id) => !existingIds.has(id)));
 
+  // a path that does not exist, a glob that matches nothing: warned about like an unreadable file
+  let walkWarnings = 0;
+  const reportWalk = (warnings: readonly ReadWarning[]): void => {
+    for (const w of warnings) {
+      walkWarnings++;
+      options.onWarning?.(w);
+    }
+  };
   let inputs: readonly string[] = options.inputs;
   const walkOpts = { ...(options.from ? { from: options.from } : {}) };
   if (options.top !== undefined) {
     const walked = await walkInputs(options.inputs, walkOpts);
+    reportWalk(walked.warnings);
     // loaded only here: the sampler loads every reader, which a rerun over known files never needs
     const { sampleSessions } = await import('./sample.js');
     const rows = await sampleSessions(walked.files, { count: options.top, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
@@ -93,6 +102,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     return extract;
   };
   const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
+  reportWalk(walked.warnings);
   const hashCache = readHashCache(options.root);
   // built entry by entry: spreads and [id, events] pairs were tens of thousands of temporary
   // arrays on every run
@@ -130,7 +140,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     sessionsSkipped: files.sessionsSkipped,
     candidates: files.candidates,
     redactions: files.redactions,
-    warnings: files.warnings,
+    warnings: walkWarnings + files.warnings,
   };
 
   const merged = merger.result();

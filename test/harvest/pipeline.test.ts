@@ -84,6 +84,24 @@ describe('harvest pipeline', () => {
     expect(readFileSync(join(root, again!.path), 'utf8') + readFileSync(join(root, 'knowledge/ledger.json'), 'utf8')).toBe(snapshot);
   });
 
+  it('warns about a path that does not exist and a pattern that matches nothing, and harvests the rest', async () => {
+    const root = tempDir();
+    initStore(root);
+    const t = join(root, 'transcripts');
+    mkdirSync(t);
+    writeFileSync(join(t, 'a.jsonl'), FAIL('aaaaaaaa-1111-4000-8000-000000000001', '2026-03-01T10:00:00Z'));
+    const warnings: string[] = [];
+    const missing = join(root, 'gone.jsonl');
+    const pattern = join(root, '*.nomatch');
+    for (const top of [undefined, 5]) {
+      warnings.length = 0;
+      const res = await harvest({ root, inputs: [missing, pattern, t], extract: testExtractor, ...(top ? { top } : {}), onWarning: (w) => warnings.push(`${w.file}: ${w.message}`) });
+      expect(warnings).toEqual([`${missing}: no such file or directory`, `${pattern}: the pattern matched no files`]);
+      expect(res.stats.warnings).toBe(2);
+      expect(countPlan(res.plan)).toMatchObject({ add: 1 });
+    }
+  });
+
   it('keeps a reviewer-edited body and never re-adds a deleted item', async () => {
     const root = tempDir();
     initStore(root);
