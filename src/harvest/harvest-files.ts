@@ -118,7 +118,10 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
     const running = pool ? pool.run(tasks, onDone) : runHere(tasks, options, onDone);
     return await takeOutcomes(statted, work, running, trustBefore, options);
   } finally {
-    await pool?.close();
+    // Not awaited: tearing down a worker's heap took about 0.2 s after a 1 GB harvest, which
+    // this thread spent idle; it now runs on the other core while this one merges and writes.
+    // (Every outcome is in by now, or the harvest failed; the process still waits for the exit.)
+    void pool?.close();
   }
 }
 
