@@ -118,11 +118,14 @@ function distinctAtLeast3(fams: readonly string[], i: number, n: number): boolea
  */
 export function windowKeys(fams: readonly string[]): (i: number, n: number) => number | string {
   const ids = new Map<string, number>();
-  const code = fams.map((f) => {
+  // a typed array: one hidden class whatever the session (see recurringSequences)
+  const code = new Uint32Array(fams.length);
+  for (let i = 0; i < fams.length; i++) {
+    const f = fams[i]!;
     let id = ids.get(f);
     if (id === undefined) ids.set(f, (id = ids.size));
-    return id;
-  });
+    code[i] = id;
+  }
   if (ids.size > 1024 || fams.some((f) => f.includes('→'))) return (i, n) => fams.slice(i, i + n).join(' → ');
   return (i, n) => {
     let key = 0;
@@ -139,9 +142,19 @@ function recurringSequences(all: readonly Run[]): Draft[] {
     if (seq.length > 0 && seq[seq.length - 1]!.fam === r.fam) continue;
     seq.push(r);
   }
-  const fams = seq.map((r) => r.fam);
+  // Two windows of three need six families. Fewer used to reach the loops below with empty
+  // arrays, whose hidden class differs from a filled one's: each such session threw away this
+  // function's optimized code (V8 "wrong map" deopts; 6 compiles of it in a harvest of the 100 MB
+  // corpus), and the flags are a typed array for the same reason.
+  if (seq.length < 6) return [];
+  const fams: string[] = [];
+  const routineAt = new Uint8Array(seq.length);
+  for (let i = 0; i < seq.length; i++) {
+    const f = seq[i]!.fam;
+    fams.push(f);
+    routineAt[i] = ROUTINE.test(f) || isCheck(f) ? 1 : 0;
+  }
   const found: { key: string; at: number[]; n: number }[] = [];
-  const routineAt = fams.map((f) => ROUTINE.test(f) || isCheck(f));
   const windowKey = windowKeys(fams);
   for (let n = 5; n >= 3; n--) {
     const at = new Map<number | string, number[]>();
