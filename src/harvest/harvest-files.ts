@@ -224,7 +224,7 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
     const skipped = task === undefined && s.notTranscript !== undefined && hash !== null && !options.knownHashes.has(hash);
     if (s.st && hash !== null) {
       remember(out, s, hash, trustBefore, skipped ? s.cached!.notTranscript : noteOf(outcome));
-      hashes.set(s.file, hash);
+      if (!plain) hashes.set(s.file, hash); // (read only by the walk below)
       if (options.knownHashes.has(hash)) {
         out.filesSkipped++;
         continue;
