@@ -115,7 +115,7 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
     }
     const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
     const onDone = options.onProgress ? (done: number) => options.onProgress!(done, tasks.length) : undefined;
-    const running = pool ? pool.run(tasks, onDone) : runHere(tasks, options, onDone);
+    const running = pool ? pool.run(tasks, onDone, work.map((s) => s.st?.size ?? 0)) : runHere(tasks, options, onDone);
     return await takeOutcomes(statted, work, running, trustBefore, options);
   } finally {
     // Not awaited: tearing down a worker's heap took about 0.2 s after a 1 GB harvest, which
