@@ -32,7 +32,8 @@ export function emptyLedger(): Ledger {
 }
 
 /** Whether `xs` is strictly increasing by `key` (so sorted with no repeat). */
-function strictlyIncreasing<T>(xs: readonly T[], key: (x: T) => string): boolean {
+function strictlyIncreasing<T>(xs: readonly T[] | undefined, key: (x: T) => string): boolean {
+  if (!Array.isArray(xs)) return false; // (a ledger made in code may leave a list out)
   for (let i = 1; i < xs.length; i++) if (!(key(xs[i - 1]!) < key(xs[i]!))) return false;
   return true;
 }
