@@ -63,22 +63,22 @@ describe('harvest hash cache', () => {
 
     // files changed within the last two seconds are not remembered ("racily clean")
     applyPlan(root, (await harvest({ root, inputs: [t], extract: extractor })).plan);
-    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).files)).toHaveLength(0);
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).files).toHaveLength(0);
 
     await sleep(2100);
     const second = await harvest({ root, inputs: [t], extract: extractor });
     expect(second.stats.filesSkipped).toBe(2);
     applyPlan(root, second.plan);
     const text = readFileSync(cacheFile, 'utf8');
-    const cache = JSON.parse(text) as { version: number; files: Record<string, [number, number, number, number, string]> };
-    expect(Object.keys(cache.files)).toHaveLength(2);
+    const cache = JSON.parse(text) as { version: number; files: [string, number, number, number, number, string][] };
+    expect(cache.files).toHaveLength(2);
+    expect(cache.files.map((f) => f[0])).toEqual(cache.files.map((f) => f[0]).sort()); // in key order
     expect(text).not.toContain('alice');
     expect(text).not.toContain('.jsonl');
     expect(readFileSync(join(root, 'knowledge/.cache/.gitignore'), 'utf8')).toContain('*');
 
     // the cache is what decides: a remembered hash the ledger does not know makes that file "new"
-    const [firstKey] = Object.keys(cache.files).sort();
-    cache.files[firstKey!]![4] = '0'.repeat(32);
+    cache.files[0]![5] = '0'.repeat(32);
     writeFileSync(cacheFile, JSON.stringify({ version: cache.version, files: cache.files }));
     const fooled = await harvest({ root, inputs: [t], extract: extractor });
     expect(fooled.stats.filesSkipped).toBe(1);
@@ -110,9 +110,9 @@ describe('harvest hash cache', () => {
     const first = await run();
     expect(first.warnings).toEqual([unknown]);
     applyPlan(root, first.r.plan);
-    const noted = () => Object.values((JSON.parse(readFileSync(cacheFile, 'utf8')) as { files: Record<string, unknown[]> }).files).filter((v) => v.length === 6);
+    const noted = () => (JSON.parse(readFileSync(cacheFile, 'utf8')) as { files: unknown[][] }).files.filter((v) => v.length === 7);
     expect(noted()).toHaveLength(1);
-    expect(noted()[0]![5]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
+    expect(noted()[0]![6]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
 
     // the rerun gives the same warning and counts, taken from the cache (a note edited in the
     // cache shows up as it is, which proves the file was not read)
@@ -138,7 +138,7 @@ describe('harvest hash cache', () => {
     const other = await run();
     expect(other.warnings).toEqual([unknown]);
     applyPlan(root, other.r.plan);
-    expect(noted()[0]![5]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
+    expect(noted()[0]![6]).toBe(`${VERSION}\t${unknown.slice(notes.length + 2)}`);
 
     // --format forces a reader on it: read, whatever the note says
     expect((await run('openai-chat')).warnings.join('\n')).not.toContain('unknown transcript format');
