@@ -7,6 +7,7 @@
  * score so far is at least that of every reader still to ask, none of them could win, so they
  * are not asked (a Claude Code file is not scanned by seven other detectors).
  */
+import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { SESSION_FORMATS, type SessionFormat } from './model.js';
 import type { SessionReader } from './reader.js';
@@ -83,6 +84,10 @@ export function looksBinary(bytes: Buffer): boolean {
 }
 
 export function decodeHead(bytes: Buffer): string {
+  // ASCII bytes (most transcripts' heads and tails) decode to the same string as latin1, which
+  // copies them where TextDecoder checks every byte: `compound sample` spent 0.83 of its 5.2 s
+  // CPU decoding the 1 GB corpus's file ends (CPU profile)
+  if (isAscii(bytes)) return bytes.toString('latin1');
   return lenient.decode(bytes); // strips a UTF-8 BOM, replaces invalid sequences
 }
 
