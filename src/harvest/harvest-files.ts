@@ -173,10 +173,13 @@ function workerSetup(options: HarvestFilesOptions): WorkerSetup {
  * file changed too recently to trust its stat. */
 function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: number, note?: string): void {
   if (s.key && s.st && s.st.mtimeMs < trustBefore && s.st.ctimeMs < trustBefore) {
-    const same = s.cached !== undefined && s.cached.hash === hash && s.cached.notTranscript === note;
+    if (s.cached !== undefined && s.cached.hash === hash && s.cached.notTranscript === note) {
+      out.nextHashCache.set(s.key, s.cached); // (no new record: a rerun keeps tens of thousands)
+      return;
+    }
     const record: HashRecord = { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash };
     if (note !== undefined) record.notTranscript = note;
-    out.nextHashCache.set(s.key, same ? s.cached! : record);
+    out.nextHashCache.set(s.key, record);
   }
 }
 
