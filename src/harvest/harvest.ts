@@ -6,8 +6,9 @@
 import { availableParallelism } from 'node:os';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
-import { loadStore, readLedger } from '../knowledge/store.js';
-import { attachCacheFile, attachStore, makePlan, type Plan } from '../knowledge/plan.js';
+import { loadStore, readLedger, type LoadedStore } from '../knowledge/store.js';
+import { attachCacheFile, attachStore, makePlan, markIndexCurrent, storeStampHolds, type Plan } from '../knowledge/plan.js';
+import type { Item } from '../knowledge/item.js';
 import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
 import { HASH_CACHE_FILE, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
@@ -42,6 +43,8 @@ export interface HarvestOptions {
   redactUsers?: readonly string[];
   onWarning?: (w: ReadWarning) => void;
   onProgress?: (done: number, total: number) => void;
+  /** Trust the store stamp (see knowledge/store-stamp.ts; default true). Same result either way. */
+  storeStamp?: boolean;
 }
 
 export interface HarvestStats {
@@ -72,10 +75,21 @@ function workerCount(options: HarvestOptions, work: number): number {
 }
 
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
-  const store = loadStore(options.root);
   const ledger = readLedger(options.root);
-  const existingIds = new Set(store.items.map((i) => i.meta.id));
-  const rejected = new Set(ledger.emitted.filter((id) => !existingIds.has(id)));
+  // While the store stamp holds, index.json is that of the items on disk, and the store is
+  // parsed only when a candidate needs merging: a rerun that finds nothing new never does.
+  const stamped = options.storeStamp !== false && storeStampHolds(options.root);
+  let store: LoadedStore | undefined = stamped ? undefined : loadStore(options.root);
+  let merger: CandidateMerger | undefined;
+  /** Each file's candidates are merged as soon as the files before it are (file order). */
+  const mergerNow = (): CandidateMerger => {
+    if (!merger) {
+      const items = (store ??= loadStore(options.root)).items;
+      const existingIds = new Set(items.map((i) => i.meta.id));
+      merger = new CandidateMerger(items, new Set(ledger.emitted.filter((id) => !existingIds.has(id))));
+    }
+    return merger;
+  };
 
   // a path that does not exist, a glob that matches nothing: warned about like an unreadable file
   let walkWarnings = 0;
@@ -112,8 +126,6 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     knownHashes.add(s.hash);
     eventsSeen.set(s.id, s.events);
   }
-  // Each file's candidates are merged as soon as the files before it are (file order).
-  const merger = new CandidateMerger(store.items, rejected);
   const files = await harvestFiles(walked.files, {
     knownHashes,
     context: {
@@ -127,7 +139,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     getExtract,
     workers: (work) => workerCount(options, work),
     onFile: (h) => {
-      for (const c of h.candidates) merger.add(c);
+      for (const c of h.candidates) mergerNow().add(c);
     },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -143,14 +155,14 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     warnings: walkWarnings + files.warnings,
   };
 
-  const merged = merger.result();
+  const merged = merger?.result() ?? { items: new Map<string, Item>(), records: [], created: [] };
   const reasons = new Map<string, string>();
   for (const r of merged.records) {
     if (r.outcome === 'reinforced') reasons.set(r.id, 'reinforced');
     else if (r.outcome === 'conflict') reasons.set(r.id, `conflicts with ${r.other}`);
     else if (r.outcome === 'added') reasons.set(r.id, 'new');
   }
-  const plan = makePlan(store.items, [...merged.items.values()], [], reasons);
+  const plan = makePlan(store?.items ?? [], [...merged.items.values()], [], reasons);
   // Made, rendered and compared only when the harvest added to it: a rerun over tens of
   // thousands of known transcripts spent about 5% of its time rendering the ledger to find it
   // unchanged, and copying its lists (tens of thousands of entries) was more garbage to collect.
@@ -162,10 +174,12 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       files: [...ledger.files, ...files.filesRead],
     };
   }
-  attachStore(plan, store); // applyPlan can then index from these items instead of re-reading every file
+  // applyPlan can then index from these items instead of re-reading every file
+  if (store) attachStore(plan, store);
+  else markIndexCurrent(plan); // (no candidate: the plan writes no item)
   if (!unchangedCache(files.nextHashCache, hashCache)) {
     const cacheText = renderHashCache(files.nextHashCache);
     if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
   }
-  return { plan, records: merged.records, stats, storeProblems: store.problems };
+  return { plan, records: merged.records, stats, storeProblems: store?.problems ?? [] };
 }

@@ -14,6 +14,7 @@ import { abs, removeFileAndEmptyDirs, writeFileAtomic } from './fsutil.js';
 import { acquireLock } from './lock.js';
 import { CACHE_DIR, prepareCacheDir } from './cache-dir.js';
 import { loadStore } from './store.js';
+import { STAMP_RACY_MS, STORE_STAMP_FILE, stampOf } from './store-stamp.js';
 import { RuntimeError } from '../core/errors.js';
 
 export type PlanAction = 'add' | 'update' | 'remove' | 'unchanged';
@@ -120,6 +121,40 @@ function writeCacheFile(root: string, path: string, content: string): void {
   }
 }
 
+/** Plans made knowing that index.json is that of the items on disk (see markIndexCurrent). */
+const indexCurrent = new WeakSet<Plan>();
+
+/**
+ * Tells applyPlan that index.json already is the index of the items on disk (the store stamp
+ * holds, see store-stamp.ts) and that the plan writes no item: it then neither loads the store
+ * nor touches index.json.
+ */
+export function markIndexCurrent(plan: Plan): void {
+  if (plan.entries.some((e) => e.action !== 'unchanged')) throw new Error('a plan that writes items changes the index');
+  indexCurrent.add(plan);
+}
+
+/** Whether the store stamp taken when index.json was last written still holds (see
+ * store-stamp.ts): same version of compound, same item files, every stat unchanged. */
+export function storeStampHolds(root: string): boolean {
+  let saved: string;
+  try {
+    saved = readFileSync(abs(root, STORE_STAMP_FILE), 'utf8');
+  } catch {
+    return false;
+  }
+  const files = plainItemFiles(root);
+  return files !== undefined && stampOf(root, files) === saved;
+}
+
+/** Keeps the store stamp after index.json was written from `items`, problem-free (a store that
+ * changed within the last seconds is not stamped: the next run loads it and stamps it then). */
+function keepStoreStamp(root: string): void {
+  const files = plainItemFiles(root);
+  const stamp = files && stampOf(root, files, Date.now() - STAMP_RACY_MS);
+  if (stamp !== undefined) writeCacheFile(root, STORE_STAMP_FILE, stamp);
+}
+
 /** The store each plan was made from, when it loaded without problems (see attachStore). */
 const planBases = new WeakMap<Plan, readonly StoredItem[]>();
 
@@ -158,8 +193,13 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
       }
     }
     if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
-    const base = planBases.get(plan);
-    if (writeIndex(root, base ? itemsAfter(root, base, plan) : undefined)) changed.push(INDEX_FILE);
+    if (!indexCurrent.has(plan)) {
+      const base = planBases.get(plan);
+      const after = base ? itemsAfter(root, base, plan) : undefined;
+      const store = after ? undefined : loadStore(root);
+      if (writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(after ?? store!.items)))) changed.push(INDEX_FILE);
+      if (after || store!.problems.length === 0) keepStoreStamp(root);
+    }
     for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
