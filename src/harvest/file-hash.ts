@@ -200,10 +200,14 @@ export function readHashCache(root: string): { records: Map<string, HashRecord>;
  * the very record object read (the harvest reuses a record whose stat still holds, see
  * harvest-files.ts), so the file needs no rewrite and `next` no rendering. A rerun over tens of
  * thousands of unchanged transcripts spent about 7% of its time rendering the cache to find it
- * unchanged. Never true without a file read (`text` ''), which is then written.
+ * unchanged. Never true without a file read (`text` ''), which is then written. `reused`, when
+ * given, is how many records were set in `next`, each of them the record read for its key: then
+ * the comparison needs no lookup per key.
  */
-export function unchangedCache(next: ReadonlyMap<string, HashRecord>, read: { records: ReadonlyMap<string, HashRecord>; text: string }): boolean {
+export function unchangedCache(next: ReadonlyMap<string, HashRecord>, read: { records: ReadonlyMap<string, HashRecord>; text: string }, reused?: number): boolean {
   if (read.text === '' || next.size !== read.records.size) return false;
+  // `reused`: every record set was one read, and as many were set as `next` holds (no key twice)
+  if (reused === next.size) return true;
   for (const [key, record] of next) if (read.records.get(key) !== record) return false;
   return true;
 }

@@ -47,6 +47,10 @@ export interface FilesHarvest {
   filesRead: string[];
   /** The hash cache to write. */
   nextHashCache: Map<string, HashRecord>;
+  /** How many times a record read from the cache was set in it again, as it was, and how many
+   * times a new record was set (see unchangedCache). */
+  cacheReused: number;
+  cacheMade: number;
 }
 
 /** A walked file after the stat pass: its cache key and stat, and its hash when the cache knew it.
@@ -67,7 +71,7 @@ interface Statted {
 }
 
 function newResult(): FilesHarvest {
-  return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map() };
+  return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map(), cacheReused: 0, cacheMade: 0 };
 }
 
 function addFile(out: FilesHarvest, ok: boolean, hash: string, h: FileHarvest, options: HarvestFilesOptions): void {
@@ -175,11 +179,13 @@ function remember(out: FilesHarvest, s: Statted, hash: string, trustBefore: numb
   if (s.key && s.st && s.st.mtimeMs < trustBefore && s.st.ctimeMs < trustBefore) {
     if (s.cached !== undefined && s.cached.hash === hash && s.cached.notTranscript === note) {
       out.nextHashCache.set(s.key, s.cached); // (no new record: a rerun keeps tens of thousands)
+      out.cacheReused++;
       return;
     }
     const record: HashRecord = { size: s.st.size, mtimeMs: s.st.mtimeMs, ctimeMs: s.st.ctimeMs, ino: s.st.ino, hash };
     if (note !== undefined) record.notTranscript = note;
     out.nextHashCache.set(s.key, record);
+    out.cacheMade++;
   }
 }
 

@@ -177,7 +177,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   // applyPlan can then index from these items instead of re-reading every file
   if (store) attachStore(plan, store);
   else markIndexCurrent(plan); // (no candidate: the plan writes no item)
-  if (!unchangedCache(files.nextHashCache, hashCache)) {
+  if (!unchangedCache(files.nextHashCache, hashCache, files.cacheMade === 0 ? files.cacheReused : undefined)) {
     const cacheText = renderHashCache(files.nextHashCache);
     if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
   }

@@ -236,5 +236,10 @@ describe('harvest hash cache', () => {
     expect(unchangedCache(new Map([...read.records, ['c3', record('cc')]]), read)).toBe(false);
     // no cache file read: always written
     expect(unchangedCache(new Map(), { records: new Map(), text: '' })).toBe(false);
+    expect(unchangedCache(new Map(), { records: new Map(), text: '' }, 0)).toBe(false);
+    // the harvest's count of records set as read (no lookup per key): all of them, or not
+    expect(unchangedCache(new Map(read.records), read, 2)).toBe(true);
+    expect(unchangedCache(new Map([['a1', read.records.get('a1')!], ['b2', record('bb')]]), read, 1)).toBe(false);
+    expect(unchangedCache(new Map([['a1', read.records.get('a1')!]]), read, 1)).toBe(false);
   });
 });
