@@ -117,6 +117,8 @@ export const HASH_CACHE_FILE = `${CACHE_DIR}/harvest-hashes-v4.json`;
  * 1 GB bench corpus); 3 and 4 hold XXH3-128 hashes (-v2 SHA-1, -v1 SHA-256). An older file is
  * ignored: the next harvest hashes every file once. */
 const HASH_CACHE_VERSION = 4;
+/** The files of the older versions, deleted when this one is written. */
+export const OLD_HASH_CACHE_FILES: readonly string[] = [1, 2, 3].map((v) => `${CACHE_DIR}/harvest-hashes-v${v}.json`);
 /** A file changed this close to when it was hashed is not remembered (its mtime could hide a
  * later change within the same clock tick; git calls this "racily clean"). */
 export const RACY_MS = 2000;

@@ -11,7 +11,7 @@ import { attachCacheFile, attachStore, makePlan, markIndexCurrent, storeStampHol
 import type { Item } from '../knowledge/item.js';
 import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
-import { HASH_CACHE_FILE, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
+import { HASH_CACHE_FILE, OLD_HASH_CACHE_FILES, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
 import type { ExtractFn } from './file-sessions.js';
 import { harvestFiles } from './harvest-files.js';
 
@@ -179,7 +179,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   else markIndexCurrent(plan); // (no candidate: the plan writes no item)
   if (!unchangedCache(files.nextHashCache, hashCache, files.cacheMade === 0 ? files.cacheReused : undefined)) {
     const cacheText = renderHashCache(files.nextHashCache);
-    if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText);
+    if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText, OLD_HASH_CACHE_FILES);
   }
   return { plan, records: merged.records, stats, storeProblems: store?.problems ?? [] };
 }

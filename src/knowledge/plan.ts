@@ -2,7 +2,7 @@
  * Plan first, then apply (the changesets habit): a Plan lists every file change; `--dry-run`
  * prints it; `applyPlan` writes it atomically under the lock and regenerates the index.
  */
-import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Category, Item, Scope, StoredItem } from './item.js';
 import { parseItemBytes, sameItem, serializeItem } from './codec.js';
@@ -99,23 +99,26 @@ export interface ApplyResult {
 }
 
 /** Derived, git-ignored files (caches) to write along with each plan (see attachCacheFile). */
-const planCaches = new WeakMap<Plan, { path: string; content: string }[]>();
+const planCaches = new WeakMap<Plan, { path: string; content: string; replaces: readonly string[] }[]>();
 
 /**
  * Asks applyPlan to also write a derived file under knowledge/.cache/ (which ignores itself in
  * git and is skipped by the store walk). It is not listed as changed, so it is never committed,
  * and failing to write it does not fail the plan. Nothing is written on a dry run.
  */
-export function attachCacheFile(plan: Plan, path: string, content: string): void {
-  if (!path.startsWith(`${CACHE_DIR}/`) || !isInsideKnowledge(path)) throw new Error(`not a cache path: ${path}`);
+export function attachCacheFile(plan: Plan, path: string, content: string, replaces: readonly string[] = []): void {
+  for (const p of [path, ...replaces]) if (!p.startsWith(`${CACHE_DIR}/`) || !isInsideKnowledge(p)) throw new Error(`not a cache path: ${p}`);
   const list = planCaches.get(plan) ?? [];
-  list.push({ path, content });
+  list.push({ path, content, replaces });
   planCaches.set(plan, list);
 }
 
-function writeCacheFile(root: string, path: string, content: string): void {
+/** Writes a cache file, then deletes the older versions it `replaces` (when they are there). */
+function writeCacheFile(root: string, path: string, content: string, replaces: readonly string[] = []): void {
   try {
-    if (prepareCacheDir(root)) writeFileAtomic(abs(root, path), content);
+    if (!prepareCacheDir(root)) return;
+    writeFileAtomic(abs(root, path), content);
+    for (const old of replaces) rmSync(abs(root, old), { force: true });
   } catch {
     /* a cache that cannot be written only makes the next run slower */
   }
@@ -200,7 +203,7 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
       if (writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(after ?? store!.items)))) changed.push(INDEX_FILE);
       if (after || store!.problems.length === 0) keepStoreStamp(root);
     }
-    for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content);
+    for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content, c.replaces);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();

@@ -68,7 +68,11 @@ describe('harvest hash cache', () => {
     await sleep(2100);
     const second = await harvest({ root, inputs: [t], extract: extractor });
     expect(second.stats.filesSkipped).toBe(2);
+    // a cache of an older version is deleted when this version's is written
+    const older = join(root, 'knowledge/.cache/harvest-hashes-v3.json');
+    writeFileSync(older, '{"version": 3, "files": {}}\n');
     applyPlan(root, second.plan);
+    expect(existsSync(older)).toBe(false);
     const text = readFileSync(cacheFile, 'utf8');
     const cache = JSON.parse(text) as { version: number; files: [string, number, number, number, number, string][] };
     expect(cache.files).toHaveLength(2);
