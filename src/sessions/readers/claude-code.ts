@@ -280,14 +280,13 @@ class ClaudeSession {
     if (time) base.time = time;
     if (o.isSidechain === true) base.sidechain = true;
     const parent = str(o.parentUuid);
-    const uuid = str(o.uuid);
 
     if (type === 'user') this.user(o, base, parent);
     else if (type === 'assistant') this.assistant(o, base);
     else this.system(o, base);
 
+    // (a uuid is entered when a line names it as parent: an absent one has no children)
     if (parent) this.children.set(parent, (this.children.get(parent) ?? 0) + 1);
-    if (uuid && !this.children.has(uuid)) this.children.set(uuid, 0);
   }
 
   private envelope(o: Json): void {
