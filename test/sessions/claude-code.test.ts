@@ -252,6 +252,32 @@ describe('Claude Code reader: message.id merge, rewinds, progress lines', () => 
     expect(s!.models).toEqual(['claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929']);
   });
 
+  it('drops re-written blocks of a message however many it has, and keeps two texts that only differ late', async () => {
+    const tmp = tempDir();
+    const file = join(tmp, 's-many.jsonl');
+    const tools = Array.from({ length: 40 }, (_, i) => ({ type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `/w/app/f${i}.ts` } }));
+    const long = (end: string) => `${'The same opening words, long enough to pass sixty-four characters of text. '}${end}`;
+    const lines = [
+      line({ parentUuid: null, ...ENV, type: 'user', message: { role: 'user', content: 'read them all' }, uuid: 'u1', timestamp: '2026-01-05T10:00:00.000Z' }),
+      // 40 blocks of one response, then all of them written again (past the scan's limit)
+      ...tools.map((t, i) => assistantLine(`a${i}`, i === 0 ? 'u1' : `a${i - 1}`, 'msg_1', t)),
+      ...tools.map((t, i) => assistantLine(`b${i}`, i === 0 ? 'a39' : `b${i - 1}`, 'msg_1', t)),
+      // another response: two texts of equal length and opening, then the first again
+      assistantLine('c1', 'b39', 'msg_2', { type: 'text', text: long('First ending.') }),
+      assistantLine('c2', 'c1', 'msg_2', { type: 'tool_use', id: 'toolu_x', name: 'Bash', input: { command: 'ls' } }),
+      assistantLine('c3', 'c2', 'msg_2', { type: 'text', text: long('Other ending.') }),
+      assistantLine('c4', 'c3', 'msg_2', { type: 'text', text: long('First ending.') }),
+      // a thought with the same text as a text block is another block
+      assistantLine('c5', 'c4', 'msg_2', { type: 'thinking', thinking: long('First ending.'), signature: 'x' }),
+    ];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const [s] = await claudeCodeReader.read(file);
+    const calls = s!.events.filter((e) => e.kind === 'tool_call');
+    expect(calls.map((e) => (e.kind === 'tool_call' ? e.callId : ''))).toEqual([...tools.map((t) => t.id), 'toolu_x']);
+    const texts = s!.events.filter((e) => e.kind === 'assistant' || e.kind === 'reasoning').map((e) => ('text' in e ? `${e.kind}: ${e.text}` : ''));
+    expect(texts).toEqual([`assistant: ${long('First ending.')}`, `assistant: ${long('Other ending.')}`, `reasoning: ${long('First ending.')}`]);
+  });
+
   it('notices a rewind: a prompt that continues from an earlier point', async () => {
     const tmp = tempDir();
     const file = join(tmp, 'rewind.jsonl');

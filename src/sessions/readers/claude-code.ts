@@ -257,7 +257,9 @@ class ClaudeSession {
   readonly agentTypes = new Map<string, string>();
   /** Blocks already taken per message.id (one API response is split over several lines and
    * may be re-written); bounded, since only recent ids can repeat. */
-  private readonly seenBlocks = new Map<string, Set<string>>();
+  private readonly seenBlocks = new Map<string, TakenBlocks>();
+  /** The last message's entry: its lines follow each other, and this spares a lookup per line. */
+  private lastBlocks?: { msgId: string; taken: TakenBlocks };
   private lastText?: { msgId: string; event: AssistantEvent };
   /** Non-progress children per uuid, to notice a prompt that forks from an earlier point. */
   private readonly children = new Map<string, number>();
@@ -393,12 +395,11 @@ class ClaudeSession {
     const msgId = str(message.id) ?? str(o.requestId) ?? str(o.uuid) ?? '';
     const model = str(message.model);
     if (model && model !== '<synthetic>') this.models.add(model);
-    const seen = this.blocksOf(msgId);
+    const taken = this.blocksOf(msgId);
     for (const block of message.content) {
       if (!isRecord(block)) continue;
       const key = blockKey(block);
-      if (key === undefined || seen.has(key)) continue;
-      seen.add(key);
+      if (key === undefined || !taken.take(block.type as string, key)) continue;
       if (block.type === 'text') this.assistantText(msgId, str(block.text) ?? '', base, model);
       else if (block.type === 'thinking') {
         const text = str(block.thinking) ?? '';
@@ -435,16 +436,19 @@ class ClaudeSession {
     this.lastText = this.events.length > before && added?.kind === 'assistant' ? { msgId, event: added } : undefined;
   }
 
-  private blocksOf(msgId: string): Set<string> {
+  private blocksOf(msgId: string): TakenBlocks {
+    const last = this.lastBlocks;
+    if (last !== undefined && last.msgId === msgId) return last.taken;
     let seen = this.seenBlocks.get(msgId);
     if (!seen) {
-      seen = new Set();
+      seen = new TakenBlocks();
       this.seenBlocks.set(msgId, seen);
       if (this.seenBlocks.size > 256) {
         const oldest = this.seenBlocks.keys().next().value;
         if (oldest !== undefined) this.seenBlocks.delete(oldest);
       }
     }
+    this.lastBlocks = { msgId, taken: seen };
     return seen;
   }
 
@@ -499,19 +503,47 @@ function isRejection(output: string): boolean {
   return output.includes('[Request interrupted by user');
 }
 
+/** What tells a block of one API response from its others: a tool call's id, a text's or a
+ * thought's own text (compared with the block's type, see TakenBlocks). The key was the type, the
+ * length and the first 64 characters, which took a second text of the same length and opening
+ * for a copy of the first and dropped it; these are strings the line already holds. */
 function blockKey(block: Json): string | undefined {
   switch (block.type) {
     case 'tool_use':
-      return `u:${String(block.id)}`;
+      return String(block.id);
     case 'text':
-    case 'thinking': {
-      const t = str(block.type === 'text' ? block.text : block.thinking) ?? '';
-      return `${block.type}:${t.length}:${t.slice(0, 64)}`;
-    }
+      return str(block.text) ?? '';
+    case 'thinking':
+      return str(block.thinking) ?? '';
     default:
       return undefined;
   }
 }
+
+/** The blocks of one message already taken, as parallel lists of type and key: a message has
+ * a few blocks, which a scan compares faster than a Set hashes a key (past SCAN_MAX blocks, a
+ * Set takes over, so a message of thousands stays linear). */
+class TakenBlocks {
+  private readonly types: string[] = [];
+  private readonly keys: string[] = [];
+  private many?: Set<string>;
+
+  /** Records the block and returns true, or false when it was taken before. */
+  take(type: string, key: string): boolean {
+    if (this.many !== undefined) {
+      const k = `${type}\u0000${key}`;
+      if (this.many.has(k)) return false;
+      this.many.add(k);
+      return true;
+    }
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] === key && this.types[i] === type) return false;
+    this.types.push(type);
+    this.keys.push(key);
+    if (this.keys.length === SCAN_MAX) this.many = new Set(this.keys.map((k, i) => `${this.types[i]}\u0000${k}`));
+    return true;
+  }
+}
+const SCAN_MAX = 32;
 
 /** Repository name from a working directory (Claude Code records no git remote). */
 export function repoFromCwd(cwd: string): string | undefined {
