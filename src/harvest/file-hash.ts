@@ -119,9 +119,6 @@ export const HASH_CACHE_FILE = `${CACHE_DIR}/harvest-hashes-v4.json`;
 const HASH_CACHE_VERSION = 4;
 /** The files of the older versions, deleted when this one is written. */
 export const OLD_HASH_CACHE_FILES: readonly string[] = [1, 2, 3].map((v) => `${CACHE_DIR}/harvest-hashes-v${v}.json`);
-/** A file changed this close to when it was hashed is not remembered (its mtime could hide a
- * later change within the same clock tick; git calls this "racily clean"). */
-export const RACY_MS = 2000;
 
 export interface HashRecord {
   size: number;

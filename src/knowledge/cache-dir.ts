@@ -10,6 +10,10 @@ import { KNOWLEDGE_DIR } from './paths.js';
 
 export const CACHE_DIR = `${KNOWLEDGE_DIR}/.cache`;
 
+/** A cache does not trust the stat of a file changed this close to when it was taken: its mtime
+ * could hide a later change within the same clock tick (git calls this "racily clean"). */
+export const RACY_MS = 2000;
+
 /** Makes knowledge/.cache/ (self-ignoring); false when the store cannot be written. */
 export function prepareCacheDir(root: string): boolean {
   try {

@@ -37,13 +37,13 @@ function strictlyIncreasing<T>(xs: readonly T[] | undefined, key: (x: T) => stri
   for (let i = 1; i < xs.length; i++) if (!(key(xs[i - 1]!) < key(xs[i]!))) return false;
   return true;
 }
-const self = (s: string): string => s;
+const identity = (s: string): string => s;
 const sessionId = (s: LedgerSession): string => s.id;
 
 export function normalizeLedger(ledger: Ledger): Ledger {
   // A ledger as written (sorted, no repeats) is normalized already: a rerun over tens of
   // thousands of known sessions spent about 2% of its time rebuilding the same lists.
-  if (strictlyIncreasing(ledger.sessions, sessionId) && strictlyIncreasing(ledger.emitted, self) && strictlyIncreasing(ledger.files, self)) {
+  if (strictlyIncreasing(ledger.sessions, sessionId) && strictlyIncreasing(ledger.emitted, identity) && strictlyIncreasing(ledger.files, identity)) {
     return { version: LEDGER_VERSION, sessions: ledger.sessions, emitted: ledger.emitted, files: ledger.files };
   }
   const sessions = [...new Map(ledger.sessions.map((s) => [s.id, s])).values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

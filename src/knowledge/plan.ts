@@ -12,9 +12,9 @@ import { buildIndex, renderIndex } from './index-file.js';
 import { renderLedger, type Ledger } from './ledger.js';
 import { abs, removeFileAndEmptyDirs, writeFileAtomic } from './fsutil.js';
 import { acquireLock } from './lock.js';
-import { CACHE_DIR, prepareCacheDir } from './cache-dir.js';
+import { CACHE_DIR, prepareCacheDir, RACY_MS } from './cache-dir.js';
 import { loadStore } from './store.js';
-import { STAMP_RACY_MS, STORE_STAMP_FILE, stampOf } from './store-stamp.js';
+import { STORE_STAMP_FILE, stampOf } from './store-stamp.js';
 import { RuntimeError } from '../core/errors.js';
 
 export type PlanAction = 'add' | 'update' | 'remove' | 'unchanged';
@@ -150,11 +150,12 @@ export function storeStampHolds(root: string): boolean {
   return files !== undefined && stampOf(root, files) === saved;
 }
 
-/** Keeps the store stamp after index.json was written from `items`, problem-free (a store that
- * changed within the last seconds is not stamped: the next run loads it and stamps it then). */
+/** Keeps the store stamp, once index.json was written from the store's items and they had no
+ * problem (a store that changed within RACY_MS is not stamped: the next run loads it and stamps
+ * it then). */
 function keepStoreStamp(root: string): void {
   const files = plainItemFiles(root);
-  const stamp = files && stampOf(root, files, Date.now() - STAMP_RACY_MS);
+  const stamp = files && stampOf(root, files, Date.now() - RACY_MS);
   if (stamp !== undefined) writeCacheFile(root, STORE_STAMP_FILE, stamp);
 }
 
@@ -200,7 +201,7 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
       const base = planBases.get(plan);
       const after = base ? itemsAfter(root, base, plan) : undefined;
       const store = after ? undefined : loadStore(root);
-      if (writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(after ?? store!.items)))) changed.push(INDEX_FILE);
+      if (writeIndex(root, after ?? store!.items)) changed.push(INDEX_FILE);
       if (after || store!.problems.length === 0) keepStoreStamp(root);
     }
     for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content, c.replaces);

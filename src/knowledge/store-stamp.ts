@@ -15,10 +15,6 @@ import { INDEX_FILE } from './paths.js';
 
 export const STORE_STAMP_FILE = `${CACHE_DIR}/store-stamp-v1.json`;
 
-/** A file changed this close to when the stamp is taken is not trusted (its mtime could hide a
- * later change within the same clock tick; see RACY_MS in harvest/file-hash.ts). */
-export const STAMP_RACY_MS = 2000;
-
 /**
  * The stamp of the store now: `files` (the item files the store walk lists, sorted) with their
  * stats, and index.json's. Undefined when a file cannot be stat'ed, or, with `racyAfter`, when one

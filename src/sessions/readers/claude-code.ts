@@ -258,8 +258,6 @@ class ClaudeSession {
   /** Blocks already taken per message.id (one API response is split over several lines and
    * may be re-written); bounded, since only recent ids can repeat. */
   private readonly seenBlocks = new Map<string, TakenBlocks>();
-  /** The last message's entry: its lines follow each other, and this spares a lookup per line. */
-  private lastBlocks?: { msgId: string; taken: TakenBlocks };
   private lastText?: { msgId: string; event: AssistantEvent };
   /** Non-progress children per uuid, to notice a prompt that forks from an earlier point. */
   private readonly children = new Map<string, number>();
@@ -437,8 +435,6 @@ class ClaudeSession {
   }
 
   private blocksOf(msgId: string): TakenBlocks {
-    const last = this.lastBlocks;
-    if (last !== undefined && last.msgId === msgId) return last.taken;
     let seen = this.seenBlocks.get(msgId);
     if (!seen) {
       seen = new TakenBlocks();
@@ -448,7 +444,6 @@ class ClaudeSession {
         if (oldest !== undefined) this.seenBlocks.delete(oldest);
       }
     }
-    this.lastBlocks = { msgId, taken: seen };
     return seen;
   }
 
