@@ -9,27 +9,11 @@ import { parseLedger, renderLedger } from '../../src/knowledge/ledger.js';
 import { LEDGER_FILE } from '../../src/knowledge/paths.js';
 import { applyPlan } from '../../src/knowledge/plan.js';
 import { initStore } from '../../src/knowledge/init.js';
-import type { Candidate } from '../../src/harvest/candidate.js';
-import type { Session } from '../../src/sessions/model.js';
-import { claudeSession } from './transcripts.js';
+import { claudeSession, failureExtractor } from './transcripts.js';
 import { tempDir } from '../helpers.js';
 import { VERSION } from '../../src/core/version.js';
 
-function extractor(session: Session): Candidate[] {
-  return session.events
-    .filter((e) => e.kind === 'tool_result' && e.isError)
-    .map((e) => ({
-      category: 'pitfall' as const,
-      scope: 'global' as const,
-      title: `failure at event ${e.index}`,
-      text: `A command failed at event ${e.index} of a session.`,
-      confidence: 0.7,
-      tags: [],
-      evidence: { event: e.index },
-      quotes: [],
-      rule: 'test',
-    }));
-}
+const extractor = failureExtractor;
 
 const session = (id: string, commands: string[]) =>
   claudeSession({

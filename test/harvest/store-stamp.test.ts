@@ -10,26 +10,10 @@ import { initStore } from '../../src/knowledge/init.js';
 import { listStoreFiles } from '../../src/knowledge/store.js';
 import { STORE_STAMP_FILE, stampOf } from '../../src/knowledge/store-stamp.js';
 import { INDEX_FILE } from '../../src/knowledge/paths.js';
-import type { Candidate } from '../../src/harvest/candidate.js';
-import type { Session } from '../../src/sessions/model.js';
-import { claudeSession } from './transcripts.js';
+import { claudeSession, failureExtractor } from './transcripts.js';
 import { tempDir } from '../helpers.js';
 
-function extractor(session: Session): Candidate[] {
-  return session.events
-    .filter((e) => e.kind === 'tool_result' && e.isError)
-    .map((e) => ({
-      category: 'pitfall' as const,
-      scope: 'global' as const,
-      title: `${session.id.slice(0, 8)} failure at event ${e.index}`,
-      text: `A command failed at event ${e.index} of session ${session.id.slice(0, 8)}.`,
-      confidence: 0.7,
-      tags: [],
-      evidence: { event: e.index },
-      quotes: [],
-      rule: 'test',
-    }));
-}
+const extractor = failureExtractor;
 
 const session = (id: string) =>
   claudeSession({

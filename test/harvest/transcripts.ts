@@ -1,4 +1,25 @@
-/** Writes small Claude Code JSONL transcripts for tests (shape as in FORMATS.md). */
+/** Writes small Claude Code JSONL transcripts for tests (shape as in FORMATS.md), and a
+ * minimal extractor for tests of the pipeline around extraction. */
+import type { Candidate } from '../../src/harvest/candidate.js';
+import type { Session } from '../../src/sessions/model.js';
+
+/** Every failing tool result becomes a global pitfall named by its event. */
+export function failureExtractor(session: Session): Candidate[] {
+  return session.events
+    .filter((e) => e.kind === 'tool_result' && e.isError)
+    .map((e) => ({
+      category: 'pitfall' as const,
+      scope: 'global' as const,
+      title: `failure at event ${e.index}`,
+      text: `A command failed at event ${e.index} of a session.`,
+      confidence: 0.7,
+      tags: [],
+      evidence: { event: e.index },
+      quotes: [],
+      rule: 'test',
+    }));
+}
+
 export interface Turn {
   user?: string;
   bash?: { command: string; output: string; error?: boolean };
