@@ -1,5 +1,6 @@
 /**
- * knowledge/.cache/: derived data (the bootstrap search structure, the harvest's hash cache).
+ * knowledge/.cache/: derived data (the bootstrap search structure, the harvest's hash cache, the
+ * store stamp).
  * Ignored by git through its own .gitignore and skipped by the store walk as a dot-folder;
  * deleting it is always safe. (check's load cache is kept outside the repository: see
  * load-cache.ts.)
