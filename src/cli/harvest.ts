@@ -17,7 +17,7 @@ import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
 import { preloadSearchCache, refreshSearchCache } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
-import { tuneCompilerForBatchWork } from '../core/compiler-tuning.js';
+import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/compiler-tuning.js';
 
 /** Transcripts to read (not skipped as known) from which the harvest preloads the search cache. */
 const PRELOAD_MIN_FILES = 64;
@@ -65,6 +65,7 @@ export function register(program: Command): void {
         const from = flags.from ? parseFromList(flags.from) : undefined;
         if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
         tuneCompilerForBatchWork();
+        stopPretenuringForBatchReading();
         const progress = progressReporter('harvest');
         let warnings = 0;
         const result = await harvest({

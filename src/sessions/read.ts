@@ -14,6 +14,7 @@ import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { Prefetcher } from './prefetch.js';
 import { loadFile, type LoadedFile } from './load-file.js';
 import { walkInputs, type WalkOptions } from './walk.js';
+import { stopPretenuringForBatchReading } from '../core/compiler-tuning.js';
 
 export { loadFile, WHOLE_FILE_BYTES, type LoadedFile } from './load-file.js';
 
@@ -69,6 +70,9 @@ export interface FileReadResult {
 
 /** Below this many files, starting the prefetch thread costs more than it saves. */
 const PREFETCH_MIN_FILES = 64;
+/** From this many files on, reading is batch work: V8's pretenuring is turned off for it (see
+ * stopPretenuringForBatchReading). */
+const BATCH_MIN_FILES = 64;
 
 /** Reads one file: detection (unless `format`), then its reader. Never throws for bad input.
  * `loaded`: what loadFile(file) gave, when the caller has read the file already. */
@@ -173,6 +177,7 @@ export async function forEachSessionFile(
   }
   const summary: ReadSummary = { files: walked.files.length, filesRead: 0, filesFailed: 0, sessions: 0, warnings: 0 };
   const files = walked.files;
+  if (files.length >= BATCH_MIN_FILES) stopPretenuringForBatchReading();
   const inFlight = new Map<number, Promise<FileReadResult>>();
   const window = 2; // two cores: one file parsing while the next one's I/O starts
   // Warnings are collected per file and forwarded in file order, not as reads interleave.
