@@ -7,11 +7,12 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadFile } from './load-file.js';
-import type { PrefetchBatch, PrefetchEntry, PrefetchJob } from './prefetch.js';
+import type { PrefetchBatch, PrefetchEntry, PrefetchJob, PrefetchMessage } from './prefetch.js';
 
 const port = parentPort;
 if (!port) throw new Error('prefetch-worker.js runs as a worker thread of prefetch.js');
 const job = workerData as PrefetchJob;
+let files: readonly string[] = [];
 let next = 0;
 let credit = 0;
 
@@ -33,14 +34,14 @@ function load(file: string): PrefetchEntry {
 
 /** Reads and posts batches while there is credit. */
 function pump(out: NonNullable<typeof parentPort>): void {
-  while (credit > 0 && next < job.files.length) {
+  while (credit > 0 && next < files.length) {
     credit--;
     const start = next;
     const entries: PrefetchEntry[] = [];
     const moved: ArrayBuffer[] = [];
     let bytes = 0;
-    while (next < job.files.length && entries.length < job.batchFiles && bytes < job.batchBytes) {
-      const entry = load(job.files[next++]!);
+    while (next < files.length && entries.length < job.batchFiles && bytes < job.batchBytes) {
+      const entry = load(files[next++]!);
       entries.push(entry);
       if (entry.bytes) {
         moved.push(entry.bytes);
@@ -51,7 +52,11 @@ function pump(out: NonNullable<typeof parentPort>): void {
   }
 }
 
-port.on('message', (grant: number) => {
-  credit += grant;
+port.on('message', (message: PrefetchMessage) => {
+  if (typeof message === 'number') credit += message;
+  else {
+    files = message.files;
+    credit += message.grant;
+  }
   pump(port);
 });

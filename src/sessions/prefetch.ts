@@ -14,13 +14,15 @@ import { startWorker } from '../core/worker-exec-argv.js';
 import type { LoadedFile } from './load-file.js';
 
 export interface PrefetchJob {
-  files: readonly string[];
   /** loadFile's `headBytes`. */
   headBytes: number;
   /** A batch ends after this many files or bytes. */
   batchFiles: number;
   batchBytes: number;
 }
+
+/** What the worker is sent: the files to read (once), then how many more batches it may read. */
+export type PrefetchMessage = { files: readonly string[]; grant: number } | number;
 
 /** One file as the worker loaded it: its size and the first `length` bytes of `bytes` (all of
  * the file when `whole`, and then whether they are all ASCII, else whether valid UTF-8). */
@@ -48,11 +50,9 @@ export class Prefetcher {
   private readonly batchOf: number[] = [];
   private gone = false;
 
-  constructor(
-    readonly files: readonly string[],
-    private readonly headBytes: number,
-  ) {
-    const job: PrefetchJob = { files, headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
+  /** Starts the worker, which waits for its files (see begin): it boots while the caller walks. */
+  constructor(private readonly headBytes: number) {
+    const job: PrefetchJob = { headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
     try {
       this.worker = startWorker(WORKER_FILE, { workerData: job });
     } catch {
@@ -71,7 +71,11 @@ export class Prefetcher {
     };
     this.worker.on('error', lose);
     this.worker.on('exit', lose);
-    this.worker.postMessage(AHEAD);
+  }
+
+  /** The files to read ahead, in the order get will ask for them. */
+  begin(files: readonly string[]): void {
+    this.worker?.postMessage({ files, grant: AHEAD } satisfies PrefetchMessage);
   }
 
   private wake(): void {
@@ -106,9 +110,10 @@ export class Prefetcher {
     return loaded;
   }
 
-  async close(): Promise<void> {
+  /** Stops the worker, without waiting for its thread to end (that took up to 20 ms). */
+  close(): void {
     this.gone = true;
     this.wake();
-    await this.worker?.terminate();
+    this.worker?.terminate().catch(() => undefined);
   }
 }

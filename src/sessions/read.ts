@@ -169,7 +169,17 @@ export async function forEachSessionFile(
   options: ReadSessionsOptions,
   onFile: (result: FileReadResult) => void | Promise<void>,
 ): Promise<{ warnings: ReadWarning[]; summary: ReadSummary }> {
-  const walked = await walkInputs(inputs, options);
+  // The prefetch thread is started as soon as the walk has found enough files for it, so that it
+  // boots (25 to 80 ms) while the walk goes on (about 80 ms over the 1 GB corpus's 21,891 files).
+  let early: Prefetcher | undefined;
+  const milestone = mayPrefetch(options) ? { count: PREFETCH_MIN_FILES, then: () => (early = new Prefetcher(HEAD_BYTES)) } : undefined;
+  let walked;
+  try {
+    walked = await walkInputs(inputs, options, milestone);
+  } catch (err) {
+    early?.close();
+    throw err;
+  }
   const warnings: ReadWarning[] = [];
   for (const w of walked.warnings) {
     warnings.push(w);
@@ -186,7 +196,9 @@ export async function forEachSessionFile(
   const workers = options.readers ? 0 : readWorkerCount(files.length);
   const pool = workers > 0 ? new ReadPool(files, poolOptions(options), workers, (f) => readSessionFile(f, perFile)) : undefined;
   // without workers, the bytes of many files are read on a thread of their own (see prefetch.ts)
-  const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? new Prefetcher(files, HEAD_BYTES) : undefined;
+  const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? (early ?? new Prefetcher(HEAD_BYTES)) : undefined;
+  if (early !== prefetch) early?.close();
+  prefetch?.begin(files);
   let prefetched = 0;
   const readAt = async (i: number): Promise<FileReadResult> => {
     const loaded = await prefetch?.get(i);
@@ -219,12 +231,17 @@ export async function forEachSessionFile(
     }
   } finally {
     await pool?.close();
-    await prefetch?.close();
+    prefetch?.close();
   }
   summary.warnings = warnings.length;
   if (pool) summary.filesOnWorkers = pool.filesFromWorkers;
   if (prefetched > 0) summary.filesPrefetched = prefetched;
   return { warnings, summary };
+}
+
+/** Whether the files may be read ahead on a thread of their own, if there are enough of them. */
+function mayPrefetch(options: ReadSessionsOptions): boolean {
+  return options.prefetch !== false && !options.readers && readWorkerCount(Number.MAX_SAFE_INTEGER) === 0;
 }
 
 function poolOptions(options: ReadSessionsOptions): PoolOptions {

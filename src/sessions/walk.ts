@@ -88,8 +88,27 @@ export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export async function walkInputs(inputs: readonly string[], options: WalkOptions = {}): Promise<WalkResult> {
-  const found = new Set<string>();
+/** `then` is called once, as soon as the walk has found `count` files (see read.ts). */
+export interface WalkMilestone {
+  count: number;
+  then: () => void;
+}
+
+/** The walk's found files, calling a milestone's `then` when their number reaches its count. */
+class FoundFiles extends Set<string> {
+  constructor(private readonly milestone: WalkMilestone | undefined) {
+    super();
+  }
+
+  override add(file: string): this {
+    super.add(file);
+    if (this.size === this.milestone?.count) this.milestone.then();
+    return this;
+  }
+}
+
+export async function walkInputs(inputs: readonly string[], options: WalkOptions = {}, milestone?: WalkMilestone): Promise<WalkResult> {
+  const found = new FoundFiles(milestone);
   const warnings: ReadWarning[] = [];
   const subagents = options.subagents ?? true;
 

@@ -41,6 +41,18 @@ describe('walkInputs', () => {
     }
   });
 
+  it('calls a milestone once, when the walk has found its count of files (the prefetch thread starts then)', async () => {
+    const dir = tempDir();
+    for (const name of ['a/1.jsonl', 'a/2.jsonl', 'b/3.jsonl', 'b/4.md', 'c.json']) touch(join(dir, name));
+    let calls = 0;
+    const { files } = await walkInputs([dir, join(dir, 'a/1.jsonl')], {}, { count: 3, then: () => calls++ });
+    expect(files).toHaveLength(5);
+    expect(calls).toBe(1);
+    const none: number[] = [];
+    await walkInputs([dir], {}, { count: 6, then: () => none.push(1) });
+    expect(none).toEqual([]);
+  });
+
   it('adds <id>/subagents/agent-*.jsonl next to an explicitly named Claude Code session', async () => {
     const dir = tempDir();
     const main = touch(join(dir, 'abc.jsonl'));
