@@ -17,7 +17,7 @@ import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
 import { preloadSearchCache, refreshSearchCache } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
-import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/compiler-tuning.js';
+import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
 
 /** Transcripts to read (not skipped as known) from which the harvest preloads the search cache. */
 const PRELOAD_MIN_FILES = 64;

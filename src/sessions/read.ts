@@ -14,7 +14,7 @@ import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { Prefetcher } from './prefetch.js';
 import { loadFile, type LoadedFile } from './load-file.js';
 import { walkInputs, type WalkOptions } from './walk.js';
-import { stopPretenuringForBatchReading } from '../core/compiler-tuning.js';
+import { stopPretenuringForBatchReading } from '../core/v8-tuning.js';
 
 export { loadFile, WHOLE_FILE_BYTES, type LoadedFile } from './load-file.js';
 
@@ -192,8 +192,9 @@ export async function forEachSessionFile(
   // One file at a time. With two in flight, the next file was parsed while the caller still
   // held the last one's sessions, and more of the objects outlived two scavenges: the Claude Code
   // part of the 1 GB corpus promoted 95 MB to the old generation instead of 16 MB
-  // (scripts/read-gc.mjs), and the whole corpus read in 5.50 s against 5.16 s and 6.45 s against
-  // 5.91 s (medians of 10 alternating fresh processes, scripts/read-ab.mjs, twice). A file's
+  // (scripts/read-gc.mjs), and the whole corpus read in 5.16 s against 5.50 s, and 5.91 s against
+  // 6.45 s (one file against two; medians of 10 alternating fresh processes, scripts/read-ab.mjs,
+  // twice). A file's
   // bytes are read ahead on the prefetch thread anyway; only a file streamed from disk (over
   // WHOLE_FILE_BYTES) now waits for its I/O without another file parsing meanwhile.
   const window = 1;
