@@ -33,7 +33,7 @@ function load(file: string): PrefetchEntry {
 }
 
 /** Reads and posts batches while there is credit. */
-function pump(out: NonNullable<typeof parentPort>): void {
+function pump(): void {
   while (credit > 0 && next < files.length) {
     credit--;
     const start = next;
@@ -48,7 +48,7 @@ function pump(out: NonNullable<typeof parentPort>): void {
         bytes += entry.bytes.byteLength;
       }
     }
-    out.postMessage({ start, entries } satisfies PrefetchBatch, moved);
+    job.port.postMessage({ start, entries } satisfies PrefetchBatch, moved);
   }
 }
 
@@ -58,5 +58,5 @@ port.on('message', (message: PrefetchMessage) => {
     files = message.files;
     credit += message.grant;
   }
-  pump(port);
+  pump();
 });

@@ -9,7 +9,7 @@
  * reported as not prefetched, and the caller reads it itself (and reports why it cannot).
  */
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startWorker } from '../core/worker-exec-argv.js';
 import type { LoadedFile } from './load-file.js';
 
@@ -19,6 +19,8 @@ export interface PrefetchJob {
   /** A batch ends after this many files or bytes. */
   batchFiles: number;
   batchBytes: number;
+  /** Where the worker posts its batches (see Prefetcher.get). */
+  port: MessagePort;
 }
 
 /** What the worker is sent: the files to read (once), then how many more batches it may read. */
@@ -44,6 +46,10 @@ const AHEAD = 4;
 
 export class Prefetcher {
   private readonly worker: Worker | undefined;
+  /** The batches' own channel: read synchronously by get, which takes in the batches posted
+   * since it last looked without waiting for the event loop (one wait per batch before, ~0.15 ms
+   * each, about 220 over the 1 GB corpus). */
+  private readonly port: MessagePort;
   private readonly batches = new Map<number, PrefetchBatch>();
   private readonly waiting = new Map<number, () => void>();
   /** Index of the batch holding each file (filled as batches arrive). */
@@ -52,19 +58,18 @@ export class Prefetcher {
 
   /** Starts the worker, which waits for its files (see begin): it boots while the caller walks. */
   constructor(private readonly headBytes: number) {
-    const job: PrefetchJob = { headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024 };
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const job: PrefetchJob = { headBytes, batchFiles: 64, batchBytes: 4 * 1024 * 1024, port: port2 };
     try {
-      this.worker = startWorker(WORKER_FILE, { workerData: job });
+      this.worker = startWorker(WORKER_FILE, { workerData: job, transferList: [port2] });
     } catch {
       this.worker = undefined;
       this.gone = true;
+      port1.close();
       return;
     }
-    this.worker.on('message', (batch: PrefetchBatch) => {
-      this.batches.set(batch.start, batch);
-      for (let k = 0; k < batch.entries.length; k++) this.batchOf[batch.start + k] = batch.start;
-      this.wake();
-    });
+    port1.on('message', (batch: PrefetchBatch) => this.take(batch));
     const lose = (): void => {
       this.gone = true;
       this.wake();
@@ -76,6 +81,12 @@ export class Prefetcher {
   /** The files to read ahead, in the order get will ask for them. */
   begin(files: readonly string[]): void {
     this.worker?.postMessage({ files, grant: AHEAD } satisfies PrefetchMessage);
+  }
+
+  private take(batch: PrefetchBatch): void {
+    this.batches.set(batch.start, batch);
+    for (let k = 0; k < batch.entries.length; k++) this.batchOf[batch.start + k] = batch.start;
+    this.wake();
   }
 
   private wake(): void {
@@ -90,6 +101,8 @@ export class Prefetcher {
    */
   async get(i: number): Promise<LoadedFile | undefined> {
     while (this.batchOf[i] === undefined) {
+      for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) this.take(m.message as PrefetchBatch);
+      if (this.batchOf[i] !== undefined) break;
       if (this.gone) return undefined;
       await new Promise<void>((resolve) => this.waiting.set(i, resolve));
     }
@@ -114,6 +127,7 @@ export class Prefetcher {
   close(): void {
     this.gone = true;
     this.wake();
+    this.port.close();
     this.worker?.terminate().catch(() => undefined);
   }
 }
