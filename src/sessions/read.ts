@@ -160,9 +160,10 @@ function describeIoError(err: unknown): string {
 }
 
 /**
- * Walks `inputs` and calls `onFile` for each file, in sorted order, with what was read. Many
- * files are read on worker threads (see read-pool.ts), few in this thread with a little overlap
- * of I/O and parsing; either way callbacks keep file order, so output is deterministic.
+ * Walks `inputs` and calls `onFile` for each file, in sorted order, with what was read. Files
+ * are parsed in this thread, one at a time, their bytes read ahead on a thread of their own when
+ * there are many (see prefetch.ts), or on worker threads when COMPOUND_READ_WORKERS asks (see
+ * read-pool.ts); either way callbacks keep file order, so output is deterministic.
  */
 export async function forEachSessionFile(
   inputs: readonly string[],
@@ -188,16 +189,6 @@ export async function forEachSessionFile(
   const summary: ReadSummary = { files: walked.files.length, filesRead: 0, filesFailed: 0, sessions: 0, warnings: 0 };
   const files = walked.files;
   if (files.length >= BATCH_MIN_FILES) stopPretenuringForBatchReading();
-  const inFlight = new Map<number, Promise<FileReadResult>>();
-  // One file at a time. With two in flight, the next file was parsed while the caller still
-  // held the last one's sessions, and more of the objects outlived two scavenges: the Claude Code
-  // part of the 1 GB corpus promoted 95 MB to the old generation instead of 16 MB
-  // (scripts/read-gc.mjs), and the whole corpus read in 5.16 s against 5.50 s, and 5.91 s against
-  // 6.45 s (one file against two; medians of 10 alternating fresh processes, scripts/read-ab.mjs,
-  // twice). A file's
-  // bytes are read ahead on the prefetch thread anyway; only a file streamed from disk (over
-  // WHOLE_FILE_BYTES) now waits for its I/O without another file parsing meanwhile.
-  const window = 1;
   // Warnings are collected per file and forwarded in file order, not as reads interleave.
   const perFile = { ...options, onWarning: undefined };
   // custom readers cannot be sent to a worker
@@ -213,20 +204,16 @@ export async function forEachSessionFile(
     if (loaded) prefetched++;
     return readSessionFile(files[i]!, perFile, loaded);
   };
-  let next = 0;
-  const start = (): void => {
-    if (next < files.length) inFlight.set(next, readAt(next++));
-  };
   try {
-    if (!pool) for (let i = 0; i < window; i++) start();
     for (let i = 0; i < files.length; i++) {
-      let result: FileReadResult;
-      if (pool) result = await pool.get(i);
-      else {
-        result = await inFlight.get(i)!;
-        inFlight.delete(i);
-        start();
-      }
+      // One file at a time, read after the caller is done with the last. With the next file read
+      // while the caller still held the last one's sessions, more objects outlived two
+      // scavenges: the Claude Code part of the 1 GB corpus promoted 95 MB to the old generation
+      // instead of 16 MB (scripts/read-gc.mjs), and the whole corpus read in 5.16 s against
+      // 5.50 s, and 5.91 s against 6.45 s (one file against two; medians of 10 alternating fresh
+      // processes, scripts/read-ab.mjs, twice). The prefetch thread reads the bytes ahead anyway;
+      // only a file streamed from disk (over WHOLE_FILE_BYTES) waits for its I/O alone.
+      const result = pool ? await pool.get(i) : await readAt(i);
       for (const w of result.warnings) {
         warnings.push(w);
         options.onWarning?.(w);

@@ -47,16 +47,22 @@ const FAIL = (id: string, start: string, extra = '') =>
     ],
   });
 
+/** An empty store, and the folder its test writes transcripts to. */
+function storeWithTranscripts(): { root: string; t: string } {
+  const root = tempDir();
+  initStore(root);
+  const t = join(root, 'transcripts');
+  mkdirSync(t);
+  return { root, t };
+}
+
 async function run(root: string, inputs: string[]) {
   return harvest({ root, inputs, extract: testExtractor });
 }
 
 describe('harvest pipeline', () => {
   it('adds, then reinforces from another session, and a rerun is a no-op', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithTranscripts();
     writeFileSync(join(t, 'a.jsonl'), FAIL('aaaaaaaa-1111-4000-8000-000000000001', '2026-03-01T10:00:00Z'));
     const first = await run(root, [t]);
     expect(countPlan(first.plan)).toMatchObject({ add: 1 });
@@ -85,10 +91,7 @@ describe('harvest pipeline', () => {
   });
 
   it('warns about a path that does not exist and a pattern that matches nothing, and harvests the rest', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithTranscripts();
     writeFileSync(join(t, 'a.jsonl'), FAIL('aaaaaaaa-1111-4000-8000-000000000001', '2026-03-01T10:00:00Z'));
     const warnings: string[] = [];
     const missing = join(root, 'gone.jsonl');
@@ -103,10 +106,7 @@ describe('harvest pipeline', () => {
   });
 
   it('keeps a reviewer-edited body and never re-adds a deleted item', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithTranscripts();
     writeFileSync(join(t, 'a.jsonl'), FAIL('aaaaaaaa-1111-4000-8000-000000000001', '2026-03-01T10:00:00Z'));
     applyPlan(root, (await run(root, [t])).plan);
     const [item] = loadStore(root).items;
@@ -129,10 +129,7 @@ describe('harvest pipeline', () => {
   });
 
   it('harvests only the new events of a session that grew', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithTranscripts();
     const id = 'dddddddd-4444-4000-8000-000000000004';
     writeFileSync(join(t, 's.jsonl'), FAIL(id, '2026-03-01T10:00:00Z'));
     applyPlan(root, (await run(root, [t])).plan);
@@ -153,10 +150,7 @@ describe('harvest pipeline', () => {
   });
 
   it('redacts secrets and the user name before anything is planned, and the PR body links each item', async () => {
-    const root = tempDir();
-    initStore(root);
-    const t = join(root, 'transcripts');
-    mkdirSync(t);
+    const { root, t } = storeWithTranscripts();
     const token = `ghp_${'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2'}`;
     writeFileSync(join(t, 'a.jsonl'), FAIL('aaaaaaaa-1111-4000-8000-000000000001', '2026-03-01T10:00:00Z', ` while reading /home/alice/.npmrc with token ${token} for alice@example.com`));
     const result = await run(root, [t]);
