@@ -23,14 +23,15 @@ export function timeCommand(cmd, args, { runs = 3, cwd, env } = {}) {
  * Times several commands in rounds (each round runs every entry once, in order), so that the
  * drift of a shared machine over the minutes of a run weighs on every entry alike. Returns, per
  * entry, the median wall time in ms, every time, and the last result. `entry.before` runs
- * untimed before each of its runs (e.g. a fresh store).
+ * untimed before each of its runs (e.g. a fresh store); `entry.args` may be a function, called
+ * after `before` (e.g. to name that store).
  */
 export function timeRounds(entries, rounds) {
   const out = entries.map(() => ({ times: [], result: undefined }));
   for (let r = 0; r < rounds; r++) {
     entries.forEach((e, i) => {
       e.before?.();
-      const t = timeCommand(e.cmd, e.args, { runs: 1, cwd: e.cwd, env: e.env });
+      const t = timeCommand(e.cmd, typeof e.args === 'function' ? e.args() : e.args, { runs: 1, cwd: e.cwd, env: e.env });
       out[i].times.push(t.ms);
       out[i].result = t.result;
     });
