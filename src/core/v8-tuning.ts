@@ -2,7 +2,7 @@
  * V8 settings for the long batch commands (harvest, and reading many transcripts): each measured
  * on the 1 GB bench corpus, each left alone when the user set the flag themselves.
  */
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * V8's optimizing compiler inlines callees into a hot function up to 920 bytes of their bytecode
@@ -60,3 +60,80 @@ export function stopPretenuringForBatchReading(): void {
 }
 
 let pretenuringStopped = false;
+
+const GROWING = '--heap-growing-percent';
+
+/** While transcripts are read on a thread, its old generation is not fully collected before it
+ * holds about this much (see holdOldGenerationFloor). */
+export const READING_OLD_GENERATION_FLOOR = 128 * 1024 * 1024;
+
+/** How often (in files) a batch read looks at the heap again. */
+const FLOOR_CHECK_FILES = 64;
+
+/** The largest growing percent set (a limit 11 times what survived the last full GC). */
+const MAX_GROWING_PERCENT = 1000;
+
+/**
+ * The `--heap-growing-percent` that puts the next full GC's limit at about
+ * READING_OLD_GENERATION_FLOOR when the old generation holds `oldBytes` (live, and dead since
+ * the last full GC: what survives the GC is at most that, so the limit is at most the floor), in
+ * whole hundreds so that the flag changes only when the heap changed much; 0 (V8's own sizing)
+ * once the old generation holds half the floor or more.
+ */
+export function growingPercentFor(oldBytes: number): number {
+  const multiple = READING_OLD_GENERATION_FLOOR / Math.max(oldBytes, 1);
+  return multiple >= 2 ? Math.min(MAX_GROWING_PERCENT, Math.floor(multiple - 1) * 100) : 0;
+}
+
+let floorHolders = 0;
+let growingPercent = 0;
+
+/** The growing percent this module set last (0: V8's own sizing). */
+export function currentGrowingPercent(): number {
+  return growingPercent;
+}
+
+/**
+ * Keeps V8 from fully collecting a reading thread's small old generation every few megabytes.
+ * V8 sets the next full GC's limit at a multiple of what survived the last one, a small multiple
+ * when its collections are fast, and reading transcripts leaves little alive (each file's objects
+ * die with it): over the 1 GB bench corpus, incremental marking of the old generation started
+ * about 40 times (`--trace-incremental-marking`), each time marking the same 7-10 MB again, partly
+ * on background threads that take the other core from the prefetch thread. While the old
+ * generation is small, the multiple is raised (V8's `--heap-growing-percent`, read at each full
+ * GC, see growingPercentFor) so that the limit comes to about READING_OLD_GENERATION_FLOOR; with
+ * a caller that keeps what it reads, the old generation grows and V8 sizes the limit its own way
+ * again, as it does when the batch ends. Returns `check`, to call before each file, and `end`.
+ * `oldBytes` measures the old generation (tests give their own).
+ */
+export function holdOldGenerationFloor(oldBytes: () => number = oldGenerationUsed): { check(index: number): void; end(): void } {
+  const own = !userSets(GROWING) && KNOWN_V8_MAJORS.includes(Number(process.versions.v8.split('.')[0]));
+  if (own) floorHolders++;
+  let ended = false;
+  return {
+    check(index: number): void {
+      if (own && !ended && index % FLOOR_CHECK_FILES === 0) setGrowingPercent(growingPercentFor(oldBytes()));
+    },
+    end(): void {
+      if (!own || ended) return;
+      ended = true;
+      if (--floorHolders === 0) setGrowingPercent(0);
+    },
+  };
+}
+
+/** Bytes in the old generation's spaces (live, and dead since the last full GC). */
+function oldGenerationUsed(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name.startsWith('new_') || space.space_name.startsWith('read_only')) continue;
+    used += space.space_used_size;
+  }
+  return used;
+}
+
+function setGrowingPercent(percent: number): void {
+  if (percent === growingPercent) return;
+  growingPercent = percent;
+  setFlagsFromString(`${GROWING}=${percent}`);
+}

@@ -14,7 +14,7 @@ import { ReadPool, readWorkerCount, type PoolOptions } from './read-pool.js';
 import { Prefetcher } from './prefetch.js';
 import { loadFile, type LoadedFile } from './load-file.js';
 import { walkInputs, type WalkOptions } from './walk.js';
-import { stopPretenuringForBatchReading } from '../core/v8-tuning.js';
+import { holdOldGenerationFloor, stopPretenuringForBatchReading } from '../core/v8-tuning.js';
 
 export { loadFile, WHOLE_FILE_BYTES, type LoadedFile } from './load-file.js';
 
@@ -189,6 +189,8 @@ export async function forEachSessionFile(
   const summary: ReadSummary = { files: walked.files.length, filesRead: 0, filesFailed: 0, sessions: 0, warnings: 0 };
   const files = walked.files;
   if (files.length >= BATCH_MIN_FILES) stopPretenuringForBatchReading();
+  // (the files are parsed on this thread unless read workers parse them)
+  const floor = files.length >= BATCH_MIN_FILES ? holdOldGenerationFloor() : undefined;
   // Warnings are collected per file and forwarded in file order, not as reads interleave.
   const perFile = { ...options, onWarning: undefined };
   // custom readers cannot be sent to a worker
@@ -213,6 +215,7 @@ export async function forEachSessionFile(
       // 5.50 s, and 5.91 s against 6.45 s (one file against two; medians of 10 alternating fresh
       // processes, scripts/read-ab.mjs, twice). The prefetch thread reads the bytes ahead anyway;
       // only a file streamed from disk (over WHOLE_FILE_BYTES) waits for its I/O alone.
+      floor?.check(i);
       const result = pool ? await pool.get(i) : await readAt(i);
       for (const w of result.warnings) {
         warnings.push(w);
@@ -225,6 +228,7 @@ export async function forEachSessionFile(
       options.onProgress?.(i + 1, files.length, result.file);
     }
   } finally {
+    floor?.end();
     await pool?.close();
     prefetch?.close();
   }
