@@ -189,13 +189,14 @@ export async function forEachSessionFile(
   const summary: ReadSummary = { files: walked.files.length, filesRead: 0, filesFailed: 0, sessions: 0, warnings: 0 };
   const files = walked.files;
   if (files.length >= BATCH_MIN_FILES) stopPretenuringForBatchReading();
-  // (the files are parsed on this thread unless read workers parse them)
-  const floor = files.length >= BATCH_MIN_FILES ? holdOldGenerationFloor() : undefined;
   // Warnings are collected per file and forwarded in file order, not as reads interleave.
   const perFile = { ...options, onWarning: undefined };
   // custom readers cannot be sent to a worker
   const workers = options.readers ? 0 : readWorkerCount(files.length);
   const pool = workers > 0 ? new ReadPool(files, poolOptions(options), workers, (f) => readSessionFile(f, perFile)) : undefined;
+  // for this thread, which parses every file when there are no read workers (V8's flag is
+  // process-wide: with workers it would size their heaps by this thread's)
+  const floor = !pool && files.length >= BATCH_MIN_FILES ? holdOldGenerationFloor() : undefined;
   // without workers, the bytes of many files are read on a thread of their own (see prefetch.ts)
   const prefetch = !pool && options.prefetch !== false && files.length >= PREFETCH_MIN_FILES ? (early ?? new Prefetcher(HEAD_BYTES)) : undefined;
   if (early !== prefetch) early?.close();
