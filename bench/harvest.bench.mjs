@@ -15,7 +15,8 @@ export async function run({ quick, root }) {
   // the same block group makes the kernel check each recently deleted inode before it reuses one
   // (recently_deleted() in ext4's inode allocator), and removing the last round's store just
   // before the next run slowed that run's writing of its 1,271 item files from about 0.1 s to
-  // 1-1.7 s (perf record: most of the time in recently_deleted under ext4_create).
+  // 1-1.7 s (perf record of such file creation: most of its time in recently_deleted under
+  // ext4_create).
   const stores = [];
   const emptyStore = () => {
     const store = mkdtempSync(join(tmpdir(), 'compound-bench-harvest-'));

@@ -70,8 +70,8 @@ export interface FileReadResult {
 
 /** Below this many files, starting the prefetch thread costs more than it saves. */
 const PREFETCH_MIN_FILES = 64;
-/** From this many files on, reading is batch work: V8's pretenuring is turned off for it (see
- * stopPretenuringForBatchReading). */
+/** From this many files on, reading is batch work: V8's pretenuring is turned off for it, and
+ * this thread's old generation gets a floor (see core/v8-tuning.ts). */
 const BATCH_MIN_FILES = 64;
 
 /** Reads one file: detection (unless `format`), then its reader. Never throws for bad input.
