@@ -40,7 +40,7 @@ export function register(program: Command): void {
     .description('read finished session transcripts, extract knowledge, redact it, merge it with knowledge/, print the plan and apply it')
     .option('--from <list>', 'also read the default locations: claude,codex,hermes,gemini,specstory,aider')
     .option('--format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
-    .option('--top <n>', "only the sampler's N most valuable transcripts")
+    .option('--top <n>', "only the N most valuable transcripts not harvested yet (the sampler's ranking)")
     .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
     .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
     .option('--dry-run', 'print the plan without writing anything')

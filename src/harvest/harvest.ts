@@ -11,9 +11,11 @@ import { attachCacheFile, attachStore, makePlan, markIndexCurrent, storeStampHol
 import type { Item } from '../knowledge/item.js';
 import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
-import { HASH_CACHE_FILE, OLD_HASH_CACHE_FILES, readHashCache, renderHashCache, unchangedCache } from './file-hash.js';
+import { HASH_CACHE_FILE, OLD_HASH_CACHE_FILES, readHashCache, renderHashCache, unchangedCache, type HashRecord } from './file-hash.js';
 import type { ExtractFn } from './file-sessions.js';
-import { harvestFiles } from './harvest-files.js';
+import { harvestFiles, type FilesHarvest } from './harvest-files.js';
+import { splitHarvested, type HarvestedSplit } from './harvested-files.js';
+import { RACY_MS } from '../knowledge/cache-dir.js';
 
 export { HASH_CACHE_FILE, hashFile } from './file-hash.js';
 export type { ExtractFn } from './file-sessions.js';
@@ -35,7 +37,7 @@ export interface HarvestOptions {
   workers?: number | 'auto';
   from?: readonly string[];
   format?: SessionFormat;
-  /** Only the sampler's best N files. */
+  /** Only the sampler's best N of the files not yet harvested as they are now (harvested-files.ts). */
   top?: number;
   repoAliases?: Record<string, string>;
   /** Repo for sessions whose transcript records none (and whose folder names none). */
@@ -74,6 +76,17 @@ function workerCount(options: HarvestOptions, work: number): number {
   return Math.max(1, Math.floor(asked));
 }
 
+/** The records of files this run did not read (with --top, the ones not chosen) go into the next
+ * hash cache as they were, so that the next run still knows them by their stat. */
+function keepRecords(files: FilesHarvest, records: ReadonlyMap<string, HashRecord>, read: ReadonlyMap<string, HashRecord>): void {
+  for (const [key, record] of records) {
+    if (files.nextHashCache.has(key)) continue;
+    files.nextHashCache.set(key, record);
+    if (read.get(key) === record) files.cacheReused++;
+    else files.cacheMade++;
+  }
+}
+
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const ledger = readLedger(options.root);
   // While the store stamp holds, index.json is that of the items on disk, and the store is
@@ -99,14 +112,28 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       options.onWarning?.(w);
     }
   };
+  const hashCache = readHashCache(options.root);
+  // built entry by entry: spreads and [id, events] pairs were tens of thousands of temporary
+  // arrays on every run
+  const knownHashes = new Set(ledger.files);
+  const eventsSeen = new Map<string, number>();
+  for (const s of ledger.sessions) {
+    knownHashes.add(s.hash);
+    eventsSeen.set(s.id, s.events);
+  }
+
   let inputs: readonly string[] = options.inputs;
   const walkOpts = { ...(options.from ? { from: options.from } : {}) };
+  /** With --top: the files harvested before, as they are now, and the hash records of all. */
+  let harvested: HarvestedSplit | undefined;
   if (options.top !== undefined) {
     const walked = await walkInputs(options.inputs, walkOpts);
     reportWalk(walked.warnings);
+    // the N best of what is still to harvest (see harvested-files.ts)
+    harvested = await splitHarvested(walked.files, hashCache.records, knownHashes, Date.now() - RACY_MS);
     // loaded only here: the sampler loads every reader, which a rerun over known files never needs
     const { sampleSessions } = await import('./sample.js');
-    const rows = await sampleSessions(walked.files, { count: options.top, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
+    const rows = harvested.fresh.length === 0 ? [] : await sampleSessions(harvested.fresh, { count: options.top, ...(options.onWarning ? { onWarning: options.onWarning } : {}) });
     inputs = rows.map((r) => r.file).sort();
   }
 
@@ -117,15 +144,6 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   };
   const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
   reportWalk(walked.warnings);
-  const hashCache = readHashCache(options.root);
-  // built entry by entry: spreads and [id, events] pairs were tens of thousands of temporary
-  // arrays on every run
-  const knownHashes = new Set(ledger.files);
-  const eventsSeen = new Map<string, number>();
-  for (const s of ledger.sessions) {
-    knownHashes.add(s.hash);
-    eventsSeen.set(s.id, s.events);
-  }
   const files = await harvestFiles(walked.files, {
     knownHashes,
     context: {
@@ -134,7 +152,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       ...(options.repo ? { repo: options.repo } : {}),
       redactUsers: options.redactUsers ?? [],
     },
-    hashCache: hashCache.records,
+    hashCache: harvested ? harvested.records : hashCache.records,
     ...(options.format ? { format: options.format } : {}),
     getExtract,
     workers: (work) => workerCount(options, work),
@@ -144,9 +162,17 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+  // with --top, the files harvested before count as unchanged (a chosen Claude Code session's
+  // walk may have brought some of them in again, as its subagents: those counted once)
+  let knownLeftOut = 0;
+  if (harvested) {
+    keepRecords(files, harvested.records, hashCache.records);
+    const read = new Set(walked.files);
+    for (const f of harvested.known) if (!read.has(f)) knownLeftOut++;
+  }
   const stats: HarvestStats = {
-    files: walked.files.length,
-    filesSkipped: files.filesSkipped,
+    files: walked.files.length + knownLeftOut,
+    filesSkipped: files.filesSkipped + knownLeftOut,
     filesFailed: files.filesFailed,
     sessions: files.sessions,
     sessionsSkipped: files.sessionsSkipped,

@@ -1,0 +1,99 @@
+// `harvest --top N`: the N best of the transcripts not harvested yet, so that a nightly run over
+// the same folder works through it instead of choosing the same N files every night.
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
+import { applyPlan } from '../../src/knowledge/plan.js';
+import { initStore } from '../../src/knowledge/init.js';
+import { readLedger } from '../../src/knowledge/store.js';
+import type { Candidate } from '../../src/harvest/candidate.js';
+import type { Session } from '../../src/sessions/model.js';
+import { sampleSessions } from '../../src/harvest/sample.js';
+import { claudeSession } from './transcripts.js';
+import { tempDir } from '../helpers.js';
+
+/** One candidate per session, so that every harvested session shows in the ledger's emitted ids. */
+function oneEach(session: Session): Candidate[] {
+  return [
+    {
+      category: 'fact',
+      scope: 'global',
+      title: `session ${session.id} ran the migrations`,
+      text: `Session \`${session.id}\` ran \`npm run migrate\` against the shop database.`,
+      confidence: 0.7,
+      tags: [],
+      evidence: { event: 0, line: 1 },
+      quotes: [],
+      rule: 'test',
+    },
+  ];
+}
+
+const SESSION = (id: string, start: string, failures: number) =>
+  claudeSession({
+    id,
+    cwd: '/home/alice/src/shop',
+    start,
+    turns: [
+      { user: 'run the migrations' },
+      ...Array.from({ length: failures }, () => ({ bash: { command: 'npm run migrate', output: 'Exit code 1\nerror: relation "orders" already exists', error: true } })),
+      { say: 'Done.' },
+    ],
+  });
+
+const IDS = ['aaaaaaaa-1111-4000-8000-000000000001', 'bbbbbbbb-2222-4000-8000-000000000002', 'cccccccc-3333-4000-8000-000000000003'];
+
+function setUp(): { root: string; t: string } {
+  const root = tempDir();
+  initStore(root);
+  const t = join(root, 'transcripts');
+  mkdirSync(t);
+  IDS.forEach((id, i) => writeFileSync(join(t, `${id.slice(0, 1)}.jsonl`), SESSION(id, `2026-03-0${i + 1}T10:00:00Z`, i + 1)));
+  return { root, t };
+}
+
+const harvested = (root: string): string[] => readLedger(root).sessions.map((s) => s.id).sort();
+
+describe('harvest --top', () => {
+  it('takes the best N of the transcripts not harvested yet, run after run, then finds nothing to do', async () => {
+    const { root, t } = setUp();
+    const order: string[][] = [];
+    for (let run = 0; run < 3; run++) {
+      const res = await harvest({ root, inputs: [t], top: 1, extract: oneEach });
+      expect(res.stats).toMatchObject({ sessions: 1, files: run + 1, filesSkipped: run });
+      applyPlan(root, res.plan);
+      order.push(harvested(root));
+    }
+    // one more session each run, never one harvested before, the first the sampler's best of all
+    expect(order.map((ids) => ids.length)).toEqual([1, 2, 3]);
+    expect(order[0]!.every((id) => order[1]!.includes(id)) && order[1]!.every((id) => order[2]!.includes(id))).toBe(true);
+    expect(order[2]).toEqual(IDS);
+    const best = (await sampleSessions(IDS.map((id) => join(t, `${id.slice(0, 1)}.jsonl`)), { count: 1 }))[0]!.file;
+    expect(readFileSync(best, 'utf8')).toContain(order[0]![0]!);
+
+    const last = await harvest({ root, inputs: [t], top: 1, extract: oneEach });
+    expect(last.stats).toMatchObject({ sessions: 0, files: 3, filesSkipped: 3, filesFailed: 0 });
+    expect(applyPlan(root, last.plan).changed).toEqual([]);
+  });
+
+  it('ranks a transcript that grew since it was harvested again', async () => {
+    const { root, t } = setUp();
+    applyPlan(root, (await harvest({ root, inputs: [t], extract: oneEach })).plan);
+    const grown = join(t, 'a.jsonl');
+    writeFileSync(grown, readFileSync(grown, 'utf8') + SESSION(IDS[0]!, '2026-03-09T10:00:00Z', 3).split('\n').slice(1).join('\n'));
+    const res = await harvest({ root, inputs: [t], top: 5, extract: oneEach });
+    expect(res.stats).toMatchObject({ files: 3, filesSkipped: 2, sessions: 1 });
+  });
+
+  it('keeps the hash records of the transcripts it did not choose', async () => {
+    const { root, t } = setUp();
+    await new Promise((r) => setTimeout(r, 2100)); // a file's stat is trusted once two seconds old
+    applyPlan(root, (await harvest({ root, inputs: [t], top: 1, extract: oneEach })).plan);
+    const cache = JSON.parse(readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8')) as { files: unknown[] };
+    expect(cache.files).toHaveLength(3);
+    // the next run knows the harvested file by its stat, and chooses among the other two
+    const next = await harvest({ root, inputs: [t], top: 1, extract: oneEach });
+    expect(next.stats).toMatchObject({ files: 2, filesSkipped: 1, sessions: 1 });
+  });
+});
