@@ -7,12 +7,12 @@
  * score so far is at least that of every reader still to ask, none of them could win, so they
  * are not asked (a Claude Code file is not scanned by seven other detectors).
  */
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { SESSION_FORMATS, type SessionFormat } from './model.js';
 import type { SessionReader } from './reader.js';
 import { READERS } from './registry.js';
-import { headOf, type HeadLines } from './lines.js';
+import { headOf, validUtf8Text, type HeadLines } from './lines.js';
 
 import { HEAD_BYTES } from './load-file.js';
 
@@ -88,6 +88,10 @@ export function decodeHead(bytes: Buffer): string {
   // copies them where TextDecoder checks every byte: `compound sample` spent 0.83 of its 5.2 s
   // CPU decoding the 1 GB corpus's file ends (CPU profile)
   if (isAscii(bytes)) return bytes.toString('latin1');
+  // Valid UTF-8 (all but 11 of the 15,685 non-ASCII ends of the 1 GB corpus's files) is made as
+  // the readers make a line, the same string TextDecoder gives: over those ends 1.0 s against
+  // 2.3-2.4 s for TextDecoder (ad hoc, 3 passes each)
+  if (isUtf8(bytes)) return validUtf8Text(bytes);
   return lenient.decode(bytes); // strips a UTF-8 BOM, replaces invalid sequences
 }
 

@@ -82,3 +82,20 @@ describe('detection by complete head lines', () => {
     }
   });
 });
+
+describe('decodeHead', () => {
+  it('gives what TextDecoder gives, whichever way it decodes', () => {
+    const td = new TextDecoder('utf-8');
+    const long = `${'{"text":"a → b ✦ 𝄞 ü"}\n'.repeat(80)}`; // past 1024 bytes: decoded by transcoding
+    const cases = [
+      Buffer.from('{"type":"user"}\n', 'utf8'), // ASCII
+      Buffer.from('{"text":"→ ü"}\n', 'utf8'), // short, valid
+      Buffer.from(long, 'utf8'),
+      Buffer.from(`${BOM}${long}`, 'utf8'), // a BOM is dropped
+      Buffer.from(`${BOM}{"a":1}`, 'utf8'),
+      Buffer.from(long, 'utf8').subarray(0, 1500), // a character cut at the end
+      Buffer.concat([Buffer.from(long, 'utf8'), Buffer.from([0xff, 0xc3, 0x28])]), // invalid bytes
+    ];
+    for (const bytes of cases) expect(decodeHead(bytes)).toBe(td.decode(bytes));
+  });
+});
