@@ -13,7 +13,7 @@ import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
 import { HASH_CACHE_FILE, OLD_HASH_CACHE_FILES, readHashCache, renderHashCache, unchangedCache, type HashRecord } from './file-hash.js';
 import type { ExtractFn } from './file-sessions.js';
-import { harvestFiles, type FilesHarvest } from './harvest-files.js';
+import { harvestFiles } from './harvest-files.js';
 import { splitHarvested, type HarvestedSplit } from './harvested-files.js';
 import { RACY_MS } from '../knowledge/cache-dir.js';
 
@@ -78,13 +78,8 @@ function workerCount(options: HarvestOptions, work: number): number {
 
 /** The records of files this run did not read (with --top, the ones not chosen) go into the next
  * hash cache as they were, so that the next run still knows them by their stat. */
-function keepRecords(files: FilesHarvest, records: ReadonlyMap<string, HashRecord>, read: ReadonlyMap<string, HashRecord>): void {
-  for (const [key, record] of records) {
-    if (files.nextHashCache.has(key)) continue;
-    files.nextHashCache.set(key, record);
-    if (read.get(key) === record) files.cacheReused++;
-    else files.cacheMade++;
-  }
+function keepRecords(next: Map<string, HashRecord>, records: ReadonlyMap<string, HashRecord>): void {
+  for (const [key, record] of records) if (!next.has(key)) next.set(key, record);
 }
 
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
@@ -166,7 +161,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   // walk may have brought some of them in again, as its subagents: those counted once)
   let knownLeftOut = 0;
   if (harvested) {
-    keepRecords(files, harvested.records, hashCache.records);
+    keepRecords(files.nextHashCache, harvested.records);
     const read = new Set(walked.files);
     for (const f of harvested.known) if (!read.has(f)) knownLeftOut++;
   }
@@ -203,7 +198,9 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   // applyPlan can then index from these items instead of re-reading every file
   if (store) attachStore(plan, store);
   else markIndexCurrent(plan); // (no candidate: the plan writes no item)
-  if (!unchangedCache(files.nextHashCache, hashCache, files.cacheMade === 0 ? files.cacheReused : undefined)) {
+  // (with --top, a record harvestFiles reused may be one made by splitHarvested, not one read:
+  // the next cache is then compared record by record)
+  if (!unchangedCache(files.nextHashCache, hashCache, !harvested && files.cacheMade === 0 ? files.cacheReused : undefined)) {
     const cacheText = renderHashCache(files.nextHashCache);
     if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText, OLD_HASH_CACHE_FILES);
   }

@@ -1,9 +1,10 @@
 // `harvest --top N`: the N best of the transcripts not harvested yet, so that a nightly run over
 // the same folder works through it instead of choosing the same N files every night.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harvest, HASH_CACHE_FILE } from '../../src/harvest/harvest.js';
+import { pathKey } from '../../src/harvest/file-hash.js';
 import { applyPlan } from '../../src/knowledge/plan.js';
 import { initStore } from '../../src/knowledge/init.js';
 import { readLedger } from '../../src/knowledge/store.js';
@@ -95,5 +96,17 @@ describe('harvest --top', () => {
     // the next run knows the harvested file by its stat, and chooses among the other two
     const next = await harvest({ root, inputs: [t], top: 1, extract: oneEach });
     expect(next.stats).toMatchObject({ files: 2, filesSkipped: 1, sessions: 1 });
+  });
+
+  it('writes the hash cache anew when one transcript went and another came, as many as before', async () => {
+    const { root, t } = setUp();
+    await new Promise((r) => setTimeout(r, 2100));
+    applyPlan(root, (await harvest({ root, inputs: [t], extract: oneEach })).plan);
+    rmSync(join(t, 'a.jsonl'));
+    writeFileSync(join(t, 'd.jsonl'), SESSION('dddddddd-4444-4000-8000-000000000004', '2026-03-07T10:00:00Z', 1));
+    await new Promise((r) => setTimeout(r, 2100));
+    applyPlan(root, (await harvest({ root, inputs: [t], top: 1, extract: oneEach })).plan);
+    const cache = JSON.parse(readFileSync(join(root, ...HASH_CACHE_FILE.split('/')), 'utf8')) as { files: [string, ...unknown[]][] };
+    expect(cache.files.map((f) => f[0]).sort()).toEqual(['b', 'c', 'd'].map((n) => pathKey(join(t, `${n}.jsonl`))).sort());
   });
 });
