@@ -9,7 +9,7 @@ import { loadStore } from '../../src/knowledge/store.js';
 import { renderPrBody } from '../../src/harvest/pr-body.js';
 import type { Candidate } from '../../src/harvest/candidate.js';
 import type { Session } from '../../src/sessions/model.js';
-import { claudeSession } from './transcripts.js';
+import { claudeSession, failedMigration, storeWithTranscripts } from './transcripts.js';
 import { tempDir } from '../helpers.js';
 
 /** A deliberately simple extractor: every failing Bash call becomes a pitfall quoting its error line. */
@@ -35,26 +35,8 @@ function testExtractor(session: Session): Candidate[] {
   return out;
 }
 
-const FAIL = (id: string, start: string, extra = '') =>
-  claudeSession({
-    id,
-    cwd: '/home/alice/src/shop',
-    start,
-    turns: [
-      { user: 'run the migrations' },
-      { bash: { command: 'npm run migrate', output: `Exit code 1\nerror: relation "orders" already exists${extra}`, error: true } },
-      { say: 'The migration is not idempotent.' },
-    ],
-  });
+const FAIL = (id: string, start: string, extra = '') => failedMigration(id, start, { extra });
 
-/** An empty store, and the folder its test writes transcripts to. */
-function storeWithTranscripts(): { root: string; t: string } {
-  const root = tempDir();
-  initStore(root);
-  const t = join(root, 'transcripts');
-  mkdirSync(t);
-  return { root, t };
-}
 
 async function run(root: string, inputs: string[]) {
   return harvest({ root, inputs, extract: testExtractor });

@@ -1,6 +1,10 @@
 /** Writes small Claude Code JSONL transcripts for tests (shape as in FORMATS.md), and a
  * minimal extractor for tests of the pipeline around extraction. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Candidate } from '../../src/harvest/candidate.js';
+import { initStore } from '../../src/knowledge/init.js';
+import { tempDir } from '../helpers.js';
 import type { Session } from '../../src/sessions/model.js';
 
 /** Every failing tool result becomes a global pitfall named by its event. */
@@ -51,4 +55,29 @@ export function claudeSession(opts: { id: string; cwd: string; start: string; tu
     if (turn.say) push({ type: 'assistant', message: { model: 'claude-sonnet-4-5', id: `msg_${opts.id.slice(0, 6)}${n}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: turn.say }] } });
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A session in repo `shop` whose `npm run migrate` fails `failures` times (`extra` is appended
+ * to each error output), then the model's diagnosis. */
+export function failedMigration(id: string, start: string, options: { failures?: number; extra?: string } = {}): string {
+  const output = `Exit code 1\nerror: relation "orders" already exists${options.extra ?? ''}`;
+  return claudeSession({
+    id,
+    cwd: '/home/alice/src/shop',
+    start,
+    turns: [
+      { user: 'run the migrations' },
+      ...Array.from({ length: options.failures ?? 1 }, () => ({ bash: { command: 'npm run migrate', output, error: true } })),
+      { say: 'The migration is not idempotent.' },
+    ],
+  });
+}
+
+/** An empty store, and the folder its test writes transcripts to. */
+export function storeWithTranscripts(): { root: string; t: string } {
+  const root = tempDir();
+  initStore(root);
+  const t = join(root, 'transcripts');
+  mkdirSync(t);
+  return { root, t };
 }
