@@ -1,13 +1,20 @@
 // Wall time of `compound harvest <dir>` into an empty store, two builds in alternating fresh
 // processes (the order flips each round), so a machine whose speed drifts slows both alike.
-// Usage: node scripts/harvest-ab.mjs <distA> <distB> <dir> [--runs 3]
+// Usage: node scripts/harvest-ab.mjs <distA> <distB> <dir> [--runs 3] [--flags-a "..."] [--flags-b "..."]
+// --flags-a/-b: node flags for that side's runs (space-separated), e.g. the same build twice,
+// B with `--flags-b "--maglev"`, to measure a V8 flag.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 const args = process.argv.slice(2);
-const runsAt = args.indexOf('--runs');
-const runs = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 3;
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : fallback;
+};
+const runs = Number(option('--runs', '3'));
+const flagsOf = (text) => text.split(' ').filter(Boolean);
+const flags = { a: flagsOf(option('--flags-a', '')), b: flagsOf(option('--flags-b', '')) };
 const [distA, distB, dir] = args.map((a) => resolve(a));
 // Stores are removed only at the end: deleting one just before the next run slows that run's
 // file creation on ext4 without a journal (see bench/harvest.bench.mjs).
@@ -15,12 +22,12 @@ const stores = [];
 process.on('exit', () => {
   for (const store of stores) rmSync(store, { recursive: true, force: true });
 });
-const once = (dist) => {
+const once = (dist, nodeFlags) => {
   const store = mkdtempSync(join(tmpdir(), 'harvest-ab-'));
   stores.push(store);
   spawnSync(process.execPath, [join(dist, 'cli/main.js'), 'init', store], { stdio: 'ignore' });
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(dist, 'cli/main.js'), '-C', store, 'harvest', dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [...nodeFlags, join(dist, 'cli/main.js'), '-C', store, 'harvest', dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${dist}: harvest failed: ${r.stderr.slice(-500)}`);
   const { stats, counts } = JSON.parse(r.stdout);
@@ -30,7 +37,7 @@ const a = [];
 const b = [];
 const ratios = [];
 for (let i = 0; i < runs; i++) {
-  const [x, y] = i % 2 ? [once(distB), once(distA)] : [once(distA), once(distB)];
+  const [x, y] = i % 2 ? [once(distB, flags.b), once(distA, flags.a)] : [once(distA, flags.a), once(distB, flags.b)];
   const [ra, rb] = i % 2 ? [y, x] : [x, y];
   if (ra.result !== rb.result) console.log(`different results: A ${ra.result}; B ${rb.result}`);
   a.push(ra.ms);
