@@ -154,6 +154,9 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     onFile: (h) => {
       for (const c of h.candidates) mergerNow().add(c);
     },
+    onArrive: (h) => {
+      for (const c of h.candidates) mergerNow().prepare(c.candidate);
+    },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });

@@ -229,6 +229,18 @@ export class CandidateMerger {
     else this.buckets!.set(key, [entry]);
   }
 
+  /**
+   * Works out what `add` will need of a candidate's text (its id, its words) ahead of its turn:
+   * pure, so the result of the merge is the same. The harvest calls it as each file's outcome
+   * arrives from a worker, while this thread would wait: the files of the second worker's half
+   * arrive before those of the first are all merged, and were merged after the last one came.
+   */
+  prepare(c: Candidate): void {
+    const facts = this.factsOf(c);
+    this.idOf(c, facts);
+    this.wordsOf(c, facts);
+  }
+
   add({ candidate: c, origin }: OriginCandidate): void {
     const { working, changed, records, created } = this;
     const buckets = this.bucketsOfStore();

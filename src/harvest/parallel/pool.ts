@@ -56,8 +56,9 @@ function deferred(): Deferred {
 /** Workers started ahead of their tasks: they load the readers and the extractor meanwhile. */
 export interface SpawnedPool {
   size: number;
-  /** Hands out `tasks` (once); `onDone` gets the number of files answered so far. */
-  run(tasks: readonly FileTask[], onDone?: (done: number) => void, weights?: readonly number[]): RunningPool;
+  /** Hands out `tasks` (once); `onDone` gets the number of files answered so far, `onArrive`
+   * each outcome as it comes (in the order the workers answer, before the caller asks for it). */
+  run(tasks: readonly FileTask[], onDone?: (done: number) => void, weights?: readonly number[], onArrive?: (o: FileOutcome) => void): RunningPool;
   /** Stops every worker (idempotent; call it when done or on error). */
   close(): Promise<void>;
 }
@@ -66,7 +67,7 @@ export function spawnPool(size: number, setup: WorkerSetup): SpawnedPool {
   const workers = Array.from({ length: Math.max(1, size) }, () => startWorker(workerScript(), { workerData: setup }));
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= Promise.all(workers.map((w) => w.terminate())).then(() => undefined));
-  return { size: workers.length, run: (tasks, onDone, weights) => runTasks(workers, tasks, onDone, weights), close };
+  return { size: workers.length, run: (tasks, onDone, weights, onArrive) => runTasks(workers, tasks, onDone, weights, onArrive), close };
 }
 
 /** A contiguous run of tasks, taken from the front by its owner and from the back by others. */
@@ -100,7 +101,13 @@ export function blocksOf(n: number, count: number, weightOf: (i: number) => numb
   return blocks;
 }
 
-export function runTasks(workers: readonly Worker[], tasks: readonly FileTask[], onDone?: (done: number) => void, weights?: readonly number[]): RunningPool {
+export function runTasks(
+  workers: readonly Worker[],
+  tasks: readonly FileTask[],
+  onDone?: (done: number) => void,
+  weights?: readonly number[],
+  onArrive?: (o: FileOutcome) => void,
+): RunningPool {
   const results = tasks.map(() => deferred());
   const count = workers.length;
   const weightOf = (i: number): number => Math.max(1, weights?.[i] ?? 1);
@@ -143,6 +150,11 @@ export function runTasks(workers: readonly Worker[], tasks: readonly FileTask[],
         if (o.kind === 'failed') {
           fail(new Error(`harvest worker failed on file ${o.index + 1}: ${o.error}`));
           return;
+        }
+        try {
+          onArrive?.(o);
+        } catch {
+          // only work done ahead: the caller meets the same problem when it takes the outcome
         }
         results[o.index]!.resolve(o);
       }
