@@ -15,12 +15,13 @@ import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-opti
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
-import { preloadSearchCache, refreshSearchCache } from './search-cache.js';
+import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
 
-/** Transcripts to read (not skipped as known) from which the harvest preloads the search cache. */
-const PRELOAD_MIN_FILES = 64;
+/** Transcripts to read (not skipped as known) from which the harvest builds the search
+ * structure on a worker thread (see SearchCacheBuilder). */
+const BUILDER_MIN_FILES = 64;
 
 interface HarvestFlags extends CommitFlags {
   from?: string;
@@ -67,6 +68,7 @@ export function register(program: Command): void {
         tuneCompilerForBatchWork();
         stopPretenuringForBatchReading();
         const progress = progressReporter('harvest');
+        let builder: SearchCacheBuilder | undefined;
         let warnings = 0;
         const result = await harvest({
           root,
@@ -83,11 +85,14 @@ export function register(program: Command): void {
             if (warnings <= 20) warn(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`);
           },
           onProgress: (done, total) => {
-            // many transcripts to read: index.json will likely change, so the search cache's
-            // modules load now, while worker threads do the reading
-            if (total >= PRELOAD_MIN_FILES && !flags.dryRun) preloadSearchCache();
+            // many transcripts to read: index.json will likely change, so the thread that builds
+            // the search structure starts now and loads what it needs while the workers read
+            if (total >= BUILDER_MIN_FILES && !flags.dryRun) builder ??= new SearchCacheBuilder();
             progress(done, total);
           },
+        }).catch((err: unknown) => {
+          builder?.close();
+          throw err;
         });
         progress.done();
         if (warnings > 20) warn(`${warnings - 20} more warning(s) not shown`);
@@ -97,9 +102,15 @@ export function register(program: Command): void {
         let commit;
         let applied = false;
         if (!flags.dryRun) {
-          const res = applyPlan(root, plan);
-          applied = res.changed.length + res.removed.length > 0;
-          if (res.changed.includes(INDEX_FILE)) await refreshSearchCache(root);
+          const b = builder;
+          let res;
+          try {
+            res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()) });
+            applied = res.changed.length + res.removed.length > 0;
+            if (res.changed.includes(INDEX_FILE)) await (b ? b.finish(root) : refreshSearchCache(root));
+          } finally {
+            b?.close();
+          }
           if (applied) commit = await commitIfAsked(root, flags, res, commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan));
         }
         if (flags.json) {

@@ -204,8 +204,13 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   // (with --top, a record harvestFiles reused may be one made by splitHarvested, not one read:
   // the next cache is then compared record by record)
   if (!unchangedCache(files.nextHashCache, hashCache, !harvested && files.cacheMade === 0 ? files.cacheReused : undefined)) {
-    const cacheText = renderHashCache(files.nextHashCache);
-    if (cacheText !== hashCache.text) attachCacheFile(plan, HASH_CACHE_FILE, cacheText, OLD_HASH_CACHE_FILES);
+    // rendered by applyPlan, last: tens of thousands of records, while the CLI builds the
+    // search structure on another thread
+    const next = files.nextHashCache;
+    attachCacheFile(plan, HASH_CACHE_FILE, () => {
+      const cacheText = renderHashCache(next);
+      return cacheText !== hashCache.text ? cacheText : undefined;
+    }, OLD_HASH_CACHE_FILES);
   }
   return { plan, records: merged.records, stats, storeProblems: store?.problems ?? [] };
 }

@@ -98,15 +98,27 @@ export interface ApplyResult {
   removed: string[];
 }
 
+/** What to do while applyPlan goes on (see applyPlan). */
+export interface ApplyHooks {
+  /** Called once index.json is as the plan leaves it (`changed`: whether it was rewritten),
+   * before the ledger and the cache files are written. */
+  indexWritten?(changed: boolean): void;
+}
+
+/** A cache file's content, or what makes it (undefined: leave the file as it is). */
+export type CacheContent = string | (() => string | undefined);
+
 /** Derived, git-ignored files (caches) to write along with each plan (see attachCacheFile). */
-const planCaches = new WeakMap<Plan, { path: string; content: string; replaces: readonly string[] }[]>();
+const planCaches = new WeakMap<Plan, { path: string; content: CacheContent; replaces: readonly string[] }[]>();
 
 /**
  * Asks applyPlan to also write a derived file under knowledge/.cache/ (which ignores itself in
  * git and is skipped by the store walk). It is not listed as changed, so it is never committed,
- * and failing to write it does not fail the plan. Nothing is written on a dry run.
+ * and failing to write it does not fail the plan. Nothing is written on a dry run. A function
+ * is called by applyPlan, last: a cache that is costly to render is then rendered only when
+ * written, while work started at indexWritten goes on.
  */
-export function attachCacheFile(plan: Plan, path: string, content: string, replaces: readonly string[] = []): void {
+export function attachCacheFile(plan: Plan, path: string, content: CacheContent, replaces: readonly string[] = []): void {
   for (const p of [path, ...replaces]) if (!p.startsWith(`${CACHE_DIR}/`) || !isInsideKnowledge(p)) throw new Error(`not a cache path: ${p}`);
   const list = planCaches.get(plan) ?? [];
   list.push({ path, content, replaces });
@@ -173,10 +185,12 @@ export function attachStore(plan: Plan, store: { items: readonly StoredItem[]; p
 }
 
 /**
- * Applies a plan under the writer lock: item files first (each atomically), then the ledger,
- * then index.json regenerated from the files now on disk.
+ * Applies a plan under the writer lock: item files first (each atomically), then index.json
+ * regenerated from the files now on disk, then the ledger and the cache files. The ledger comes
+ * after the index so that work waiting for the index (the CLI's search structure, on another
+ * thread, see `hooks`) runs while the ledger is written.
  */
-export function applyPlan(root: string, plan: Plan): ApplyResult {
+export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): ApplyResult {
   for (const e of plan.entries) {
     if (!isInsideKnowledge(e.path)) {
       throw new RuntimeError('E_PLAN_PATH', `refusing to write outside ${KNOWLEDGE_DIR}/: ${e.path}`, { why: 'every item path must stay inside the store', fix: 'report this as a bug', data: { path: e.path } });
@@ -196,15 +210,21 @@ export function applyPlan(root: string, plan: Plan): ApplyResult {
         removed.push(e.path);
       }
     }
-    if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
+    let indexChanged = false;
     if (!indexCurrent.has(plan)) {
       const base = planBases.get(plan);
       const after = base ? itemsAfter(root, base, plan) : undefined;
       const store = after ? undefined : loadStore(root);
-      if (writeIndex(root, after ?? store!.items)) changed.push(INDEX_FILE);
+      indexChanged = writeIndex(root, after ?? store!.items);
+      if (indexChanged) changed.push(INDEX_FILE);
       if (after || store!.problems.length === 0) keepStoreStamp(root);
     }
-    for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content, c.replaces);
+    hooks.indexWritten?.(indexChanged);
+    if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
+    for (const c of planCaches.get(plan) ?? []) {
+      const content = typeof c.content === 'function' ? c.content() : c.content;
+      if (content !== undefined) writeCacheFile(root, c.path, content, c.replaces);
+    }
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();
