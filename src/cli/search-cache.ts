@@ -32,16 +32,22 @@ type Outcome = BuildAnswer | undefined;
 
 export class SearchCacheBuilder {
   private readonly worker: Worker | undefined;
+  /** The worker failed to start or is gone (an error, an exit): `finish` builds here. */
+  private lost = false;
   private building: Promise<Outcome> | undefined;
 
-  constructor() {
+  /** `script`: the worker to run (tests give a missing one). */
+  constructor(script: URL = builderScript()) {
     let worker: Worker | undefined;
     try {
-      worker = startWorker(builderScript(), {});
-      worker.unref(); // never keeps the process alive by itself
-      worker.on('error', () => undefined); // reported through `finish`
+      worker = startWorker(script, {});
+      // It keeps the process alive only while it builds (see start): a harvest that fails
+      // or writes no index does not wait for it.
+      worker.unref();
+      worker.on('error', () => (this.lost = true));
+      worker.on('exit', () => (this.lost = true));
     } catch {
-      worker = undefined;
+      this.lost = true;
     }
     this.worker = worker;
   }
@@ -49,11 +55,20 @@ export class SearchCacheBuilder {
   /** Has the worker build the structure of `root` now (once). */
   start(root: string): void {
     const worker = this.worker;
-    if (!worker || this.building) return;
+    if (this.building) return;
+    if (!worker || this.lost) {
+      this.building = Promise.resolve(undefined);
+      return;
+    }
+    worker.ref();
     this.building = new Promise<Outcome>((resolve) => {
-      worker.once('message', (answer: BuildAnswer) => resolve(answer));
-      worker.once('error', () => resolve(undefined));
-      worker.once('exit', () => resolve(undefined));
+      const done = (answer: Outcome): void => {
+        worker.unref();
+        resolve(answer);
+      };
+      worker.once('message', (answer: BuildAnswer) => done(answer));
+      worker.once('error', () => done(undefined));
+      worker.once('exit', () => done(undefined));
       worker.postMessage(root);
     });
   }
@@ -61,7 +76,7 @@ export class SearchCacheBuilder {
   /** Waits for the structure of `root`; builds it here when the worker did not. */
   async finish(root: string): Promise<void> {
     this.start(root);
-    const answer = this.building ? await this.building : undefined;
+    const answer = await this.building;
     if (answer === undefined) await refreshSearchCache(root);
     else if (!answer.ok) notRebuilt(answer.message ?? 'unknown error');
   }

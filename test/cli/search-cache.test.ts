@@ -36,6 +36,22 @@ describe('the search structure built on a worker thread', () => {
     expect(built).toEqual(await freshStructure(root));
   });
 
+  it('is built on this thread when the worker cannot start', async () => {
+    const root = tempDir();
+    initStore(root);
+    applyPlan(root, makePlan([], [makeItem('The staging database is reset nightly.', { scope: 'repo', repo: 'shop' })]));
+    const builder = new SearchCacheBuilder(new URL('../../dist/bootstrap/no-such-worker.js', import.meta.url));
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // lost by now, as after a long harvest
+      builder.start(root);
+      await builder.finish(root);
+    } finally {
+      builder.close();
+    }
+    const built = readFileSync(join(root, STRUCTURE_FILE));
+    expect(built).toEqual(await freshStructure(root));
+  });
+
   it('a store whose index cannot be read gets no structure, and no error', async () => {
     const root = tempDir();
     initStore(root);
