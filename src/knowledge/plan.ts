@@ -125,11 +125,13 @@ export function attachCacheFile(plan: Plan, path: string, content: CacheContent,
   planCaches.set(plan, list);
 }
 
-/** Writes a cache file, then deletes the older versions it `replaces` (when they are there). */
-function writeCacheFile(root: string, path: string, content: string, replaces: readonly string[] = []): void {
+/** Writes a cache file, then deletes the older versions it `replaces` (when they are there);
+ * a content function answering undefined leaves the file as it is. */
+function writeCacheFile(root: string, path: string, content: CacheContent, replaces: readonly string[] = []): void {
   try {
-    if (!prepareCacheDir(root)) return;
-    writeFileAtomic(abs(root, path), content);
+    const text = typeof content === 'function' ? content() : content;
+    if (text === undefined || !prepareCacheDir(root)) return;
+    writeFileAtomic(abs(root, path), text);
     for (const old of replaces) rmSync(abs(root, old), { force: true });
   } catch {
     /* a cache that cannot be written only makes the next run slower */
@@ -221,10 +223,7 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
     }
     hooks.indexWritten?.(indexChanged);
     if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
-    for (const c of planCaches.get(plan) ?? []) {
-      const content = typeof c.content === 'function' ? c.content() : c.content;
-      if (content !== undefined) writeCacheFile(root, c.path, content, c.replaces);
-    }
+    for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content, c.replaces);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();
