@@ -18,6 +18,7 @@ import { progressReporter } from './progress.js';
 import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
+import { PhaseClock } from '../core/phase-clock.js';
 
 /** Transcripts to read (not skipped as known) from which the harvest builds the search
  * structure on a worker thread (see SearchCacheBuilder). */
@@ -33,6 +34,7 @@ interface HarvestFlags extends CommitFlags {
   prBody?: string;
   linkBase?: string;
   workers?: string;
+  timings?: boolean;
 }
 
 export function register(program: Command): void {
@@ -47,6 +49,7 @@ export function register(program: Command): void {
     .option('--dry-run', 'print the plan without writing anything')
     .option('--json', 'print the plan and statistics as JSON')
     .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
+    .option('--timings', 'print how long each phase took (walk, stat, reading, merge, plan, writing) on stderr')
     .option('--link-base <url>', 'prefix for file links in the PR body (e.g. https://github.com/org/repo/blob/knowledge/nightly/)');
   addCommitOptions(cmd)
     .addHelpText(
@@ -69,6 +72,8 @@ export function register(program: Command): void {
         stopPretenuringForBatchReading();
         const progress = progressReporter('harvest');
         let builder: SearchCacheBuilder | undefined;
+        const clock = flags.timings ? new PhaseClock() : undefined;
+        clock?.mark('start-up');
         let warnings = 0;
         const result = await harvest({
           root,
@@ -76,6 +81,7 @@ export function register(program: Command): void {
           workers,
           ...(from ? { from } : {}),
           ...(flags.format ? { format: flags.format as SessionFormat } : {}),
+          ...(clock ? { clock } : {}),
           ...(top !== undefined ? { top } : {}),
           repoAliases: config.repo_aliases,
           ...(flags.repo ? { repo: flags.repo } : {}),
@@ -106,12 +112,17 @@ export function register(program: Command): void {
           let res;
           try {
             res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()) });
+            clock?.mark('write');
             applied = res.changed.length + res.removed.length > 0;
-            if (res.changed.includes(INDEX_FILE)) await (b ? b.finish(root) : refreshSearchCache(root));
+            if (res.changed.includes(INDEX_FILE)) {
+              await (b ? b.finish(root) : refreshSearchCache(root));
+              clock?.mark('search structure');
+            }
           } finally {
             b?.close();
           }
           if (applied) commit = await commitIfAsked(root, flags, res, commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan));
+          if (commit) clock?.mark('commit');
         }
         if (flags.json) {
           printJson({ dryRun: Boolean(flags.dryRun), stats, ...planJson(plan), ...(commit ? { commit } : {}) });
@@ -121,6 +132,7 @@ export function register(program: Command): void {
         note(`${stats.sessions} session(s) from ${stats.files} file(s) (${stats.filesSkipped} unchanged, ${stats.filesFailed} unreadable), ${stats.candidates} candidate(s), ${stats.redactions} redaction(s)`);
         note(`${flags.dryRun ? 'plan (dry run, nothing written)' : applied ? 'applied' : 'nothing to change'}: ${planSummary(plan)}`);
         if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
+        if (clock) note(`timings: ${clock.summary()}`);
         // Nothing at all could be read: every file failed. An unchanged file counts as read (the
         // ledger has it), so a rerun over known transcripts and one stray unreadable file is not
         // a failure of the nightly job; that file still gets its warning.

@@ -11,6 +11,7 @@ import type { ReadWarning, SessionFormat } from '../sessions/model.js';
 import { walkInputs } from '../sessions/walk.js';
 import { legacyAlgorithms, notTranscriptNote, notTranscriptWarning, pathKey, sameStat, type FileStat, type HashRecord } from './file-hash.js';
 import { RACY_MS } from '../knowledge/cache-dir.js';
+import type { PhaseClock } from '../core/phase-clock.js';
 import { VERSION } from '../core/version.js';
 import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
@@ -35,6 +36,8 @@ export interface HarvestFilesOptions {
   onArrive?: (h: FileHarvest) => void;
   onWarning?: (w: ReadWarning) => void;
   onProgress?: (done: number, total: number) => void;
+  /** Marks the stat pass and the workers' first and last answers. */
+  clock?: PhaseClock;
 }
 
 export interface FilesHarvest {
@@ -121,6 +124,7 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
   let pool = early > 1 ? spawnPool(early, workerSetup(options)) : undefined;
   try {
     const statted = statAll(files, options.hashCache);
+    options.clock?.mark('stat');
     // Files for the workers: every one whose hash is still to compute, or known but not in the ledger.
     // (a file known to be no transcript is read again only when --format forces a reader on it)
     const work = statted.filter((s) => s.st && !(s.hash !== undefined && options.knownHashes.has(s.hash)) && (s.notTranscript === undefined || options.format !== undefined));
@@ -130,7 +134,14 @@ export async function harvestFiles(files: readonly string[], options: HarvestFil
     }
     const tasks: FileTask[] = work.map((s, index) => ({ index, file: s.file, ...(s.hash !== undefined ? { hash: s.hash } : {}) }));
     const onDone = options.onProgress ? (done: number) => options.onProgress!(done, tasks.length) : undefined;
-    const running = pool ? pool.run(tasks, onDone, work.map((s) => s.st?.size ?? 0), (o) => arrived(work[o.index]!, o, options)) : runHere(tasks, options, onDone);
+    let answers = 0;
+    const onArrive = (o: FileOutcome): void => {
+      answers++;
+      if (answers === 1) options.clock?.mark('first file answered');
+      if (answers === tasks.length) options.clock?.mark('last file answered');
+      arrived(work[o.index]!, o, options);
+    };
+    const running = pool ? pool.run(tasks, onDone, work.map((s) => s.st?.size ?? 0), onArrive) : runHere(tasks, options, onDone);
     return await takeOutcomes(statted, work, running, trustBefore, options);
   } finally {
     // Not awaited: tearing down a worker's heap took about 0.2 s after a 1 GB harvest, which

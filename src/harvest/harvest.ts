@@ -16,6 +16,7 @@ import type { ExtractFn } from './file-sessions.js';
 import { harvestFiles } from './harvest-files.js';
 import { splitHarvested, type HarvestedSplit } from './harvested-files.js';
 import { RACY_MS } from '../knowledge/cache-dir.js';
+import type { PhaseClock } from '../core/phase-clock.js';
 
 export { HASH_CACHE_FILE, hashFile } from './file-hash.js';
 export type { ExtractFn } from './file-sessions.js';
@@ -45,6 +46,9 @@ export interface HarvestOptions {
   redactUsers?: readonly string[];
   onWarning?: (w: ReadWarning) => void;
   onProgress?: (done: number, total: number) => void;
+  /** Marks the harvest's phases (prepare, walk, stat, the workers' first and last answers, the
+   * merge of the files left, the plan). */
+  clock?: PhaseClock;
   /** Trust the store stamp (see knowledge/store-stamp.ts; default true). Same result either way. */
   storeStamp?: boolean;
 }
@@ -137,8 +141,10 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     extract ??= options.loadExtract ? await options.loadExtract() : (await import('./extract/index.js')).extractSession;
     return extract;
   };
+  options.clock?.mark('prepare'); // the ledger, the caches, with --top the sampler
   const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
   reportWalk(walked.warnings);
+  options.clock?.mark('walk');
   const files = await harvestFiles(walked.files, {
     knownHashes,
     context: {
@@ -159,7 +165,9 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     },
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
+  options.clock?.mark('files');
   // with --top, the files harvested before count as unchanged (a chosen Claude Code session's
   // walk may have brought some of them in again, as its subagents: those counted once)
   let knownLeftOut = 0;
@@ -212,5 +220,6 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       return cacheText !== hashCache.text ? cacheText : undefined;
     }, OLD_HASH_CACHE_FILES);
   }
+  options.clock?.mark('plan');
   return { plan, records: merged.records, stats, storeProblems: store?.problems ?? [] };
 }
