@@ -1,8 +1,9 @@
 /**
  * A worker thread that writes the search structure (cache.ts) when asked, for a harvest: it
- * loads the default encoding's vocabulary as soon as it starts (about 0.8 s of one thread, while
- * the harvest's workers read), and builds the structure while the harvest's own thread writes
- * the ledger and the caches. Started by cli/search-cache.ts from the compiled dist/ file.
+ * loads the default encoding's vocabulary as soon as it starts, while the harvest's workers read,
+ * and builds the structure while the harvest's own thread writes the ledger and the caches (over
+ * the 1 GB bench corpus this thread used 0.66 s of CPU in all). Started by cli/search-cache.ts
+ * from the compiled dist/ file.
  * Each message is a store root; each answer `{ ok: true }`, or `{ ok: false, message }`.
  */
 import { parentPort } from 'node:worker_threads';
