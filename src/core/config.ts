@@ -49,7 +49,7 @@ export function loadConfig(root: string): Config {
   const text = readFileSync(file, 'utf8');
   // The file as `init` wrote it, which most stores keep, holds the defaults: the YAML library
   // is not loaded for it (about 60 ms of every command's start, `bootstrap` and `harvest` too).
-  if (text === CONFIG_TEMPLATE) return parseConfig(undefined);
+  if (text === CONFIG_TEMPLATE) return { ...DEFAULT_CONFIG, repo_aliases: {}, redact_users: [] };
   let data: unknown;
   try {
     data = loadYaml().parse(text) ?? {};
@@ -63,9 +63,8 @@ export function loadConfig(root: string): Config {
   return parseConfig(data as Record<string, unknown>);
 }
 
-/** The settings of the parsed file (undefined: the template, i.e. the defaults). */
-function parseConfig(rec: Record<string, unknown> | undefined): Config {
-  if (rec === undefined) return { ...DEFAULT_CONFIG, repo_aliases: {}, redact_users: [] };
+/** The settings of the parsed file. */
+function parseConfig(rec: Record<string, unknown>): Config {
   const cfg: Config = { ...DEFAULT_CONFIG };
   for (const [key, value] of Object.entries(rec)) {
     const bad = (what: string) => new InputError('E_CONFIG_FIELD', CONFIG_FILE, undefined, `${CONFIG_FILE}: ${key} ${what}`, { fix: `see ${CONFIG_FILE} in the README` });

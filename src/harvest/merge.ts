@@ -230,8 +230,9 @@ export class CandidateMerger {
   }
 
   /**
-   * Works out what `add` will need of a candidate's text (its id, its words) ahead of its turn:
-   * pure, so the result of the merge is the same. The harvest calls it as each file's outcome
+   * Works out ahead of its turn what `add` needs of a candidate's text: its id, and its words
+   * (needed only when no item has that id; made for every candidate here, where this thread
+   * would otherwise wait). Pure memos, so the result of the merge is the same. The harvest calls it as each file's outcome
    * arrives from a worker, while this thread would wait: the files of the second worker's half
    * arrive before those of the first are all merged, and were merged after the last one came.
    */
