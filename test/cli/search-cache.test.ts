@@ -19,35 +19,38 @@ async function freshStructure(root: string): Promise<Buffer> {
   return Buffer.from(await writeSearchStructure(root));
 }
 
+/** A store holding these items, index.json written. */
+function storeWith(...items: Parameters<typeof makeItem>[]): string {
+  const root = tempDir();
+  initStore(root);
+  applyPlan(root, makePlan([], items.map(([text, meta]) => makeItem(text, meta))));
+  return root;
+}
+
+/** Has `builder` build the structure of `root` (after `wait` ms: its worker may be gone by then), then stops it. */
+async function buildWith(builder: SearchCacheBuilder, root: string, wait = 0): Promise<void> {
+  try {
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    builder.start(root);
+    await builder.finish(root);
+  } finally {
+    builder.close();
+  }
+}
+
 describe('the search structure built on a worker thread', () => {
   it('is the structure of the index on disk', async () => {
     expect(existsSync(WORKER), 'build first (npm run build)').toBe(true);
-    const root = tempDir();
-    initStore(root);
-    applyPlan(root, makePlan([], [makeItem('Run `mix format` before committing.', { category: 'pattern' }), makeItem('The staging database is reset nightly.', { scope: 'repo', repo: 'shop' })]));
-    const builder = new SearchCacheBuilder();
-    try {
-      builder.start(root);
-      await builder.finish(root);
-    } finally {
-      builder.close();
-    }
+    const root = storeWith(['Run `mix format` before committing.', { category: 'pattern' }], ['The staging database is reset nightly.', { scope: 'repo', repo: 'shop' }]);
+    await buildWith(new SearchCacheBuilder(), root);
     const built = readFileSync(join(root, STRUCTURE_FILE));
     expect(built).toEqual(await freshStructure(root));
   });
 
   it('is built on this thread when the worker cannot start', async () => {
-    const root = tempDir();
-    initStore(root);
-    applyPlan(root, makePlan([], [makeItem('The staging database is reset nightly.', { scope: 'repo', repo: 'shop' })]));
-    const builder = new SearchCacheBuilder(new URL('../../dist/bootstrap/no-such-worker.js', import.meta.url));
-    try {
-      await new Promise((r) => setTimeout(r, 200)); // lost by now, as after a long harvest
-      builder.start(root);
-      await builder.finish(root);
-    } finally {
-      builder.close();
-    }
+    const root = storeWith(['The staging database is reset nightly.', { scope: 'repo', repo: 'shop' }]);
+    // lost by then, as after a long harvest
+    await buildWith(new SearchCacheBuilder(new URL('../../dist/bootstrap/no-such-worker.js', import.meta.url)), root, 200);
     const built = readFileSync(join(root, STRUCTURE_FILE));
     expect(built).toEqual(await freshStructure(root));
   });
@@ -56,12 +59,7 @@ describe('the search structure built on a worker thread', () => {
     const root = tempDir();
     initStore(root);
     writeFileSync(join(root, 'knowledge/index.json'), '{ not json');
-    const builder = new SearchCacheBuilder();
-    try {
-      await builder.finish(root);
-    } finally {
-      builder.close();
-    }
+    await buildWith(new SearchCacheBuilder(), root);
     expect(existsSync(join(root, STRUCTURE_FILE))).toBe(false);
   });
 
