@@ -1,7 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { currentGrowingPercent, growingPercentFor, holdOldGenerationFloor, READING_OLD_GENERATION_FLOOR } from '../../src/core/v8-tuning.js';
+import { batchCompilerFlags, currentGrowingPercent, growingPercentFor, HARVEST_INLINING_BUDGET, holdOldGenerationFloor, READING_OLD_GENERATION_FLOOR } from '../../src/core/v8-tuning.js';
 
 const MB = 1024 * 1024;
+
+describe('batchCompilerFlags', () => {
+  const none = (): boolean => false;
+  const budget = `--max-inlined-bytecode-size-cumulative=${HARVEST_INLINING_BUDGET}`;
+
+  it('sets the inlining budget and turns two TurboFan phases off on V8 11, where they were measured', () => {
+    expect(batchCompilerFlags(11, none)).toEqual([budget, '--no-turbo-loop-peeling', '--no-turbo-escape']);
+  });
+
+  it('sets only the inlining budget on later V8s, and nothing on a V8 not known to have the flags', () => {
+    expect(batchCompilerFlags(12, none)).toEqual([budget]);
+    expect(batchCompilerFlags(13, none)).toEqual([budget]);
+    expect(batchCompilerFlags(14, none)).toEqual([]);
+    expect(batchCompilerFlags(10, none)).toEqual([]);
+  });
+
+  it('leaves every flag the user set, either way, to the user', () => {
+    expect(batchCompilerFlags(11, (f) => f === '--turbo-escape')).toEqual([budget, '--no-turbo-loop-peeling']);
+    expect(batchCompilerFlags(11, (f) => f === '--no-turbo-loop-peeling')).toEqual([budget, '--no-turbo-escape']);
+    expect(batchCompilerFlags(11, (f) => f === '--max-inlined-bytecode-size-cumulative')).toEqual(['--no-turbo-loop-peeling', '--no-turbo-escape']);
+  });
+});
 
 describe('growingPercentFor', () => {
   it('puts the next full GC near the floor while the old generation is small, in whole hundreds', () => {
