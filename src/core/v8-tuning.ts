@@ -10,7 +10,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * functions calling shared helpers, and its compiles run on background threads that take the
  * cores the harvest workers need: over a 1 GB harvest on 2 cores they used about 6 of the
  * process's 25 s of CPU (per-thread times from /proc; 1.4 s with concurrent compilation off).
- * Half that budget compiles smaller code that runs as fast: 1 GB harvest A/B in alternating
+ * Half that budget (460, the first setting) compiles smaller code that runs as fast: 1 GB harvest A/B in alternating
  * fresh processes, the flag on the command line 1.07x (1.05x-1.07x, 4 rounds) and 1.10x
  * (1.01x-1.20x, 6 rounds), set by the CLI as here 1.04x (0.96x-1.08x, 6 rounds); the readers
  * alone showed no difference either way. With loop peeling and escape analysis off as well (see
@@ -18,9 +18,11 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * against 460 4.32 s vs 4.38 s wall, 8.03 s vs 8.26 s CPU (all faster), 200 against 300 4.24 s vs
  * 4.37 s, 7.87 s vs 8.00 s (all faster), 700 against 460 slower in every pair; 1 GB corpus 200
  * against 460 1.012x (1.000x-1.114x, 4 rounds, none slower). Set by the CLI as here, 100 MB:
- * 4.27 s vs 4.44 s wall, 7.88 s vs 8.23 s CPU (4 pairs, all faster). Harvest output unchanged.
+ * 4.27 s vs 4.44 s wall, 7.88 s vs 8.23 s CPU (4 pairs, all faster). Then 120 against 200 (node
+ * flags): 100 MB 4.17 s vs 4.25 s wall, 7.75 s vs 7.90 s CPU (5 pairs, all faster); 1 GB 1.053x
+ * (0.986x-1.056x, 4 rounds, 3 faster). Harvest output unchanged.
  */
-export const HARVEST_INLINING_BUDGET = 200;
+export const HARVEST_INLINING_BUDGET = 120;
 
 const FLAG = '--max-inlined-bytecode-size-cumulative';
 
