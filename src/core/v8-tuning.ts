@@ -10,8 +10,8 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * functions calling shared helpers, and its compiles run on background threads that take the
  * cores the harvest workers need: over a 1 GB harvest on 2 cores they used about 6 of the
  * process's 25 s of CPU (per-thread times from /proc; 1.4 s with concurrent compilation off).
- * Half that budget (460, the first setting) compiles smaller code that runs as fast: 1 GB harvest A/B in alternating
- * fresh processes, the flag on the command line 1.07x (1.05x-1.07x, 4 rounds) and 1.10x
+ * Half that budget (460, the first setting) compiles smaller code that runs as fast: 1 GB
+ * harvest A/B in alternating fresh processes, the flag on the command line 1.07x (1.05x-1.07x, 4 rounds) and 1.10x
  * (1.01x-1.20x, 6 rounds), set by the CLI as here 1.04x (0.96x-1.08x, 6 rounds); the readers
  * alone showed no difference either way. With loop peeling and escape analysis off as well (see
  * PHASES_OFF), 200 against 460, given as node flags: 100 MB corpus, 5 alternating pairs, 300
