@@ -10,17 +10,21 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * functions calling shared helpers, and its compiles run on background threads that take the
  * cores the harvest workers need: over a 1 GB harvest on 2 cores they used about 6 of the
  * process's 25 s of CPU (per-thread times from /proc; 1.4 s with concurrent compilation off).
- * Half that budget (460, the first setting) compiles smaller code that runs as fast: 1 GB
- * harvest A/B in alternating fresh processes, the flag on the command line 1.07x (1.05x-1.07x, 4 rounds) and 1.10x
- * (1.01x-1.20x, 6 rounds), set by the CLI as here 1.04x (0.96x-1.08x, 6 rounds); the readers
- * alone showed no difference either way. With loop peeling and escape analysis off as well (see
- * PHASES_OFF), 200 against 460, given as node flags: 100 MB corpus, 5 alternating pairs, 300
- * against 460 4.32 s vs 4.38 s wall, 8.03 s vs 8.26 s CPU (all faster), 200 against 300 4.24 s vs
- * 4.37 s, 7.87 s vs 8.00 s (all faster), 700 against 460 slower in every pair; 1 GB corpus 200
- * against 460 1.012x (1.000x-1.114x, 4 rounds, none slower). Set by the CLI as here, 100 MB:
- * 4.27 s vs 4.44 s wall, 7.88 s vs 8.23 s CPU (4 pairs, all faster). Then 120 against 200 (node
- * flags): 100 MB 4.17 s vs 4.25 s wall, 7.75 s vs 7.90 s CPU (5 pairs, all faster); 1 GB 1.053x
- * (0.986x-1.056x, 4 rounds, 3 faster). Harvest output unchanged.
+ * Half the default (EARLIER_INLINING_BUDGET) compiled smaller code that ran as fast: 1 GB harvest
+ * A/B in alternating fresh processes, the flag on the command line 1.07x (1.05x-1.07x, 4 rounds)
+ * and 1.10x (1.01x-1.20x, 6 rounds), set by the CLI 1.04x (0.96x-1.08x, 6 rounds); the readers
+ * alone showed no difference either way.
+ */
+export const EARLIER_INLINING_BUDGET = 460;
+
+/**
+ * The budget on V8 11, measured with PHASES_OFF set too: each step down was faster. 100 MB
+ * corpus, alternating pairs of fresh processes, as node flags: 300 against 460 4.32 s vs 4.38 s
+ * wall, 8.03 s vs 8.26 s CPU (5 pairs, all faster); 200 against 300 4.24 s vs 4.37 s, 7.87 s vs
+ * 8.00 s (5, all faster); 120 against 200 4.17 s vs 4.25 s, 7.75 s vs 7.90 s (5, all faster); 700
+ * against 460 slower in every pair. 1 GB corpus (scripts/harvest-ab.mjs): 200 against 460 1.012x
+ * (1.000x-1.114x, 4 rounds, none slower), 120 against 200 1.053x (0.986x-1.056x, 4 rounds, 3
+ * faster). Harvest output unchanged.
  */
 export const HARVEST_INLINING_BUDGET = 120;
 
@@ -32,23 +36,26 @@ const FLAG = '--max-inlined-bytecode-size-cumulative';
  * compiles the readers and the rules once per worker thread, with both workers' compiles taking
  * the cores the workers need (about 5 s of a 1 GB harvest's 35 s of CPU on 2 cores: per-thread
  * times with and without concurrent recompilation), and on smaller corpora that warm-up is most
- * of the run (over the 100 MB bench corpus two workers finish no sooner than one). 100 MB corpus, two workers, 6 alternating pairs of fresh
- * processes: 4.26 s against 4.50 s wall, 7.95 s against 8.49 s of CPU, faster in every pair
- * (each flag alone about half of that), set by the CLI as here 3.95 s against 4.27 s; the 1 GB
- * corpus, where the warm-up is a smaller part: set by the CLI, 1.042x (1.006x-1.045x, faster in
- * all 6 alternating rounds, scripts/harvest-ab.mjs), given as node flags 18.71 s against 18.82 s
- * (medians of 6 pairs on a slower spell of the machine); ../shared/transcripts (9 MB) the same
- * either way (1.07-1.21 s). Harvest output unchanged.
- * Measured on V8 11 (Node 20) only: later V8s keep their own pipeline until measured there.
+ * of the run (over the 100 MB bench corpus two workers finish no sooner than one). 100 MB
+ * corpus, two workers, 6 alternating pairs of fresh processes: as node flags 4.26 s against
+ * 4.50 s wall, 7.95 s against 8.49 s of CPU, faster in every pair (each flag alone about half of
+ * that), set by the CLI 3.95 s against 4.27 s. 1 GB corpus, where the warm-up is a smaller part:
+ * set by the CLI 1.042x (1.006x-1.045x, faster in all 6 rounds, scripts/harvest-ab.mjs).
+ * ../shared/transcripts (9 MB): the same either way (1.07-1.21 s). Harvest output unchanged.
  */
 const PHASES_OFF = ['--no-turbo-loop-peeling', '--no-turbo-escape'] as const;
-const PHASES_MEASURED_ON_V8 = 11;
+
+/** The V8 major on which PHASES_OFF and HARVEST_INLINING_BUDGET were measured (Node 20); later
+ * V8s keep their own pipeline and the earlier budget until measured there. */
+const MEASURED_ON_V8 = 11;
 
 /** The V8 flags tuneCompilerForBatchWork sets, given the V8 major and which flags the user set. */
 export function batchCompilerFlags(v8Major: number, userSet: (flag: string) => boolean): string[] {
   if (!KNOWN_V8_MAJORS.includes(v8Major)) return [];
-  const flags = userSet(FLAG) ? [] : [`${FLAG}=${HARVEST_INLINING_BUDGET}`];
-  if (v8Major !== PHASES_MEASURED_ON_V8) return flags;
+  const measured = v8Major === MEASURED_ON_V8;
+  const budget = measured ? HARVEST_INLINING_BUDGET : EARLIER_INLINING_BUDGET;
+  const flags = userSet(FLAG) ? [] : [`${FLAG}=${budget}`];
+  if (!measured) return flags;
   for (const off of PHASES_OFF) {
     const on = off.replace('--no-', '--');
     if (!userSet(off) && !userSet(on)) flags.push(off);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchCompilerFlags, currentGrowingPercent, growingPercentFor, HARVEST_INLINING_BUDGET, holdOldGenerationFloor, READING_OLD_GENERATION_FLOOR } from '../../src/core/v8-tuning.js';
+import { batchCompilerFlags, currentGrowingPercent, EARLIER_INLINING_BUDGET, growingPercentFor, HARVEST_INLINING_BUDGET, holdOldGenerationFloor, READING_OLD_GENERATION_FLOOR } from '../../src/core/v8-tuning.js';
 
 const MB = 1024 * 1024;
 
@@ -11,9 +11,10 @@ describe('batchCompilerFlags', () => {
     expect(batchCompilerFlags(11, none)).toEqual([budget, '--no-turbo-loop-peeling', '--no-turbo-escape']);
   });
 
-  it('sets only the inlining budget on later V8s, and nothing on a V8 not known to have the flags', () => {
-    expect(batchCompilerFlags(12, none)).toEqual([budget]);
-    expect(batchCompilerFlags(13, none)).toEqual([budget]);
+  it('sets only the earlier inlining budget on later V8s, and nothing on a V8 not known to have the flags', () => {
+    const earlier = `--max-inlined-bytecode-size-cumulative=${EARLIER_INLINING_BUDGET}`;
+    expect(batchCompilerFlags(12, none)).toEqual([earlier]);
+    expect(batchCompilerFlags(13, none)).toEqual([earlier]);
     expect(batchCompilerFlags(14, none)).toEqual([]);
     expect(batchCompilerFlags(10, none)).toEqual([]);
   });
