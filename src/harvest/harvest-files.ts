@@ -15,7 +15,7 @@ import type { PhaseClock } from '../core/phase-clock.js';
 import { VERSION } from '../core/version.js';
 import type { ExtractFn, FileHarvest, SessionContext } from './file-sessions.js';
 import type { ReadOutcome } from './parallel/file-task.js';
-import { spawnPool, type RunningPool } from './parallel/pool.js';
+import { spawnPool, type RunningPool, type SpawnedPool } from './parallel/pool.js';
 import type { FileOutcome, FileTask, WorkerSetup } from './parallel/protocol.js';
 
 export interface HarvestFilesOptions {
@@ -116,12 +116,24 @@ function statAll(files: readonly string[], cache: ReadonlyMap<string, HashRecord
   });
 }
 
-export async function harvestFiles(files: readonly string[], options: HarvestFilesOptions): Promise<FilesHarvest> {
+/**
+ * The workers a first harvest (no hash cache: every file is work) of `found` files would start,
+ * started now; undefined when it would start none. The harvest calls it from the walk, as soon
+ * as the walk has found enough files to decide, so that the workers load the readers and the
+ * extractor while this thread walks and stats: started after the walk, over the 1 GB bench
+ * corpus's 21,891 files, they were ready about 0.13 s after the stat pass had ended.
+ */
+export function startWorkers(found: number, options: HarvestFilesOptions): SpawnedPool | undefined {
+  const size = Math.min(options.workers(found), found);
+  return size > 1 ? spawnPool(size, workerSetup(options)) : undefined;
+}
+
+/** `started`: the pool startWorkers made during the walk, if any (this then owns it). */
+export async function harvestFiles(files: readonly string[], options: HarvestFilesOptions, started?: SpawnedPool): Promise<FilesHarvest> {
   const trustBefore = Date.now() - RACY_MS;
-  // Without a hash cache (a first harvest) every file is work: the workers start now and load
-  // the readers and the extractor while this thread stats the files.
-  const early = options.hashCache.size === 0 ? Math.min(options.workers(files.length), files.length) : 1;
-  let pool = early > 1 ? spawnPool(early, workerSetup(options)) : undefined;
+  // Without a hash cache (a first harvest) every file is work: the workers start now, unless
+  // they did during the walk, and load the readers and the extractor while this thread stats.
+  let pool = started ?? (options.hashCache.size === 0 ? startWorkers(files.length, options) : undefined);
   try {
     const statted = statAll(files, options.hashCache);
     options.clock?.mark('stat');

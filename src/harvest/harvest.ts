@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { ReadWarning, SessionFormat } from '../sessions/model.js';
-import { walkInputs } from '../sessions/walk.js';
+import { walkInputs, type WalkResult } from '../sessions/walk.js';
 import { loadStore, readLedger, type LoadedStore } from '../knowledge/store.js';
 import { attachCacheFile, attachStore, makePlan, markIndexCurrent, storeStampHolds, type Plan } from '../knowledge/plan.js';
 import type { Item } from '../knowledge/item.js';
@@ -13,7 +13,8 @@ import type { Problem } from '../knowledge/problem.js';
 import { CandidateMerger, type MergeRecord } from './merge.js';
 import { HASH_CACHE_FILE, OLD_HASH_CACHE_FILES, readHashCache, renderHashCache, unchangedCache, type HashRecord } from './file-hash.js';
 import type { ExtractFn } from './file-sessions.js';
-import { harvestFiles } from './harvest-files.js';
+import { harvestFiles, startWorkers, type HarvestFilesOptions } from './harvest-files.js';
+import type { SpawnedPool } from './parallel/pool.js';
 import { splitHarvested, type HarvestedSplit } from './harvested-files.js';
 import { RACY_MS } from '../knowledge/cache-dir.js';
 import type { PhaseClock } from '../core/phase-clock.js';
@@ -142,10 +143,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     return extract;
   };
   options.clock?.mark('prepare'); // the ledger, the caches, with --top the sampler
-  const walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts);
-  reportWalk(walked.warnings);
-  options.clock?.mark('walk');
-  const files = await harvestFiles(walked.files, {
+  const filesOptions: HarvestFilesOptions = {
     knownHashes,
     context: {
       eventsSeen,
@@ -166,7 +164,24 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
-  });
+  };
+  // A first harvest (no hash cache; with --top the walk is done already) reads every file it
+  // finds: its workers start as soon as the walk has found as many files as decide how many
+  // (harvestFiles would start the same number after the walk; see startWorkers).
+  let started: SpawnedPool | undefined;
+  const most = workerCount(options, Number.MAX_SAFE_INTEGER);
+  const decided = Math.max(AUTO_PARALLEL_MIN_FILES, most);
+  const milestone = !harvested && hashCache.records.size === 0 && most > 1 ? { count: decided, then: () => (started = startWorkers(decided, filesOptions)) } : undefined;
+  let walked: WalkResult;
+  try {
+    walked = await walkInputs(inputs, options.top !== undefined ? {} : walkOpts, milestone);
+    reportWalk(walked.warnings);
+  } catch (err) {
+    void started?.close();
+    throw err;
+  }
+  options.clock?.mark('walk');
+  const files = await harvestFiles(walked.files, filesOptions, started);
   options.clock?.mark('files');
   // with --top, the files harvested before count as unchanged (a chosen Claude Code session's
   // walk may have brought some of them in again, as its subagents: those counted once)

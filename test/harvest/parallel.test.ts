@@ -131,6 +131,39 @@ describe('parallel harvest', () => {
     expectSame(c, d, one, two);
   });
 
+  it('a first harvest of enough files starts its workers during the walk and writes the same store', async () => {
+    // 40 transcripts, over AUTO_PARALLEL_MIN_FILES: with no hash cache the workers start at the
+    // walk's milestone, before the stat pass (see startWorkers)
+    const t = tempDir();
+    for (let i = 0; i < 40; i++) {
+      const id = `${String(i).padStart(8, '0')}-5555-4000-8000-000000000005`;
+      const tool = `tool${String.fromCharCode(97 + (i % 20))}`;
+      writeFileSync(
+        join(t, `s${String(i).padStart(2, '0')}.jsonl`),
+        claudeSession({
+          id,
+          cwd: `/home/alice/src/app${i % 3}`,
+          start: `2026-03-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`,
+          turns: [
+            { user: 'build it' },
+            { bash: { command: `${tool} build --fast`, output: `Exit code 1\nerror: ${tool} needs ${tool}.toml in the project root`, error: true } },
+            { say: `The problem is that ${tool} reads its settings from ${tool}.toml because it has no defaults; I will pass --init to create it.` },
+            { bash: { command: `${tool} build --fast --init`, output: 'done' } },
+          ],
+        }),
+      );
+    }
+    await settle();
+    const [one, two] = [tempDir(), tempDir()];
+    initStore(one);
+    initStore(two);
+    const a = await harvestInto(one, [t], 1);
+    const b = await harvestInto(two, [t], 2);
+    expect(a.result.stats.files).toBe(40);
+    expect(a.result.stats.candidates).toBeGreaterThan(0);
+    expectSame(a, b, one, two);
+  });
+
   it('the exit code: 1 only when no file at all could be read; a rerun with a stray unreadable file is 0', () => {
     const store = tempDir();
     expect(runCli(['init', store]).code).toBe(0);
