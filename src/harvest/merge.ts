@@ -128,22 +128,24 @@ function isSortedUnique(list: readonly string[]): boolean {
   return true;
 }
 
-/** Reinforces an item with one more sighting; the body is left exactly as it is. */
-function reinforce(item: Item, c: Candidate, origin: CandidateOrigin): Item {
-  const m = item.meta;
-  const sameSession = m.sources.some((s) => s.session === origin.session);
-  if (sameSession) return item;
-  const sources = [...m.sources, sourceOf(c, origin)].slice(-MAX_SOURCES);
-  const meta: ItemMeta = {
-    ...m,
-    evidence: m.evidence + 1,
-    confidence: round2(Math.min(CONFIDENCE_CAP, Math.max(m.confidence, c.confidence) + CONFIDENCE_STEP)),
-    first_seen: minDate(m.first_seen, origin.seen),
-    last_seen: maxDate(m.last_seen, origin.seen),
-    tags: mergedTags(m.tags, c.tags),
-    sources,
-  };
-  return { meta, body: item.body };
+/** Whether `origin`'s session is among the item's sources already (a second sighting in one
+ * session adds nothing). */
+function seenInSession(item: Item, origin: CandidateOrigin): boolean {
+  return item.meta.sources.some((s) => s.session === origin.session);
+}
+
+/**
+ * Reinforces `meta` with one more sighting, in place (the merger's own copy, see
+ * CandidateMerger.own); the body is left exactly as it is. The keys keep their order.
+ */
+function reinforceInPlace(m: ItemMeta, c: Candidate, origin: CandidateOrigin): void {
+  m.evidence = m.evidence + 1;
+  m.confidence = round2(Math.min(CONFIDENCE_CAP, Math.max(m.confidence, c.confidence) + CONFIDENCE_STEP));
+  m.first_seen = minDate(m.first_seen, origin.seen);
+  m.last_seen = maxDate(m.last_seen, origin.seen);
+  m.tags = mergedTags(m.tags, c.tags);
+  m.sources.push(sourceOf(c, origin));
+  if (m.sources.length > MAX_SOURCES) m.sources.splice(0, m.sources.length - MAX_SOURCES);
 }
 
 function linkConflict(item: Item, otherId: string): Item {
@@ -276,11 +278,12 @@ export class CandidateMerger {
     }
     if (match) {
       const before = working.get(match.id)!;
-      const after = reinforce(before, c, origin);
-      if (after === before) {
+      if (seenInSession(before, origin)) {
         records.push({ outcome: 'duplicate', id: match.id, candidate: c, origin });
         return;
       }
+      const after = this.own(before);
+      reinforceInPlace(after.meta, c, origin);
       working.set(match.id, after);
       changed.set(match.id, after);
       records.push({ outcome: 'reinforced', id: match.id, candidate: c, origin });
@@ -298,8 +301,25 @@ export class CandidateMerger {
     }
     working.set(id, item);
     changed.set(id, item);
+    this.owned.add(item); // made here: its meta and sources are reachable through it only
     created.push(id);
     this.addEntry(item, c.signature);
+  }
+
+  /**
+   * Items whose meta this merger made (new items, and copies of store items it reinforced): a
+   * reinforcement changes those in place. A copy per reinforcement (spread meta, copied sources)
+   * was most of the merge's cost on this thread: the 1 GB bench corpus's 26,325 candidates are
+   * 25,000 reinforcements of 1,271 items.
+   */
+  private readonly owned = new WeakSet<Item>();
+
+  /** `item` itself when this merger made it, else a copy it owns (the store's items stay as read). */
+  private own(item: Item): Item {
+    if (this.owned.has(item)) return item;
+    const copy: Item = { meta: { ...item.meta, sources: [...item.meta.sources] }, body: item.body };
+    this.owned.add(copy);
+    return copy;
   }
 
   result(): MergeResult {

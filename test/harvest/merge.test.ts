@@ -50,6 +50,28 @@ describe('mergeCandidates', () => {
     expect(r.records.map((x) => x.outcome)).toEqual(['added', 'reinforced', 'added']);
   });
 
+  it('reinforces a store item through a copy: the store item stays as read, the result counts every session once', () => {
+    const first = [...mergeCandidates([], [seen(candidate(), 's0')], new Set()).items.values()][0]!;
+    const storeItem: StoredItem = { ...first, path: 'knowledge/global/pitfall/x.md', text: '', title: first.meta.title ?? '', raw: '' };
+    const before = structuredClone(storeItem);
+    const sessions = ['s1', 's2', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 's10', 's11', 's12'];
+    const r = mergeCandidates([storeItem], sessions.map((s) => seen(candidate({ confidence: 0.9 }), s)), new Set());
+    expect(storeItem).toEqual(before);
+    expect(r.records.map((x) => x.outcome).filter((o) => o === 'duplicate')).toHaveLength(1);
+    const after = r.items.get(first.meta.id)!;
+    expect(after.meta.evidence).toBe(before.meta.evidence + sessions.length - 1);
+    expect(after.meta.confidence).toBe(0.95);
+    // the newest sources, at most MAX_SOURCES, oldest first
+    const kept = after.meta.sources.map((x) => x.session);
+    expect(kept.at(-1)).toBe('s12');
+    expect(kept).not.toContain('s0');
+    expect(new Set(kept).size).toBe(kept.length);
+    // the same, merged from scratch, reinforces the new item in place: same counts
+    const fresh = mergeCandidates([], ['s0', ...sessions].map((s) => seen(candidate({ confidence: 0.9 }), s)), new Set());
+    expect(fresh.items.get(first.meta.id)!.meta.sources).toEqual(after.meta.sources);
+    expect(fresh.items.get(first.meta.id)!.meta.evidence).toBe(after.meta.evidence);
+  });
+
   it('keeps tags sorted, unique and at most eight when reinforcing, whatever the stored item had', () => {
     const stored = (tags: string[]): StoredItem => {
       const r = mergeCandidates([], [seen(candidate(), 's0')], new Set());
