@@ -307,10 +307,10 @@ export class CandidateMerger {
   }
 
   /**
-   * Items whose meta this merger made (new items, and copies of store items it reinforced): a
-   * reinforcement changes those in place. A copy per reinforcement (spread meta, copied sources)
-   * was most of the merge's cost on this thread: the 1 GB bench corpus's 26,325 candidates are
-   * 25,000 reinforcements of 1,271 items.
+   * Items this merger made (new items, and its copies of the store items it reinforced): a
+   * reinforcement changes those in place. Over the 1 GB bench corpus, whose 26,325 candidates
+   * make 1,271 items and reinforce or repeat them otherwise, a new meta and sources list per
+   * reinforcement took 158 ms of the merge's 435 ms on this thread (CPU profile); in place, 35 ms.
    */
   private readonly owned = new WeakSet<Item>();
 
