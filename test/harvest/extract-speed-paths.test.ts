@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { commandFamilies, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { commandFamilies, emptyStrings, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
@@ -66,6 +66,18 @@ describe('step command fields', () => {
       }
     }
     expect(commands).toBeGreaterThan(20);
+  });
+
+  it('give an empty list, a new one each time, for a line with no simple command', () => {
+    for (const line of ['&&', ' ; ', '||']) {
+      expect(simpleCommands(line)).toEqual([]);
+      expect(commandFamilies(line)).toEqual([]);
+    }
+    const [a, b] = [emptyStrings(), emptyStrings()];
+    expect(a).toEqual([]);
+    expect(a).not.toBe(b);
+    a.push('x');
+    expect(emptyStrings()).toEqual([]);
   });
 });
 

@@ -15,6 +15,19 @@ function memo<T>(fn: (s: string) => T, max = 20000): (s: string) => T {
   return (s: string): T => cache.get(s, fn);
 }
 
+/**
+ * An empty string list of the kind V8 gives a filled one (PACKED_ELEMENTS): an array that is
+ * sometimes empty and sometimes not otherwise has one hidden class when empty (a `[]` literal, an
+ * empty `map` result) and another when filled, and each function optimized on one kind is thrown
+ * away and compiled again when the other comes ("wrong map" deopts of every rule that reads a
+ * step's commands). Elements kinds only ever widen, so the popped array keeps its kind.
+ */
+export function emptyStrings(): string[] {
+  const list = [''];
+  list.pop();
+  return list;
+}
+
 /** Heredoc bodies and long quoted arguments (commit messages) shortened to a placeholder. */
 export function shortenCommand(command: string): string {
   // Each rewrite only when its marker occurs: same result, fewer scans of long commands.
@@ -36,7 +49,7 @@ export const simpleCommands: (command: string) => string[] = memo(simpleCommands
 
 function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
-  const out: string[] = [];
+  const out = emptyStrings();
   for (const part of body.split(/\s*(?:&&|\|\||;|\n)\s*/)) {
     const first = part.split(/\s\|\s/)[0]!.trim();
     if (first) out.push(first);
@@ -45,7 +58,12 @@ function simpleCommandsOf(command: string): string[] {
 }
 
 /** `family` of each simple command of a command line, in order. */
-export const commandFamilies: (command: string) => readonly string[] = memo((command) => simpleCommands(command).map(family));
+export const commandFamilies: (command: string) => readonly string[] = memo((command) => {
+  // (pushed, not mapped: a `map` result is of another elements kind, see emptyStrings)
+  const out = emptyStrings();
+  for (const simple of simpleCommands(command)) out.push(family(simple));
+  return out;
+});
 
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
 const RUNNERS_WITH_SUBCOMMAND = new Set([

@@ -4,7 +4,7 @@
  * paired with their results, and Codex unified-exec polls folded back into the command they poll.
  */
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
-import { commandParts, shortenCommand } from './commands.js';
+import { commandParts, emptyStrings, shortenCommand } from './commands.js';
 import { marksOf } from './marks.js';
 import { perObject } from './per-object.js';
 import { cleanText } from './text.js';
@@ -53,7 +53,8 @@ export interface SessionView {
   prompts: UserEvent[];
 }
 
-const NONE: readonly string[] = Object.freeze([]);
+/** (not frozen: a frozen array is of yet another kind, see emptyStrings) */
+const NONE: readonly string[] = emptyStrings();
 
 /** True for events a harvester may read as knowledge sources. */
 export function harvestable(e: SessionEvent): boolean {
