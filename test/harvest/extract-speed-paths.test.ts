@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { commandFamilies, emptyStrings, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { commandFamilies, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
@@ -14,6 +14,7 @@ import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
 import { PACKAGE_JSON } from '../../src/harvest/extract/rules/toolchain.js';
 import { BACKGROUND, showsMissingModule, TRUNCATED } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { TextCache } from '../../src/harvest/extract/text-cache.js';
+import { emptyList } from '../../src/core/elements-kind.js';
 import { words } from '../../src/harvest/extract/text.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { readSessions } from '../../src/sessions/read.js';
@@ -73,11 +74,11 @@ describe('step command fields', () => {
       expect(simpleCommands(line)).toEqual([]);
       expect(commandFamilies(line)).toEqual([]);
     }
-    const [a, b] = [emptyStrings(), emptyStrings()];
+    const [a, b] = [emptyList<string>(), emptyList<string>()];
     expect(a).toEqual([]);
     expect(a).not.toBe(b);
     a.push('x');
-    expect(emptyStrings()).toEqual([]);
+    expect(emptyList()).toEqual([]);
   });
 });
 

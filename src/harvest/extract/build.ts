@@ -8,6 +8,7 @@ import type { Candidate, Extractor } from '../candidate.js';
 import { clip, depersonalize, extensionsIn, oneLine } from './text.js';
 import { indexedByPosition } from './event-at.js';
 import { type SessionView, viewOf } from './view.js';
+import { emptyList } from '../../core/elements-kind.js';
 
 export const MAX_TEXT = 400;
 const MAX_TITLE = 80;
@@ -42,6 +43,17 @@ function normalizeTag(tag: string): string {
     .slice(0, 32);
 }
 
+/** The draft's quotes, cleaned, the empty ones left out: a list of one elements kind whether
+ * empty or not (see emptyList). */
+function quotesOf(d: Draft, clean: (s: string, max: number) => string): string[] {
+  const quotes = emptyList<string>();
+  for (const q of d.quotes ?? []) {
+    const c = clean(q, MAX_QUOTE);
+    if (oneLine(c).length > 0) quotes.push(c);
+  }
+  return quotes;
+}
+
 export function makeCandidate(session: Session, d: Draft): Candidate {
   const scope: Scope = d.scope ?? 'repo';
   const clean = (s: string, max: number): string => clip(depersonalize(s, session.cwd), max);
@@ -64,7 +76,7 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
     confidence: d.confidence,
     tags: [...tags].sort().slice(0, 8),
     evidence: { event: d.event, line },
-    quotes: (d.quotes ?? []).map((q) => clean(q, MAX_QUOTE)).filter((q) => oneLine(q).length > 0),
+    quotes: quotesOf(d, clean),
     rule: d.rule,
     score: d.score,
     signature: d.signature || undefined,

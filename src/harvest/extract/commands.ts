@@ -3,6 +3,7 @@
  * name each by its family ("git push", "mix test", "python3 render.py"), and tell read-only
  * looks (ls, cat, grep) from actions and from checks (test, lint, format, typecheck, build).
  */
+import { emptyList } from '../../core/elements-kind.js';
 import { TextCache } from './text-cache.js';
 import { oneLine } from './text.js';
 
@@ -13,19 +14,6 @@ import { oneLine } from './text.js';
 function memo<T>(fn: (s: string) => T, max = 20000): (s: string) => T {
   const cache = new TextCache<T>(max);
   return (s: string): T => cache.get(s, fn);
-}
-
-/**
- * An empty string list of the kind V8 gives a filled one (PACKED_ELEMENTS): an array that is
- * sometimes empty and sometimes not otherwise has one hidden class when empty (a `[]` literal, an
- * empty `map` result) and another when filled, and each function optimized on one kind is thrown
- * away and compiled again when the other comes ("wrong map" deopts of every rule that reads a
- * step's commands). Elements kinds only ever widen, so the popped array keeps its kind.
- */
-export function emptyStrings(): string[] {
-  const list = [''];
-  list.pop();
-  return list;
 }
 
 /** Heredoc bodies and long quoted arguments (commit messages) shortened to a placeholder. */
@@ -49,7 +37,7 @@ export const simpleCommands: (command: string) => string[] = memo(simpleCommands
 
 function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
-  const out = emptyStrings();
+  const out = emptyList<string>();
   for (const part of body.split(/\s*(?:&&|\|\||;|\n)\s*/)) {
     const first = part.split(/\s\|\s/)[0]!.trim();
     if (first) out.push(first);
@@ -59,8 +47,8 @@ function simpleCommandsOf(command: string): string[] {
 
 /** `family` of each simple command of a command line, in order. */
 export const commandFamilies: (command: string) => readonly string[] = memo((command) => {
-  // (pushed, not mapped: a `map` result is of another elements kind, see emptyStrings)
-  const out = emptyStrings();
+  // (pushed, not mapped: see emptyList)
+  const out = emptyList<string>();
   for (const simple of simpleCommands(command)) out.push(family(simple));
   return out;
 });

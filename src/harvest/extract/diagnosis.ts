@@ -4,6 +4,7 @@
  */
 import type { SessionEvent } from '../../sessions/model.js';
 import { TextCache } from './text-cache.js';
+import { emptyList } from '../../core/elements-kind.js';
 import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
 
 const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
@@ -130,12 +131,15 @@ function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
 /** The sentences of a message text as explain weighs them: one line each, interjection cut.
  * An assistant message follows many failures in a long session; it is cut and read once. */
 function sentenceFacts(text: string): SentenceFacts[] {
-  return factsCache.get(text, (t) =>
-    sentences(t)
-      .map((raw) => oneLine(raw).replace(INTERJECTION, ''))
-      .filter(Boolean)
-      .map(factsOf),
-  );
+  return factsCache.get(text, (t) => {
+    // pushed into a list of one elements kind whether empty or not (see emptyList)
+    const facts = emptyList<SentenceFacts>();
+    for (const raw of sentences(t)) {
+      const s = oneLine(raw).replace(INTERJECTION, '');
+      if (s) facts.push(factsOf(s));
+    }
+    return facts;
+  });
 }
 const factsCache = new TextCache<SentenceFacts[]>(5000);
 
@@ -152,10 +156,8 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
     if (e.kind === 'reasoning' && /^gAAAA|^[A-Za-z0-9+/=]{200,}$/.test(e.text.trim())) continue;
     // The first explanation after a failure is usually the diagnosis; later ones drift.
     const penalty = recency ? 0.4 * distance++ : 0;
-    const scored = sentenceFacts(e.text).map((f) => ({
-      text: f.text,
-      score: strongOnly && !f.strong ? -Infinity : scoreOf(f, errWords) - penalty,
-    }));
+    const scored = emptyList<{ text: string; score: number }>();
+    for (const f of sentenceFacts(e.text)) scored.push({ text: f.text, score: strongOnly && !f.strong ? -Infinity : scoreOf(f, errWords) - penalty });
     for (const s of scored) {
       if (s.score >= minScore && (!best || s.score > best.score)) best = { text: s.text, event: e.index, score: s.score, sentences: scored };
     }

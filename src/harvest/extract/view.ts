@@ -4,7 +4,8 @@
  * paired with their results, and Codex unified-exec polls folded back into the command they poll.
  */
 import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent } from '../../sessions/model.js';
-import { commandParts, emptyStrings, shortenCommand } from './commands.js';
+import { commandParts, shortenCommand } from './commands.js';
+import { emptyList } from '../../core/elements-kind.js';
 import { marksOf } from './marks.js';
 import { perObject } from './per-object.js';
 import { cleanText } from './text.js';
@@ -53,8 +54,8 @@ export interface SessionView {
   prompts: UserEvent[];
 }
 
-/** (not frozen: a frozen array is of yet another kind, see emptyStrings) */
-const NONE: readonly string[] = emptyStrings();
+/** (not frozen: a frozen array is of yet another kind, see emptyList) */
+const NONE: readonly string[] = emptyList<string>();
 
 /** True for events a harvester may read as knowledge sources. */
 export function harvestable(e: SessionEvent): boolean {

@@ -8,12 +8,13 @@
 import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { commandFamilies, emptyStrings, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
+import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
+import { emptyList } from '../../../core/elements-kind.js';
 
 /** Family of the part of a compound command that does the work (`git add x && git commit` → git commit). */
 export function actionFamily(command: string): string {
@@ -124,8 +125,8 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): str
     });
   }
   const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
-  // pushed into a list of one elements kind whether empty or not (see emptyStrings)
-  const out = emptyStrings();
+  // pushed into a list of one elements kind whether empty or not (see emptyList)
+  const out = emptyList<string>();
   for (const [, c] of ordered.slice(0, 4)) out.push(code(c));
   if (edits.size > 0) out.push(`edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}`);
   return out;
@@ -150,7 +151,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (byKey.has(key)) continue;
 
     const fix = fixFor(view, s, fam);
-    const between = fix ? stepsBetween(view, s, fix, fam) : emptyStrings();
+    const between = fix ? stepsBetween(view, s, fix, fam) : emptyList<string>();
     const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err);
