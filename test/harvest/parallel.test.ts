@@ -46,6 +46,18 @@ function expectSame(a: Run, b: Run, rootA: string, rootB: string): void {
 /** Files changed in the last two seconds are left out of the hash cache: wait, so both runs agree. */
 const settle = () => new Promise((r) => setTimeout(r, 2100));
 
+/** Harvests `dir` into two fresh stores, once on this thread and once on two workers (after
+ * settle, so both runs keep the same files in their hash caches). */
+async function harvestOnBoth(dir: string): Promise<{ a: Run; b: Run; one: string; two: string }> {
+  await settle();
+  const [one, two] = [tempDir(), tempDir()];
+  initStore(one);
+  initStore(two);
+  const a = await harvestInto(one, [dir], 1);
+  const b = await harvestInto(two, [dir], 2);
+  return { a, b, one, two };
+}
+
 /** A failure whose error line carries a token and a home path: its candidate needs redaction. */
 const secretSession = claudeSession({
   id: 'dddddddd-4444-4000-8000-000000000004',
@@ -82,12 +94,7 @@ describe('parallel harvest', () => {
   it('writes the same store from test_sessions/ on two workers as on the main thread', async () => {
     const t = tempDir();
     cpSync(join(PROJECT_ROOT, 'test_sessions'), t, { recursive: true });
-    await settle();
-    const [one, two] = [tempDir(), tempDir()];
-    initStore(one);
-    initStore(two);
-    const a = await harvestInto(one, [t], 1);
-    const b = await harvestInto(two, [t], 2);
+    const { a, b, one, two } = await harvestOnBoth(t);
     expect(a.result.stats.candidates).toBeGreaterThan(0);
     expectSame(a, b, one, two);
   });
@@ -103,13 +110,9 @@ describe('parallel harvest', () => {
     mkdirSync(join(t, 'real-folder'));
     writeFileSync(join(t, 'real-folder', 'inner.md'), '# not a transcript\n');
     symlinkSync(join(t, 'real-folder'), join(t, 'folder-link.jsonl'));
-    await settle();
-    const [one, two] = [tempDir(), tempDir()];
-    initStore(one);
-    initStore(two);
-    const first = await harvestInto(one, [t], 1);
+    const { a: first, b: second, one, two } = await harvestOnBoth(t);
     expect(first.result.stats.redactions).toBeGreaterThan(0);
-    expectSame(first, await harvestInto(two, [t], 2), one, two);
+    expectSame(first, second, one, two);
     expect(Object.values(snapshot(two)).join('\n')).not.toMatch(/ghp_abc|alice/);
 
     // a session that grew is harvested for its new events only; the unchanged files are skipped
@@ -153,12 +156,7 @@ describe('parallel harvest', () => {
         }),
       );
     }
-    await settle();
-    const [one, two] = [tempDir(), tempDir()];
-    initStore(one);
-    initStore(two);
-    const a = await harvestInto(one, [t], 1);
-    const b = await harvestInto(two, [t], 2);
+    const { a, b, one, two } = await harvestOnBoth(t);
     expect(a.result.stats.files).toBe(40);
     expect(a.result.stats.candidates).toBeGreaterThan(0);
     expectSame(a, b, one, two);
