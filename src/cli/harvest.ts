@@ -19,12 +19,15 @@ import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
 import { PhaseClock } from '../core/phase-clock.js';
+import { extractorSetup, type ModelFlags } from './model-options.js';
+import { runModelHarvest, modelSummary } from './harvest-model.js';
+import type { ModelStats } from '../harvest/model/run.js';
 
 /** Transcripts to read (not skipped as known) from which the harvest builds the search
  * structure on a worker thread (see SearchCacheBuilder). */
 const BUILDER_MIN_FILES = 64;
 
-interface HarvestFlags extends CommitFlags {
+interface HarvestFlags extends CommitFlags, ModelFlags {
   from?: string;
   format?: string;
   top?: string;
@@ -50,7 +53,14 @@ export function register(program: Command): void {
     .option('--json', 'print the plan and statistics as JSON')
     .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
     .option('--timings', 'print how long each phase took (walk, stat, reading, merge, plan, writing) on stderr')
-    .option('--link-base <url>', 'prefix for file links in the PR body (e.g. https://github.com/org/repo/blob/knowledge/nightly/)');
+    .option('--link-base <url>', 'prefix for file links in the PR body (e.g. https://github.com/org/repo/blob/knowledge/nightly/)')
+    .option('--extractor <which>', 'rules, model or both (default: model when compound.config.yaml configures one, else rules)')
+    .option('--model-provider <name>', 'anthropic, openai or command (overrides model.provider)')
+    .option('--model <id>', 'the model id, e.g. claude-haiku-4-5 (overrides model.name)')
+    .option('--model-command <cmd>', "for --model-provider command: the program that answers, e.g. 'claude -p --model haiku'")
+    .option('--max-cost <usd>', 'stop sending at this cost; the sessions left are harvested next run (overrides model.max_cost_per_run)')
+    .option('--batch-out <file>', "write the model requests in the provider's Batch API format and change nothing else")
+    .option('--batch-in <file>', "complete the harvest with the provider's batch results file");
   addCommitOptions(cmd)
     .addHelpText(
       'after',
@@ -68,6 +78,7 @@ export function register(program: Command): void {
         if (workers !== 'auto' && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers ${flags.workers} is not a positive whole number`);
         const from = flags.from ? parseFromList(flags.from) : undefined;
         if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
+        const setup = extractorSetup(flags, config);
         tuneCompilerForBatchWork();
         stopPretenuringForBatchReading();
         const progress = progressReporter('harvest');
@@ -75,7 +86,7 @@ export function register(program: Command): void {
         const clock = flags.timings ? new PhaseClock() : undefined;
         clock?.mark('start-up');
         let warnings = 0;
-        const result = await harvest({
+        const harvestOptions = {
           root,
           inputs: paths.map((p) => resolve(p)),
           workers,
@@ -96,7 +107,17 @@ export function register(program: Command): void {
             if (total >= BUILDER_MIN_FILES && !flags.dryRun) builder ??= new SearchCacheBuilder();
             progress(done, total);
           },
-        }).catch((err: unknown) => {
+        } satisfies Parameters<typeof harvest>[0];
+        let modelStats: ModelStats | undefined;
+        let batchOnly = false;
+        const result = await (setup.extractor === 'rules' || !setup.model
+          ? harvest(harvestOptions)
+          : runModelHarvest(harvestOptions, { root, model: setup.model, extractor: setup.extractor, ...(setup.maxCost !== undefined ? { maxCost: setup.maxCost } : {}), flags }).then((r) => {
+              modelStats = r.stats;
+              batchOnly = r.batchOnly;
+              return r.result;
+            })
+        ).catch((err: unknown) => {
           builder?.close();
           throw err;
         });
@@ -104,10 +125,10 @@ export function register(program: Command): void {
         if (warnings > 20) warn(`${warnings - 20} more warning(s) not shown`);
         for (const p of result.storeProblems) warn(`${formatProblem(p)} (left untouched)`);
         const { plan, stats } = result;
-        if (flags.prBody) writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, flags.linkBase ? { linkBase: flags.linkBase } : {}));
+        if (flags.prBody && !batchOnly) writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...(flags.linkBase ? { linkBase: flags.linkBase } : {}), ...(modelStats ? { model: modelStats } : {}) }));
         let commit;
         let applied = false;
-        if (!flags.dryRun) {
+        if (!flags.dryRun && !batchOnly) {
           const b = builder;
           let res;
           try {
@@ -125,12 +146,14 @@ export function register(program: Command): void {
           if (commit) clock?.mark('commit');
         }
         if (flags.json) {
-          printJson({ dryRun: Boolean(flags.dryRun), stats, ...planJson(plan), ...(commit ? { commit } : {}) });
+          printJson({ dryRun: Boolean(flags.dryRun) || batchOnly, stats, ...(modelStats ? { model: modelStats } : {}), ...planJson(plan), ...(commit ? { commit } : {}) });
         } else {
           for (const line of planLines(plan)) out(line);
         }
         note(`${stats.sessions} session(s) from ${stats.files} file(s) (${stats.filesSkipped} unchanged, ${stats.filesFailed} unreadable), ${stats.candidates} candidate(s), ${stats.redactions} redaction(s)`);
-        note(`${flags.dryRun ? 'plan (dry run, nothing written)' : applied ? 'applied' : 'nothing to change'}: ${planSummary(plan)}`);
+        if (modelStats) for (const line of modelSummary(modelStats, Boolean(flags.dryRun))) note(line);
+        if (stats.sessionsPending > 0) note(`${stats.sessionsPending} session(s) left for the next run (not marked harvested)`);
+        note(`${flags.dryRun || batchOnly ? 'plan (dry run, nothing written)' : applied ? 'applied' : 'nothing to change'}: ${planSummary(plan)}`);
         if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
         if (clock) note(`timings: ${clock.summary()}`);
         // Nothing at all could be read: every file failed. An unchanged file counts as read (the

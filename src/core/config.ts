@@ -9,6 +9,7 @@ import { lazy } from './lazy.js';
 
 const loadYaml = lazy<typeof YamlModule>('yaml');
 import { InputError } from './errors.js';
+import { parseModelConfig, type ModelConfig } from './model-config.js';
 
 export const CONFIG_FILE = 'compound.config.yaml';
 
@@ -19,6 +20,8 @@ export interface Config {
   redact_users: string[];
   /** Default bootstrap budget in tokens. */
   bootstrap_budget: number;
+  /** The model that harvests (model-config.ts); none: the rules do. */
+  model?: ModelConfig;
 }
 
 export const DEFAULT_CONFIG: Config = { repo_aliases: {}, redact_users: [], bootstrap_budget: 2000 };
@@ -77,8 +80,10 @@ function parseConfig(rec: Record<string, unknown>): Config {
     } else if (key === 'bootstrap_budget') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw bad('must be a positive whole number');
       cfg.bootstrap_budget = value;
+    } else if (key === 'model') {
+      if (value !== null) cfg.model = parseModelConfig(value, CONFIG_FILE);
     } else {
-      throw new InputError('E_CONFIG_UNKNOWN', CONFIG_FILE, undefined, `${CONFIG_FILE}: unknown key \`${key}\``, { fix: `use one of: ${Object.keys(DEFAULT_CONFIG).join(', ')}` });
+      throw new InputError('E_CONFIG_UNKNOWN', CONFIG_FILE, undefined, `${CONFIG_FILE}: unknown key \`${key}\``, { fix: `use one of: ${[...Object.keys(DEFAULT_CONFIG), 'model'].join(', ')}` });
     }
   }
   return cfg;

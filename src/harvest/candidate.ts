@@ -42,6 +42,13 @@ export interface Candidate {
   signature?: string;
   /** Rank of the candidate within its session (higher first); extractors keep the best few. */
   score?: number;
+  /** Which extractor wrote it when not the rules, e.g. `model:claude-haiku-4-5@1a2b3c4d`
+   * (written into the item's source). */
+  extractor?: string;
+  /** The model said this is the known item with this id again: it reinforces that item. */
+  sameAs?: string;
+  /** The model said this corrects the known item with this id: the two are linked as conflicting. */
+  contradicts?: string;
 }
 
 export interface Extractor {

@@ -11,7 +11,26 @@ import type { OriginCandidate } from './merge.js';
 import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
 import { resolveRepo } from './repo-name.js';
 
-export type ExtractFn = (session: Session) => Candidate[];
+/** What an extractor may want to know of a session besides its events. */
+export interface ExtractInfo {
+  /** Events harvested before (a session that grew): evidence before this is dropped anyway. */
+  from: number;
+  /** Account names redaction removes from this session's text. */
+  users: readonly string[];
+  /** The session id as the ledger writes it (redacted). */
+  label: string;
+}
+
+export type ExtractFn = (session: Session, info: ExtractInfo) => Candidate[];
+
+/** Thrown by an extractor for a session it could not finish (a model request failed, the cost
+ * cap was reached): the session gets no ledger entry, nor does its file, so the next run reads
+ * it again. */
+export class SessionPending extends Error {
+  constructor() {
+    super('session pending');
+  }
+}
 
 /** Everything per-session harvesting needs besides the sessions (plain data: workers get a copy). */
 export interface SessionContext {
@@ -30,6 +49,8 @@ export interface FileHarvest {
   /** Redacted, in session then evidence order. */
   candidates: OriginCandidate[];
   ledger: LedgerSession[];
+  /** Sessions the extractor left for the next run (see SessionPending). */
+  pending?: number;
 }
 
 /** Scrubbed id: transcript ids are UUIDs, but derived ones must not carry a user name. */
@@ -57,7 +78,15 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
     }
     const repo = resolveRepo(session.repo, file, { aliases: ctx.repoAliases, users, ...(ctx.repo ? { fallback: ctx.repo } : {}) });
     const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
-    for (const raw of extract(scoped)) {
+    let drafts: Candidate[];
+    try {
+      drafts = extract(scoped, { from, users, label: id });
+    } catch (err) {
+      if (!(err instanceof SessionPending)) throw err;
+      out.pending = (out.pending ?? 0) + 1;
+      continue;
+    }
+    for (const raw of drafts) {
       if (raw.evidence.event < from) continue; // grown session: new events only
       const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
       if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo

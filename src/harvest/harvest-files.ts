@@ -46,6 +46,8 @@ export interface FilesHarvest {
   warnings: number;
   sessions: number;
   sessionsSkipped: number;
+  /** Sessions the extractor left for the next run. */
+  sessionsPending: number;
   redactions: number;
   candidates: number;
   ledgerUpdates: LedgerSession[];
@@ -79,12 +81,14 @@ interface Statted {
 }
 
 function newResult(): FilesHarvest {
-  return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map(), cacheReused: 0, cacheMade: 0 };
+  return { filesSkipped: 0, filesFailed: 0, warnings: 0, sessions: 0, sessionsSkipped: 0, sessionsPending: 0, redactions: 0, candidates: 0, ledgerUpdates: [], filesRead: [], nextHashCache: new Map(), cacheReused: 0, cacheMade: 0 };
 }
 
 function addFile(out: FilesHarvest, ok: boolean, hash: string, h: FileHarvest, options: HarvestFilesOptions): void {
-  if (ok && hash) out.filesRead.push(hash);
+  // a file with a session left pending is not known as harvested: the next run reads it again
+  if (ok && hash && !h.pending) out.filesRead.push(hash);
   out.sessions += h.sessions;
+  out.sessionsPending += h.pending ?? 0;
   out.sessionsSkipped += h.sessionsSkipped;
   out.redactions += h.redactions;
   out.candidates += h.candidates.length;

@@ -60,6 +60,8 @@ export interface HarvestStats {
   filesFailed: number;
   sessions: number;
   sessionsSkipped: number;
+  /** Sessions the extractor left for the next run (model harvest: a failed request, the cost cap). */
+  sessionsPending: number;
   candidates: number;
   redactions: number;
   warnings: number;
@@ -197,6 +199,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     filesFailed: files.filesFailed,
     sessions: files.sessions,
     sessionsSkipped: files.sessionsSkipped,
+    sessionsPending: files.sessionsPending,
     candidates: files.candidates,
     redactions: files.redactions,
     warnings: walkWarnings + files.warnings,

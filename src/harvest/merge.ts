@@ -112,7 +112,7 @@ function newItem(c: Candidate, origin: CandidateOrigin, id: string): Item {
 }
 
 function sourceOf(c: Candidate, origin: CandidateOrigin): ItemSource {
-  return { session: origin.session, format: origin.format, event: c.evidence.event, ...(c.evidence.line !== undefined ? { line: c.evidence.line } : {}) };
+  return { session: origin.session, format: origin.format, event: c.evidence.event, ...(c.evidence.line !== undefined ? { line: c.evidence.line } : {}), ...(c.extractor !== undefined ? { extractor: c.extractor } : {}) };
 }
 
 /** The item's tags with the candidate's: sorted, unique, at most MAX_TAGS. */
@@ -254,8 +254,11 @@ export class CandidateMerger {
       return;
     }
     let match: Pick<Entry, 'id'> | undefined;
-    let conflict: Entry | undefined;
-    if (working.has(id)) match = { id };
+    let conflict: Pick<Entry, 'id'> | undefined;
+    // the model named the known item it reinforces or corrects (it saw the list in its request)
+    if (c.sameAs !== undefined && working.has(c.sameAs)) match = { id: c.sameAs };
+    else if (working.has(id)) match = { id };
+    else if (c.contradicts !== undefined && working.has(c.contradicts)) conflict = { id: c.contradicts };
     else {
       // Only a candidate without an item of its own id is compared with the others by its words.
       const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };

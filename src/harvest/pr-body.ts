@@ -6,10 +6,14 @@
 import type { Plan, PlanEntry } from '../knowledge/plan.js';
 import type { MergeRecord } from './merge.js';
 import type { HarvestStats } from './harvest.js';
+import type { ModelStats } from './model/run.js';
+import { formatUsd } from './model/cost.js';
 
 export interface PrBodyOptions {
   /** Prefix for links, e.g. https://github.com/org/repo/blob/knowledge/nightly/ (default: relative). */
   linkBase?: string;
+  /** The model's figures, when a model extracted. */
+  model?: ModelStats;
 }
 
 function link(entry: PlanEntry | undefined, fallback: string, base: string): string {
@@ -29,6 +33,11 @@ function scopeLabel(r: MergeRecord): string {
   return c.scope === 'repo' ? `repo \`${c.repo ?? ''}\`` : c.scope === 'agent' ? `agent \`${c.agent ?? ''}\`` : 'global';
 }
 
+/** Tokens, cost and what grounding dropped, so a reviewer sees what the model did and cost. */
+function modelLine(m: ModelStats, stats: HarvestStats): string {
+  return `Model: ${m.requests} request(s) (${m.cached} from the cache, ${m.sent} sent${m.failed ? `, ${m.failed} failed` : ''}), ${m.sentInputTokens.toLocaleString('en-US')} input and ${m.outputTokens.toLocaleString('en-US')} output tokens, ${formatUsd(m.costUsd)}; ${m.kept} item(s) kept, ${m.ungrounded} dropped as ungrounded (quoted nothing in the session), ${m.dropped} dropped for low confidence${stats.sessionsPending ? `; ${stats.sessionsPending} session(s) left for the next run` : ''}.`;
+}
+
 export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats: HarvestStats, options: PrBodyOptions = {}): string {
   const base = options.linkBase ?? '';
   const byId = new Map(plan.entries.map((e) => [e.id, e]));
@@ -40,6 +49,7 @@ export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats:
   lines.push(
     `Read ${stats.sessions} session(s) from ${stats.files - stats.filesSkipped} file(s) (${stats.filesSkipped} unchanged file(s) skipped, ${stats.filesFailed} unreadable); ${stats.candidates} candidate(s); ${stats.redactions} secret or personal string(s) redacted before writing.`,
     '',
+    ...(options.model ? [modelLine(options.model, stats), ''] : []),
     'Review like code: edit a body to correct it (it will not be overwritten), delete a file to reject the item (it will not come back).',
     '',
   );

@@ -17,6 +17,8 @@ export interface ItemSource {
   event?: number;
   /** Line of the evidence in the transcript file, when known. */
   line?: number;
+  /** The extractor when not the rules: `model:<name>@<prompt hash>`. */
+  extractor?: string;
 }
 
 /** Front matter fields, in the order they are written. */

@@ -14,6 +14,9 @@ export interface LedgerSession {
   events: number;
   /** Last event time seen, from the transcript. */
   last_event?: string;
+  /** Model tokens (input and output) and USD spent harvesting this session, over all runs. */
+  tokens?: number;
+  cost_usd?: number;
 }
 
 export interface Ledger {
@@ -57,6 +60,8 @@ export function renderLedger(ledger: Ledger): string {
   const sessions = n.sessions.map((s) => {
     const rec: Record<string, unknown> = { id: s.id, format: s.format, hash: s.hash, bytes: s.bytes, events: s.events };
     if (s.last_event !== undefined) rec.last_event = s.last_event;
+    if (s.tokens !== undefined) rec.tokens = s.tokens;
+    if (s.cost_usd !== undefined) rec.cost_usd = s.cost_usd;
     return `    ${JSON.stringify(rec)}`;
   });
   const quoted = (xs: string[]) => xs.map((x) => `    ${JSON.stringify(x)}`);

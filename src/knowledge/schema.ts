@@ -9,7 +9,7 @@ import { lineOfKey } from './frontmatter.js';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const REQUIRED: readonly (keyof ItemMeta)[] = ['id', 'category', 'scope', 'confidence', 'evidence', 'first_seen', 'last_seen', 'status'];
-const SOURCE_KEYS = new Set(['session', 'format', 'event', 'line']);
+const SOURCE_KEYS = new Set(['session', 'format', 'event', 'line', 'extractor']);
 const META_KEY_SET: ReadonlySet<string> = new Set(META_KEYS);
 const CATEGORY_SET: ReadonlySet<unknown> = new Set(CATEGORIES);
 const SCOPE_SET: ReadonlySet<unknown> = new Set(SCOPES);
@@ -108,6 +108,7 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
           typeof rec.session === 'string' && typeof rec.format === 'string' &&
           (rec.event === undefined || (typeof rec.event === 'number' && Number.isInteger(rec.event) && rec.event >= 0)) &&
           (rec.line === undefined || (typeof rec.line === 'number' && Number.isInteger(rec.line) && rec.line >= 1)) &&
+          (rec.extractor === undefined || typeof rec.extractor === 'string') &&
           onlyKeys(rec, SOURCE_KEYS);
         if (!ok) {
           bad('E_SCHEMA_SOURCES', 'sources', 'a source is not { session, format, event?, line? }', 'sources cite the evidence event of a session', 'fix or remove the malformed source');
