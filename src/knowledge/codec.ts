@@ -113,6 +113,7 @@ export function orderedMeta(meta: ItemMeta): Record<string, unknown> {
         const rec: Record<string, unknown> = { session: s.session, format: s.format };
         if (s.event !== undefined) rec.event = s.event;
         if (s.line !== undefined) rec.line = s.line;
+        if (s.extractor !== undefined) rec.extractor = s.extractor;
         return rec;
       });
       continue;

@@ -88,6 +88,8 @@ export interface ModelStats {
   kept: number;
   ungrounded: number;
   dropped: number;
+  /** Sessions with nothing but prompts: no request. */
+  tooSmall: number;
 }
 
 export interface ModelRunResult {
@@ -104,7 +106,7 @@ export interface ModelRunResult {
 }
 
 function newStats(): ModelStats {
-  return { sessions: 0, pendingSessions: 0, deferredByCost: 0, requests: 0, cached: 0, sent: 0, failed: 0, repairs: 0, split: 0, skippedParts: 0, batchPending: 0, inputTokens: 0, sentInputTokens: 0, outputTokens: 0, costUsd: 0, estimatedCostUsd: 0, kept: 0, ungrounded: 0, dropped: 0 };
+  return { sessions: 0, pendingSessions: 0, deferredByCost: 0, requests: 0, cached: 0, sent: 0, failed: 0, repairs: 0, split: 0, skippedParts: 0, batchPending: 0, inputTokens: 0, sentInputTokens: 0, outputTokens: 0, costUsd: 0, estimatedCostUsd: 0, kept: 0, ungrounded: 0, dropped: 0, tooSmall: 0 };
 }
 
 /** At most `n` tasks at once. */
@@ -182,9 +184,12 @@ export async function runModel(sessions: readonly CollectedSession[], options: M
   /** Asks for one part (from the cache, the batch results or the provider) and parses the answer. */
   const askPart = async (cs: CollectedSession, chunk: Chunk, part: number, parts: number, earlier: readonly string[], depth: number, order: number): Promise<PartOutcome> => {
     const events = cs.view.events;
-    const text = requestText({ session: cs.session, events, chunk, part, parts, earlier, known: known.relevant(events.slice(chunk.start, chunk.end).map((e) => e.text).join('\n'), cs.session.repo, cs.session.agent) });
+    const base = { session: cs.session, events, chunk, part, parts, earlier };
+    const text = requestText({ ...base, known: known.relevant(events.slice(chunk.start, chunk.end).map((e) => e.text).join('\n'), cs.session.repo, cs.session.agent) });
     const p: Prompt = { system: prompt.text, user: text, maxOutputTokens: config.max_output_tokens };
-    const id = requestId(config.name, prompt.text, text);
+    // A batch is answered a day later, when the store (and so the known items listed) may have
+    // changed: its requests are known by what they ask about, the session's part, not by the list.
+    const id = requestId(config.name, prompt.text, batchPrice ? requestText({ ...base, known: [] }) : text);
     const inputTokens = systemTokens + options.countTokens(text);
     const where = `session ${cs.label} part ${part}/${parts}${depth > 0 ? ` (half, depth ${depth})` : ''}`;
     stats.requests++;
@@ -264,6 +269,12 @@ export async function runModel(sessions: readonly CollectedSession[], options: M
 
   const harvestSession = async (cs: CollectedSession, order: number): Promise<void> => {
     const events = cs.view.events;
+    // a prompt with no answer and no tool run teaches nothing: not worth a request
+    if (!events.some((e) => !e.text.startsWith(`[E${e.index}] user:`))) {
+      stats.tooSmall++;
+      bySession.set(cs.key, []);
+      return;
+    }
     const chunks = events.length === 0 ? [] : chunkEvents(events.map((e) => options.countTokens(e.text) + 1), budget);
     // a session that grew: only parts with new events
     const todo = chunks.map((chunk, k) => ({ chunk, part: k + 1 })).filter(({ chunk }) => events[chunk.end - 1]!.index >= cs.from);
