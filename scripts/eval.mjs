@@ -114,7 +114,8 @@ if (hasCommand('harvest') && !direct) {
       else aliases[s.repo] = g.repo;
     }
   }
-  const repoAliases = Object.fromEntries(Object.entries(aliases).filter(([, v]) => v !== null).sort());
+  // (recorded model answers answer requests that name the repo as the transcript does: no aliases)
+  const repoAliases = modelRun ? {} : Object.fromEntries(Object.entries(aliases).filter(([, v]) => v !== null).sort());
   aliasNote = Object.entries(repoAliases).map(([k, v]) => `${k} → ${v}`).join(', ');
   writeFileSync(join(store, 'compound.config.yaml'), YAML.stringify({ repo_aliases: repoAliases, redact_users: [], bootstrap_budget: 2000 }));
   try {

@@ -66,7 +66,8 @@ const PLACEHOLDER_RE =
 export function isPlaceholderValue(value: string): boolean {
   const v = value.trim();
   if (v.length === 0) return true;
-  if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
+  // (a word ending a sentence, `FLAG=false.`, is still that word)
+  if (PLACEHOLDER_WORDS.has(v.toLowerCase()) || PLACEHOLDER_WORDS.has(v.replace(/[.,;:!?)]+$/, '').toLowerCase())) return true;
   if (PLACEHOLDER_RE.test(v)) return true;
   // AWS documents its example keys with EXAMPLE inside (AKIAIOSFODNN7EXAMPLE).
   if (v.includes('EXAMPLE')) return true;

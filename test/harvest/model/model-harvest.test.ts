@@ -94,7 +94,7 @@ describe('model harvest: the anthropic provider end to end', () => {
     expect(seen.url).toBe('/v1/messages');
     expect(seen.headers['x-api-key']).toBe(KEY);
     expect(seen.system).toBe(readFileSync(join(PROJECT_ROOT, 'templates', 'harvest-prompt.md'), 'utf8'));
-    expect(seen.user).toMatch(/^\[E\d+\] tool_result Bash \(error\): Compiling 3 files \(\.ex\)\n  \*\* \(RuntimeError\)/m);
+    expect(seen.user).toMatch(/^\[E\d+\] tool_result Bash \(error\): Compiling 3 files \(\.ex\)\n\*\* \(RuntimeError\)/m);
     const out = jsonOf(r.stdout);
     expect(out.model.kept).toBe(1);
     expect(out.model.sent).toBe(1);
