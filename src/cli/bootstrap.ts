@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from '../core/errors.js';
 import { findRoot, loadConfig, DEFAULT_CONFIG } from '../core/config.js';
@@ -65,10 +65,33 @@ function settingsFromConfig(root: string): { budget: number; aliases: Record<str
   }
 }
 
+/** A task longer than this is read up to here: ranking needs its words, not a whole file, and a
+ * device such as /dev/zero or a pipe that never ends must not hang a session start. */
+export const TASK_FILE_MAX_BYTES = 256 * 1024;
+
+/** Reads at most `max` bytes of a file (a device or a FIFO included) with one descriptor. */
+function readCapped(file: string, max: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(max);
+    let filled = 0;
+    while (filled < max) {
+      const n = readSync(fd, buf, filled, max - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    if (filled === max) warn(`--task-file ${file}: only its first ${max / 1024} KiB are read`);
+    // a cut in the middle of a character is dropped, not turned into a replacement character
+    return new TextDecoder('utf-8', { fatal: false }).decode(buf.subarray(0, filled)).replace(/\uFFFD$/, '');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readTask(flags: BootstrapFlags): string | undefined {
   if (flags.taskFile === undefined) return flags.task;
   try {
-    return readFileSync(flags.taskFile, 'utf8');
+    return readCapped(flags.taskFile, TASK_FILE_MAX_BYTES);
   } catch (err) {
     warn(`--task-file ${flags.taskFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); ranking without a task`);
     return undefined;
