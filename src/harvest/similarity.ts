@@ -35,3 +35,5 @@ export function isNegative(text: string): boolean {
 
 export const NEAR_DUPLICATE = 0.6;
 export const SAME_TOPIC = 0.7;
+/** Model candidates: this much title overlap is the same item (see CandidateMerger.add). */
+export const SAME_TITLE = 0.6;
