@@ -107,6 +107,12 @@ describe('model harvest: the anthropic provider end to end', () => {
     const ledger = JSON.parse(readFileSync(join(root, 'knowledge', 'ledger.json'), 'utf8')) as { sessions: { tokens?: number; cost_usd?: number }[] };
     expect(ledger.sessions[0]!.tokens).toBeGreaterThan(0);
     expect(ledger.sessions[0]!.cost_usd).toBeGreaterThan(0);
+    // ... and the dashboard shows it per item
+    const measured = runCli(['measure', '--sessions', dir, '--json'], { cwd: root });
+    expect(measured.code, measured.stderr).toBe(0);
+    const cost = (JSON.parse(measured.stdout) as { metrics: { cost: { counts: { ledger_sessions_with_cost: number; usd: number } } } }).metrics.cost.counts;
+    expect(cost.ledger_sessions_with_cost).toBe(1);
+    expect(cost.usd).toBeGreaterThan(0);
 
     // the same transcript again: the ledger knows it, nothing is asked
     const again = await runCliAsync(['harvest', dir], { cwd: root, env });
@@ -323,6 +329,51 @@ describe('model harvest: the anthropic provider end to end', () => {
     const ledger = readFileSync(join(root, 'knowledge', 'ledger.json'), 'utf8');
     expect(ledger).toContain(SESSION_A);
     expect(ledger).toContain(SESSION_B);
+  });
+
+  it('a known item the model says is wrong is linked with the correction as conflicting', async () => {
+    server = await startFakeModel((req) => {
+      const known = /^- ([0-9a-f]{10}) \[pitfall/m.exec(req.user);
+      if (!known) return portAnswer(req);
+      return { text: JSON.stringify([{ ...portItem(req), title: 'Port 4000 is taken by a Docker container, not by a BEAM process', knowledge: 'On this machine port 4000 is held by a Docker container; `docker ps` shows it and `docker stop` frees the port.', contradicts: known[1] }]) };
+    });
+    const root = anthropicStore(server.url);
+    const first = tempDir();
+    const second = tempDir();
+    portSession(first, 'a', SESSION_A);
+    portSession(second, 'b', SESSION_B);
+    expect((await runCliAsync(['harvest', first], { cwd: root, env })).code).toBe(0);
+    const r = await runCliAsync(['harvest', second, '--pr-body', join(root, 'pr.md')], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const items = itemFiles(root);
+    expect(items).toHaveLength(2);
+    const ids = items.map((i) => /^id: ([0-9a-f]{10})$/m.exec(i.text)![1]!);
+    expect(items[0]!.text).toContain(`conflicts_with: [${ids[1]}]`);
+    expect(items[1]!.text).toContain(`conflicts_with: [${ids[0]}]`);
+    expect(readFileSync(join(root, 'pr.md'), 'utf8')).toMatch(/### Conflicts to decide \(1\)/);
+  });
+
+  it('a session that grew sends only the parts with new events', async () => {
+    server = await startFakeModel(() => ({ text: '[]' }));
+    const root = anthropicStore(server.url, '  max_input_tokens: 2000\n');
+    const dir = tempDir();
+    const turns: Turn[] = [{ user: 'run every check of the billing service one by one' }];
+    for (let i = 0; i < 60; i++) turns.push({ bash: `npm run check:${i}`, output: `check ${i} passed in ${i} ms, 0 warnings, 0 errors, nothing else to report here` });
+    const file = writeClaudeSession(join(dir, 'long.jsonl'), SESSION_A, '/srv/src/billing', turns);
+    expect((await runCliAsync(['harvest', dir], { cwd: root, env })).code).toBe(0);
+    const first = server.requests.length;
+    expect(first).toBeGreaterThan(3);
+    const lastEvent = (user: string) => Math.max(...[...user.matchAll(/^\[E(\d+)\]/gm)].map((m) => Number(m[1])));
+    const before = Math.max(...server.requests.map((q) => lastEvent(q.user)));
+    // the same session, grown by a few more turns (the transcript is appended to)
+    const more: Turn[] = [...turns, { bash: 'npm run check:final', output: 'final check failed: 1 error', error: true }, { assistant: 'The final check fails.' }];
+    writeClaudeSession(file, SESSION_A, '/srv/src/billing', more);
+    const r = await runCliAsync(['harvest', dir], { cwd: root, env });
+    expect(r.code, r.stderr).toBe(0);
+    const asked = server.requests.slice(first);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThan(first);
+    for (const q of asked) expect(lastEvent(q.user)).toBeGreaterThan(before);
   });
 
   it('names the missing key variable without sending anything', async () => {

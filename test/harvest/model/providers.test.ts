@@ -158,6 +158,16 @@ function options(cfg: ModelConfig, env: NodeJS.ProcessEnv, retry: RetryPolicy = 
 
 const PROMPT: Prompt = { system: 'You extract knowledge. Answer in JSON.', user: 'Session transcript:\nuser: npm ci fails\nassistant: add the lockfile', maxOutputTokens: 777 };
 
+/** An OpenAI Batch API input line for PROMPT (the command provider writes the same format). */
+function chatBatchLine(customId: string, model: string): object {
+  return {
+    custom_id: customId,
+    method: 'POST',
+    url: '/v1/chat/completions',
+    body: { model, messages: [{ role: 'system', content: PROMPT.system }, { role: 'user', content: PROMPT.user }], max_tokens: 777 },
+  };
+}
+
 /** A key no generic secret pattern recognises: only the provider's own `secrets` list can hide it. */
 const KEY = 'test-key-anthropic-123';
 const OPENAI_KEY = 'test-key-openai-456';
@@ -661,19 +671,7 @@ describe('Batch API lines', () => {
   });
 
   it('openai batchLine is {custom_id, method, url, body} with the Chat Completions request', () => {
-    expect(openai.batchLine('s2', PROMPT)).toEqual({
-      custom_id: 's2',
-      method: 'POST',
-      url: '/v1/chat/completions',
-      body: {
-        model: 'gpt-4.1-mini',
-        messages: [
-          { role: 'system', content: PROMPT.system },
-          { role: 'user', content: PROMPT.user },
-        ],
-        max_tokens: 777,
-      },
-    });
+    expect(openai.batchLine('s2', PROMPT)).toEqual(chatBatchLine('s2', 'gpt-4.1-mini'));
     const reasoning = new OpenAIProvider(options(config({ provider: 'openai', name: 'gpt-5-mini' }), {}));
     const body = (reasoning.batchLine('s3', PROMPT) as { body: Record<string, unknown> }).body;
     expect(body.max_completion_tokens).toBe(777);
@@ -866,19 +864,7 @@ describe('command provider', () => {
 
   it('writes and reads batch lines in the OpenAI format', () => {
     const p = commandProvider('true');
-    expect(p.batchLine('c1', PROMPT)).toEqual({
-      custom_id: 'c1',
-      method: 'POST',
-      url: '/v1/chat/completions',
-      body: {
-        model: 'x',
-        messages: [
-          { role: 'system', content: PROMPT.system },
-          { role: 'user', content: PROMPT.user },
-        ],
-        max_tokens: 777,
-      },
-    });
+    expect(p.batchLine('c1', PROMPT)).toEqual(chatBatchLine('c1', 'x'));
     expect(p.batchResult({ id: 'b', custom_id: 'c1', response: { status_code: 200, request_id: 'r', body: chatCompletion('hi') }, error: null })).toEqual({
       customId: 'c1',
       completion: { text: 'hi', inputTokens: 42, outputTokens: 9, truncated: false },
