@@ -12,8 +12,11 @@
  * its own, so any AIDER_* variable (its settings) counts, checked last as the weakest signal.
  * CODEX_HOME alone is a user setting, not a sign that Codex is running.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { findGit, localGitProbe, originUrl, repoNameOfUrl } from '../sessions/git-config.js';
+import { identifyRepo } from '../sessions/repo-identity.js';
+
+export { findGit, originUrl, repoNameOfUrl as repoNameFromUrl };
 
 export interface Detected {
   value?: string;
@@ -21,75 +24,12 @@ export interface Detected {
   source: string;
 }
 
-/** The git directory and work tree root for `start`, following `.git` files (worktrees). */
-export function findGit(start: string): { root: string; gitDir: string; configFile: string } | undefined {
-  let dir = resolve(start);
-  for (;;) {
-    const dotGit = join(dir, '.git');
-    try {
-      const st = statSync(dotGit);
-      let gitDir = dotGit;
-      if (st.isFile()) {
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-        if (!m) return undefined;
-        gitDir = resolve(dir, m[1]!);
-      }
-      // a linked worktree keeps its config in the main repository (named by `commondir`)
-      const commonFile = join(gitDir, 'commondir');
-      const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir;
-      return { root: dir, gitDir, configFile: join(common, 'config') };
-    } catch {
-      /* no .git here: look further up */
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** The `url` of `[remote "origin"]` in a git config file's text. */
-export function originUrl(configText: string): string | undefined {
-  let inOrigin = false;
-  for (const rawLine of configText.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
-    if (section) {
-      inOrigin = section[1]!.toLowerCase() === 'remote' && section[2] === 'origin';
-      continue;
-    }
-    if (!inOrigin) continue;
-    const kv = /^url\s*=\s*(.*)$/i.exec(line);
-    if (kv) {
-      let value = kv[1]!.replace(/\s+[#;].*$/, '').trim();
-      if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-      return value || undefined;
-    }
-  }
-  return undefined;
-}
-
-/** `git@github.com:owner/name.git` → `name`; `https://host/owner/name/` → `name`. */
-export function repoNameFromUrl(url: string): string | undefined {
-  const trimmed = url.trim().replace(/[\/\\]+$/, '').replace(/\.git$/i, '').replace(/[\/\\]+$/, '');
-  const segment = trimmed.split(/[\/\\:]/).pop() ?? '';
-  return segment === '' ? undefined : segment;
-}
-
-export function detectRepo(cwd: string): Detected {
-  const git = findGit(cwd);
-  if (git) {
-    try {
-      const url = originUrl(readFileSync(git.configFile, 'utf8'));
-      const name = url ? repoNameFromUrl(url) : undefined;
-      if (name) return { value: name, source: 'git remote origin' };
-    } catch {
-      /* unreadable config: fall back to the directory name */
-    }
-    return { value: basename(git.root), source: 'git root directory name' };
-  }
-  const name = basename(resolve(cwd));
-  return name ? { value: name, source: 'current directory name (no git repository)' } : { source: 'no git repository, no directory name' };
+/** The repository of the current directory, decided as the harvest decides a session's (see
+ * sessions/repo-identity.ts): the git remote origin, the main work tree, a worktree layout, the
+ * folder's name unless it names nothing (a home, a temp or generic folder); aliases win. */
+export function detectRepo(cwd: string, aliases: Readonly<Record<string, string>> = {}): Detected {
+  const id = identifyRepo({ cwd: resolve(cwd) }, { aliases, users: [], probe: localGitProbe });
+  return id.repo !== undefined ? { value: id.repo, source: id.detail } : { source: id.detail };
 }
 
 type Env = Record<string, string | undefined>;

@@ -7,6 +7,7 @@ import { sanitizeName } from '../knowledge/paths.js';
 import { upsertSection } from '../bootstrap/agents-md.js';
 import { bootstrap, emptyBootstrap, type BootstrapOptions, type BootstrapResult } from '../bootstrap/bootstrap.js';
 import { detectAgent, detectRepo, findGit } from '../bootstrap/detect.js';
+import { aliasOf } from '../sessions/repo-identity.js';
 import { FORMATS, type Format } from '../bootstrap/render.js';
 import { DEFAULT_ENCODING, ENCODINGS, isEncodingName } from '../bootstrap/tokens.js';
 import { action } from './run.js';
@@ -123,11 +124,11 @@ function resolveSession(flags: BootstrapFlags, settings: Settings): Partial<Boot
   const cwd = process.cwd();
   const root = findRoot(cwd);
   const config = settingsFromConfig(root);
-  const repo = flags.repo !== undefined ? { value: flags.repo, source: '--repo' } : detectRepo(cwd);
+  const repo = flags.repo !== undefined ? { value: aliasOf(flags.repo, config.aliases) ?? flags.repo, source: '--repo' } : detectRepo(cwd, config.aliases);
   const agent = flags.agent !== undefined ? { value: flags.agent, source: '--agent' } : detectAgent(process.env);
   return {
     root,
-    repo: repo.value === undefined ? undefined : sanitizeName(config.aliases[repo.value] ?? repo.value),
+    repo: repo.value === undefined ? undefined : sanitizeName(repo.value),
     agent: agent.value === undefined ? undefined : sanitizeName(agent.value),
     task: readTask(flags),
     budget: settings.budget ?? config.budget,

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): v
   harvest: () => import('./harvest.js'),
   bootstrap: () => import('./bootstrap.js'),
   measure: () => import('./measure.js'),
+  repos: () => import('./repos.js'),
 };
 
 /** The command named on the command line: the first word that is not an option or its value. */

@@ -3,7 +3,8 @@
  * entries. It depends only on the ledger as it was before the run, never on other files of the
  * run, so the main thread and the harvest workers run the same code and get the same result.
  */
-import type { Session } from '../sessions/model.js';
+import { statSync } from 'node:fs';
+import type { ReadWarning, Session } from '../sessions/model.js';
 import type { LedgerSession } from '../knowledge/ledger.js';
 import { redact } from '../redact/index.js';
 import type { Candidate } from './candidate.js';
@@ -49,6 +50,8 @@ export interface FileHarvest {
   /** Redacted, in session then evidence order. */
   candidates: OriginCandidate[];
   ledger: LedgerSession[];
+  /** Warnings about the sessions themselves (a session with no timestamps). */
+  warnings?: ReadWarning[];
   /** Sessions the extractor left for the next run (see SessionPending). */
   pending?: number;
 }
@@ -58,8 +61,20 @@ function safeSessionId(id: string, users: readonly string[]): string {
   return redact(id, { users }).text;
 }
 
-function eventTime(session: Session, index: number): string {
-  return session.events[index]?.time ?? session.startedAt ?? session.endedAt ?? '1970-01-01T00:00:00Z';
+/** When the evidence was seen: its event's time, else the session's; `undefined` when the
+ * transcript records no time at all (Aider, some exports). */
+function eventTime(session: Session, index: number): string | undefined {
+  return session.events[index]?.time ?? session.startedAt ?? session.endedAt;
+}
+
+/** The transcript file's modification time (to the second), for sessions that record none:
+ * never a 1970 date. */
+function fileTime(file: string): string {
+  try {
+    return new Date(Math.floor(statSync(file).mtimeMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  } catch {
+    return new Date(0).toISOString().replace('.000Z', 'Z');
+  }
 }
 
 /** Harvests the sessions of one file (`hash`: the file's content hash, '' when unknown). */
@@ -76,8 +91,9 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
       out.sessionsSkipped++; // already harvested, perhaps from another file
       continue;
     }
-    const repo = resolveRepo(session.repo, file, { aliases: ctx.repoAliases, users, ...(ctx.repo ? { fallback: ctx.repo } : {}) });
-    const scoped = { ...session, ...(repo ? { repo } : {}) } as Session;
+    const repo = resolveRepo(session, file, { aliases: ctx.repoAliases, users, ...(ctx.repo ? { fallback: ctx.repo } : {}) }).repo;
+    // the repo the resolver decided, or none (a generic or home folder names no repo)
+    const scoped = { ...session, repo } as Session;
     let drafts: Candidate[];
     try {
       drafts = extract(scoped, { from, users, label: id });
@@ -90,7 +106,14 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
       if (raw.evidence.event < from) continue; // grown session: new events only
       const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
       if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
-      out.candidates.push({ candidate: c, origin: { session: id, format: session.format, seen: eventTime(session, c.evidence.event) } });
+      let seen = eventTime(session, c.evidence.event);
+      if (seen === undefined) {
+        seen = fileTime(file);
+        if (!(out.warnings ??= []).some((w) => w.message.includes(id))) {
+          out.warnings.push({ file, message: `session ${id} records no timestamps: its items are dated by the file's modification time (${seen})` });
+        }
+      }
+      out.candidates.push({ candidate: c, origin: { session: id, format: session.format, seen } });
     }
     out.ledger.push({ id, format: session.format, hash, bytes: session.bytes, events: session.events.length, ...(session.endedAt ? { last_event: session.endedAt } : {}) });
   }

@@ -262,6 +262,7 @@ async function takeOutcomes(statted: readonly Statted[], work: readonly Statted[
   };
   const take = (read: ReadOutcome, hash: string): void => {
     read.warnings.forEach(warn);
+    read.harvest.warnings?.forEach(warn);
     if (!read.ok) out.filesFailed++;
     addFile(out, read.ok, hash, read.harvest, options);
   };

@@ -5,6 +5,9 @@
  */
 import { basename, dirname, resolve } from 'node:path';
 import { sanitizeName } from '../knowledge/paths.js';
+import type { Session } from '../sessions/model.js';
+import { identifyRepo, witnessOf, type RepoIdentity } from '../sessions/repo-identity.js';
+import { localGitProbe, type GitFacts, type GitProbe } from '../sessions/git-config.js';
 
 /** Folder names that say where agents keep transcripts, not which project they are about. */
 const CONTAINER_DIRS = new Set([
@@ -37,17 +40,25 @@ export function repoFromTranscriptPath(file: string): string | undefined {
   return undefined;
 }
 
-export interface RepoContext {
+export interface RepoOptions {
   aliases: Record<string, string>;
-  /** `--repo`: for sessions whose transcript names no repository. */
+  /** `--repo`: for sessions whose transcript records no working directory. */
   fallback?: string;
-  /** Known user names: a repo named like the user (a session started in ~) is no repo. */
+  /** Known user names: a folder named like the user (a session started in ~) is no repo. */
   users: readonly string[];
 }
 
-export function resolveRepo(recorded: string | undefined, file: string, ctx: RepoContext): string | undefined {
-  const raw = recorded ?? ctx.fallback ?? repoFromTranscriptPath(file);
-  if (!raw) return undefined;
-  if (ctx.users.some((u) => u.toLowerCase() === raw.toLowerCase())) return undefined;
-  return sanitizeName(ctx.aliases[raw] ?? raw);
+/** Working directories looked up on this machine once per run (one per few dozen sessions). */
+const probed = new Map<string, GitFacts | undefined>();
+const cachedProbe: GitProbe = (cwd) => {
+  if (!probed.has(cwd)) probed.set(cwd, localGitProbe(cwd));
+  return probed.get(cwd);
+};
+
+/** The session's repository (sanitized for a folder name) and the evidence for it (see
+ * sessions/repo-identity.ts). */
+export function resolveRepo(session: Session, file: string, options: RepoOptions): RepoIdentity {
+  const transcriptFolder = repoFromTranscriptPath(file);
+  const id = identifyRepo(witnessOf(session), { aliases: options.aliases, users: options.users, ...(options.fallback ? { fallback: options.fallback } : {}), ...(transcriptFolder ? { transcriptFolder } : {}), probe: cachedProbe });
+  return id.repo ? { ...id, repo: sanitizeName(id.repo) } : id;
 }

@@ -76,6 +76,10 @@ export function makePlan(current: readonly StoredItem[], desired: readonly Item[
     const base = { id, category: item.meta.category, scope: item.meta.scope, title, ...(reasons.has(id) ? { reason: reasons.get(id)! } : {}) };
     if (!existing) {
       entries.push({ ...base, action: 'add', path: itemPath(item.meta, title), content: serializeItem(item) });
+    } else if (existing.path.slice(0, existing.path.lastIndexOf('/')) !== itemDir(item.meta)) {
+      // its scope, repo, agent or category changed (`repos rename`): the file moves
+      entries.push({ ...base, action: 'remove', path: existing.path });
+      entries.push({ ...base, action: 'add', path: itemPath(item.meta, title), content: serializeItem(item) });
     } else if (sameItem(existing, item)) {
       entries.push({ ...base, action: 'unchanged', path: existing.path });
     } else {

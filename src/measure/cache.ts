@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { SessionMeasure } from './session-measure.js';
 
 /** Bump when what a SessionMeasure holds or how it is computed changes: old caches are ignored. */
-export const CACHE_VERSION = 2;
+export const CACHE_VERSION = 3; // 3: a session's repo from the repo-identity resolver
 export const CACHE_FILE = 'metrics/cache.json';
 
 export interface FileRecord {

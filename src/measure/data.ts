@@ -3,6 +3,7 @@
  * measured sessions with their time and canonical repo; deletions from git history; what the
  * harvest recorded about its cost; and the as-of date. Building it is pure.
  */
+import { aliasOf } from '../sessions/repo-identity.js';
 import { splitBody } from '../knowledge/body.js';
 import type { ItemSource, StoredItem } from '../knowledge/item.js';
 import { sanitizeName } from '../knowledge/paths.js';
@@ -182,7 +183,7 @@ export function buildData(options: BuildOptions): MeasureData {
   const repoNames = new Map<string, string>(); // a few dozen repos for 20,000 sessions
   const repoName = (repo: string): string => {
     let name = repoNames.get(repo);
-    if (name === undefined) repoNames.set(repo, (name = sanitizeName(aliases[repo] ?? repo)));
+    if (name === undefined) repoNames.set(repo, (name = sanitizeName(aliasOf(repo, aliases) ?? repo)));
     return name;
   };
   const all = dedupe(

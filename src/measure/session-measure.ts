@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Session, SessionEvent } from '../sessions/model.js';
+import { identifyRepo, witnessOf } from '../sessions/repo-identity.js';
+import { localGitProbe } from '../sessions/git-config.js';
 import { signaturesInOutput } from './signature.js';
 import { toMs } from './time.js';
 
@@ -127,7 +129,9 @@ export function measureSession(session: Session, probe: ProbeLookup): SessionMea
     }
   }
   const m: SessionMeasure = { key: sessionKey(session.id), format: session.format, agent: session.agent, events: session.events.length, calls, errors };
-  if (session.repo) m.repo = session.repo;
+  // the repository as the harvest decides it (aliases are applied later, to the name found)
+  const repo = identifyRepo(witnessOf(session), { aliases: {}, users: [], probe: localGitProbe }).repo;
+  if (repo) m.repo = repo;
   const start = toMs(firstTime(session));
   const end = toMs(lastTime(session));
   if (start !== undefined) m.start = start;

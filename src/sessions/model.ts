@@ -134,6 +134,8 @@ export interface Session {
   parentId?: string;
   /** Repository name: from the git remote when recorded, else cwd basename. */
   repo?: string;
+  /** Repository name from a remote URL the transcript records (Codex), when it records one. */
+  remoteRepo?: string;
   cwd?: string;
   branch?: string;
   models: string[];

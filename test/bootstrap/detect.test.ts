@@ -40,7 +40,7 @@ describe('repo detection', () => {
     const plain = join(base, 'just-a-folder');
     mkdirSync(plain);
     // tmpdir itself is not inside a git repository on CI machines; the fallback names the folder
-    expect(detectRepo(plain).value).toBe('just-a-folder');
+    expect(detectRepo(plain)).toEqual({ value: 'just-a-folder', source: 'working directory name' });
   });
 
   it('parses remote URLs of every common shape', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repoFromTranscriptPath, resolveRepo } from '../../src/harvest/repo-name.js';
+import type { Session } from '../../src/sessions/model.js';
 
 describe('repo for sessions that record none', () => {
   it('takes the nearest folder that names a project, skipping agent containers and hashes', () => {
@@ -17,9 +18,10 @@ describe('repo for sessions that record none', () => {
 
   it('prefers the recorded repo, then --repo, then the folder; applies aliases; drops a repo named like the user', () => {
     const ctx = { aliases: { 'spotter-fork': 'spotter' }, users: ['zelda'] };
-    expect(resolveRepo('spotter-fork', '/x/minsky/a.md', ctx)).toBe('spotter');
-    expect(resolveRepo(undefined, '/x/minsky/a.md', { ...ctx, fallback: 'Web App' })).toBe('web-app');
-    expect(resolveRepo(undefined, '/x/minsky/a.md', ctx)).toBe('minsky');
-    expect(resolveRepo('zelda', '/x/a.md', ctx)).toBeUndefined();
+    const session = (repo?: string): Session => ({ id: 's', format: 'specstory', agent: 'cursor', models: [], file: '/x/minsky/a.md', bytes: 1, events: [], warnings: [], ...(repo ? { repo } : {}) });
+    expect(resolveRepo(session('spotter-fork'), '/x/minsky/a.md', ctx).repo).toBe('spotter');
+    expect(resolveRepo(session(), '/x/minsky/a.md', { ...ctx, fallback: 'Web App' }).repo).toBe('web-app');
+    expect(resolveRepo(session(), '/x/minsky/a.md', ctx)).toMatchObject({ repo: 'minsky', source: 'transcript-folder' });
+    expect(resolveRepo(session('zelda'), '/x/a.md', ctx).repo).toBeUndefined();
   });
 });

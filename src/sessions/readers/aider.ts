@@ -20,7 +20,7 @@ import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent }
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, opensAsJson, pathHash, warnLineQuality, Warnings } from './common.js';
-import { FenceTracker } from './md-fence.js';
+import { FenceTracker, outsideFences } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
 const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/;
@@ -28,7 +28,9 @@ const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/
 function detect(head: string): number {
   if (opensAsJson(head)) return 0;
   // the literal check is cheap and rules out almost every head before the multiline regex
-  return head.includes('# aider chat started at ') && /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(head) ? 0.95 : 0;
+  if (!head.includes('# aider chat started at ')) return 0;
+  // a header inside a code block is an example in some document (FORMATS.md), not a session
+  return /^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/m.test(outsideFences(head)) ? 0.95 : 0;
 }
 
 /** Where a line is: its 1-based number and byte offset. */

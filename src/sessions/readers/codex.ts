@@ -480,6 +480,7 @@ class CodexSession {
       format: 'codex',
       agent: 'codex',
       repo: (this.repoUrl && repoFromUrl(this.repoUrl)) ?? (this.cwd ? repoFromCwd(this.cwd) : undefined),
+      remoteRepo: this.repoUrl ? repoFromUrl(this.repoUrl) : undefined,
       cwd: this.cwd,
       branch: this.branch,
       models: [...this.models].sort(),

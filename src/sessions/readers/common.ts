@@ -137,6 +137,7 @@ export interface SessionInit {
   subagent?: string | undefined;
   parentId?: string | undefined;
   repo?: string | undefined;
+  remoteRepo?: string | undefined;
   cwd?: string | undefined;
   branch?: string | undefined;
   startedAt?: string | undefined;
@@ -154,6 +155,7 @@ export function makeSession(init: SessionInit): Session {
     subagent: init.subagent || undefined,
     parentId: init.parentId || undefined,
     repo: init.repo || undefined,
+    remoteRepo: init.remoteRepo || undefined,
     cwd: init.cwd || undefined,
     branch: init.branch || undefined,
     models: init.models ?? [],

@@ -49,3 +49,18 @@ export class FenceTracker {
     this.open = undefined;
   }
 }
+
+/** The text with its fenced code blocks blanked out (the lines stay, empty): a document that
+ * shows a transcript format in an example (FORMATS.md, a README) is not that format. */
+export function outsideFences(text: string): string {
+  if (!text.includes('```') && !text.includes('~~~')) return text;
+  const fence = new FenceTracker();
+  return text
+    .split('\n')
+    .map((line) => {
+      const was = fence.inside;
+      const f = fence.update(line);
+      return was || f.delimiter ? '' : line;
+    })
+    .join('\n');
+}

@@ -1,0 +1,86 @@
+/** Which repository a session is about: every kind of evidence, in order of strength (issue 33). */
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { aliasOf, identifyRepo, type RepoWitness } from '../../src/sessions/repo-identity.js';
+import { localGitProbe } from '../../src/sessions/git-config.js';
+import type { SessionEvent } from '../../src/sessions/model.js';
+import { GIT_ENV, tempDir } from '../helpers.js';
+
+const ctx = { aliases: {}, users: [] as string[] };
+const at = (index: number) => ({ index, source: { file: 't', line: index + 1 } });
+const edit = (index: number, path: string): SessionEvent => ({ ...at(index), kind: 'tool_call', name: 'Write', input: { file_path: path, content: 'x' } });
+const repoOf = (w: RepoWitness, c = ctx) => identifyRepo(w, c);
+
+describe('repo identity', () => {
+  it('joins git worktrees under the project they belong to', () => {
+    expect(repoOf({ cwd: '/home/sam/projects/spotter-worktrees/spotter-fum' })).toMatchObject({ repo: 'spotter', source: 'worktree-layout' });
+    expect(repoOf({ cwd: '/home/sam/projects/spotter-worktrees/spotter-gqc/assets' }).repo).toBe('spotter');
+    expect(repoOf({ cwd: '/src/shop.worktrees/fix-cart' }).repo).toBe('shop');
+    expect(repoOf({ cwd: '/src/shop/.worktrees/fix-cart' }).repo).toBe('shop');
+    expect(repoOf({ cwd: '/src/shop/.claude/worktrees/agent-1' }).repo).toBe('shop');
+    expect(repoOf({ cwd: '/src/shop-fix-cart', branch: 'fix/cart' }).repo).toBe('shop');
+    expect(repoOf({ cwd: '/src/shop-fix-cart', branch: 'main' }).repo).toBe('shop-fix-cart');
+  });
+
+  it('gives no repo for a home, the root, a temp or generic folder, or a folder named after the user', () => {
+    for (const cwd of ['/Users/Sam', '/home/tarive', '/', '/tmp', '/tmp/private', 'C:\\Users\\sam', '/workspace', '/Users/sam/repo', '/srv/app']) {
+      expect(repoOf({ cwd }).repo, cwd).toBeUndefined();
+      expect(repoOf({ cwd }).source, cwd).toBe('none');
+    }
+    expect(repoOf({ cwd: '/srv/sam' }, { aliases: {}, users: ['sam'] }).repo).toBeUndefined();
+    // deeper folders in a temp directory name themselves
+    expect(repoOf({ cwd: '/tmp/build-42/widget' }).repo).toBe('widget');
+  });
+
+  it('finds the project from the files a session started in its home directory edited', () => {
+    const events = [edit(0, '/Users/Sam/projects/ledger/src/a.ts'), edit(1, '/Users/Sam/projects/ledger/test/a.test.ts')];
+    expect(repoOf({ cwd: '/Users/Sam', events })).toMatchObject({ repo: 'ledger', source: 'edited-files' });
+  });
+
+  it('finds the monorepo of a session that went into one of its packages', () => {
+    const events = [edit(0, '/r/mono/packages/api/src/a.ts'), edit(1, '/r/mono/packages/web/src/b.ts')];
+    expect(repoOf({ cwd: '/r/mono/packages/web', events })).toMatchObject({ repo: 'mono', source: 'edited-files' });
+    expect(repoOf({ cwd: '/r/mono/packages/web' }).repo).toBe('web'); // nothing edited: the folder is all there is
+  });
+
+  it('takes a remote the transcript records or a git command printed, before any folder', () => {
+    expect(repoOf({ cwd: '/srv/checkout', remoteRepo: 'billing' })).toMatchObject({ repo: 'billing', source: 'remote' });
+    const events: SessionEvent[] = [
+      { ...at(0), kind: 'tool_call', name: 'Bash', callId: 'c', input: { command: 'git remote -v' }, command: 'git remote -v' },
+      { ...at(1), kind: 'tool_result', name: 'Bash', callId: 'c', isError: false, output: 'upstream\thttps://github.com/x/other.git (fetch)\norigin\tgit@github.com:acme/inventory.git (fetch)\n' },
+    ];
+    expect(repoOf({ cwd: '/workspace', events })).toMatchObject({ repo: 'inventory', source: 'tool-output' });
+    // a placeholder remote names nothing either
+    const placeholder = events.map((e) => (e.kind === 'tool_result' ? { ...e, output: 'origin\thttps://github.com/user/repo (fetch)' } : e));
+    expect(repoOf({ cwd: '/workspace', events: placeholder }).repo).toBeUndefined();
+  });
+
+  it('lets repo_aliases win, with glob patterns, even for a name that would give no repo', () => {
+    const aliases = { 'spotter-*': 'spotter', repo: 'codemie-code' };
+    expect(aliasOf('spotter-dov', aliases)).toBe('spotter');
+    expect(repoOf({ cwd: '/home/u/spotter-dov' }, { aliases, users: [] })).toMatchObject({ repo: 'spotter', source: 'alias' });
+    expect(repoOf({ cwd: '/Users/user/repo' }, { aliases, users: [] }).repo).toBe('codemie-code');
+  });
+
+  it('uses the transcript folder or --repo only for formats that record no working directory', () => {
+    expect(repoOf({}, { ...ctx, transcriptFolder: 'minsky' })).toMatchObject({ repo: 'minsky', source: 'transcript-folder' });
+    expect(repoOf({}, { ...ctx, fallback: 'shop', transcriptFolder: 'minsky' }).repo).toBe('shop');
+    expect(repoOf({ cwd: '/workspace' }, { ...ctx, transcriptFolder: 'minsky' }).repo).toBeUndefined();
+  });
+
+  it('looks a working directory up on this machine: origin of the main repository, from a linked worktree too', () => {
+    const base = tempDir('compound-identity-');
+    const main = join(base, 'main-checkout');
+    mkdirSync(main);
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV, GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.invalid' }, stdio: 'pipe' });
+    git(main, 'init', '-q', '-b', 'main');
+    git(main, 'commit', '-q', '--allow-empty', '-m', 'seed');
+    git(main, 'worktree', 'add', '-q', join(base, 'feature-x'));
+    const c = { ...ctx, probe: localGitProbe };
+    expect(repoOf({ cwd: join(base, 'feature-x') }, c)).toMatchObject({ repo: 'main-checkout', source: 'git' });
+    git(main, 'remote', 'add', 'origin', 'git@github.com:acme/Widget.git');
+    expect(repoOf({ cwd: join(base, 'feature-x') }, c)).toMatchObject({ repo: 'Widget', source: 'git', detail: 'git remote origin' });
+  });
+});
