@@ -2,7 +2,7 @@
 // `npm run demo`: the main job on the bundled example. Harvests test_sessions/ into a fresh
 // demo knowledge base (.compound-demo/), checks it, prints a bootstrap and writes the dashboard.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,11 @@ if (!existsSync(cli)) {
 }
 rmSync(demo, { recursive: true, force: true });
 mkdirSync(demo);
+// A transcript that records no time (the terminal copy in console-md/) is dated by its file's
+// modification time; git keeps none, so the example's files get a fixed one (the day after its
+// newest session) and the demo writes the same dates on every clone.
+const FIXED = new Date('2026-03-15T00:00:00Z');
+for (const d of readdirSync(sessions, { recursive: true, withFileTypes: true })) if (d.isFile()) utimesSync(join(d.parentPath, d.name), FIXED, FIXED);
 step('init', ['init', demo]);
 step('harvest', ['-C', demo, 'harvest', sessions, '--pr-body', join(demo, 'pr-body.md')]);
 step('check', ['-C', demo, 'check']);
