@@ -49,6 +49,8 @@ export interface Candidate {
   sameAs?: string;
   /** The model said this corrects the known item with this id: the two are linked as conflicting. */
   contradicts?: string;
+  /** Why it is written with `status: quarantined` (see quarantine.ts). */
+  quarantine?: string;
 }
 
 export interface Extractor {

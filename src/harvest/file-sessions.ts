@@ -11,6 +11,7 @@ import type { Candidate } from './candidate.js';
 import type { OriginCandidate } from './merge.js';
 import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
 import { resolveRepo } from './repo-name.js';
+import { quarantineReason } from './quarantine.js';
 
 /** What an extractor may want to know of a session besides its events. */
 export interface ExtractInfo {
@@ -104,7 +105,9 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
     }
     for (const raw of drafts) {
       if (raw.evidence.event < from) continue; // grown session: new events only
-      const c = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
+      const redacted = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
+      const why = quarantineReason(redacted, session);
+      const c = why ? { ...redacted, quarantine: why } : redacted;
       if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
       let seen = eventTime(session, c.evidence.event);
       if (seen === undefined) {

@@ -210,7 +210,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   for (const r of merged.records) {
     if (r.outcome === 'reinforced') reasons.set(r.id, 'reinforced');
     else if (r.outcome === 'conflict') reasons.set(r.id, `conflicts with ${r.other}`);
-    else if (r.outcome === 'added') reasons.set(r.id, 'new');
+    else if (r.outcome === 'added') reasons.set(r.id, r.candidate.quarantine ? `quarantined: ${r.candidate.quarantine}` : 'new');
   }
   const plan = makePlan(store?.items ?? [], [...merged.items.values()], [], reasons);
   // Made, rendered and compared only when the harvest added to it: a rerun over tens of

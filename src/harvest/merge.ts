@@ -106,7 +106,8 @@ function newItem(c: Candidate, origin: CandidateOrigin, id: string): Item {
     evidence: 1,
     first_seen: origin.seen,
     last_seen: origin.seen,
-    status: 'active',
+    // a planted instruction waits for a reviewer: never bootstrapped until one accepts it
+    status: c.quarantine ? 'quarantined' : 'active',
     tags: [...new Set(c.tags)].sort().slice(0, MAX_TAGS),
     sources: [sourceOf(c, origin)],
   };
@@ -255,13 +256,18 @@ export class CandidateMerger {
       records.push({ outcome: 'rejected', id, candidate: c, origin });
       return;
     }
+    if (c.quarantine !== undefined && working.get(id)?.meta.status === 'active') {
+      // text that tries to instruct agents never reinforces (nor rewrites) an accepted item
+      records.push({ outcome: 'duplicate', id, candidate: c, origin });
+      return;
+    }
     let match: Pick<Entry, 'id'> | undefined;
     let conflict: Pick<Entry, 'id'> | undefined;
     // the model named the known item it reinforces or corrects (it saw the list in its request)
-    if (c.sameAs !== undefined && working.has(c.sameAs)) match = { id: c.sameAs };
+    if (c.sameAs !== undefined && c.quarantine === undefined && working.has(c.sameAs)) match = { id: c.sameAs };
     else if (working.has(id)) match = { id };
     else if (c.contradicts !== undefined && working.has(c.contradicts)) conflict = { id: c.contradicts };
-    else {
+    else if (c.quarantine === undefined) {
       // Only a candidate without an item of its own id is compared with the others by its words.
       const probe = { category: c.category, scope: c.scope, ...(c.repo ? { repo: c.repo } : {}), ...(c.agent ? { agent: c.agent } : {}) };
       const { all: ct, content: cc } = this.wordsOf(c, facts);

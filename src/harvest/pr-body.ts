@@ -41,11 +41,12 @@ function modelLine(m: ModelStats, stats: HarvestStats): string {
 export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats: HarvestStats, options: PrBodyOptions = {}): string {
   const base = options.linkBase ?? '';
   const byId = new Map(plan.entries.map((e) => [e.id, e]));
-  const added = records.filter((r) => r.outcome === 'added');
+  const quarantined = records.filter((r) => r.outcome === 'added' && r.candidate.quarantine !== undefined);
+  const added = records.filter((r) => r.outcome === 'added' && r.candidate.quarantine === undefined);
   const conflicts = records.filter((r) => r.outcome === 'conflict');
   const reinforcedIds = [...new Set(records.filter((r) => r.outcome === 'reinforced').map((r) => r.id))].sort();
   const lines: string[] = [];
-  lines.push(`## compound harvest: ${added.length} added, ${reinforcedIds.length} reinforced, ${conflicts.length} conflicting`, '');
+  lines.push(`## compound harvest: ${added.length} added, ${reinforcedIds.length} reinforced, ${conflicts.length} conflicting${quarantined.length ? `, ${quarantined.length} quarantined` : ''}`, '');
   lines.push(
     `Read ${stats.sessions} session(s) from ${stats.files - stats.filesSkipped} file(s) (${stats.filesSkipped} unchanged file(s) skipped, ${stats.filesFailed} unreadable); ${stats.candidates} candidate(s); ${stats.redactions} secret or personal string(s) redacted before writing.`,
     '',
@@ -53,6 +54,12 @@ export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats:
     'Review like code: edit a body to correct it (it will not be overwritten), delete a file to reject the item (it will not come back).',
     '',
   );
+  if (quarantined.length) {
+    // first: text that tries to instruct agents is never bootstrapped until a reviewer accepts it
+    lines.push(`### Quarantined: read before accepting (${quarantined.length})`, '', 'Written with `status: quarantined`: bootstrap never gives these to an agent. Set `status: active` to accept one, or delete the file to reject it.', '');
+    for (const r of quarantined) lines.push(`- ${link(byId.get(r.id), r.candidate.title, base)}: ${r.candidate.quarantine}; ${evidenceLine(r)}`);
+    lines.push('');
+  }
   if (conflicts.length) {
     lines.push(`### Conflicts to decide (${conflicts.length})`, '');
     for (const r of conflicts) {
@@ -82,6 +89,6 @@ export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats:
     }
     lines.push('');
   }
-  if (!added.length && !reinforcedIds.length && !conflicts.length) lines.push('Nothing new was learned.', '');
+  if (!added.length && !reinforcedIds.length && !conflicts.length && !quarantined.length) lines.push('Nothing new was learned.', '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
