@@ -26,6 +26,8 @@ export const SECRET_KINDS = [
   'digitalocean-token',
   'shopify-token',
   'webhook-url',
+  'twilio-credential',
+  'google-service-account-key',
   // Secrets recognised by their surroundings.
   'bearer-header',
   'jwt',
@@ -35,10 +37,13 @@ export const SECRET_KINDS = [
   'cli-credential',
   'secret-assignment',
   'high-entropy-assignment',
+  'stated-password',
+  'payment-card',
   // Personal data: not secret, but it must not leave a transcript either.
   'email',
   'home-path',
   'user-name',
+  'phone-number',
 ] as const;
 
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -99,6 +104,20 @@ export const KIND_INFO: Readonly<Record<SecretKind, KindInfo>> = {
   'digitalocean-token': provider('DigitalOcean token'),
   'shopify-token': provider('Shopify access token'),
   'webhook-url': provider('Slack/Discord webhook URL'),
+  'twilio-credential': provider('Twilio SID or auth token'),
+  'google-service-account-key': provider('Google service-account key id'),
+  'stated-password': {
+    category: 'secret',
+    label: 'password stated in text',
+    why: 'a password written out in a message is as good as the credential itself',
+    fix: 'remove it; ' + ROTATE,
+  },
+  'payment-card': {
+    category: 'secret',
+    label: 'payment card number',
+    why: 'a card number (it passes the Luhn check) can be used for payments and identifies its holder',
+    fix: 'remove it or use a documented test number with a note',
+  },
   'bearer-header': {
     category: 'secret',
     label: 'Authorization header credential',
@@ -166,6 +185,12 @@ export const KIND_INFO: Readonly<Record<SecretKind, KindInfo>> = {
     label: 'user name',
     why: 'the account name identifies a person',
     fix: 'remove the name',
+  },
+  'phone-number': {
+    category: 'personal',
+    label: 'phone number',
+    why: 'a phone number identifies a person',
+    fix: 'remove it',
   },
 };
 

@@ -92,7 +92,8 @@ export const BEARER_RULES: readonly RegexRule[] = [
   },
 ];
 
-const URL_AUTH_RE = /([^\s:/?#@"'<>\\]{1,128}):([^\s/?#@"'<>\\]{1,256})@(?=[A-Za-z0-9[])/y;
+// (a `#` is allowed in the password: `pa#ss@host` is still user:password@host)
+const URL_AUTH_RE = /([^\s:/?#@"'<>\\]{1,128}):([^\s/?@"'<>\\]{1,256})@(?=[A-Za-z0-9[])/y;
 const SCHEME_CHAR_RE = /[A-Za-z0-9+.-]/;
 
 /** `scheme://user:password@host`: found from each `://`, only the password is reported. */

@@ -18,12 +18,17 @@ const skb = fakeB64(64);
 const rsa = pem('RSA PRIVATE KEY');
 const pemTruncated = `-----BEGIN OPENSSH PRIVATE KEY-----\n${fakePem(4)}\n`;
 
+const TWILIO_SID = `AC${fakeHex(32)}`;
+const TWILIO_TOKEN = fakeHex(32);
+const GCP_KEY_ID = fakeHex(40);
+
 export const POSITIVES: Record<SecretKind, Positive[]> = {
   'aws-access-key': [
     { text: `aws_access_key_id = ${S.awsAccess}`, secret: S.awsAccess },
     { text: `"AccessKeyId": "${S.awsAccess}",`, secret: S.awsAccess },
   ],
   'aws-secret-key': [
+    { text: `the key ${S.awsSecret} goes in the vault`, secret: S.awsSecret },
     { text: `aws_secret_access_key = ${S.awsSecret}`, secret: S.awsSecret },
     { text: `AWS_SECRET_ACCESS_KEY="${S.awsSecret}"`, secret: S.awsSecret },
     { text: `{"SecretAccessKey": "${S.awsSecret}"}`, secret: S.awsSecret },
@@ -63,11 +68,18 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
   'perplexity-key': [{ text: `PPLX=${S.perplexity}`, secret: S.perplexity }],
   'digitalocean-token': [{ text: `doctl auth init -t ${S.digitalocean}`, secret: S.digitalocean }],
   'shopify-token': [{ text: `X-Shopify-Access-Token: ${S.shopify}`, secret: S.shopify }],
+  'twilio-credential': [
+    { text: `account ${TWILIO_SID} ok`, secret: TWILIO_SID },
+    { text: `api key SK${fakeHex(32)}`, secret: 'SK' },
+    { text: `and the auth token ${TWILIO_TOKEN} too`, secret: TWILIO_TOKEN },
+  ],
+  'google-service-account-key': [{ text: `"private_key_id": "${GCP_KEY_ID}",`, secret: GCP_KEY_ID }],
   'webhook-url': [
     { text: `SLACK_WEBHOOK=${S.slackWebhook}`, secret: S.slackWebhook },
     { text: `curl -X POST ${S.discordWebhook} -d @msg.json`, secret: S.discordWebhook },
   ],
   'bearer-header': [
+    { text: `use bearer token ${S.ghp.slice(4)} for the api`, secret: S.ghp.slice(4) },
     { text: `curl -H "Authorization: Bearer ${S.bearer}" https://api.acme.dev/v1/me`, secret: S.bearer },
     { text: `authorization: basic ${S.basic}`, secret: S.basic },
     { text: `> GET /v1/me HTTP/1.1\n> Authorization: token ${S.bearer}\n`, secret: S.bearer },
@@ -87,6 +99,7 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: pemTruncated, secret: fakePemLine(pemTruncated) },
   ],
   'url-password': [
+    { text: 'postgres://app:pa#ss9word@db.internal/app', secret: 'pa#ss9word' },
     { text: `DATABASE_URL=postgres://app:${S.urlPassword}@db.internal:5432/app`, secret: S.urlPassword },
     { text: `mongodb+srv://admin:${S.urlPassword}@cluster0.fake.mongodb.net/?retryWrites=true`, secret: S.urlPassword },
     { text: `redis://:${S.urlPassword}@cache:6379/0`.replace('://:', '://default:'), secret: S.urlPassword },
@@ -96,6 +109,9 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: `"ConnectionStrings": {"Default": "Host=db;Username=app;Pwd=${S.connPassword};"}`, secret: S.connPassword },
   ],
   'cli-credential': [
+    { text: 'mysql -u root -pS3cretPassw0rd mydb', secret: 'S3cretPassw0rd' },
+    { text: "sshpass -p 'hunter2Longer!' ssh deploy@host", secret: 'hunter2Longer!' },
+    { text: 'redis-cli -h cache -a R3dis-Pa55 ping', secret: 'R3dis-Pa55' },
     { text: `mysql --user=app --password=${S.cliPassword} app_db`, secret: S.cliPassword },
     { text: `psql --password ${S.cliPassword}`, secret: S.cliPassword },
     { text: `curl -u deploy:${S.cliPassword} https://ci.fake.dev/api`, secret: S.cliPassword },
@@ -128,6 +144,19 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: `/mnt/c/Users/priya/src`, secret: '/mnt/c/Users/priya' },
   ],
   'user-name': [],
+  'stated-password': [
+    { text: 'the password is Correct-Horse-42 for staging', secret: 'Correct-Horse-42' },
+    { text: 'DB passphrase was "tr0ub4dor&3".', secret: 'tr0ub4dor&3' },
+  ],
+  'payment-card': [
+    { text: 'card 4111 1111 1111 1111 exp 12/29', secret: '4111 1111 1111 1111' },
+    { text: 'charged 5555555555554444 yesterday', secret: '5555555555554444' },
+  ],
+  'phone-number': [
+    { text: 'call +1 (415) 555-0134 today', secret: '+1 (415) 555-0134' },
+    { text: 'office (415) 555-0199', secret: '(415) 555-0199' },
+    { text: 'mobile +44 20 7946 0958', secret: '+44 20 7946 0958' },
+  ],
 };
 
 /** A distinctive slice of a PEM body. */
@@ -306,4 +335,9 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     '/Users/runner/work/_temp',
   ],
   'user-name': ['the runner user owns /home/runner'],
+  'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
+  'google-service-account-key': ['"private_key_id": "<your key id>"'],
+  'stated-password': ['the password is incorrect, try again', 'password: required', 'the password is ${DB_PASSWORD}', 'the PIN is 1234', 'password is <your-password>'],
+  'payment-card': ['took 1234567890123 ms', 'build 20260227123456', 'order 4111 1111 1111 1112 failed the check', 'id 0000 0000 0000 0000'],
+  'phone-number': ['version 1.2.3-4', 'date 2026-11-27', 'range 100-200-300', 'port 8080, pid 12345', 'sha 3d25f3b'],
 };

@@ -3,6 +3,7 @@
  * sentences, spotting concrete identifiers, and keeping personal paths out of item text.
  */
 import { TextCache } from './text-cache.js';
+import { redact } from '../../redact/index.js';
 
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?(?:<\/system-reminder>|$)/g;
@@ -38,13 +39,16 @@ const MULTI_SPACE = /\s\s|[^\S ]/;
 export function clip(text: string, max: number): string {
   // Only the first `max` characters of the one-line form are kept: for a long text, collapse a
   // prefix first (its one-line form is a prefix of the whole one's) and use it when long enough.
+  // What is cut is redacted first: a secret cut in two no longer matches its pattern, and its
+  // first part would survive the redaction of the candidate (user names are redacted later,
+  // whole words that the cut at a space does not split).
   if (text.length > 4 * max + 64) {
     const head = oneLine(text.slice(0, 2 * max + 64));
-    if (head.length > max) return cutAt(head, max);
+    if (head.length > max) return cutAt(redact(head).text, max);
   }
   const t = oneLine(text);
   if (t.length <= max) return t;
-  return cutAt(t, max);
+  return cutAt(redact(t).text, max);
 }
 
 function cutAt(t: string, max: number): string {

@@ -1,0 +1,207 @@
+/**
+ * The planted-secret corpus (issue 32): every kind of secret and personal value the detector
+ * knows, planted in every place of a session (prompt, command, error output, assistant text,
+ * file path, user correction, successful output), in Claude Code and Aider transcripts made
+ * here from a seed. After harvest (with --commit and --pr-body), list, show, bootstrap, measure
+ * and check, no value and no 10-character fragment of one may be in any file of the store, any
+ * git object, or any output; and `check` on a store that already holds a secret names it.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { GIT_ENV, runCli, tempDir } from '../helpers.js';
+import { prng } from '../prng.js';
+import { writeClaudeSession, type Turn } from './model/fake-model.js';
+
+const rnd = prng(3232);
+function randomOf(alphabet: string, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[Math.floor(rnd() * alphabet.length)];
+  return s;
+}
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const HEX = '0123456789abcdef';
+/** A body with the mix real tokens have (generated, so no scanner flags this file). */
+const token = (n: number) => `${randomOf(ALNUM, n - 3)}Zq7`;
+
+/** value: what must never come out; text: how a session says it. */
+interface Plant {
+  kind: string;
+  value: string;
+  text: string;
+}
+
+function plants(): Plant[] {
+  const gh = `ghp_${token(36)}`;
+  const ant = `sk-ant-api03-${token(80)}`;
+  const akia = `AKIA${randomOf('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`;
+  const awsSecret = `${randomOf(ALNUM, 17)}/${randomOf(ALNUM, 17)}+Zq7A`; // 40 characters
+  const jwt = ['eyJhbGciOiJIUzI1NiJ9', `eyJ${token(40)}`, token(43)].join('.');
+  const mysql = `My${token(12)}9`;
+  const ssh = `Ss${token(10)}!`;
+  const pg = `Pg${token(12)}`;
+  const prose = `Horse-${token(8)}-42`;
+  const urlPw = `pa#ss${token(8)}`;
+  const kube = `ey${token(30)}`;
+  const sid = `AC${randomOf(HEX, 32)}`;
+  const twilioToken = randomOf(HEX, 32);
+  const gcp = randomOf(HEX, 40);
+  const bearer = token(32);
+  return [
+    { kind: 'github-token', value: gh, text: `export GITHUB_TOKEN=${gh}` },
+    { kind: 'anthropic-key', value: ant, text: `ANTHROPIC_API_KEY=${ant}` },
+    { kind: 'aws-access-key', value: akia, text: `aws_access_key_id=${akia}` },
+    { kind: 'aws-secret-key (bare)', value: awsSecret, text: `the secret is stored as ${awsSecret} in the vault` },
+    { kind: 'jwt', value: jwt.split('.')[2]!, text: `Authorization: Bearer ${jwt}` },
+    { kind: 'mysql -p', value: mysql, text: `mysql -u root -p${mysql} shop` },
+    { kind: 'sshpass', value: ssh, text: `sshpass -p '${ssh}' ssh deploy@10.0.0.5` },
+    { kind: 'PGPASSWORD', value: pg, text: `PGPASSWORD='${pg}' psql -h db -U app` },
+    { kind: 'password in prose', value: prose, text: `the password is ${prose} for staging` },
+    { kind: '# in URL password', value: urlPw, text: `postgres://app:${urlPw}@db.internal:5432/app` },
+    { kind: 'kubectl --token', value: kube, text: `kubectl --token=${kube} get pods` },
+    { kind: 'twilio sid', value: sid, text: `twilio account ${sid}` },
+    { kind: 'twilio auth token', value: twilioToken, text: `auth token ${twilioToken}` },
+    { kind: 'gcp private_key_id', value: gcp, text: `"private_key_id": "${gcp}",` },
+    { kind: 'bearer in prose', value: bearer, text: `use bearer token ${bearer} for the api` },
+    { kind: 'payment card', value: '4539 1488 0343 6467', text: 'card 4539 1488 0343 6467 exp 12/29' },
+    { kind: 'phone', value: '+1 (415) 555-0134', text: 'call +1 (415) 555-0134 after deploys' },
+    { kind: 'email', value: 'jane.roe@corp-mail.io', text: 'mail jane.roe@corp-mail.io' },
+    { kind: 'windows user', value: 'Priyanka', text: 'C:\\Users\\Priyanka\\src\\shop\\app.js' },
+    { kind: 'home user', value: 'zeldaq', text: '/home/zeldaq/src/shop/app.js' },
+  ];
+}
+
+/** One session per plant and place: the value said where such text appears in real sessions. */
+function claudeTurns(p: Plant, place: string): Turn[] {
+  const t = p.text;
+  const base: Turn[] = [{ user: place === 'prompt' ? `deploy the shop (${t})` : 'deploy the shop' }];
+  const cmd = place === 'command' ? `deploy.sh --note "${t}"` : place === 'path' ? `cat ${t.includes('/') || t.includes('\\') ? t : `/srv/shop/${t.replace(/\s+/g, '_')}`}` : 'npm run deploy';
+  base.push({ bash: cmd, output: place === 'error' ? `Error: deploy failed: ${t}\n    at deploy (deploy.js:10:3)` : 'Error: deploy failed: missing DEPLOY_ENV', error: true });
+  base.push({ assistant: place === 'assistant' ? `The deploy needs DEPLOY_ENV; note ${t}.` : 'The deploy needs DEPLOY_ENV set; setting it.' });
+  if (place === 'correction') base.push({ user: `no, that is wrong: always set DEPLOY_ENV=staging first (${t})` });
+  base.push({ bash: 'DEPLOY_ENV=staging npm run deploy', output: place === 'success' ? `deployed ok (${t})` : 'deployed ok' });
+  base.push({ assistant: 'Deployed to staging.' });
+  return base;
+}
+
+function aiderHistory(p: Plant, place: string): string {
+  const t = p.text;
+  return [
+    '',
+    '# aider chat started at 2026-03-02 09:00:00',
+    '',
+    `#### ${place === 'prompt' ? `fix the deploy script (${t})` : 'fix the deploy script'}  `,
+    '',
+    place === 'assistant' ? `The deploy fails because DEPLOY_ENV is unset; ${t}.` : 'The deploy fails because DEPLOY_ENV is unset.',
+    '',
+    `> Run shell command? (Y)es/(N)o [Yes]: y  `,
+    `> Running ${place === 'command' ? `deploy.sh --note "${t}"` : 'npm run deploy'}  `,
+    `> Error: deploy failed: ${place === 'error' ? t : 'missing DEPLOY_ENV'}  `,
+    '',
+    place === 'correction' ? `#### no, that is wrong: set DEPLOY_ENV=staging (${t})  ` : '#### set DEPLOY_ENV=staging and retry  ',
+    '',
+    `> Running DEPLOY_ENV=staging npm run deploy  `,
+    `> ${place === 'success' ? `deployed ok (${t})` : 'deployed ok'}  `,
+    '',
+  ].join('\n');
+}
+
+const PLACES = ['prompt', 'command', 'error', 'assistant', 'path', 'correction', 'success'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
+}
+
+/** Every text the store holds: its files as written, and every git object inflated. */
+function storeTexts(root: string): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const f of filesUnder(root)) {
+    const raw = readFileSync(f);
+    if (f.includes(`${join('.git', 'objects')}`) && !f.endsWith('.idx') && !f.endsWith('.pack')) {
+      try {
+        out.push({ name: f, text: inflateSync(raw).toString('utf8') });
+        continue;
+      } catch {
+        /* not a loose object */
+      }
+    }
+    out.push({ name: f, text: raw.toString('utf8') });
+  }
+  return out;
+}
+
+/** The value and every 10-character fragment of it (all of a shorter value). */
+function needles(value: string): string[] {
+  if (value.length <= 10) return [value];
+  const out = new Set<string>();
+  for (let i = 0; i + 10 <= value.length; i++) out.add(value.slice(i, i + 10));
+  return [...out];
+}
+
+describe('the planted-secret corpus', () => {
+  it('leaves no value and no 10-character fragment anywhere the harvest writes or prints', () => {
+    const all = plants();
+    const dir = tempDir('compound-corpus-');
+    let n = 0;
+    for (const p of all) {
+      for (const place of PLACES) {
+        n++;
+        const id = `${String(n).padStart(8, '0')}-2222-4c3d-9e8f-${String(n).padStart(12, '0')}`;
+        writeClaudeSession(join(dir, 'claude', `${n}.jsonl`), id, '/srv/src/shop', claudeTurns(p, place), '2026-03-02T09:00:00.000Z');
+        mkdirSync(join(dir, 'aider', `a${n}`), { recursive: true });
+        writeFileSync(join(dir, 'aider', `a${n}`, '.aider.chat.history.md'), aiderHistory(p, place));
+      }
+    }
+    const root = tempDir('compound-corpus-store-');
+    const outputs: string[] = [];
+    const run = (args: string[], env: Record<string, string> = {}) => {
+      const r = runCli(args, { cwd: root, env: { ...GIT_ENV, ...env } });
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    expect(run(['init']).code).toBe(0);
+    const git = runCli(['harvest', '--help'], { cwd: root }); // (help text has no secrets; keeps the run list honest)
+    outputs.push(git.stdout);
+    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+    const h = run(['harvest', dir, '--commit', '--pr-body', 'pr.md', '--json', '--repo', 'shop']);
+    expect(h.code, h.stderr).toBe(0);
+    const written = (JSON.parse(h.stdout) as { counts: { add: number } }).counts.add;
+    expect(written).toBeGreaterThan(5);
+    run(['list', '--json']);
+    run(['list']);
+    for (const id of (JSON.parse(readFileSync(join(root, 'knowledge', 'index.json'), 'utf8')) as { items: { id: string }[] }).items.map((i) => i.id).slice(0, 5)) run(['show', id]);
+    for (const format of ['markdown', 'json', 'claude-code']) run(['bootstrap', '--repo', 'shop', '--task', 'deploy the shop', '--format', format]);
+    run(['measure', '--sessions', dir]);
+    expect(run(['check']).code).toBe(0);
+
+    const texts = [...storeTexts(root), ...outputs.map((text, i) => ({ name: `output ${i}`, text }))];
+    const leaks: string[] = [];
+    for (const p of all) {
+      for (const needle of needles(p.value)) {
+        for (const t of texts) if (t.text.includes(needle)) leaks.push(`${p.kind}: "${needle}" in ${t.name}`);
+      }
+    }
+    const kinds = [...new Set(leaks.map((l) => l.split(':')[0]))];
+    expect(kinds, leaks.slice(0, 10).join('\n')).toEqual([]);
+  }, 120_000);
+
+  it('check names a secret a store already holds', () => {
+    const root = tempDir();
+    expect(runCli(['init'], { cwd: root }).code).toBe(0);
+    const secret = `ghp_${token(36)}`;
+    const dirPath = join(root, 'knowledge', 'global', 'fact');
+    mkdirSync(dirPath, { recursive: true });
+    writeFileSync(
+      join(dirPath, 'token-1234567890.md'),
+      `---\nid: '1234567890'\ncategory: fact\nscope: global\nconfidence: 0.7\nevidence: 1\nfirst_seen: 2026-01-01\nlast_seen: 2026-01-01\nstatus: active\ntags: []\nsources: []\n---\nThe CI token is ${secret}.\n`,
+    );
+    const r = runCli(['check'], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/token-1234567890\.md:\d+: .*GitHub token/);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+});
