@@ -1,7 +1,9 @@
 /** The --commit family of flags, shared by every command that applies a plan. */
 import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
 import type { CommitResult } from '../knowledge/git.js';
 import type { ApplyResult } from '../knowledge/plan.js';
+import { crashPoint, endJournal, type CommitIntent } from '../knowledge/transaction.js';
 
 export interface CommitFlags {
   commit?: boolean;
@@ -18,10 +20,20 @@ export function addCommitOptions(cmd: Command): Command {
     .option('--author-email <email>', 'commit author e-mail (default: GIT_AUTHOR_EMAIL or git config user.email)');
 }
 
+/** The commit --commit asks for, as applyPlan journals it (see knowledge/transaction.ts). */
+export function commitIntent(flags: CommitFlags, message: string): CommitIntent | undefined {
+  if (!flags.commit) return undefined;
+  const author = { ...(flags.authorName ? { name: flags.authorName } : {}), ...(flags.authorEmail ? { email: flags.authorEmail } : {}) };
+  return { message, ...(flags.branch ? { branch: flags.branch } : {}), ...(Object.keys(author).length ? { author } : {}) };
+}
+
+/** Commits what was applied when --commit asks, then closes the run's journal: the commit was
+ * the last thing it waited for. */
 export async function commitIfAsked(root: string, flags: CommitFlags, applied: ApplyResult, message: string): Promise<CommitResult | undefined> {
   if (!flags.commit) return undefined;
   const { commitChanges } = await import('../knowledge/git.js');
-  return commitChanges({
+  crashPoint('before-commit');
+  const result = await commitChanges({
     root,
     changed: applied.changed,
     removed: applied.removed,
@@ -29,4 +41,20 @@ export async function commitIfAsked(root: string, flags: CommitFlags, applied: A
     ...(flags.branch ? { branch: flags.branch } : {}),
     author: { ...(flags.authorName ? { name: flags.authorName } : {}), ...(flags.authorEmail ? { email: flags.authorEmail } : {}) },
   });
+  endJournal(root);
+  return result;
+}
+
+/** How long a command that writes the store waits for another writer: as long as a harvest may
+ * take (env COMPOUND_LOCK_WAIT_MS). */
+export function writerLockWaitMs(): number {
+  return Number(process.env.COMPOUND_LOCK_WAIT_MS ?? 30 * 60_000);
+}
+
+/** --commit outside a git repository fails before anything is written. */
+export async function assertGitRepository(root: string): Promise<void> {
+  const { findGitRoot } = await import('../knowledge/git.js');
+  if (!findGitRoot(root)) {
+    throw new UsageError(`${root} is not inside a git repository`, { fix: 'run git init (or compound init in a repository), or drop --commit' });
+  }
 }

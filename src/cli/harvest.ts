@@ -11,7 +11,7 @@ import { SESSION_FORMATS, type SessionFormat } from '../sessions/model.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { action } from './run.js';
 import { context } from './context.js';
-import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
+import { addCommitOptions, commitIfAsked, commitIntent, type CommitFlags } from './commit-options.js';
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
@@ -19,6 +19,11 @@ import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
 import { PhaseClock } from '../core/phase-clock.js';
+import { join } from 'node:path';
+import { acquireLock } from '../knowledge/lock.js';
+import { LOCK_FILE } from '../knowledge/paths.js';
+import { recoverStore } from '../knowledge/recover.js';
+import { assertGitRepository, writerLockWaitMs } from './commit-options.js';
 import { extractorSetup, type ModelFlags } from './model-options.js';
 import { runModelHarvest, modelSummary } from './harvest-model.js';
 import type { ModelStats } from '../harvest/model/run.js';
@@ -79,6 +84,15 @@ export function register(program: Command): void {
         const from = flags.from ? parseFromList(flags.from) : undefined;
         if (paths.length === 0 && !from) throw new UsageError('nothing to harvest', { fix: 'name transcript files or directories, or pass --from claude,codex,...' });
         const setup = extractorSetup(flags, config);
+        const writes = !flags.dryRun && !flags.batchOut;
+        if (flags.commit && writes) await assertGitRepository(root);
+        // one writer from reading the store to the commit: a second harvest waits for this one
+        const release = writes ? acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs(), onWait: (holder) => note(`waiting for the knowledge store (locked by ${holder}) ...`) }) : () => {};
+        try {
+        if (writes) {
+          const recovered = await recoverStore(root);
+          if (recovered.replayed) note(`finished an interrupted run first${recovered.committed ? ` (committed ${recovered.committed.sha.slice(0, 12)})` : ''}`);
+        }
         tuneCompilerForBatchWork();
         stopPretenuringForBatchReading();
         const progress = progressReporter('harvest');
@@ -128,11 +142,13 @@ export function register(program: Command): void {
         if (flags.prBody && !batchOnly) writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...(flags.linkBase ? { linkBase: flags.linkBase } : {}), ...(modelStats ? { model: modelStats } : {}) }));
         let commit;
         let applied = false;
+        const message = commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan);
         if (!flags.dryRun && !batchOnly) {
           const b = builder;
           let res;
           try {
-            res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()) });
+            const intent = commitIntent(flags, message);
+            res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()), ...(intent ? { commit: intent } : {}) });
             clock?.mark('write');
             applied = res.changed.length + res.removed.length > 0;
             if (res.changed.includes(INDEX_FILE)) {
@@ -142,7 +158,8 @@ export function register(program: Command): void {
           } finally {
             b?.close();
           }
-          if (applied) commit = await commitIfAsked(root, flags, res, commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan));
+          // (called with nothing applied too: it closes the run's journal)
+          commit = await commitIfAsked(root, flags, res, message);
           if (commit) clock?.mark('commit');
         }
         if (flags.json) {
@@ -161,6 +178,9 @@ export function register(program: Command): void {
         // a failure of the nightly job; that file still gets its warning.
         const nothingRead = stats.files > 0 && stats.filesFailed === stats.files;
         return nothingRead || (stats.files === 0 && planChanges(plan).length === 0 && paths.length > 0) ? EXIT.problems : EXIT.ok;
+        } finally {
+          release();
+        }
       }),
     );
 }

@@ -11,7 +11,8 @@ import { formatProblem } from '../knowledge/problem.js';
 import { EXIT } from '../core/errors.js';
 import { action } from './run.js';
 import { refreshSearchCache } from './search-cache.js';
-import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
+import { addCommitOptions, assertGitRepository, commitIfAsked, writerLockWaitMs, type CommitFlags } from './commit-options.js';
+import { recoverStore } from '../knowledge/recover.js';
 import { findRoot } from '../core/config.js';
 import { note, out, printJson } from './io.js';
 
@@ -28,8 +29,10 @@ export function register(program: Command): void {
       action(async (opts: { dryRun?: boolean; json?: boolean; cache?: boolean } & CommitFlags) => {
         // not context(): the config is not used here, and reading it would load the YAML parser
         const root = findRoot(process.cwd());
-        const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE));
+        if (opts.commit && !opts.dryRun) await assertGitRepository(root);
+        const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs(), onWait: (holder) => note(`waiting for the knowledge store (locked by ${holder}) ...`) });
         try {
+          if (!opts.dryRun) await recoverStore(root);
           const cache = opts.cache === false ? undefined : LoadCache.open(root);
           const store = await loadStoreParallel(root, cache ? { cache } : {});
           // the same item files and index.json as a run that found them in sync: no rendering
@@ -44,7 +47,14 @@ export function register(program: Command): void {
           }
           if (!changed || !opts.dryRun) cache?.rememberIndex(digest, text);
           cache?.save();
-          const commit = changed && !opts.dryRun ? await commitIfAsked(root, opts, { changed: [INDEX_FILE], removed: [] }, 'compound: reindex knowledge/index.json\n') : undefined;
+          // a reviewer's edits and deletions of item files are committed with the index they led to
+          let commit;
+          if (opts.commit && !opts.dryRun) {
+            const { knowledgeChanges } = await import('../knowledge/git.js');
+            const edits = await knowledgeChanges(root);
+            const applied = { changed: [...new Set([...edits.changed, ...(changed ? [INDEX_FILE] : [])])].sort(), removed: edits.removed };
+            if (applied.changed.length + applied.removed.length > 0) commit = await commitIfAsked(root, opts, applied, `compound: reindex knowledge/index.json${edits.removed.length ? ` (${edits.removed.length} item(s) deleted by review)` : ''}\n`);
+          }
           if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
           for (const p of store.problems) note(formatProblem(p));
           const verb = changed ? (opts.dryRun ? 'would be updated' : 'updated') : 'unchanged';

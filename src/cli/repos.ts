@@ -20,7 +20,11 @@ import { context } from './context.js';
 import { note, out, printJson, warn } from './io.js';
 import { renderTable } from './format.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
-import { addCommitOptions, commitIfAsked, type CommitFlags } from './commit-options.js';
+import { addCommitOptions, assertGitRepository, commitIfAsked, commitIntent, writerLockWaitMs, type CommitFlags } from './commit-options.js';
+import { acquireLock } from '../knowledge/lock.js';
+import { LOCK_FILE } from '../knowledge/paths.js';
+import { recoverStore } from '../knowledge/recover.js';
+import { join } from 'node:path';
 
 interface RepoRow {
   file: string;
@@ -79,6 +83,10 @@ export function register(program: Command): void {
   addCommitOptions(rename).action(
     action(async (fromName: string, toName: string, flags: CommitFlags & { dryRun?: boolean; json?: boolean }) => {
       const { root } = context();
+      if (flags.commit && !flags.dryRun) await assertGitRepository(root);
+      const release = flags.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs() });
+      try {
+      if (!flags.dryRun) await recoverStore(root);
       const from = sanitizeName(fromName);
       const to = sanitizeName(toName);
       if (from === to) throw new UsageError(`rename ${fromName} ${toName}: the same repo`);
@@ -89,14 +97,19 @@ export function register(program: Command): void {
       const plan = makePlan(store.items, r.desired, r.remove, r.reasons);
       let commit;
       if (!flags.dryRun && planChanges(plan).length > 0) {
-        const res = applyPlan(root, plan);
-        commit = await commitIfAsked(root, flags, res, `compound: repos rename ${from} ${to} (${r.moved} moved, ${r.merged} merged)`);
+        const message = `compound: repos rename ${from} ${to} (${r.moved} moved, ${r.merged} merged)`;
+        const intent = commitIntent(flags, message);
+        const res = applyPlan(root, plan, intent ? { commit: intent } : {});
+        commit = await commitIfAsked(root, flags, res, message);
       }
       if (flags.json) printJson({ dryRun: Boolean(flags.dryRun), moved: r.moved, merged: r.merged, ...planJson(plan), ...(commit ? { commit } : {}) });
       else for (const line of planLines(plan)) out(line);
       note(`${r.moved} item(s) moved, ${r.merged} merged into ${to}; ${flags.dryRun ? 'plan (dry run, nothing written)' : 'applied'}: ${planSummary(plan)}`);
       if (commit) note(`committed ${commit.sha.slice(0, 12)} on ${commit.branch}`);
       return EXIT.ok;
+      } finally {
+        release();
+      }
     }),
   );
 }

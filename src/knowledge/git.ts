@@ -24,6 +24,9 @@ export interface CommitOptions {
   author?: Partial<Author>;
   /** Commit to this branch (created at HEAD when missing). Default: the current branch. */
   branch?: string;
+  /** Make no commit when the staged paths are as the branch already has them (a run that was
+   * killed after its commit, replayed). */
+  onlyIfChanged?: boolean;
 }
 
 export interface CommitResult {
@@ -134,7 +137,30 @@ export async function commitChanges(options: CommitOptions): Promise<CommitResul
   const cache = {};
   if (options.changed.length > 0) await git.add({ fs, dir, filepath: options.changed.map(toRepo), cache });
   for (const p of options.removed) await git.remove({ fs, dir, filepath: toRepo(p), cache });
+  if (options.onlyIfChanged) {
+    const rows = await git.statusMatrix({ fs, dir, filepaths: [...options.changed, ...options.removed].map(toRepo), cache });
+    // [path, HEAD, workdir, stage]: staged equal to HEAD is 1,?,1 (kept) or 0,?,0 (absent in both)
+    if (rows.every(([, head, , stage]) => head === stage)) return undefined;
+  }
   const when = commitTimestamp();
   const sha = await git.commit({ fs, dir, message: options.message, author: { ...author, ...when }, committer: { ...author, ...when }, cache });
   return { sha, branch };
+}
+
+/** The files under knowledge/ that differ from HEAD in the working tree (derived caches, the
+ * lock and the journal aside): what a reviewer changed and deleted, for `reindex --commit`. */
+export async function knowledgeChanges(root: string): Promise<{ changed: string[]; removed: string[] }> {
+  const dir = findGitRoot(root);
+  if (!dir) return { changed: [], removed: [] };
+  const prefix = relative(dir, resolve(root)).split('\\').join('/');
+  const base = prefix === '' ? 'knowledge' : `${prefix}/knowledge`;
+  const rows = await git.statusMatrix({ fs, dir, filepaths: [base], filter: (f) => !/\/\.cache\/|\/\.lock$|\/\.journal\.json$|\.tmp-\d+-\d+$/.test(f) });
+  const fromRoot = (p: string) => (prefix === '' ? p : p.slice(prefix.length + 1));
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [file, head, workdir] of rows) {
+    if (head === 1 && workdir === 0) removed.push(fromRoot(file));
+    else if (workdir === 2 || (head === 0 && workdir !== 0)) changed.push(fromRoot(file));
+  }
+  return { changed: changed.sort(), removed: removed.sort() };
 }

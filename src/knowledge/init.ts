@@ -27,6 +27,7 @@ ledger.json linguist-generated=true
 `;
 
 const GITIGNORE = `.lock
+.journal.json
 *.tmp-*
 `;
 

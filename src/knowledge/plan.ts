@@ -12,6 +12,7 @@ import { buildIndex, renderIndex } from './index-file.js';
 import { renderLedger, type Ledger } from './ledger.js';
 import { abs, removeFileAndEmptyDirs, writeFileAtomic } from './fsutil.js';
 import { acquireLock } from './lock.js';
+import { crashPoint, endJournal, readJournal, writeJournal, type CommitIntent, type Journal } from './transaction.js';
 import { CACHE_DIR, prepareCacheDir, RACY_MS } from './cache-dir.js';
 import { loadStore } from './store.js';
 import { STORE_STAMP_FILE, stampOf } from './store-stamp.js';
@@ -107,6 +108,9 @@ export interface ApplyHooks {
   /** Called once index.json is as the plan leaves it (`changed`: whether it was rewritten),
    * before the ledger and the cache files are written. */
   indexWritten?(changed: boolean): void;
+  /** The commit the caller makes once the plan is applied: journaled with it, so that the next
+   * run makes it if this one is killed first (see transaction.ts). */
+  commit?: CommitIntent;
 }
 
 /** A cache file's content, or what makes it (undefined: leave the file as it is). */
@@ -204,18 +208,32 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
   }
   const release = acquireLock(join(root, LOCK_FILE));
   try {
+    const left = readJournal(root);
+    if (left?.commit) {
+      throw new RuntimeError('E_JOURNAL', 'an interrupted run left a commit to make', { why: 'its files and its commit must land before anything else is written', fix: 'run compound harvest or compound reindex again: they finish it first' });
+    }
+    if (left) replayJournalFiles(root, left);
+    // the whole run, written down before its first file: a kill from here on is replayed
+    const journal: Journal = { version: 1, entries: plan.entries.filter((e) => e.action === 'remove' || ((e.action === 'add' || e.action === 'update') && e.content !== undefined)).map((e) => (e.action === 'remove' ? { path: e.path } : { path: e.path, content: e.content! })) };
+    if (plan.ledger) journal.ledger = renderLedger(plan.ledger);
+    if (hooks.commit) journal.commit = hooks.commit;
+    writeJournal(root, journal);
+    crashPoint('after-journal');
     const changed: string[] = [];
     const removed: string[] = [];
     const dirs = new Set<string>(); // made once each, not once per item
+    let written = 0;
     for (const e of plan.entries) {
       if ((e.action === 'add' || e.action === 'update') && e.content !== undefined) {
         writeFileAtomic(abs(root, e.path), e.content, dirs);
         changed.push(e.path);
+        if (++written === 2) crashPoint('mid-items');
       } else if (e.action === 'remove' && existsSync(abs(root, e.path))) {
         removeFileAndEmptyDirs(abs(root, e.path), abs(root, KNOWLEDGE_DIR));
         removed.push(e.path);
       }
     }
+    crashPoint('before-index');
     let indexChanged = false;
     if (!indexCurrent.has(plan)) {
       const base = planBases.get(plan);
@@ -226,12 +244,38 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
       if (after || store!.problems.length === 0) keepStoreStamp(root);
     }
     hooks.indexWritten?.(indexChanged);
-    if (plan.ledger && writeIfChanged(root, LEDGER_FILE, renderLedger(plan.ledger))) changed.push(LEDGER_FILE);
+    crashPoint('before-ledger');
+    if (journal.ledger !== undefined && writeIfChanged(root, LEDGER_FILE, journal.ledger)) changed.push(LEDGER_FILE);
     for (const c of planCaches.get(plan) ?? []) writeCacheFile(root, c.path, c.content, c.replaces);
+    // with a commit to make, the journal stays until the caller has made it (see commitIfAsked)
+    if (!hooks.commit) endJournal(root);
     return { changed: changed.sort(), removed: removed.sort() };
   } finally {
     release();
   }
+}
+
+/** Writes a journal's files again (the same bytes), its removals, the index and its ledger. */
+export function replayJournalFiles(root: string, journal: Journal): ApplyResult {
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const e of journal.entries) {
+    if (!isInsideKnowledge(e.path)) continue;
+    if (e.content !== undefined) {
+      writeFileAtomic(abs(root, e.path), e.content);
+      changed.push(e.path);
+    } else {
+      if (existsSync(abs(root, e.path))) removeFileAndEmptyDirs(abs(root, e.path), abs(root, KNOWLEDGE_DIR));
+      removed.push(e.path);
+    }
+  }
+  writeIndex(root);
+  changed.push(INDEX_FILE);
+  if (journal.ledger !== undefined) {
+    writeIfChanged(root, LEDGER_FILE, journal.ledger);
+    changed.push(LEDGER_FILE);
+  }
+  return { changed: changed.sort(), removed: removed.sort() };
 }
 
 function writeIfChanged(root: string, rel: string, content: string): boolean {
