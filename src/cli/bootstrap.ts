@@ -158,7 +158,16 @@ export function register(program: Command): void {
     )
     .action(
       action(async (flags: BootstrapFlags) => {
-        const settings = validate(flags);
+        let settings: Settings;
+        try {
+          settings = validate(flags);
+        } catch (err) {
+          // a hook with a bad option still gets a valid (empty) block; the usage error goes to stderr
+          const format = (FORMATS as readonly string[]).includes(flags.format ?? '') ? (flags.format as Format) : 'markdown';
+          const empty = await emptyBootstrap({ root: process.cwd(), budget: DEFAULT_CONFIG.bootstrap_budget, format, minConfidence: DEFAULT_MIN_CONFIDENCE, encoding: DEFAULT_ENCODING }, 'usage error').catch(() => undefined);
+          if (empty && !flags.write) process.stdout.write(empty.output);
+          throw err;
+        }
         const options: BootstrapOptions = { root: process.cwd(), budget: settings.budget ?? DEFAULT_CONFIG.bootstrap_budget, format: settings.format, minConfidence: settings.minConfidence, encoding: settings.encoding };
         let result: BootstrapResult;
         try {

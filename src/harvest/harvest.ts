@@ -99,9 +99,12 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   /** Each file's candidates are merged as soon as the files before it are (file order). */
   const mergerNow = (): CandidateMerger => {
     if (!merger) {
-      const items = (store ??= loadStore(options.root)).items;
+      const loaded = (store ??= loadStore(options.root));
+      const items = loaded.items;
       const existingIds = new Set(items.map((i) => i.meta.id));
-      merger = new CandidateMerger(items, new Set(ledger.emitted.filter((id) => !existingIds.has(id))));
+      // an item file that does not load (invalid YAML, a bad field) is still there: not rejected
+      const invalid = new Set(loaded.problems.map((p) => /-?([0-9a-f]{10})\.md$/.exec(p.file)?.[1]).filter((id): id is string => id !== undefined && !existingIds.has(id)));
+      merger = new CandidateMerger(items, new Set(ledger.emitted.filter((id) => !existingIds.has(id) && !invalid.has(id))), invalid);
     }
     return merger;
   };
@@ -211,6 +214,15 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     if (r.outcome === 'reinforced') reasons.set(r.id, 'reinforced');
     else if (r.outcome === 'conflict') reasons.set(r.id, `conflicts with ${r.other}`);
     else if (r.outcome === 'added') reasons.set(r.id, r.candidate.quarantine ? `quarantined: ${r.candidate.quarantine}` : 'new');
+  }
+  // a session with a sighting of an invalid item stays pending: harvested again once it is fixed
+  const waiting = new Set(merged.records.filter((r) => r.outcome === 'blocked').map((r) => r.origin.session));
+  if (waiting.size > 0) {
+    const held = new Set(files.ledgerUpdates.filter((s) => waiting.has(s.id)).map((s) => s.hash));
+    files.ledgerUpdates = files.ledgerUpdates.filter((s) => !waiting.has(s.id));
+    files.filesRead = files.filesRead.filter((h) => !held.has(h));
+    stats.sessionsPending += waiting.size;
+    for (const r of merged.records) if (r.outcome === 'blocked') options.onWarning?.({ file: r.origin.session, message: `a new sighting of item ${r.id}, whose file does not load, waits until the file is fixed (the session is harvested again then)` });
   }
   const plan = makePlan(store?.items ?? [], [...merged.items.values()], [], reasons);
   // Made, rendered and compared only when the harvest added to it: a rerun over tens of

@@ -21,7 +21,7 @@ export interface OriginCandidate {
   origin: CandidateOrigin;
 }
 
-export type MergeOutcome = 'added' | 'reinforced' | 'conflict' | 'rejected' | 'duplicate';
+export type MergeOutcome = 'added' | 'reinforced' | 'conflict' | 'rejected' | 'duplicate' | 'blocked';
 
 export interface MergeRecord {
   outcome: MergeOutcome;
@@ -177,6 +177,9 @@ export class CandidateMerger {
   constructor(
     store: readonly StoredItem[],
     private readonly rejected: ReadonlySet<string>,
+    /** Ids of item files that are in the store but invalid (a reviewer's broken edit): their new
+     * sightings wait until the file is fixed, instead of writing a second item or over it. */
+    private readonly blocked: ReadonlySet<string> = new Set(),
   ) {
     this.working = new Map<string, Item>(store.map((i) => [i.meta.id, { meta: i.meta, body: i.body }]));
   }
@@ -254,6 +257,10 @@ export class CandidateMerger {
     const id = this.idOf(c, facts);
     if (this.rejected.has(id)) {
       records.push({ outcome: 'rejected', id, candidate: c, origin });
+      return;
+    }
+    if (this.blocked.has(id) || (c.sameAs !== undefined && this.blocked.has(c.sameAs))) {
+      records.push({ outcome: 'blocked', id, candidate: c, origin });
       return;
     }
     if (c.quarantine !== undefined && working.get(id)?.meta.status === 'active') {

@@ -23,4 +23,15 @@ describe('bootstrap --task-file', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('only its first');
   });
+
+  it('a hook with a bad option value still prints the empty valid block, and the usage error on stderr', () => {
+    const root = tempDir();
+    expect(runCli(['init'], { cwd: root }).code).toBe(0);
+    const r = runCli(['bootstrap', '--format', 'claude-code', '--budget', 'abc'], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--budget abc is not a positive whole number');
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(out.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(out.hookSpecificOutput.additionalContext).toContain('compound:bootstrap ids=');
+  });
 });

@@ -1,5 +1,6 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync, symlinkSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, symlinkSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { loadStore } from '../../src/knowledge/store.js';
@@ -195,7 +196,9 @@ describe('ledger', () => {
 describe('the writer lock', () => {
   it('a second writer waits briefly, then fails with E_LOCKED', async () => {
     const root = tempDir();
-    const release = acquireLock(join(root, LOCK_FILE), { waitMs: 0 });
+    // held by another live process of this host (this one's parent; within one process the lock nests)
+    mkdirSync(join(root, 'knowledge'), { recursive: true });
+    writeFileSync(join(root, LOCK_FILE), JSON.stringify({ pid: process.ppid, host: hostname() }));
     let err: unknown;
     try {
       acquireLock(join(root, LOCK_FILE), { waitMs: 150 });
@@ -203,7 +206,7 @@ describe('the writer lock', () => {
       err = e;
     }
     expect(isCompoundError(err) && err.code).toBe('E_LOCKED');
-    release();
+    rmSync(join(root, LOCK_FILE));
     acquireLock(join(root, LOCK_FILE), { waitMs: 0 })();
   });
 

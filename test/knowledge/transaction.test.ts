@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { GIT_ENV, PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
 import { acquireLock } from '../../src/knowledge/lock.js';
-import { runCliAsync } from '../harvest/model/fake-model.js';
+import { runCliAsync, writeClaudeSession } from '../harvest/model/fake-model.js';
 
 const ENV = { ...GIT_ENV, GIT_COMMITTER_NAME: 'Test Bot', GIT_COMMITTER_EMAIL: 'bot@example.invalid' };
 
@@ -139,5 +139,38 @@ describe('reindex --commit', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not inside a git repository');
     expect(readFileSync(join(root, 'knowledge', 'ledger.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('an item file that does not load', () => {
+  it('is left alone, and its new sighting waits until the file is fixed', () => {
+    const root = store();
+    const turns = (id: string) => [
+      { user: 'run the migration' },
+      { bash: 'npm run migrate', output: 'error: column "due_date" of relation "invoices" already exists', error: true },
+      { assistant: 'The column exists already; making the migration idempotent with ADD COLUMN IF NOT EXISTS.' },
+      { bash: 'npm run migrate', output: 'migrations applied' },
+      { assistant: `Done (${id}).` },
+    ];
+    const first = tempDir();
+    writeClaudeSession(join(first, 'a.jsonl'), 'dddddddd-1111-4c3d-9e8f-000000000001', '/srv/src/invoices', turns('a'));
+    expect(runCli(['harvest', first], { cwd: root }).code).toBe(0);
+    const files = readdirSync(join(root, 'knowledge', 'repos'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+    expect(files.length).toBeGreaterThan(0);
+    const broken = files[0]!;
+    const good = readFileSync(broken, 'utf8');
+    writeFileSync(broken, good.replace(/^confidence: .*$/m, 'confidence: [oops'));
+    const second = tempDir();
+    writeClaudeSession(join(second, 'b.jsonl'), 'dddddddd-2222-4c3d-9e8f-000000000002', '/srv/src/invoices', turns('b'));
+    const r = runCli(['harvest', second, '--json'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('waits until the file is fixed');
+    expect(readFileSync(broken, 'utf8')).toContain('confidence: [oops');
+    expect(readFileSync(join(root, 'knowledge', 'ledger.json'), 'utf8')).not.toContain('dddddddd-2222');
+    // fixed by the reviewer: the next run takes the sighting
+    writeFileSync(broken, good);
+    expect(runCli(['harvest', second], { cwd: root }).code).toBe(0);
+    expect(readFileSync(join(root, 'knowledge', 'ledger.json'), 'utf8')).toContain('dddddddd-2222');
+    expect(readFileSync(broken, 'utf8')).toMatch(/^evidence: 2$/m);
   });
 });
