@@ -6,6 +6,7 @@
  */
 import type { Candidate } from '../candidate.js';
 import { overlap, words } from './text.js';
+import { rejectReason } from './precision.js';
 import type { SessionView } from './view.js';
 import { reportsOf } from './report.js';
 import { ruleTexts } from './rules/repo-rules.js';
@@ -61,6 +62,6 @@ export function dedupe(candidates: readonly Candidate[]): Candidate[] {
 }
 
 export function select(view: SessionView, candidates: readonly Candidate[]): Candidate[] {
-  const good = dedupe(candidates.filter((c) => (c.score ?? 0) >= MIN_SCORE));
+  const good = dedupe(candidates.filter((c) => (c.score ?? 0) >= MIN_SCORE && rejectReason(c) === undefined));
   return good.slice(0, budget(view)).sort((a, b) => a.evidence.event - b.evidence.event || byRank(a, b));
 }

@@ -12,7 +12,8 @@ import { editedFiles, type SessionView } from '../view.js';
 const OPEN_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|unresolved|remaining)\b/i;
 const OPEN_LINE = /^(?:recommendation|open question|todo|follow[- ]?up|unresolved|next step)s?:\s*/i;
 const DOUBT = /\b(?:not (?:yet )?verified|never verified|could(?:n't| not) (?:verify|confirm|determine|find out)|unclear (?:whether|if|why)|remains? (?:unclear|unknown|to be)|needs? (?:verification|to be verified|confirmation)|whether .+ (?:actually|really))\b/i;
-const OFFER = /^(?:would you like|shall i|should i|do you want|want me to|let me know|if you'd like|need me to)/i;
+/** Offers to the user, and a tool's own prompts ("Did you mean …?"): not questions of the project. */
+const OFFER = /^(?:would you like|shall i|should i|do you want|want me to|let me know|if you'd like|need me to|did you mean)/i;
 
 /** A request the user cut short: every call after it was rejected and nothing else ran. */
 function stoppedRequest(view: SessionView): Draft | undefined {
@@ -26,7 +27,8 @@ function stoppedRequest(view: SessionView): Draft | undefined {
     category: 'question',
     title: `Unresolved: ${clip(request, 60)}`,
     text: `Open: the user reported "${request}", but the cause was never diagnosed; the diagnostic calls (${tried.join(', ')}) were rejected and the session ended.`,
-    confidence: CONFIDENCE.speculative,
+    // the session shows the question was left open (not a guess that it might be)
+    confidence: CONFIDENCE.implied,
     event: prompt.index,
     tags: ['open', ...after.map((s) => s.call.name)],
     quotes: [request],
@@ -78,7 +80,8 @@ function closingDoubts(view: SessionView): Draft[] {
   for (const s of sentences(last.text)) {
     const question = s.endsWith('?') && !OFFER.test(s);
     if (!question && !DOUBT.test(s)) continue;
-    if (concreteness(s) === 0) continue;
+    // a question must stand alone for a later reader: "What about X?" does not
+    if (concreteness(s) === 0 || s.split(/\s+/).length < 8) continue;
     drafts.push({
       category: 'question',
       title: `Open: ${clip(s, 60)}`,

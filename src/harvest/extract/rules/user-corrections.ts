@@ -29,6 +29,9 @@ const PROCEDURE = /^(?:before|first|always|never|when)\b|\bbefore (?:providing|p
 /** The user pointing at something the agent did wrong ("you wasted", "next time", "your task isn't"). */
 const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|your task (?:is|isn'?t)|i (?:did )?specifically)\b/i;
 const MAX_CORRECTION = 300;
+/** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
+ * a request, not a statement that something the agent believed or did was wrong. */
+const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
@@ -106,6 +109,8 @@ function fromPrompts(view: SessionView): Draft[] {
     if (i === 0 && !CONVENTION.test(whole)) return; // the opening prompt is the task, not a correction
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     if (!CORRECTION.test(whole) && !MISTAKE.test(whole)) return;
+    // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
+    if (REQUEST.test(whole.replace(/^[^A-Za-z]+/, '').replace(/^in [^,]{1,60},\s*/i, '')) && !MISTAKE.test(whole)) return;
     const text = correctionText(p.text);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
