@@ -10,7 +10,7 @@ import { parseFromList } from '../sessions/walk.js';
 import { SESSION_FORMATS, type SessionFormat } from '../sessions/model.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { action } from './run.js';
-import { context } from './context.js';
+import { context, requireStore } from './context.js';
 import { addCommitOptions, commitIfAsked, commitIntent, type CommitFlags } from './commit-options.js';
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
@@ -74,6 +74,7 @@ export function register(program: Command): void {
     .action(
       action(async (paths: string[], flags: HarvestFlags) => {
         const { root, config } = context();
+        requireStore(root);
         const top = flags.top === undefined ? undefined : Number(flags.top);
         if (top !== undefined && (!Number.isInteger(top) || top < 1)) throw new UsageError(`--top ${flags.top} is not a positive whole number`);
         if (flags.format !== undefined && !(SESSION_FORMATS as readonly string[]).includes(flags.format)) {

@@ -10,7 +10,7 @@ import { parseFromList } from '../sessions/walk.js';
 import { measure, DASHBOARD_FILE, METRICS_FILE } from '../measure/measure.js';
 import type { Metric } from '../measure/metric.js';
 import { parseDateFlag } from '../measure/time.js';
-import { context } from './context.js';
+import { context, requireStore } from './context.js';
 import { note, out, warn } from './io.js';
 import { progressReporter } from './progress.js';
 import { action } from './run.js';
@@ -41,6 +41,7 @@ export function register(program: Command): void {
 
 async function runMeasure(flags: MeasureFlags): Promise<ExitCode> {
   const { root, config } = context();
+  requireStore(root);
   const from = flags.from !== undefined ? parseFromList(flags.from) : undefined;
   const inputs = flags.sessions ?? [];
   const since = flags.since !== undefined ? parseDateFlag(flags.since, '--since') : undefined;

@@ -14,6 +14,7 @@ import { refreshSearchCache } from './search-cache.js';
 import { addCommitOptions, assertGitRepository, commitIfAsked, writerLockWaitMs, type CommitFlags } from './commit-options.js';
 import { recoverStore } from '../knowledge/recover.js';
 import { findRoot } from '../core/config.js';
+import { requireStore } from './context.js';
 import { note, out, printJson } from './io.js';
 
 export function register(program: Command): void {
@@ -29,6 +30,7 @@ export function register(program: Command): void {
       action(async (opts: { dryRun?: boolean; json?: boolean; cache?: boolean } & CommitFlags) => {
         // not context(): the config is not used here, and reading it would load the YAML parser
         const root = findRoot(process.cwd());
+        requireStore(root);
         if (opts.commit && !opts.dryRun) await assertGitRepository(root);
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs(), onWait: (holder) => note(`waiting for the knowledge store (locked by ${holder}) ...`) });
         try {

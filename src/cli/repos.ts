@@ -16,7 +16,7 @@ import { applyPlan, makePlan, planChanges } from '../knowledge/plan.js';
 import { sanitizeName } from '../knowledge/paths.js';
 import { planRename } from '../harvest/rename-repo.js';
 import { action } from './run.js';
-import { context } from './context.js';
+import { context, requireStore } from './context.js';
 import { note, out, printJson, warn } from './io.js';
 import { renderTable } from './format.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
@@ -83,6 +83,7 @@ export function register(program: Command): void {
   addCommitOptions(rename).action(
     action(async (fromName: string, toName: string, flags: CommitFlags & { dryRun?: boolean; json?: boolean }) => {
       const { root } = context();
+      requireStore(root);
       if (flags.commit && !flags.dryRun) await assertGitRepository(root);
       const release = flags.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs() });
       try {
