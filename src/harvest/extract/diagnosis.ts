@@ -147,7 +147,7 @@ const factsCache = new TextCache<SentenceFacts[]>(5000);
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
  * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
  */
-export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true, strongOnly = false): Explanation | undefined {
+export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true, strongOnly = false, causalOnly = false): Explanation | undefined {
   const errWords = errorWords(err);
   let best: (Explanation & { score: number; sentences: { text: string; score: number }[] }) | undefined;
   let distance = 0;
@@ -157,7 +157,7 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
     // The first explanation after a failure is usually the diagnosis; later ones drift.
     const penalty = recency ? 0.4 * distance++ : 0;
     const scored = emptyList<{ text: string; score: number }>();
-    for (const f of sentenceFacts(e.text)) scored.push({ text: f.text, score: strongOnly && !f.strong ? -Infinity : scoreOf(f, errWords) - penalty });
+    for (const f of sentenceFacts(e.text)) scored.push({ text: f.text, score: (strongOnly && !f.strong) || (causalOnly && !f.causal) ? -Infinity : scoreOf(f, errWords) - penalty });
     for (const s of scored) {
       if (s.score >= minScore && (!best || s.score > best.score)) best = { text: s.text, event: e.index, score: s.score, sentences: scored };
     }

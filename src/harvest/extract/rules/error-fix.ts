@@ -154,7 +154,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     const between = fix ? stepsBetween(view, s, fix, fam) : emptyList<string>();
     const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
-    const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err);
+    // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
+    // sentence of the agent is often about something else
+    const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err, 4, true, false, true);
     if (!why && (!fix || plainRetry)) continue;
 
     const parts = [`${code(clip(s.command, 90))} fails with ${code(err)}.`];
@@ -214,7 +216,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
       return shared >= 2 || (e === firstReply && shared >= 1);
     });
     // "The problem is …" beats a restatement of the error.
-    const why = explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false);
+    const why = explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false, false, true);
     if (!why) continue;
     const before = lines.slice(0, lines.indexOf(errLine));
     const cmdLine = (before.find((l) => /^[❯$>]\s+\S/.test(l)) ?? before.find((l) => /^\.{1,2}\/\S/.test(l)))?.replace(/^[❯$>]\s+/, '');
