@@ -3,8 +3,9 @@
  * metrics/metrics.json and metrics/dashboard.md. Results on stdout (a summary, or the JSON with
  * --json); warnings and progress on stderr.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EXIT, type ExitCode } from '../core/errors.js';
+import { UsageError, EXIT, type ExitCode } from '../core/errors.js';
 import type { ReadWarning } from '../sessions/model.js';
 import { parseFromList } from '../sessions/walk.js';
 import { measure, DASHBOARD_FILE, METRICS_FILE } from '../measure/measure.js';
@@ -50,6 +51,10 @@ async function runMeasure(flags: MeasureFlags): Promise<ExitCode> {
   const onWarning = (w: ReadWarning): void => {
     if (shown++ < MAX_PRINTED_WARNINGS) warn(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`);
   };
+  // a mistyped --sessions path must not replace the dashboard with an empty one
+  if (inputs.length > 0 && !from && inputs.every((p) => !/[*?[{]/.test(p) && !existsSync(p))) {
+    throw new UsageError(`--sessions: ${inputs.join(', ')} ${inputs.length > 1 ? 'do' : 'does'} not exist`, { fix: 'name a transcript file or folder (the dashboard is left as it was)' });
+  }
   const progress = progressReporter('measuring');
   const result = await measure({
     root,

@@ -2,8 +2,9 @@
  * The one top-level handler: every error becomes "what happened, why, what to do" on stderr and
  * a documented exit code (0 ok, 1 problems found, 2 usage error, 3 runtime failure).
  */
+import { existsSync, statSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { CompoundError, EXIT, type ExitCode } from '../core/errors.js';
+import { CompoundError, EXIT, UsageError, type ExitCode } from '../core/errors.js';
 import { note, style } from './io.js';
 import { VERSION } from '../core/version.js';
 
@@ -39,7 +40,11 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
     .configureOutput({ outputError: (str, write) => write(str) });
   program.hook('preAction', (thisCommand) => {
     const dir = thisCommand.opts<{ cwd?: string }>().cwd;
-    if (dir) process.chdir(dir);
+    if (dir) {
+      // a directory that is not there is the user's slip, not an internal failure
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`-C ${dir}: no such directory`, { fix: 'pass an existing directory' });
+      process.chdir(dir);
+    }
   });
   for (const sub of program.commands) sub.exitOverride();
 

@@ -12,6 +12,7 @@ import { note, out, printJson, style, warn } from './io.js';
 import { humanBytes, parsePositiveInt, renderTable, shortTime } from './format.js';
 
 interface SampleFlags {
+  json?: boolean;
   count?: string;
   since?: string;
   repo?: string;
@@ -33,6 +34,7 @@ export function register(program: Command): void {
     .option('--repo <name>', 'keep sessions of this repository')
     .option('--min-score <s>', 'keep sessions scoring at least this (0..1)')
     .option('--format <format>', 'output: table, json or paths', 'table')
+    .option('--json', 'the same as --format json')
     .option('--from <list>', 'add default locations: claude,codex,hermes,gemini,specstory,aider')
     .action(action((paths: string[], flags: SampleFlags) => sample(paths, flags)));
 }
@@ -47,7 +49,7 @@ interface ParsedFlags {
 
 function parseFlags(flags: SampleFlags): ParsedFlags {
   const parsed: ParsedFlags = { output: 'table' };
-  const format = flags.format ?? 'table';
+  const format = flags.json ? 'json' : flags.format ?? 'table';
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`unknown output format "${format}"`, { fix: `use one of: ${OUTPUT_FORMATS.join(', ')}` });
   }

@@ -22,7 +22,7 @@ export function register(program: Command): void {
         if (matches.length !== 1) {
           throw new InputError(matches.length ? 'E_SHOW_AMBIGUOUS' : 'E_SHOW_NOT_FOUND', key, undefined, matches.length ? `\`${key}\` matches ${matches.length} items` : `no item \`${key}\``, {
             why: matches.length ? 'an id prefix must name exactly one item' : 'no valid item has that id or path',
-            fix: matches.length ? 'give more characters of the id' : 'run `compound list` to see ids (or `compound check` if the file is invalid)',
+            fix: matches.length ? 'give more characters of the id' : key.length < 4 && /^[0-9a-f]+$/.test(key) ? 'an id prefix needs at least 4 of the 10 characters; run `compound list` to see ids' : 'run `compound list` to see ids (or `compound check` if the file is invalid)',
           });
         }
         const item = matches[0]!;
