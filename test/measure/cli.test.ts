@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers.js';
 import { writeFixture } from './fixture.js';
@@ -29,15 +29,18 @@ describe('compound measure (CLI)', () => {
     expect(report.inputs.sessions).toBe(4); // s4, s5, s6, s7
   });
 
-  it('a bad date is a usage error (exit 2); sessions asked for but none found is exit 1 with a dashboard', () => {
+  it('a bad date or a path that does not exist is a usage error (exit 2); sessions asked for but none found is exit 1 with a dashboard', () => {
     const root = tempDir('compound-measure-cli-');
     writeFixture(root);
     const bad = runCli(['measure', '--as-of', 'last tuesday'], { cwd: root });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('[E_USAGE]');
-    const none = runCli(['measure', '--sessions', 'nowhere'], { cwd: root });
+    const typo = runCli(['measure', '--sessions', 'nowhere'], { cwd: root });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--sessions: nowhere does not exist');
+    mkdirSync(join(root, 'empty-folder'));
+    const none = runCli(['measure', '--sessions', 'empty-folder'], { cwd: root });
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('nowhere: no such file or directory');
     expect(readFileSync(join(root, 'metrics', 'dashboard.md'), 'utf8')).toContain('No sessions measured');
   });
 });
