@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { harvest } from '../harvest/harvest.js';
 import { renderPrBody } from '../harvest/pr-body.js';
 import { applyPlan, planChanges } from '../knowledge/plan.js';
@@ -40,6 +40,7 @@ interface HarvestFlags extends CommitFlags, ModelFlags {
   dryRun?: boolean;
   json?: boolean;
   prBody?: string;
+  prReport?: string;
   linkBase?: string;
   workers?: string;
   timings?: boolean;
@@ -56,7 +57,8 @@ export function register(program: Command): void {
     .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
     .option('--dry-run', 'print the plan without writing anything')
     .option('--json', 'print the plan and statistics as JSON')
-    .option('--pr-body <file>', 'write the markdown body for the nightly pull request')
+    .option('--pr-body <file>', 'write the markdown body for the nightly pull request (cut to fit GitHub\'s 65,536 characters)')
+    .option('--pr-report <file>', 'also write the whole report there (e.g. metrics/harvest-report.md, committed with the branch); a cut body links to it')
     .option('--timings', 'print how long each phase took (walk, stat, reading, merge, plan, writing) on stderr')
     .option('--link-base <url>', 'prefix for file links in the PR body (e.g. https://github.com/org/repo/blob/knowledge/nightly/)')
     .option('--extractor <which>', 'rules, model or both (default: model when compound.config.yaml configures one, else rules)')
@@ -140,7 +142,12 @@ export function register(program: Command): void {
         if (warnings > 20) warn(`${warnings - 20} more warning(s) not shown`);
         for (const p of result.storeProblems) warn(`${formatProblem(p)} (left untouched)`);
         const { plan, stats } = result;
-        if (flags.prBody && !batchOnly) writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...(flags.linkBase ? { linkBase: flags.linkBase } : {}), ...(modelStats ? { model: modelStats } : {}) }));
+        if (flags.prBody && !batchOnly) {
+          const bodyOptions = { ...(flags.linkBase ? { linkBase: flags.linkBase } : {}), ...(modelStats ? { model: modelStats } : {}) };
+          // the whole list, uncut, where the (cut) body can link to it
+          if (flags.prReport) writeFileSync(resolve(flags.prReport), renderPrBody(plan, result.records, stats, { ...bodyOptions, maxChars: Number.MAX_SAFE_INTEGER }));
+          writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...bodyOptions, ...(flags.prReport ? { fullReport: relative(root, resolve(flags.prReport)).split('\\').join('/') } : {}) }));
+        }
         let commit;
         let applied = false;
         const message = commitMessage(`compound: harvest ${stats.sessions} session(s)`, plan);

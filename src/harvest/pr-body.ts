@@ -14,6 +14,33 @@ export interface PrBodyOptions {
   linkBase?: string;
   /** The model's figures, when a model extracted. */
   model?: ModelStats;
+  /** Characters the body may have (GitHub refuses a pull request body over 65,536). */
+  maxChars?: number;
+  /** Where the whole report is (a path the link base applies to), named when the body is cut. */
+  fullReport?: string;
+}
+
+/** GitHub's limit for a pull request body, with room for what the workflow adds. */
+export const PR_BODY_MAX_CHARS = 65_000;
+
+/** The body cut at a line boundary to fit `max` characters: the summary, quarantined items and
+ * conflicts come first, so what is cut is the tail of the item lists, and the body says so. */
+function fitBody(lines: readonly string[], max: number, report: string | undefined): string {
+  const whole = `${lines.join('\n').trimEnd()}\n`;
+  if (whole.length <= max) return whole;
+  const reserve = 400 + (report?.length ?? 0);
+  const kept: string[] = [];
+  let used = 0;
+  let at = 0;
+  for (; at < lines.length; at++) {
+    const next = lines[at]!.length + 1;
+    if (used + next > max - reserve) break;
+    kept.push(lines[at]!);
+    used += next;
+  }
+  const left = lines.slice(at).filter((l) => l.startsWith('- ')).length;
+  kept.push('', `_… ${left} more item line(s) are not shown: a pull request body holds at most ${PR_BODY_MAX_CHARS.toLocaleString('en-US')} characters.${report ? ` The whole report: ${report}_` : '_'}`);
+  return `${kept.join('\n').trimEnd()}\n`;
 }
 
 function link(entry: PlanEntry | undefined, fallback: string, base: string): string {
@@ -90,5 +117,6 @@ export function renderPrBody(plan: Plan, records: readonly MergeRecord[], stats:
     lines.push('');
   }
   if (!added.length && !reinforcedIds.length && !conflicts.length && !quarantined.length) lines.push('Nothing new was learned.', '');
-  return `${lines.join('\n').trimEnd()}\n`;
+  const report = options.fullReport ? `[${options.fullReport}](${base}${options.fullReport})` : undefined;
+  return fitBody(lines, options.maxChars ?? PR_BODY_MAX_CHARS, report);
 }
