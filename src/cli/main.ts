@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): v
   bootstrap: () => import('./bootstrap.js'),
   measure: () => import('./measure.js'),
   repos: () => import('./repos.js'),
+  pr: () => import('./pr.js'),
 };
 
 /** The command named on the command line: the first word that is not an option or its value. */
