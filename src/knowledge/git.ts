@@ -131,6 +131,8 @@ export async function commitChanges(options: CommitOptions): Promise<CommitResul
   }
   if (options.changed.length === 0 && options.removed.length === 0) return undefined;
   const author = await resolveAuthor(dir, options.author);
+  const current = await git.currentBranch({ fs, dir, fullname: false });
+  if (options.branch && options.branch !== current && (await hasHeadCommit(dir))) return commitToOtherBranch(dir, options, author);
   const branch = await prepareBranch(dir, options.branch);
   const prefix = relative(dir, resolve(options.root)).split('\\').join('/');
   const toRepo = (p: string) => (prefix === '' ? p : `${prefix}/${p}`);
@@ -163,4 +165,73 @@ export async function knowledgeChanges(root: string): Promise<{ changed: string[
     else if (workdir === 2 || (head === 0 && workdir !== 0)) changed.push(fromRoot(file));
   }
   return { changed: changed.sort(), removed: removed.sort() };
+}
+
+async function hasHeadCommit(dir: string): Promise<boolean> {
+  try {
+    await git.resolveRef({ fs, dir, ref: 'HEAD' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** git's order of tree entries: by name, a tree compared as if its name ended in "/". */
+function treeOrder(a: { path: string; type: string }, b: { path: string; type: string }): number {
+  const ka = a.type === 'tree' ? `${a.path}/` : a.path;
+  const kb = b.type === 'tree' ? `${b.path}/` : b.path;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+type TreeEntry = { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' };
+
+/** `oid`'s tree with `changes` applied (path -> blob oid, or null to delete); undefined when empty. */
+async function treeWith(dir: string, oid: string | undefined, changes: ReadonlyMap<string, string | null>): Promise<string | undefined> {
+  const entries = new Map<string, TreeEntry>();
+  if (oid) for (const e of (await git.readTree({ fs, dir, oid })).tree) entries.set(e.path, e as TreeEntry);
+  const below = new Map<string, Map<string, string | null>>();
+  for (const [path, blob] of changes) {
+    const slash = path.indexOf('/');
+    if (slash === -1) {
+      if (blob === null) entries.delete(path);
+      else entries.set(path, { mode: '100644', path, oid: blob, type: 'blob' });
+      continue;
+    }
+    const name = path.slice(0, slash);
+    let m = below.get(name);
+    if (!m) below.set(name, (m = new Map()));
+    m.set(path.slice(slash + 1), blob);
+  }
+  for (const [name, sub] of below) {
+    const existing = entries.get(name);
+    const child = await treeWith(dir, existing?.type === 'tree' ? existing.oid : undefined, sub);
+    if (child) entries.set(name, { mode: '040000', path: name, oid: child, type: 'tree' });
+    else entries.delete(name);
+  }
+  if (entries.size === 0) return undefined;
+  return git.writeTree({ fs, dir, tree: [...entries.values()].sort(treeOrder) });
+}
+
+/**
+ * `--branch` other than the checked-out one: the commit goes to that branch's ref, made of HEAD's
+ * tree with knowledge/ as it is on disk (every change there against HEAD, this run's and earlier
+ * ones), its parent HEAD; the branch is created or reset to it. HEAD, the index and every other
+ * file stay as they are: nothing is checked out.
+ */
+async function commitToOtherBranch(dir: string, options: CommitOptions, author: Author): Promise<CommitResult | undefined> {
+  const branch = options.branch!;
+  const prefix = relative(dir, resolve(options.root)).split('\\').join('/');
+  const toRepo = (p: string) => (prefix === '' ? p : `${prefix}/${p}`);
+  const { changed, removed } = await knowledgeChanges(options.root);
+  if (changed.length + removed.length === 0) return undefined;
+  const changes = new Map<string, string | null>();
+  for (const p of changed) changes.set(toRepo(p), await git.writeBlob({ fs, dir, blob: fs.readFileSync(resolve(options.root, p)) }));
+  for (const p of removed) changes.set(toRepo(p), null);
+  const head = await git.resolveRef({ fs, dir, ref: 'HEAD' });
+  const base = (await git.readCommit({ fs, dir, oid: head })).commit.tree;
+  const tree = (await treeWith(dir, base, changes)) ?? (await git.writeTree({ fs, dir, tree: [] }));
+  const when = commitTimestamp();
+  const sha = await git.writeCommit({ fs, dir, commit: { message: options.message.endsWith('\n') ? options.message : `${options.message}\n`, tree, parent: [head], author: { ...author, ...when }, committer: { ...author, ...when } } });
+  await git.writeRef({ fs, dir, ref: `refs/heads/${branch}`, value: sha, force: true });
+  return { sha, branch };
 }

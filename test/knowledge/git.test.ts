@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initStore } from '../../src/knowledge/init.js';
 import { applyPlan, makePlan } from '../../src/knowledge/plan.js';
@@ -61,16 +61,29 @@ describe('committing with isomorphic-git', () => {
     expect(shas[0]).toBe(shas[1]);
   });
 
-  it('commits removals and creates a named branch at HEAD', async () => {
+  it('commits removals to a named branch without checking it out: HEAD, the index and the working tree stay', async () => {
     const dir = repoWithStore();
     const item = makeItem('Temporary.');
     const a = applyPlan(dir, makePlan([], [item]));
     await withEnv(GIT_ENV, () => commitChanges({ root: dir, changed: a.changed, removed: [], message: 'add\n' }));
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
     const b = applyPlan(dir, makePlan(loadStore(dir).items, [], [item.meta.id]));
     const r = await withEnv(GIT_ENV, () => commitChanges({ root: dir, changed: b.changed, removed: b.removed, message: 'remove\n', branch: 'knowledge/nightly' }));
     expect(r?.branch).toBe('knowledge/nightly');
-    expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('knowledge/nightly');
-    expect(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', 'knowledge/global')).toBe('');
+    expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
+    expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
+    expect(git(dir, 'rev-parse', 'knowledge/nightly~1').trim()).toBe(head);
+    expect(git(dir, 'ls-tree', '-r', '--name-only', 'knowledge/nightly', 'knowledge/global')).toBe('');
+    expect(git(dir, 'ls-tree', '-r', '--name-only', 'HEAD', 'knowledge/global')).not.toBe('');
+    // the branch holds the working tree's knowledge/ (tracked or not)
+    expect(git(dir, 'show', 'knowledge/nightly:knowledge/index.json')).toBe(readFileSync(join(dir, 'knowledge', 'index.json'), 'utf8'));
+    // a second run on top: the branch is HEAD plus everything knowledge/ changed since
+    const c = applyPlan(dir, makePlan(loadStore(dir).items, [makeItem('Another one.')]));
+    await withEnv(GIT_ENV, () => commitChanges({ root: dir, changed: c.changed, removed: c.removed, message: 'again\n', branch: 'knowledge/nightly' }));
+    expect(git(dir, 'rev-parse', 'knowledge/nightly~1').trim()).toBe(head);
+    expect(git(dir, 'show', 'knowledge/nightly:knowledge/index.json')).toBe(readFileSync(join(dir, 'knowledge', 'index.json'), 'utf8'));
+    expect(git(dir, 'ls-tree', '-r', '--name-only', 'knowledge/nightly', 'knowledge/global')).toContain('another-one');
+    expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
     git(dir, 'fsck', '--strict');
   });
 
