@@ -35,6 +35,7 @@ const BUILDER_MIN_FILES = 64;
 interface HarvestFlags extends CommitFlags, ModelFlags {
   from?: string;
   format?: string;
+  inputFormat?: string;
   top?: string;
   repo?: string;
   dryRun?: boolean;
@@ -51,7 +52,8 @@ export function register(program: Command): void {
     .command('harvest [paths...]')
     .description('read finished session transcripts, extract knowledge, redact it, merge it with knowledge/, print the plan and apply it')
     .option('--from <list>', 'also read the default locations: claude,codex,hermes,gemini,specstory,aider')
-    .option('--format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
+    .option('--input-format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
+    .option('--format <format>', 'deprecated: use --input-format')
     .option('--top <n>', "only the N most valuable transcripts not harvested yet (the sampler's ranking)")
     .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
     .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
@@ -79,8 +81,10 @@ export function register(program: Command): void {
         requireStore(root);
         const top = flags.top === undefined ? undefined : Number(flags.top);
         if (top !== undefined && (!Number.isInteger(top) || top < 1)) throw new UsageError(`--top ${flags.top} is not a positive whole number`);
-        if (flags.format !== undefined && !(SESSION_FORMATS as readonly string[]).includes(flags.format)) {
-          throw new UsageError(`--format ${flags.format} is not a known format`, { fix: `use one of: ${SESSION_FORMATS.join(', ')}` });
+        if (flags.format !== undefined && flags.inputFormat === undefined) warn('--format is deprecated here: use --input-format (--format names the output format everywhere else)');
+        const inputFormat = flags.inputFormat ?? flags.format;
+        if (inputFormat !== undefined && !(SESSION_FORMATS as readonly string[]).includes(inputFormat)) {
+          throw new UsageError(`--input-format ${inputFormat} is not a known format`, { fix: `use one of: ${SESSION_FORMATS.join(', ')}` });
         }
         const workers = flags.workers === undefined ? 'auto' : Number(flags.workers);
         if (workers !== 'auto' && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--workers ${flags.workers} is not a positive whole number`);
@@ -108,7 +112,7 @@ export function register(program: Command): void {
           inputs: paths.map((p) => resolve(p)),
           workers,
           ...(from ? { from } : {}),
-          ...(flags.format ? { format: flags.format as SessionFormat } : {}),
+          ...(inputFormat ? { format: inputFormat as SessionFormat } : {}),
           ...(clock ? { clock } : {}),
           ...(top !== undefined ? { top } : {}),
           repoAliases: config.repo_aliases,

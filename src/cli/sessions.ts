@@ -16,6 +16,7 @@ import { humanBytes, oneLine, parsePositiveInt, renderTable, shortTime } from '.
 interface ListFlags {
   json?: boolean;
   format?: string;
+  inputFormat?: string;
   from?: string;
   strict?: boolean;
   maxLineBytes?: string;
@@ -24,6 +25,7 @@ interface ListFlags {
 interface ShowFlags {
   json?: boolean;
   format?: string;
+  inputFormat?: string;
   maxLineBytes?: string;
 }
 
@@ -57,7 +59,8 @@ export function register(program: Command): void {
     .description('one row per session: id, format, agent, repo, events, tool calls, errors, start, size')
     .argument('[paths...]', 'transcript files, directories (searched recursively) or globs')
     .option('--json', 'print JSON for scripts')
-    .option('--format <format>', `read every file as this format instead of detecting it (${SESSION_FORMATS.join(', ')})`)
+    .option('--input-format <format>', `read every file as this format instead of detecting it (${SESSION_FORMATS.join(', ')})`)
+    .option('--format <format>', 'deprecated: use --input-format')
     .option('--from <list>', 'add default locations: claude,codex,hermes,gemini,specstory,aider')
     .option('--strict', 'exit 1 when anything produced a warning')
     .option('--max-line-bytes <n>', 'skip (with a warning) lines longer than this (default 16 MiB)')
@@ -69,7 +72,8 @@ export function register(program: Command): void {
     .description('a readable timeline of the normalized events of one transcript')
     .argument('<file>', 'transcript file')
     .option('--json', 'print the normalized sessions as JSON')
-    .option('--format <format>', 'read the file as this format instead of detecting it')
+    .option('--input-format <format>', 'read the file as this format instead of detecting it')
+    .option('--format <format>', 'deprecated: use --input-format')
     .option('--max-line-bytes <n>', 'skip (with a warning) lines longer than this (default 16 MiB)')
     .exitOverride()
     .action(action((file: string, flags: ShowFlags) => showSessions(file, flags)));
@@ -154,7 +158,7 @@ export function exitCodeFor(summary: ReadSummary, strict: boolean | undefined): 
 }
 
 async function listSessions(paths: string[], flags: ListFlags): Promise<ExitCode> {
-  const format = parseFormat(flags.format);
+  const format = parseFormat(inputFormatOf(flags));
   const from = flags.from !== undefined ? parseFromList(flags.from) : undefined;
   if (paths.length === 0 && !from) {
     throw new UsageError('no transcripts given', { fix: 'pass files, directories or globs, or --from claude,codex' });
@@ -252,7 +256,7 @@ function renderTimeline(s: Session): string {
 }
 
 async function showSessions(file: string, flags: ShowFlags): Promise<ExitCode> {
-  const format = parseFormat(flags.format);
+  const format = parseFormat(inputFormatOf(flags));
   const printer = makeWarningPrinter();
   const result = await readSessionFile(file, {
     ...(format ? { format } : {}),
@@ -263,4 +267,11 @@ async function showSessions(file: string, flags: ShowFlags): Promise<ExitCode> {
   if (flags.json) printJson(result.sessions);
   else out(result.sessions.map(renderTimeline).join('\n\n'));
   return result.ok ? EXIT.ok : EXIT.problems;
+}
+
+/** --input-format, or the deprecated --format it replaces (for one release, with a warning:
+ * --format means the output format everywhere else). */
+function inputFormatOf(flags: { format?: string; inputFormat?: string }): string | undefined {
+  if (flags.format !== undefined && flags.inputFormat === undefined) warn('--format is deprecated here: use --input-format (--format names the output format everywhere else)');
+  return flags.inputFormat ?? flags.format;
 }

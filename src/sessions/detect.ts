@@ -129,7 +129,7 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     return {
       ok: false,
       reason: 'unknown',
-      message: `unknown transcript format (no reader recognised it; pass --format one of ${SESSION_FORMATS.join(', ')} to force one)`,
+      message: `unknown transcript format (no reader recognised it; pass --input-format one of ${SESSION_FORMATS.join(', ')} to force one)`,
     };
   }
   return { ok: true, reader: best, score: bestScore };

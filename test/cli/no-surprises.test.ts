@@ -45,4 +45,15 @@ describe('no surprises', () => {
     expect(s.stderr).toContain('at least 4 of the 10 characters');
     expect(existsSync(join(root, 'knowledge'))).toBe(true);
   });
+
+  it('the input format is --input-format; --format still works there for one release, with a warning', () => {
+    const file = join(PROJECT_ROOT, 'test_sessions', 'claude-code', 'failed-migration.jsonl');
+    const a = runCli(['sessions', 'list', file, '--input-format', 'claude-code', '--json']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).not.toContain('deprecated');
+    const b = runCli(['sessions', 'list', file, '--format', 'claude-code', '--json']);
+    expect(b.code).toBe(0);
+    expect(b.stderr).toContain('--format is deprecated here: use --input-format');
+    expect(b.stdout).toBe(a.stdout);
+  });
 });
