@@ -51,8 +51,11 @@ function validate(flags: BootstrapFlags): Settings {
   if (!isEncodingName(flags.tokenizer)) throw new UsageError(`--tokenizer ${flags.tokenizer} is not a known encoding`, { fix: `pass one of: ${ENCODINGS.join(', ')}` });
   if (flags.task !== undefined && flags.taskFile !== undefined) throw new UsageError('--task and --task-file cannot be used together', { fix: 'pass the task one way' });
   if (flags.write !== undefined && (format === 'json' || format === 'claude-code')) throw new UsageError(`--write keeps a markdown section; --format ${format} cannot be written into it`, { fix: 'use --format markdown (or codex, text) with --write' });
-  const writeTo = flags.write ?? (format === 'codex' ? resolve(findGit(process.cwd())?.root ?? process.cwd(), 'AGENTS.md') : undefined);
-  return { format, budget, minConfidence, encoding: flags.tokenizer, writeTo: writeTo === undefined ? undefined : resolve(writeTo) };
+  // AGENTS.md and its like live at the repository root: a bare file name goes there, as --format
+  // codex writes it, wherever in the repository the command runs; a path with a folder is the user's
+  const repoRoot = findGit(process.cwd())?.root ?? process.cwd();
+  const writeTo = flags.write !== undefined ? (/[\\/]/.test(flags.write) ? resolve(flags.write) : resolve(repoRoot, flags.write)) : format === 'codex' ? resolve(repoRoot, 'AGENTS.md') : undefined;
+  return { format, budget, minConfidence, encoding: flags.tokenizer, writeTo };
 }
 
 /** The budget and repo aliases from the config; a broken config must not stop a session. */

@@ -1,7 +1,8 @@
 /** Commands that cannot surprise a new user (issue 36): slips are usage errors, nothing is
  * made or overwritten by accident. */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
 
@@ -55,5 +56,18 @@ describe('no surprises', () => {
     expect(b.code).toBe(0);
     expect(b.stderr).toContain('--format is deprecated here: use --input-format');
     expect(b.stdout).toBe(a.stdout);
+  });
+
+  it('bootstrap --write AGENTS.md and --format codex write the same file, at the repository root', () => {
+    const root = tempDir();
+    expect(runCli(['init'], { cwd: root }).code).toBe(0);
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    mkdirSync(join(root, 'sub'));
+    expect(runCli(['bootstrap', '--format', 'codex', '--repo', 'x'], { cwd: join(root, 'sub') }).code).toBe(0);
+    const codex = readFileSync(join(root, 'AGENTS.md'), 'utf8');
+    rmSync(join(root, 'AGENTS.md'));
+    expect(runCli(['bootstrap', '--write', 'AGENTS.md', '--format', 'codex', '--repo', 'x'], { cwd: join(root, 'sub') }).code).toBe(0);
+    expect(existsSync(join(root, 'sub', 'AGENTS.md'))).toBe(false);
+    expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe(codex);
   });
 });
