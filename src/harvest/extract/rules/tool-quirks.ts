@@ -85,7 +85,9 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';
   return {
     category: 'tool-quirk',
-    scope: 'global',
+    // what one machine has installed is a fact of the environment the project is worked in,
+    // not of every machine: the repo's, never global
+    scope: 'repo',
     title: `${missing} is not installed`,
     text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(s.command, 80))}.${insteadText}`,
     confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
@@ -107,7 +109,7 @@ function missingModule(s: Step): Draft | undefined {
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
     category: 'tool-quirk',
-    scope: 'global',
+    scope: 'repo',
     title: `${mod} is not installed`,
     text: `The ${code(mod)} module is not installed in this environment${how}: ${code(err)}.`,
     confidence: CONFIDENCE.stated,
