@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): v
   measure: () => import('./measure.js'),
   repos: () => import('./repos.js'),
   pr: () => import('./pr.js'),
+  capture: () => import('./capture.js'),
 };
 
 /** The command named on the command line: the first word that is not an option or its value. */

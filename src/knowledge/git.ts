@@ -235,3 +235,26 @@ async function commitToOtherBranch(dir: string, options: CommitOptions, author: 
   await git.writeRef({ fs, dir, ref: `refs/heads/${branch}`, value: sha, force: true });
   return { sha, branch };
 }
+
+/**
+ * Adds `files` (path in the repository -> text) to `branch` as one commit on its tip (an orphan
+ * commit when the branch does not exist yet), without checking anything out: the inbox branch
+ * that `compound capture` delivers to. The author comes from the usual places, as for --commit.
+ */
+export async function commitFilesToBranch(dir: string, branch: string, files: ReadonlyMap<string, string>, message: string): Promise<string> {
+  const author = await resolveAuthor(dir);
+  let tip: string | undefined;
+  try {
+    tip = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
+  } catch {
+    tip = undefined;
+  }
+  const changes = new Map<string, string | null>();
+  for (const [path, text] of files) changes.set(path, await git.writeBlob({ fs, dir, blob: Buffer.from(text, 'utf8') }));
+  const base = tip ? (await git.readCommit({ fs, dir, oid: tip })).commit.tree : undefined;
+  const tree = (await treeWith(dir, base, changes)) ?? (await git.writeTree({ fs, dir, tree: [] }));
+  const when = commitTimestamp();
+  const sha = await git.writeCommit({ fs, dir, commit: { message: `${message}\n`, tree, parent: tip ? [tip] : [], author: { ...author, ...when }, committer: { ...author, ...when } } });
+  await git.writeRef({ fs, dir, ref: `refs/heads/${branch}`, value: sha, force: true });
+  return sha;
+}

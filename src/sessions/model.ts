@@ -11,7 +11,8 @@ export type SessionFormat =
   | 'aider'
   | 'gemini-cli'
   | 'specstory'
-  | 'console-md';
+  | 'console-md'
+  | 'captured';
 
 export const SESSION_FORMATS: readonly SessionFormat[] = [
   'claude-code',
@@ -22,6 +23,7 @@ export const SESSION_FORMATS: readonly SessionFormat[] = [
   'gemini-cli',
   'specstory',
   'console-md',
+  'captured',
 ];
 
 /** Where an event came from, so a harvested item can cite its evidence. */

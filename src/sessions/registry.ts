@@ -11,9 +11,12 @@ import { geminiCliReader } from './readers/gemini-cli.js';
 import { specstoryReader } from './readers/specstory.js';
 import { consoleMdReader } from './readers/console-md.js';
 import { aiderReader } from './readers/aider.js';
+import { capturedReader } from './readers/captured.js';
 
 export const READERS: readonly SessionReader[] = [
   // READERS-LIST: one entry per format
+  // a captured session says so on its first line: nothing else is tried
+  capturedReader,
   // Codex first: its check reads only the first line's opening keys, while Claude Code's scans
   // the head for its keys; a Codex rollout then never pays for that scan
   codexReader,
