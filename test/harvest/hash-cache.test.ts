@@ -91,7 +91,7 @@ describe('harvest hash cache', () => {
       const r = await harvest({ root, inputs: [t], extract: extractor, onWarning: (w) => warnings.push(`${w.file}: ${w.message}`), ...(format ? { format } : {}) });
       return { r, warnings };
     };
-    const unknown = `${notes}: unknown transcript format (no reader recognised it; pass --input-format one of claude-code, codex, hermes, openai-chat, aider, gemini-cli, specstory, console-md to force one)`;
+    const unknown = `${notes}: unknown transcript format (no reader recognised it; pass --input-format one of claude-code, codex, hermes, openai-chat, aider, gemini-cli, specstory, console-md, captured to force one)`;
 
     applyPlan(root, (await run()).r.plan);
     await sleep(2100); // remembered only once their stat is older than two seconds

@@ -83,4 +83,9 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
   ];
 }
 
-export const capturedReader: SessionReader & DetectBound = { format: 'captured', detect, read, maxScore: 1 };
+/** From the first complete line, without building the head: every file asks this reader first. */
+function detectLines(lines: readonly string[]): number {
+  return lines[0]?.startsWith('{"compound_session":') ? 1 : 0;
+}
+
+export const capturedReader: SessionReader & DetectBound = { format: 'captured', detect, detectLines, read, maxScore: 1 };
