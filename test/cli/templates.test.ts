@@ -36,4 +36,15 @@ describe('workflow templates', () => {
     const lint = await createLinter();
     expect(lint('on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope.nope }}\n        uses: actions/checkout@v5\n', 'w.yml').length).toBeGreaterThan(0);
   });
+
+  it('action.yml is a composite action whose run steps name their shell and end with compound pr', () => {
+    const YAML = require('yaml') as typeof import('yaml');
+    const action = YAML.parse(readFileSync(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as { runs: { using: string; steps: { run?: string; shell?: string; uses?: string }[] }; inputs: Record<string, unknown> };
+    expect(action.runs.using).toBe('composite');
+    for (const step of action.runs.steps) if (step.run) expect(step.shell, step.run.slice(0, 40)).toBe('bash');
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['github-token', 'branch', 'inbox-branch', 'extractor']));
+    const runs = action.runs.steps.map((s) => s.run ?? '').join('\n');
+    for (const needed of ['npx compound harvest', 'npx compound check', 'npx compound pr', 'git fetch --quiet origin "$INBOX"']) expect(runs).toContain(needed);
+    expect(runs).not.toMatch(/git add metrics(?:\s|$)/m);
+  });
 });
