@@ -84,19 +84,31 @@ function axisMax(values: number[]): number {
   return max <= 0 ? 1 : Math.ceil(max);
 }
 
+/** Days summed into weeks ending on the last day (the oldest may be shorter): 30 daily labels
+ * overlapped on the chart, 5 weekly ones are read at a glance. */
+function weekly(days: readonly VelocityDay[]): { label: string; added: number; reinforced: number }[] {
+  const weeks: { label: string; added: number; reinforced: number }[] = [];
+  for (let end = days.length; end > 0; end -= 7) {
+    const part = days.slice(Math.max(0, end - 7), end);
+    weeks.unshift({ label: `from ${part[0]!.day.slice(5)}`, added: part.reduce((n, d) => n + d.added, 0), reinforced: part.reduce((n, d) => n + d.reinforced, 0) });
+  }
+  return weeks;
+}
+
 function velocityChart(days: VelocityDay[]): string[] {
   if (days.length === 0 || days.every((d) => d.added === 0 && d.reinforced === 0)) return ['_No items were added or reinforced in the last 30 days: no chart._'];
-  const max = axisMax(days.flatMap((d) => [d.added, d.reinforced]));
+  const weeks = weekly(days);
+  const max = axisMax(weeks.flatMap((w) => [w.added, w.reinforced]));
   return [
-    'Items per day over the last 30 days (bars: added, line: reinforced):',
+    'Items per week over the last 30 days (bars: added, line: reinforced):',
     '',
     '```mermaid',
     'xychart-beta',
-    '    title "Items added and reinforced per day"',
-    `    x-axis [${days.map((d) => `"${d.day.slice(5)}"`).join(', ')}]`,
+    '    title "Items added and reinforced per week"',
+    `    x-axis [${weeks.map((w) => `"${w.label}"`).join(', ')}]`,
     `    y-axis "items" 0 --> ${max}`,
-    `    bar [${days.map((d) => d.added).join(', ')}]`,
-    `    line [${days.map((d) => d.reinforced).join(', ')}]`,
+    `    bar [${weeks.map((w) => w.added).join(', ')}]`,
+    `    line [${weeks.map((w) => w.reinforced).join(', ')}]`,
     '```',
   ];
 }
@@ -104,6 +116,8 @@ function velocityChart(days: VelocityDay[]): string[] {
 function errorRateChart(days: ErrorRateDay[]): string[] {
   const points = days.filter((d): d is ErrorRateDay & { rate: number } => d.rate !== null);
   if (points.length === 0) return ['_No session made a tool call in the last 30 days: no chart._'];
+  // a line through one point draws nothing: say the value instead
+  if (points.length === 1) return [`_Tool calls on one day only (${points[0]!.day}): mean error rate ${Math.round(points[0]!.rate * 1000) / 10}%, no chart._`];
   const values = points.map((d) => Math.round(d.rate * 1000) / 10);
   return [
     'Mean tool-call error rate per session, by day of session start (days with tool calls in the last 30 days):',
