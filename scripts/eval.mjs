@@ -115,7 +115,7 @@ if (hasCommand('harvest') && !direct) {
       const env = { ...process.env, ANTHROPIC_API_KEY: 'eval-no-key', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
       const run = execFileSync(process.execPath, [CLI, '-C', store, 'harvest', '--extractor', 'model', '--model-provider', 'anthropic', '--batch-in', join(store, 'results.jsonl'), '--json', ...transcriptFiles], { encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
       const m = JSON.parse(run).model;
-      modelNote = `Model answers: ${results.length} recorded in ${relative(ROOT, resolve(responsesDir)) || responsesDir}; ${m.requests} request(s), ${m.cached + m.sent + (m.requests - m.batchPending - m.cached - m.sent)} answered, ${m.batchPending} without a recorded answer; ${m.kept} item(s) kept, ${m.ungrounded} dropped as ungrounded, ${m.dropped} dropped (confidence below 0.5, unknown id, no repo).`;
+      modelNote = `Model answers: ${results.length} recorded in ${relative(ROOT, resolve(responsesDir)) || responsesDir}; ${m.requests} request(s), ${m.requests - m.batchPending} answered, ${m.batchPending} without a recorded answer; ${m.kept} item(s) kept, ${m.ungrounded} dropped as ungrounded, ${m.dropped} dropped (confidence below 0.5, unknown id, no repo).`;
     } else cli(['-C', store, 'harvest', ...transcriptFiles]);
   } catch (err) {
     // Exit 1 can mean "some files had problems"; the items written still count.

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE, findRoot, loadConfig, type Config } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
+import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
 
 export interface Context {
   root: string;
@@ -17,7 +18,7 @@ export function context(): Context {
 /** For commands that read or write a store: none at or above the current directory is a usage
  * error that says how to make one, never a store made on the spot. */
 export function requireStore(root: string): void {
-  if (!existsSync(join(root, 'knowledge')) && !existsSync(join(root, CONFIG_FILE))) {
+  if (!existsSync(join(root, KNOWLEDGE_DIR)) && !existsSync(join(root, CONFIG_FILE))) {
     throw new UsageError(`no knowledge store at or above ${process.cwd()}`, { fix: 'run `compound init` in the repository that keeps knowledge/, or pass -C <dir>' });
   }
 }

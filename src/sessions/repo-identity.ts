@@ -120,7 +120,7 @@ function worktreeName(cwd: string, branch: string | undefined): { name: string; 
 }
 
 const REMOTE_COMMAND = /\bgit\s+(?:-C\s+\S+\s+)?remote(?:\s+-v|\s+get-url\b|\s+show\b)|\bgit\s+config\b[^\n]*remote\.origin\.url|\bgh\s+repo\s+view\b/;
-const URL_RE = /(?:https?:\/\/|ssh:\/\/|git@)[^\s'"`<>)]+/g;
+const URL_RE = /(?:https?:\/\/|ssh:\/\/|git@)[^\s'"`<>)]+/;
 
 /** Step 1 from tool output: the origin (else first) remote a command printed. */
 function remoteFromTools(events: Session['events'] | undefined): { name: string; detail: string; clone: boolean } | undefined {
@@ -139,8 +139,7 @@ function remoteFromTools(events: Session['events'] | undefined): { name: string;
     if (!command || !REMOTE_COMMAND.test(command)) continue;
     const lines = e.output.split('\n');
     const origin = lines.find((l) => /^origin\s/.test(l.trim())) ?? lines.find((l) => URL_RE.test(l));
-    URL_RE.lastIndex = 0;
-    const url = origin?.match(URL_RE)?.[0];
+    const url = origin ? URL_RE.exec(origin)?.[0] : undefined;
     const name = url ? repoNameOfUrl(url) : undefined;
     if (name) return { name, detail: `\`${command.trim().slice(0, 60)}\` printed ${name}`, clone: false };
   }

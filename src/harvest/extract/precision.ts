@@ -21,7 +21,7 @@ function mostlyCode(text: string): boolean {
 }
 
 /** A value that only meant something in the session it came from: a commit SHA, a background
- * job or shell id, a device code, a temp path. */
+ * job or shell id, a device code. */
 const TRANSIENT = [
   /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/, // a commit SHA
   /\b(?:bash|shell)_\d+\b|\bshell id:? ?\d+\b|\bjob (?:id )?#?\d+\b/i, // a background job

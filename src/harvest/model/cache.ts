@@ -22,12 +22,9 @@ export class AnswerCache {
   private readonly dir: string;
   private ready: boolean | undefined;
 
-  constructor(root: string) {
-    this.root = root;
+  constructor(private readonly root: string) {
     this.dir = join(root, CACHE_DIR, 'model');
   }
-
-  private readonly root: string;
 
   private file(id: string): string {
     return join(this.dir, `${id}.json`);

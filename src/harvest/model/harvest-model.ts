@@ -11,6 +11,7 @@
  * Reading twice costs a few seconds on a corpus that costs dollars to ask a model about.
  */
 import { loadStore, readLedger } from '../../knowledge/store.js';
+import { redact } from '../../redact/index.js';
 import type { LedgerSession } from '../../knowledge/ledger.js';
 import type { ModelConfig } from '../../core/model-config.js';
 import { harvest, type HarvestOptions, type HarvestResult } from '../harvest.js';
@@ -82,7 +83,9 @@ export async function harvestWithModel(options: HarvestOptions, model: ModelHarv
   const collected: CollectedSession[] = [];
   const collect: ExtractFn = (session, info) => {
     const { events: _events, warnings: _warnings, ...rest } = session;
-    collected.push({ key: keyOf(session), label: info.label, session: { ...rest, events: [], warnings: [] }, view: modelView(session, info.users), from: info.from });
+    // (the request's header names the branch: redacted like the view)
+    const branch = rest.branch !== undefined ? redact(rest.branch, { users: info.users }).text : undefined;
+    collected.push({ key: keyOf(session), label: info.label, session: { ...rest, branch, events: [], warnings: [] }, view: modelView(session, info.users), from: info.from });
     return [];
   };
   const { onWarning: _w, onProgress: _p, clock: _c, ...quiet } = options;
