@@ -33,7 +33,8 @@ const STRONG_PAIRS = new Set([
   'api key', 'private key', 'access key', 'secret key', 'auth key', 'signing key', 'encryption key',
   'master key', 'client secret', 'auth token', 'account key', 'shared key', 'app key',
 ]);
-const WEAK_WORDS = new Set(['auth', 'key']);
+/** Words that hint at a secret without naming one: the value must also look random. */
+const WEAK_WORDS = new Set(['auth', 'key', 'salt', 'creds', 'cookie', 'signing']);
 /** Words that turn a secret-sounding key into metadata about the secret (`max_tokens`). */
 const EXCLUDED_WORDS = new Set([
   'max', 'min', 'count', 'counts', 'limit', 'limits', 'length', 'len', 'type', 'types', 'kind',
@@ -102,7 +103,7 @@ const REST_RE = new RegExp(
   'yd',
 );
 /** Cheap test on the key before the full classification. */
-const KEYWORD_RE = /passw|pwd|pass|secret|token|credential|key|auth|pat|private/i;
+const KEYWORD_RE = /passw|pwd|pass|secret|token|cred|key|auth|pat|private|salt|cookie|signing/i;
 /** Environment-style keys (`SOME_VALUE=…`, `"SOME_VALUE": "…"`), checked for random values only. */
 const ENV_KEY_RE = /^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})$/;
 const OP_RE = /[:=]/g;
@@ -211,7 +212,7 @@ function report(out: RawMatch[], kind: 'secret-assignment' | 'high-entropy-assig
  * one scan. Most texts (an item file's YAML, prose) have neither, and skip the loop over every
  * `:` and `=`. The env-style part is case-sensitive, as ENV_KEY_RE is.
  */
-const KEYWORD_KEY_THEN_OP = /(?:passw|pwd|pass|secret|token|credential|key|auth|pat|private)[\w.-]*(?:\\{0,3}["'])?[ \t]*[:=]/i;
+const KEYWORD_KEY_THEN_OP = /(?:passw|pwd|pass|secret|token|cred|key|auth|pat|private|salt|cookie|signing)[\w.-]*(?:\\{0,3}["'])?[ \t]*[:=]/i;
 const ENV_KEY_THEN_OP = /(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})(?:\\{0,3}["'])?[ \t]*[:=]/;
 
 /** Found from each `:` / `=`: the key before it decides which check the value gets. */

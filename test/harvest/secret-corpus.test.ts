@@ -1,7 +1,7 @@
 /**
  * The planted-secret corpus (issue 32): every kind of secret and personal value the detector
  * knows, planted in every place of a session (prompt, command, error output, assistant text,
- * file path, user correction, successful output), in Claude Code and Aider transcripts made
+ * file path, user correction, successful output), in every transcript format the harvester reads, written
  * here from a seed. After harvest (with --commit and --pr-body), list, show, bootstrap, measure
  * and check, no value and no 10-character fragment of one may be in any file of the store, any
  * git object, or any output; and `check` on a store that already holds a secret names it.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { GIT_ENV, runCli, tempDir } from '../helpers.js';
 import { prng } from '../prng.js';
-import { writeClaudeSession, type Turn } from './model/fake-model.js';
+import { FORMATS, writeSession, type Turn } from '../sessions/write-formats.js';
 
 const rnd = prng(3232);
 function randomOf(alphabet: string, n: number): string {
@@ -48,7 +48,39 @@ function plants(): Plant[] {
   const twilioToken = randomOf(HEX, 32);
   const gcp = randomOf(HEX, 40);
   const bearer = token(32);
+  const pem = Array.from({ length: 4 }, () => randomOf(ALNUM + '+/', 64)).join('\n');
+  const b64 = (n: number) => randomOf(ALNUM + '-_', n - 3) + 'Zq7';
+  const provider = (kind: string, value: string, say = (v: string) => `${kind.toUpperCase().replace(/-/g, '_')}=${v}`): Plant => ({ kind, value, text: say(value) });
+  const providers: Plant[] = [
+    provider('gitlab-token', `glpat-${token(20)}`),
+    provider('openai-key', `sk-proj-${token(48)}`),
+    provider('slack-token', `xoxb-${randomOf('0123456789', 11)}-${randomOf('0123456789', 12)}-${token(24)}`),
+    provider('stripe-key', `sk_live_${token(40)}`),
+    provider('google-api-key', `AIza${b64(35)}`),
+    provider('google-oauth-secret', `GOCSPX-${b64(28)}`),
+    provider('npm-token', `npm_${token(36)}`, (v) => `//registry.npmjs.org/:_authToken=${v}`),
+    provider('pypi-token', `pypi-AgEIcHlwaS5vcmc${b64(60)}`, (v) => `twine upload -p ${v} dist/*`),
+    provider('huggingface-token', `hf_${token(34)}`),
+    provider('sendgrid-key', `SG.${b64(22)}.${b64(43)}`),
+    provider('groq-key', `gsk_${token(52)}`),
+    provider('xai-key', `xai-${token(80)}`),
+    provider('replicate-token', `r8_${token(37)}`),
+    provider('perplexity-key', `pplx-${token(48)}`),
+    provider('digitalocean-token', `dop_v1_${randomOf(HEX, 61)}a9f`),
+    provider('shopify-token', `shpat_${randomOf(HEX, 29)}a9f`),
+    provider('webhook-url', `${token(9)}/${token(11)}/${token(24)}`, (v) => `curl -X POST https://hooks.slack.com/services/${v} -d '{}'`),
+  ];
+  const connPw = `Cs${token(14)}`;
+  const assigned = `As${token(18)}`;
+  const entropic = token(40);
+  const cliPw = `Cl${token(12)}`;
   return [
+    ...providers,
+    { kind: 'private-key-block', value: pem.split('\n')[1]!, text: `-----BEGIN RSA PRIVATE KEY-----\n${pem}\n-----END RSA PRIVATE KEY-----` },
+    { kind: 'connection-string', value: connPw, text: `Server=db.internal;Database=shop;User Id=app;Password=${connPw};` },
+    { kind: 'secret assignment', value: assigned, text: `DB_PASSWORD="${assigned}"` },
+    { kind: 'high-entropy assignment', value: entropic, text: `signing_salt: ${entropic}` },
+    { kind: '--password flag', value: cliPw, text: `psql --username app --password=${cliPw} shop` },
     { kind: 'github-token', value: gh, text: `export GITHUB_TOKEN=${gh}` },
     { kind: 'anthropic-key', value: ant, text: `ANTHROPIC_API_KEY=${ant}` },
     { kind: 'aws-access-key', value: akia, text: `aws_access_key_id=${akia}` },
@@ -83,28 +115,6 @@ function claudeTurns(p: Plant, place: string): Turn[] {
   base.push({ bash: 'DEPLOY_ENV=staging npm run deploy', output: place === 'success' ? `deployed ok (${t})` : 'deployed ok' });
   base.push({ assistant: 'Deployed to staging.' });
   return base;
-}
-
-function aiderHistory(p: Plant, place: string): string {
-  const t = p.text;
-  return [
-    '',
-    '# aider chat started at 2026-03-02 09:00:00',
-    '',
-    `#### ${place === 'prompt' ? `fix the deploy script (${t})` : 'fix the deploy script'}  `,
-    '',
-    place === 'assistant' ? `The deploy fails because DEPLOY_ENV is unset; ${t}.` : 'The deploy fails because DEPLOY_ENV is unset.',
-    '',
-    `> Run shell command? (Y)es/(N)o [Yes]: y  `,
-    `> Running ${place === 'command' ? `deploy.sh --note "${t}"` : 'npm run deploy'}  `,
-    `> Error: deploy failed: ${place === 'error' ? t : 'missing DEPLOY_ENV'}  `,
-    '',
-    place === 'correction' ? `#### no, that is wrong: set DEPLOY_ENV=staging (${t})  ` : '#### set DEPLOY_ENV=staging and retry  ',
-    '',
-    `> Running DEPLOY_ENV=staging npm run deploy  `,
-    `> ${place === 'success' ? `deployed ok (${t})` : 'deployed ok'}  `,
-    '',
-  ].join('\n');
 }
 
 const PLACES = ['prompt', 'command', 'error', 'assistant', 'path', 'correction', 'success'];
@@ -146,14 +156,8 @@ describe('the planted-secret corpus', () => {
     const all = plants();
     const dir = tempDir('compound-corpus-');
     let n = 0;
-    for (const p of all) {
-      for (const place of PLACES) {
-        n++;
-        const id = `${String(n).padStart(8, '0')}-2222-4c3d-9e8f-${String(n).padStart(12, '0')}`;
-        writeClaudeSession(join(dir, 'claude', `${n}.jsonl`), id, '/srv/src/shop', claudeTurns(p, place), '2026-03-02T09:00:00.000Z');
-        mkdirSync(join(dir, 'aider', `a${n}`), { recursive: true });
-        writeFileSync(join(dir, 'aider', `a${n}`, '.aider.chat.history.md'), aiderHistory(p, place));
-      }
+    for (const format of FORMATS) {
+      for (const p of all) for (const place of PLACES) writeSession(format, join(dir, format), ++n, '/srv/src/shop', claudeTurns(p, place));
     }
     const root = tempDir('compound-corpus-store-');
     const outputs: string[] = [];
@@ -178,13 +182,22 @@ describe('the planted-secret corpus', () => {
     run(['measure', '--sessions', dir]);
     expect(run(['check']).code).toBe(0);
 
-    const texts = [...storeTexts(root), ...outputs.map((text, i) => ({ name: `output ${i}`, text }))];
+    // Every 10-character window of every text, looked up among the needles: one pass over the
+    // store however many values were planted.
+    const needleKind = new Map<string, string>();
+    for (const p of all) for (const needle of needles(p.value)) needleKind.set(needle, p.kind);
+    const short = all.filter((p) => p.value.length < 10);
     const leaks: string[] = [];
-    for (const p of all) {
-      for (const needle of needles(p.value)) {
-        for (const t of texts) if (t.text.includes(needle)) leaks.push(`${p.kind}: "${needle}" in ${t.name}`);
+    for (const t of [...storeTexts(root), ...outputs.map((text, i) => ({ name: `output ${i}`, text }))]) {
+      for (let i = 0; i + 10 <= t.text.length; i++) {
+        const kind = needleKind.get(t.text.slice(i, i + 10));
+        if (kind !== undefined) leaks.push(`${kind}: "${t.text.slice(i, i + 10)}" in ${t.name}`);
       }
+      for (const p of short) if (t.text.includes(p.value)) leaks.push(`${p.kind}: "${p.value}" in ${t.name}`);
     }
+    // The corpus reaches what it tests: placeholders of most kinds stand where values were.
+    const placeholders = new Set(storeTexts(root).flatMap((t) => [...t.text.matchAll(/\[REDACTED:([a-z-]+)\]/g)].map((m) => m[1])));
+    expect(placeholders.size, [...placeholders].join(' ')).toBeGreaterThanOrEqual(30);
     const kinds = [...new Set(leaks.map((l) => l.split(':')[0]))];
     expect(kinds, leaks.slice(0, 10).join('\n')).toEqual([]);
   }, 120_000);
