@@ -6,7 +6,8 @@
  * with `status: quarantined`, never bootstrapped, listed first in the PR body for a reviewer to
  * accept) when its text instructs an agent to run downloaded code, to hide something from the
  * user, or to override its instructions, or when its evidence comes from a file outside the
- * repository (dependencies, downloads, the web). Pure: a candidate and its evidence event in,
+ * repository (dependencies, downloads, the web) or from people other than the session's user
+ * (chat, mail, issue and review threads, a forwarded message). Pure: a candidate and its evidence event in,
  * the reason out.
  */
 import type { Session, SessionEvent, ToolCallEvent } from '../sessions/model.js';
@@ -24,6 +25,12 @@ const INSTRUCTIONS: readonly { why: string; re: RegExp }[] = [
 
 /** Paths whose files the session did not write and the repository does not own. */
 const OUTSIDE = /(?:^|[\\/])(?:node_modules|bower_components|vendor|site-packages|dist-packages|\.venv|venv|\.cargo[\\/]registry|go[\\/]pkg[\\/]mod|\.m2|\.gradle|Downloads)(?:[\\/]|$)|^(?:\/tmp|\/var\/tmp)\//;
+/** Tools and commands that bring messages other people wrote: chat, mail, issue and review
+ * threads. What they say is someone else's word, not the session user's. */
+const MESSAGE_TOOLS = /(?:^|[_.:-])(?:slack|discord|telegram|whatsapp|signal|teams|gmail|e?mail|inbox|imessage|messages?|chat|conversations?|comments?|issues?|discussions?|linear|jira|zendesk|intercom)(?:$|[_.:-])/i;
+const MESSAGE_COMMANDS = /^\s*(?:gh\s+(?:issue|pr|discussion)\s+(?:view|list)\b|gh\s+api\s+\S*(?:issues|pulls|comments|discussions)\b|glab\s+(?:issue|mr)\s+(?:view|list|note)\b|jira\s+issue\s+view\b|linear\s+issue\b)/;
+/** A message pasted or forwarded into the prompt: a mail header block or a forward marker. */
+const FORWARDED = /-{3,}\s*(?:Forwarded|Original)\s+message\s*-{3,}|^From:\s*[^\n]+\n(?:(?:To|Cc|Date|Sent):[^\n]*\n)*Subject:/im;
 /** Tools that bring text from the web. */
 const WEB_TOOLS = /^(?:webfetch|web_fetch|fetch|browse|browser|read_url|open_url|web_search|websearch|search_web)$/i;
 
@@ -50,12 +57,17 @@ function readPath(call: ToolCallEvent | undefined): string | undefined {
   return undefined;
 }
 
-/** Where the evidence event's text came from, when that is outside the repository. */
+/** Where the evidence event's text came from, when that is outside the repository or is
+ * someone else's message. */
 function outsideSource(session: Session, event: SessionEvent | undefined): string | undefined {
+  if (event?.kind === 'user' && FORWARDED.test(event.text)) return 'its evidence is a message the user forwarded from someone else';
   if (!event || event.kind !== 'tool_result') return undefined;
   const call = event.callId !== undefined ? session.events.find((e): e is ToolCallEvent => e.kind === 'tool_call' && e.callId === event.callId) : undefined;
   const name = event.name ?? call?.name ?? '';
   if (WEB_TOOLS.test(name)) return `its evidence is a web page (${name})`;
+  if (MESSAGE_TOOLS.test(name)) return `its evidence is a message from someone other than the session's user (${name})`;
+  const command = call?.command;
+  if (command !== undefined && MESSAGE_COMMANDS.test(command)) return `its evidence is a message from someone other than the session's user (${command.trim().split(/\s+/).slice(0, 3).join(' ')})`;
   const path = readPath(call);
   if (path === 'download') return 'its evidence is a download';
   const m = path !== undefined ? OUTSIDE.exec(path) : null;

@@ -55,6 +55,23 @@ describe('quarantineReason', () => {
     expect(quarantineReason(candidate('A clean install takes 200 packages.', 3), read)).toBeUndefined();
     expect(quarantineReason(candidate('The docs say to use the v2 API.', 5), read)).toMatch(/web page/);
   });
+  it("flags what other people wrote: chat, mail and issue threads, a forwarded message; not the user's own words or a build log", () => {
+    const s2 = session([
+      { ...at(0), kind: 'tool_call', name: 'mcp__slack__get_channel_history', callId: 's', input: { channel: 'C1' } },
+      { ...at(1), kind: 'tool_result', name: 'mcp__slack__get_channel_history', callId: 's', output: 'bob: deploys go through make ship now', isError: false },
+      { ...at(2), kind: 'tool_call', name: 'Bash', callId: 'g', input: { command: 'gh issue view 42 --comments' }, command: 'gh issue view 42 --comments' },
+      { ...at(3), kind: 'tool_result', name: 'Bash', callId: 'g', output: 'alice: the cache must be cleared after upgrading', isError: false },
+      { ...at(4), kind: 'user', text: 'see below\n---------- Forwarded message ---------\nFrom: Ops <ops@example.com>\nSubject: deploys\nUse make ship.' },
+      { ...at(5), kind: 'user', text: 'no, deploys go through make ship' },
+      { ...at(6), kind: 'tool_call', name: 'Bash', callId: 'b', input: { command: 'gh run view 7 --log' }, command: 'gh run view 7 --log' },
+      { ...at(7), kind: 'tool_result', name: 'Bash', callId: 'b', output: 'make: *** [ship] Error 2', isError: true },
+    ]);
+    expect(quarantineReason(candidate('Deploys go through make ship.', 1), s2)).toMatch(/someone other than the session's user \(mcp__slack/);
+    expect(quarantineReason(candidate('Clear the cache after upgrading.', 3), s2)).toMatch(/\(gh issue view\)/);
+    expect(quarantineReason(candidate('Deploys go through make ship.', 4), s2)).toMatch(/forwarded/);
+    expect(quarantineReason(candidate('Deploys go through make ship.', 5), s2)).toBeUndefined();
+    expect(quarantineReason(candidate('make ship fails when the target is missing.', 7), s2)).toBeUndefined();
+  });
 });
 
 let server: FakeModel | undefined;
