@@ -2,6 +2,7 @@
  * Plain-text table and value formatting shared by the session and sample commands. No colour:
  * tables go to stdout, where scripts may read them.
  */
+import { UsageError } from '../core/errors.js';
 
 export interface Column<R> {
   header: string;
@@ -55,4 +56,13 @@ export function parsePositiveInt(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${flag} must be a positive whole number, got "${value}"`);
   return n;
+}
+
+/** `--max-line-bytes` of the commands that read transcripts (harvest, sessions). */
+export function parseMaxLineBytes(value: string): number {
+  try {
+    return parsePositiveInt(value, '--max-line-bytes');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }

@@ -15,6 +15,7 @@ import { addCommitOptions, commitIfAsked, commitIntent, type CommitFlags } from 
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
+import { parseMaxLineBytes } from './format.js';
 import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
 import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
@@ -34,6 +35,7 @@ interface HarvestFlags extends CommitFlags, ModelFlags {
   from?: string;
   format?: string;
   inputFormat?: string;
+  maxLineBytes?: string;
   top?: string;
   repo?: string;
   dryRun?: boolean;
@@ -52,6 +54,7 @@ export function register(program: Command): void {
     .option('--from <list>', 'also read the default locations: claude,codex,hermes,gemini,specstory,aider')
     .option('--input-format <format>', `read every file as this format (${SESSION_FORMATS.join(', ')})`)
     .option('--format <format>', 'deprecated: use --input-format')
+    .option('--max-line-bytes <n>', 'skip (with a warning) transcript lines longer than this (default 16 MiB)')
     .option('--top <n>', "only the N most valuable transcripts not harvested yet (the sampler's ranking)")
     .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
     .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
@@ -116,6 +119,7 @@ export function register(program: Command): void {
           repoAliases: config.repo_aliases,
           ...(flags.repo ? { repo: flags.repo } : {}),
           redactUsers: config.redact_users,
+          ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLineBytes(flags.maxLineBytes) } : {}),
           onWarning: (w) => {
             warnings++;
             if (warnings <= 20) warn(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`);

@@ -11,7 +11,7 @@ import { parseFromList } from '../sessions/walk.js';
 import { SESSION_FORMATS } from '../sessions/model.js';
 import { action } from './run.js';
 import { note, out, printJson, style, warn } from './io.js';
-import { humanBytes, oneLine, parsePositiveInt, renderTable, shortTime } from './format.js';
+import { humanBytes, oneLine, parseMaxLineBytes, renderTable, shortTime } from './format.js';
 
 interface ListFlags {
   json?: boolean;
@@ -87,14 +87,6 @@ function parseFormat(value: string | undefined): SessionFormat | undefined {
   return value;
 }
 
-function parseMaxLine(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parsePositiveInt(value, '--max-line-bytes');
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
 
 export function sessionRow(s: Session): SessionRow {
   const stats = sessionStats(s);
@@ -170,7 +162,7 @@ async function listSessions(paths: string[], flags: ListFlags): Promise<ExitCode
     {
       ...(format ? { format } : {}),
       ...(from ? { from } : {}),
-      ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLine(flags.maxLineBytes) } : {}),
+      ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLineBytes(flags.maxLineBytes) } : {}),
       onWarning: printer.print,
       onProgress: progressLine(),
     },
@@ -260,7 +252,7 @@ async function showSessions(file: string, flags: ShowFlags): Promise<ExitCode> {
   const printer = makeWarningPrinter();
   const result = await readSessionFile(file, {
     ...(format ? { format } : {}),
-    ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLine(flags.maxLineBytes) } : {}),
+    ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLineBytes(flags.maxLineBytes) } : {}),
     onWarning: printer.print,
   });
   printer.finish();

@@ -42,6 +42,8 @@ export interface SessionContext {
   /** Repo for sessions whose transcript records none. */
   repo?: string;
   redactUsers: readonly string[];
+  /** Lines longer than this are skipped with a warning (the readers' default when unset). */
+  maxLineBytes?: number;
 }
 
 export interface FileHarvest {

@@ -214,6 +214,7 @@ function workerSetup(options: HarvestFilesOptions): WorkerSetup {
     repoAliases: context.repoAliases,
     ...(context.repo ? { repo: context.repo } : {}),
     redactUsers: [...context.redactUsers],
+    ...(context.maxLineBytes ? { maxLineBytes: context.maxLineBytes } : {}),
     ...(options.format ? { format: options.format } : {}),
   };
 }

@@ -45,6 +45,8 @@ export interface HarvestOptions {
   /** Repo for sessions whose transcript records none (and whose folder names none). */
   repo?: string;
   redactUsers?: readonly string[];
+  /** Transcript lines longer than this are skipped with a warning (the readers' default when unset). */
+  maxLineBytes?: number;
   onWarning?: (w: ReadWarning) => void;
   onProgress?: (done: number, total: number) => void;
   /** Marks the harvest's phases (prepare, walk, stat, the workers' first and last answers, the
@@ -155,6 +157,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       repoAliases: options.repoAliases ?? {},
       ...(options.repo ? { repo: options.repo } : {}),
       redactUsers: options.redactUsers ?? [],
+      ...(options.maxLineBytes ? { maxLineBytes: options.maxLineBytes } : {}),
     },
     hashCache: harvested ? harvested.records : hashCache.records,
     ...(options.format ? { format: options.format } : {}),

@@ -84,7 +84,7 @@ export function takeHeadParse(text: string, lineNo: number): unknown {
 export function parseJsonLine(sink: WarningSink, line: Line): unknown {
   const text = line.text;
   if (line.truncated) {
-    sink.warn(line.lineNo, `line is ${line.bytes} bytes, over the line-size limit; skipped (compound sessions reads it with a higher --max-line-bytes)`);
+    sink.warn(line.lineNo, `line is ${line.bytes} bytes, over the line-size limit; skipped (harvest and sessions read it with a higher --max-line-bytes)`);
     return undefined;
   }
   if (text.length === 0 || isBlank(text)) return undefined;

@@ -27,7 +27,7 @@ export async function readAndHarvest(
   extract: () => Promise<ExtractFn>,
   loaded?: LoadedFile,
 ): Promise<ReadOutcome> {
-  const result = await readSessionFile(file, format ? { format } : {}, loaded);
+  const result = await readSessionFile(file, { ...(format ? { format } : {}), ...(ctx.maxLineBytes ? { maxLineBytes: ctx.maxLineBytes } : {}) }, loaded);
   const harvest: FileHarvest = result.sessions.length
     ? harvestFileSessions(file, result.sessions, hash, ctx, await extract())
     : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };

@@ -15,6 +15,7 @@ export interface WorkerSetup {
   repoAliases: Record<string, string>;
   repo?: string;
   redactUsers: string[];
+  maxLineBytes?: number;
   format?: SessionFormat;
 }
 

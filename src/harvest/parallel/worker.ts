@@ -19,6 +19,7 @@ const ctx: SessionContext = {
   repoAliases: setup.repoAliases,
   ...(setup.repo ? { repo: setup.repo } : {}),
   redactUsers: setup.redactUsers,
+  ...(setup.maxLineBytes ? { maxLineBytes: setup.maxLineBytes } : {}),
 };
 const extract = async () => extractSession;
 
