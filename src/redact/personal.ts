@@ -135,13 +135,20 @@ export const EMAIL_RULE: ScanRule = {
       DOMAIN_RE.lastIndex = at + 1;
       const m = DOMAIN_RE.exec(text);
       if (!m) continue;
-      const end = DOMAIN_RE.lastIndex;
-      // `name@scope.io/pkg` is a package path, not an address.
-      if (text.charAt(end) === '/') continue;
+      let end = DOMAIN_RE.lastIndex;
+      // `name@scope.io/pkg` is a package path, not an address; `/jane@corp.io/` (a folder named
+      // after an account, as gcloud's legacy_credentials) is one
+      if (text.charAt(end) === '/' && text.charAt(s - 1) !== '/') continue;
       const local = text.slice(s, at).toLowerCase();
-      const domain = m[0].toLowerCase();
-      const tld = (m[1] ?? '').toLowerCase();
-      if (NON_PERSONAL_LOCALS.has(local) || DOC_DOMAIN_RE.test(domain) || FILE_EXTENSIONS.has(tld)) continue;
+      let domain = m[0].toLowerCase();
+      if (FILE_EXTENSIONS.has((m[1] ?? '').toLowerCase())) {
+        // `logo@2x.png` is a file; `jane@corp.io.txt` is an address in a file name
+        const cut = /^((?:[a-z0-9-]+\.)+([a-z]{2,24}))\.[a-z0-9]+$/.exec(domain);
+        if (!cut || FILE_EXTENSIONS.has(cut[2] as string)) continue;
+        end -= domain.length - (cut[1] as string).length;
+        domain = cut[1] as string;
+      }
+      if (NON_PERSONAL_LOCALS.has(local) || DOC_DOMAIN_RE.test(domain)) continue;
       if (isUrlUserInfo(text, s)) continue;
       out.push({ kind: 'email', start: s, end, priority: 0, description: KIND_INFO.email.label });
       at = end - 1;

@@ -50,8 +50,45 @@ export const PRIVATE_KEY_RULE: ScanRule = {
       }
       PEM_BEGIN_RE.lastIndex = Math.max(end, bodyStart);
     }
+    headlessBlocks(text, out);
   },
 };
+
+const PEM_END_RE = /-----END ((?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----/g;
+/** A line of a PEM body (base64), ending at `end`: a real newline or an escaped one before it. */
+const PEM_LINE_BEFORE_RE = /(?:^|\n|\\n)[ \t]*([A-Za-z0-9+/=]{16,})[ \t\r]*(?:\n|\\n)?$/;
+
+const PEM_RUN_BEFORE_RE = /([A-Za-z0-9+/=]{16,})[ \t\r]*(?:\n|\\n)$/;
+
+/** The second half of a block whose BEGIN line is in another text (a command cut at its first
+ * newline, output split in two): the base64 lines right before the END line are the key. */
+function headlessBlocks(text: string, out: RawMatch[]): void {
+  PEM_END_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PEM_END_RE.exec(text)) !== null) {
+    const endAt = m.index;
+    if (out.some((r) => r.kind === 'private-key-block' && r.start <= endAt && endAt < r.end)) continue;
+    let start = endAt;
+    let keyChars = 0;
+    for (;;) {
+      const before = text.slice(Math.max(0, start - 256), start);
+      const line = PEM_LINE_BEFORE_RE.exec(before);
+      if (line) {
+        start -= line[0].length - (line[0].startsWith('\n') ? 1 : line[0].startsWith('\\n') ? 2 : 0);
+        keyChars += (line[1] as string).length;
+        continue;
+      }
+      // the first body line may share its line with what came before the cut (`--note "…`)
+      const run = PEM_RUN_BEFORE_RE.exec(before);
+      if (run && keyChars > 0) {
+        start -= run[0].length;
+        keyChars += (run[1] as string).length;
+      }
+      break;
+    }
+    if (keyChars >= 64) out.push({ kind: 'private-key-block', start, end: endAt + m[0].length, priority: S, description: `PEM block (${m[1] as string}, its BEGIN line elsewhere)` });
+  }
+}
 
 export const JWT_RULE: RegexRule = {
   kind: 'jwt',

@@ -76,10 +76,11 @@ export function isPlaceholderValue(value: string): boolean {
   return false;
 }
 
-/** `process.env.API_KEY`, `config.auth.token`, `opts[:secret]`, `getToken()`: code, not data. */
+/** `process.env.API_KEY`, `config.auth.token`, `opts[:secret]`, `getToken()`: code, not data.
+ * A random-looking part is no name (`<token>.txt` is a file named after a secret). */
 export function isCodeReference(value: string, nextChar: string): boolean {
   if (nextChar === '(' || nextChar === '[' || nextChar === '.') return true;
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
+  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !value.split('.').some((part) => looksRandom(part));
 }
 
 /** Paths, URLs, numbers and versions are never credentials in themselves. */

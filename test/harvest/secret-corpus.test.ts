@@ -2,7 +2,7 @@
  * The planted-secret corpus (issue 32): every kind of secret and personal value the detector
  * knows, planted in every place of a session (prompt, command, error output, assistant text,
  * file path, user correction, successful output), in every transcript format the harvester reads, written
- * here from a seed. After harvest (with --commit and --pr-body), list, show, bootstrap, measure
+ * here from a seed. After capture, harvest (with --commit and --pr-body), list, show, bootstrap, measure
  * and check, no value and no 10-character fragment of one may be in any file of the store, any
  * git object, or any output; and `check` on a store that already holds a secret names it.
  */
@@ -108,7 +108,9 @@ function plants(): Plant[] {
 function claudeTurns(p: Plant, place: string): Turn[] {
   const t = p.text;
   const base: Turn[] = [{ user: place === 'prompt' ? `deploy the shop (${t})` : 'deploy the shop' }];
-  const cmd = place === 'command' ? `deploy.sh --note "${t}"` : place === 'path' ? `cat ${t.includes('/') || t.includes('\\') ? t : `/srv/shop/${t.replace(/\s+/g, '_')}`}` : 'npm run deploy';
+  // a path keeps the text whole (quoted, spaces and all): a value known only by its context
+  // (`sshpass -p …`) is a secret in a file name only with that context
+  const cmd = place === 'command' ? `deploy.sh --note "${t}"` : place === 'path' ? `cat "${t.includes('/') || t.includes('\\') ? t : `/srv/shop/notes/${t}.txt`}"` : 'npm run deploy';
   base.push({ bash: cmd, output: place === 'error' ? `Error: deploy failed: ${t}\n    at deploy (deploy.js:10:3)` : 'Error: deploy failed: missing DEPLOY_ENV', error: true });
   base.push({ assistant: place === 'assistant' ? `The deploy needs DEPLOY_ENV; note ${t}.` : 'The deploy needs DEPLOY_ENV set; setting it.' });
   if (place === 'correction') base.push({ user: `no, that is wrong: always set DEPLOY_ENV=staging first (${t})` });
@@ -171,6 +173,9 @@ describe('the planted-secret corpus', () => {
     outputs.push(git.stdout);
     const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+    run(['harvest', dir, '--dry-run']); // the plan as people read it
+    const inbox = tempDir('compound-corpus-inbox-');
+    expect(run(['capture', dir, '--to', inbox, '--ledger', join(inbox, 'ledger.json'), '--json']).code).toBe(0);
     const h = run(['harvest', dir, '--commit', '--pr-body', 'pr.md', '--json', '--repo', 'shop']);
     expect(h.code, h.stderr).toBe(0);
     const written = (JSON.parse(h.stdout) as { counts: { add: number } }).counts.add;
@@ -188,7 +193,9 @@ describe('the planted-secret corpus', () => {
     for (const p of all) for (const needle of needles(p.value)) needleKind.set(needle, p.kind);
     const short = all.filter((p) => p.value.length < 10);
     const leaks: string[] = [];
-    for (const t of [...storeTexts(root), ...outputs.map((text, i) => ({ name: `output ${i}`, text }))]) {
+    const captured = filesUnder(inbox).map((f) => ({ name: f, text: readFileSync(f, 'utf8') }));
+    expect(captured.length).toBeGreaterThan(1000);
+    for (const t of [...storeTexts(root), ...captured, ...outputs.map((text, i) => ({ name: `output ${i}`, text }))]) {
       for (let i = 0; i + 10 <= t.text.length; i++) {
         const kind = needleKind.get(t.text.slice(i, i + 10));
         if (kind !== undefined) leaks.push(`${kind}: "${t.text.slice(i, i + 10)}" in ${t.name}`);

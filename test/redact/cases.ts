@@ -16,6 +16,7 @@ const pem = (label: string, lines = 6): string =>
 const pemEscaped = `-----BEGIN PRIVATE KEY-----\\n${fakePem(5, '\\n')}\\n-----END PRIVATE KEY-----`;
 const skb = fakeB64(64);
 const rsa = pem('RSA PRIVATE KEY');
+const pemHeadless = rsa.slice(rsa.indexOf('\n') + 1);
 const pemTruncated = `-----BEGIN OPENSSH PRIVATE KEY-----\n${fakePem(4)}\n`;
 
 const TWILIO_SID = `AC${fakeHex(32)}`;
@@ -97,6 +98,9 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: pem('PGP PRIVATE KEY BLOCK'), secret: 'PGP PRIVATE KEY BLOCK' },
     { text: `{"content":"${pemEscaped}"}`, secret: pemEscaped },
     { text: pemTruncated, secret: fakePemLine(pemTruncated) },
+    // the block's BEGIN line in another event (an aider command cut at its first newline)
+    { text: `${pemHeadless}.txt"\nError: x`, secret: fakePemLine(rsa) },
+    { text: `"output": "x: ${pemHeadless.replace(/\n/g, '\\n')}"`, secret: fakePemLine(rsa) },
   ],
   'url-password': [
     { text: 'postgres://app:pa#ss9word@db.internal/app', secret: 'pa#ss9word' },
@@ -135,6 +139,9 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: `Author: Marco Rossi <marco.rossi@gmail.com>`, secret: 'marco.rossi@gmail.com' },
     { text: `{"email":"dev+ci@acme-corp.io"}`, secret: 'dev+ci@acme-corp.io' },
     { text: `"line one\\nj.doe@fastmail.fm wrote"`, secret: 'j.doe@fastmail.fm' },
+    // an account's folder, and an address in a file name
+    { text: 'cat ~/.config/gcloud/legacy_credentials/j.doe@fastmail.fm/adc.json', secret: 'j.doe@fastmail.fm' },
+    { text: 'exported to notes/j.doe@fastmail.fm.txt', secret: 'j.doe@fastmail.fm' },
   ],
   'home-path': [
     { text: `cd /home/marco/projects/spotter`, secret: '/home/marco' },
@@ -228,6 +235,8 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
   jwt: ['JWTs start with eyJ because base64 of {" is eyJ.', 'const header = "eyJhbGciOiJIUzI1NiJ9";'],
   'private-key-block': [
     '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+    'The file ends with -----END RSA PRIVATE KEY----- and a newline.',
+    'abcdefghijklmnopqrstuvwxyz\n-----END RSA PRIVATE KEY-----',
     'if (pem.includes("-----BEGIN RSA PRIVATE KEY-----")) return "pkcs1";',
     '-----BEGIN PUBLIC KEY-----\n' + fakePem(4) + '\n-----END PUBLIC KEY-----',
     '-----BEGIN CERTIFICATE-----\n' + fakePem(4) + '\n-----END CERTIFICATE-----',
@@ -319,6 +328,7 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     'contact you@example.com for details',
     'admin@app.test',
     '<img srcset="logo@2x.png 2x, logo@3x.webp 3x">',
+    'icons/brand@2x.svg',
     'npm install @types/node@20.19.25',
     'https://deploy@ci.acme.dev/hooks',
     'use the @Component decorator',

@@ -94,7 +94,7 @@ function aider(dir: string, n: number, turns: readonly Turn[], start: string): s
   for (const t of turns) {
     if ('user' in t) lines.push(...t.user.split('\n').map((l) => `#### ${l}  `), '');
     else if ('assistant' in t) lines.push(t.assistant, '');
-    else lines.push('> Run shell command? (Y)es/(N)o [Yes]: y  ', `> Running ${t.bash}  `, ...t.output.split('\n').map((l) => `> ${l}  `), '');
+    else lines.push('> Run shell command? (Y)es/(N)o [Yes]: y  ', ...`Running ${t.bash}\n${t.output}`.split('\n').map((l) => `> ${l}  `), '');
   }
   return write(join(dir, `a${n}`, '.aider.chat.history.md'), lines.join('\n'));
 }
