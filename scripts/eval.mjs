@@ -258,7 +258,11 @@ for (const r of rows) {
   lines.push(`| ${r.name} | ${r.gold} | ${r.found} | ${pct(r.found, r.gold)} | ${pct(r.weightFound, r.weight)} | ${r.violations.length} | ${r.emitted} | ${r.unmatched} | ${r.unmatched <= r.gold ? 'yes' : '**no**'} |`);
 }
 lines.push(`| **total** | **${total.gold}** | **${total.found}** | **${pct(total.found, total.gold)}** | **${pct(total.weightFound, total.weight)}** | **${total.violations}** | **${total.emitted}** | **${total.unmatched}** | ${total.over === 0 ? 'yes' : `**no** (${total.over})`} |`);
-lines.push('', 'Targets: weighted recall ≥ 0.6 in total, 0 violations, unmatched ≤ gold in every row.', '');
+{
+  const wr = total.weight ? total.weightFound / total.weight : 0;
+  const met = (ok) => (ok ? 'met' : '**not met**');
+  lines.push('', `Targets: weighted recall ≥ 0.5 in total (${pct(total.weightFound, total.weight)}: ${met(wr >= 0.5)}), 0 not_knowledge violations (${total.violations}: ${met(total.violations === 0)}), unmatched items at most half the gold items in total (${total.unmatched} of ${total.gold}: ${met(total.unmatched * 2 <= total.gold)}).`, '');
+}
 // The model prompt and view were changed after reading the misses of these gold files only; the
 // others are the check set (EVAL.md says how the split was used).
 const TUNE_SET = new Set(['aider__Monochromatic__aider-chat-history', 'codex__ai-trading-bot__rollout-2025-10-17', 'claude-code__codemie-code__session-9eda1058', 'claude-code__spotter__short']);

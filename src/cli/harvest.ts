@@ -56,7 +56,7 @@ export function register(program: Command): void {
     .option('--format <format>', 'deprecated: use --input-format')
     .option('--max-line-bytes <n>', 'skip (with a warning) transcript lines longer than this (default 16 MiB)')
     .option('--top <n>', "only the N most valuable transcripts not harvested yet (the sampler's ranking)")
-    .option('--repo <name>', 'repository for sessions whose transcript records none (default: the folder the transcript is in)')
+    .option('--repo <name>', 'repository for sessions whose transcript names none (no working directory, or a generic one such as /workspace; default: the folder the transcript is in)')
     .option('--workers <n>', 'threads that read and extract transcripts (default: one per core, or 1 for a few files); the result is the same')
     .option('--dry-run', 'print the plan without writing anything')
     .option('--json', 'print the plan and statistics as JSON')

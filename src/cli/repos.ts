@@ -41,7 +41,7 @@ export function register(program: Command): void {
     .description('per transcript session: the repo a harvest would use and the evidence for it')
     .argument('[paths...]', 'transcript files, directories or globs')
     .option('--from <list>', 'also the default locations: claude,codex,hermes,gemini,specstory,aider')
-    .option('--repo <name>', 'as harvest --repo: for transcripts that record no working directory')
+    .option('--repo <name>', 'as harvest --repo: for transcripts that name no repository')
     .option('--json', 'print JSON for scripts')
     .addHelpText('after', '\nSet repo_aliases in compound.config.yaml (names or patterns such as `spotter-*: spotter`) for any row that is wrong; aliases always win.\n\nExamples:\n  $ compound repos ~/.claude/projects\n  $ compound repos --from claude,codex --json')
     .action(

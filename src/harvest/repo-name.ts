@@ -12,14 +12,16 @@ import { localGitProbe, type GitFacts, type GitProbe } from '../sessions/git-con
 /** Folder names that say where agents keep transcripts, not which project they are about. */
 const CONTAINER_DIRS = new Set([
   'chats', 'tmp', 'history', 'sessions', 'session', 'projects', 'subagents', 'logs', 'log', 'transcripts',
-  'transcript', 'exports', 'export', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
+  'transcript', 'exports', 'export', 'inbox', 'captured', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
   'test_sessions', 'fixtures', 'samples', 'examples', 'data', 'tests', 'test',
   'claude-code', 'codex', 'gemini-cli', 'gemini', 'hermes', 'aider', 'cursor', 'specstory', 'cursor-specstory', 'openai-chat',
 ]);
 const HOME_ROOTS = new Set(['home', 'Users']);
 
+/** Generated names, and Claude Code's project folders (`-home-dev-repo`: the working directory
+ * encoded, already weighed as the working directory). */
 function looksGenerated(name: string): boolean {
-  return /^[0-9a-f]{12,}$/i.test(name) || /^[0-9a-f-]{32,}$/i.test(name) || /^\d{4}(-\d\d){0,2}$/.test(name) || /^\d+$/.test(name);
+  return name.startsWith('-') || /^[0-9a-f]{12,}$/i.test(name) || /^[0-9a-f-]{32,}$/i.test(name) || /^\d{4}(-\d\d){0,2}$/.test(name) || /^\d+$/.test(name);
 }
 
 /** The nearest folder above the transcript that names a project, if any (never a user's home). */

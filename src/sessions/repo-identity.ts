@@ -254,17 +254,33 @@ export function identifyRepo(w: RepoWitness, ctx: RepoContext): RepoIdentity {
     if (ok(cwdName) && !isNoRepoPlace(cwd)) return { repo: cwdName, source: 'cwd', detail: 'working directory name' };
     if (edited) return { repo: edited.name, source: 'edited-files', detail: edited.detail };
     if (tools && ok(tools.name)) return { repo: tools.name, source: 'tool-output', detail: tools.detail };
-    const why = isNoRepoPlace(cwd) ? 'a home, root or temp folder' : cwdName && isUserName(cwdName, users) ? "named after the user" : `a generic folder name (${cwdName ?? ''})`;
+    const generic = !isNoRepoPlace(cwd) && !(cwdName && isUserName(cwdName, users));
+    // a container's mount point (/repo, /workspace, /app) names no project: the session is about
+    // one, which --repo or the transcript's folder may name; a home or temp folder is about none
+    if (generic) {
+      const named = outsideWitness(ctx, ok, alias);
+      if (named) return named;
+    }
+    const why = isNoRepoPlace(cwd) ? 'a home, root or temp folder' : generic ? `a generic folder name (${cwdName ?? ''})` : 'named after the user';
     return { source: 'none', detail: `the working directory is ${why}, and nothing else in the transcript names the repository` };
   }
   // formats that record no working directory
   if (ok(w.recorded)) return { repo: w.recorded, source: 'cwd', detail: `the transcript names ${w.recorded}` };
   if (w.recorded !== undefined) return { source: 'none', detail: `the transcript names ${w.recorded}, which is a user's or a generic name` };
+  return outsideWitness(ctx, ok, alias) ?? { source: 'none', detail: 'the transcript records no working directory, and its folder names no project' };
+}
+
+/** What names the repository from outside the transcript: --repo, then the transcript's folder. */
+function outsideWitness(
+  ctx: RepoContext,
+  ok: (name: string | undefined) => name is string,
+  alias: (name: string | undefined, why: string) => RepoIdentity | undefined,
+): RepoIdentity | undefined {
   if (ctx.fallback) return { repo: ctx.fallback, source: 'flag', detail: '--repo' };
   const a = alias(ctx.transcriptFolder, 'transcript folder');
   if (a) return a;
   if (ok(ctx.transcriptFolder)) return { repo: ctx.transcriptFolder, source: 'transcript-folder', detail: `the transcript sits in ${ctx.transcriptFolder}/` };
-  return { source: 'none', detail: 'the transcript records no working directory, and its folder names no project' };
+  return undefined;
 }
 
 /** The witness of a session. */

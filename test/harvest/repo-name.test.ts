@@ -9,6 +9,9 @@ describe('repo for sessions that record none', () => {
     expect(repoFromTranscriptPath('/root/.gemini/tmp/9f86d081884c7d659a2feaa0c55ad015/chats/session-1.json')).toBeUndefined();
     expect(repoFromTranscriptPath('/srv/tool/test_sessions/openai-chat/failure.jsonl')).toBeUndefined();
     expect(repoFromTranscriptPath('/srv/exports/minsky/chats/session.json')).toBe('minsky');
+    // the nightly job's inbox, and Claude Code's project folder (the working directory encoded)
+    expect(repoFromTranscriptPath('/ci/transcripts/inbox/claude-code/0a1b.jsonl')).toBeUndefined();
+    expect(repoFromTranscriptPath('/home/dev/.claude/projects/-workspace/0a1b.jsonl')).toBeUndefined();
   });
 
   it('never returns a user name from a home directory', () => {

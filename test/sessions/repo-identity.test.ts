@@ -64,10 +64,17 @@ describe('repo identity', () => {
     expect(repoOf({ cwd: '/Users/user/repo' }, { aliases, users: [] }).repo).toBe('codemie-code');
   });
 
-  it('uses the transcript folder or --repo only for formats that record no working directory', () => {
+  it('uses --repo or the transcript folder when the transcript names no project: no working directory, or a generic one', () => {
     expect(repoOf({}, { ...ctx, transcriptFolder: 'minsky' })).toMatchObject({ repo: 'minsky', source: 'transcript-folder' });
     expect(repoOf({}, { ...ctx, fallback: 'shop', transcriptFolder: 'minsky' }).repo).toBe('shop');
-    expect(repoOf({ cwd: '/workspace' }, { ...ctx, transcriptFolder: 'minsky' }).repo).toBeUndefined();
+    // a container's mount point names no project, but the session was about one
+    expect(repoOf({ cwd: '/workspace' }, { ...ctx, transcriptFolder: 'minsky' })).toMatchObject({ repo: 'minsky', source: 'transcript-folder' });
+    expect(repoOf({ cwd: '/repo' }, { ...ctx, fallback: 'shop' })).toMatchObject({ repo: 'shop', source: 'flag' });
+    // a home or temp folder is about no repository, whatever the flag says
+    expect(repoOf({ cwd: '/home/dev' }, { ...ctx, fallback: 'shop', transcriptFolder: 'minsky' }).repo).toBeUndefined();
+    expect(repoOf({ cwd: '/tmp' }, { ...ctx, fallback: 'shop' }).repo).toBeUndefined();
+    // a working directory that names a project wins over both
+    expect(repoOf({ cwd: '/srv/src/billing' }, { ...ctx, fallback: 'shop', transcriptFolder: 'minsky' }).repo).toBe('billing');
   });
 
   it('looks a working directory up on this machine: origin of the main repository, from a linked worktree too', () => {
