@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<{ register(program: CommandType): v
   repos: () => import('./repos.js'),
   pr: () => import('./pr.js'),
   capture: () => import('./capture.js'),
+  review: () => import('./review.js'),
 };
 
 /** The command named on the command line: the first word that is not an option or its value. */

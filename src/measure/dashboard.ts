@@ -220,6 +220,12 @@ export function renderDashboard(report: MetricsReport): string {
     ]),
     section('cost', m.cost, []),
     section('review_outcome', rv, [
+      ...(rv.details.outcomes.length === 0
+        ? []
+        : [
+            'What reviewers did with each harvested item (from the harvest commits in git history): kept as written, edited (category, title or text changed), deleted; not merged yet counts items on the harvest branch only.\n\n' +
+              table(['Category', 'Extractor', 'Kept', 'Edited', 'Deleted', 'Not merged yet'], rv.details.outcomes.map((r) => [r.category, cell(r.extractor), String(r.kept), String(r.edited), String(r.deleted), String(r.pending)])),
+          ]),
       rv.details.rejected.length === 0 ? '_No harvested item has been deleted._' : `Rejected ids: ${rv.details.rejected.slice(0, TOP).map((id) => `\`${id}\``).join(', ')}${rv.details.rejected.length > TOP ? `, and ${rv.details.rejected.length - TOP} more` : ''}.`,
       rv.counts.git_history !== 'yes'
         ? `_No git history: ${rv.counts.git_history}._`

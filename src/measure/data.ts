@@ -28,6 +28,8 @@ export interface MeasuredItem {
   firstSeen: number;
   lastSeen: number;
   sources: ItemSource[];
+  /** What a reviewer may change (category, title, knowledge text), for review outcomes. */
+  reviewFp: string;
   terms: string[];
   fp: string;
   /** Normalised error line of a pitfall, when it has a recognisable one. */
@@ -51,12 +53,25 @@ export interface Deletion {
   commit: string;
 }
 
+/** An item as a harvest commit first wrote it: what a reviewer's version is compared with. */
+export interface WrittenItem {
+  id: string;
+  category: string;
+  /** `rules`, or the model extractor's name (`model:<name>@<prompt hash>`) without the hash. */
+  extractor: string;
+  /** reviewFingerprint of what the harvest wrote. */
+  fp: string;
+  time: number;
+}
+
 export interface History {
   available: boolean;
   /** Why there is no history, when there is none. */
   reason?: string;
   commits: number;
   deletions: Deletion[];
+  /** Items harvest commits added (HEAD's history and the harvest branch's), each once. */
+  written?: WrittenItem[];
 }
 
 export interface CostRecord {
@@ -81,6 +96,18 @@ export interface MeasureData {
   asOf?: number;
   asOfSource: 'flag' | 'data' | 'none';
   since?: number;
+}
+
+/** Category, title and knowledge text with whitespace collapsed: equal when a reviewer kept the
+ * item as written (the harvester itself only ever changes front matter and evidence). */
+export function reviewFingerprint(category: string, title: string, text: string): string {
+  return [category, title, text].map((s) => s.replace(/\s+/g, ' ').trim()).join('\n');
+}
+
+/** The extractor an item's first source names: `rules` or the model without its prompt hash. */
+export function extractorOf(sources: readonly ItemSource[]): string {
+  const e = sources[0]?.extractor;
+  return e ? e.replace(/@[0-9a-f]+$/, '') : 'rules';
 }
 
 export function itemProbe(item: StoredItem): ItemProbe {
@@ -124,6 +151,7 @@ export function toMeasuredItem(item: StoredItem, sessionTimes: ReadonlyMap<strin
     firstSeen,
     lastSeen,
     sources: m.sources,
+    reviewFp: reviewFingerprint(m.category, item.title, item.text),
     terms: [...probe.terms],
     fp: probe.fp,
     reinforcements: [],

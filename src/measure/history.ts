@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { KNOWLEDGE_DIR } from '../knowledge/paths.js';
-import type { Deletion, History } from './data.js';
+import { parseItemBytes } from '../knowledge/codec.js';
+import { extractorOf, reviewFingerprint, type Deletion, type History, type WrittenItem } from './data.js';
 
 /** History longer than this is not walked further (the oldest deletions are then not dated). */
 export const MAX_COMMITS = 5_000;
@@ -23,6 +24,8 @@ export function idFromItemPath(path: string): string | undefined {
 interface TreeDiff {
   added: string[];
   deleted: string[];
+  /** Blob id of each added path. */
+  blobs: Map<string, string>;
 }
 
 async function diffTrees(git: Git, dir: string, cache: object, a: string | undefined, b: string | undefined, prefix: string, out: TreeDiff): Promise<void> {
@@ -40,7 +43,10 @@ async function diffTrees(git: Git, dir: string, cache: object, a: string | undef
     const treeB = eb?.type === 'tree' ? eb.oid : undefined;
     if (treeA || treeB) await diffTrees(git, dir, cache, treeA, treeB, path, out);
     if (ea?.type === 'blob' && eb?.type !== 'blob') out.deleted.push(path);
-    if (eb?.type === 'blob' && ea?.type !== 'blob') out.added.push(path);
+    if (eb?.type === 'blob' && ea?.type !== 'blob') {
+      out.added.push(path);
+      out.blobs.set(path, eb.oid);
+    }
   }
 }
 
@@ -79,7 +85,7 @@ export async function readHistory(root: string): Promise<History> {
     const now = await knowledgeTree(c.oid);
     const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
     if (now === before) continue;
-    const diff: TreeDiff = { added: [], deleted: [] };
+    const diff: TreeDiff = { added: [], deleted: [], blobs: new Map() };
     await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
     const addedIds = new Set(diff.added.map(idFromItemPath).filter((id): id is string => id !== undefined));
     for (const path of diff.deleted) {
@@ -89,5 +95,59 @@ export async function readHistory(root: string): Promise<History> {
     }
   }
   deletions.sort((a, b) => a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { available: true, commits: commits.length, deletions };
+  const written = await harvestWrites(git, dir, cache, commits, knowledgeTree);
+  return { available: true, commits: commits.length, deletions, written };
+}
+
+/** The subject `compound harvest --commit` gives its commits. */
+const HARVEST_SUBJECT = /^compound: harvest /;
+/** Where the nightly job commits (a pull request not merged yet, or merged by squash). */
+const HARVEST_BRANCHES = ['knowledge/nightly', 'origin/knowledge/nightly'];
+
+/**
+ * Every item as a harvest commit first added it, from HEAD's history and the harvest branch's
+ * (a squash merge keeps only the reviewed result on the main branch; the branch keeps what the
+ * harvester wrote). Oldest write wins: a later harvest re-adding a moved item is not a new one.
+ */
+async function harvestWrites(
+  git: Git,
+  dir: string,
+  cache: object,
+  head: Awaited<ReturnType<Git['log']>>,
+  knowledgeTree: (commit: string) => Promise<string | undefined>,
+): Promise<WrittenItem[]> {
+  const commits = new Map(head.map((c) => [c.oid, c]));
+  for (const ref of HARVEST_BRANCHES) {
+    try {
+      for (const c of await git.log({ fs, dir, ref, depth: MAX_COMMITS, cache })) commits.set(c.oid, c);
+    } catch {
+      // no such branch here
+    }
+  }
+  const written = new Map<string, WrittenItem>();
+  const harvests = [...commits.values()].filter((c) => HARVEST_SUBJECT.test(c.commit.message) && c.commit.parent.length <= 1);
+  harvests.sort((a, b) => a.commit.committer.timestamp - b.commit.committer.timestamp || (a.oid < b.oid ? -1 : 1));
+  for (const c of harvests) {
+    const parent = c.commit.parent[0];
+    const now = await knowledgeTree(c.oid);
+    const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
+    if (now === before) continue;
+    const diff: TreeDiff = { added: [], deleted: [], blobs: new Map() };
+    await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
+    for (const path of diff.added) {
+      const id = idFromItemPath(path);
+      if (!id || written.has(id)) continue;
+      const { blob } = await git.readBlob({ fs, dir, oid: diff.blobs.get(path)!, cache });
+      const item = parseItemBytes(path, blob).item;
+      if (!item) continue;
+      written.set(id, {
+        id,
+        category: item.meta.category,
+        extractor: extractorOf(item.meta.sources),
+        fp: reviewFingerprint(item.meta.category, item.title, item.text),
+        time: c.commit.committer.timestamp * 1000,
+      });
+    }
+  }
+  return [...written.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }

@@ -78,7 +78,7 @@ describe('measure: git history of knowledge/', () => {
     await commitAll(root, 'review: retitle', '2026-03-13T12:00:00Z');
 
     const history = await readHistory(root);
-    expect(history).toEqual({ available: true, commits: 3, deletions: [{ id: ID.Q1, path: q1.path, time: Date.parse('2026-03-12T12:00:00Z'), commit: expect.stringMatching(/^[0-9a-f]{10}$/) }] });
+    expect(history).toEqual({ available: true, commits: 3, deletions: [{ id: ID.Q1, path: q1.path, time: Date.parse('2026-03-12T12:00:00Z'), commit: expect.stringMatching(/^[0-9a-f]{10}$/) }], written: [] }); // (no harvest commit)
 
     const r = await measure({ root, inputs: [] });
     const review = r.report.metrics.review_outcome;
