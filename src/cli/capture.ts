@@ -74,14 +74,36 @@ function startInBackground(transcript: string, flags: CaptureFlags): void {
   child.unref();
 }
 
-/** Commits the captured files to `branch` of the repository at `cwd` without checking it out. */
+/** Attempts at pushing when other developers push to the inbox at the same moment. */
+const PUSH_ATTEMPTS = 4;
+
+/**
+ * Commits the captured files to `branch` of the repository at `cwd` without checking it out.
+ * With `push`, on top of origin's tip of the branch (every developer pushes to the same inbox:
+ * the local branch is only a buffer, and what it holds that origin lacks was not recorded as
+ * sent, so it is captured again), retrying when another push got in first.
+ */
 async function deliverToBranch(files: Map<string, string>, branch: string, push: boolean): Promise<string | undefined> {
   const { commitFilesToBranch, findGitRoot } = await import('../knowledge/git.js');
   const dir = findGitRoot(process.cwd());
   if (!dir) throw new UsageError('--to-branch needs to run inside the knowledge repository (a git checkout)', { fix: 'run it there, or pass -C <knowledge repo>' });
-  const sha = await commitFilesToBranch(dir, branch, files, `compound: capture ${files.size} session(s)`);
-  if (push) execFileSync('git', ['push', '--quiet', 'origin', `refs/heads/${branch}:refs/heads/${branch}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  return sha;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const message = `compound: capture ${files.size} session(s)`;
+  if (!push) return commitFilesToBranch(dir, branch, files, message);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      git('fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/heads/${branch}`);
+    } catch {
+      // not on origin yet: the first capture creates it
+    }
+    const sha = await commitFilesToBranch(dir, branch, files, message);
+    try {
+      git('push', '--quiet', 'origin', `refs/heads/${branch}:refs/heads/${branch}`);
+      return sha;
+    } catch (err) {
+      if (attempt >= PUSH_ATTEMPTS) throw err;
+    }
+  }
 }
 
 export function register(program: Command): void {

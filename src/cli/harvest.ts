@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { harvest } from '../harvest/harvest.js';
 import { renderPrBody } from '../harvest/pr-body.js';
 import { applyPlan, planChanges } from '../knowledge/plan.js';
@@ -45,6 +45,12 @@ interface HarvestFlags extends CommitFlags, ModelFlags {
   linkBase?: string;
   workers?: string;
   timings?: boolean;
+}
+
+/** The PR body and report go where asked, e.g. metrics/ before `measure` first made it. */
+function writeCreatingDir(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
 }
 
 export function register(program: Command): void {
@@ -151,8 +157,8 @@ export function register(program: Command): void {
         if (flags.prBody && !batchOnly) {
           const bodyOptions = { ...(flags.linkBase ? { linkBase: flags.linkBase } : {}), ...(modelStats ? { model: modelStats } : {}) };
           // the whole list, uncut, where the (cut) body can link to it
-          if (flags.prReport) writeFileSync(resolve(flags.prReport), renderPrBody(plan, result.records, stats, { ...bodyOptions, maxChars: Number.MAX_SAFE_INTEGER }));
-          writeFileSync(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...bodyOptions, ...(flags.prReport ? { fullReport: relative(root, resolve(flags.prReport)).split('\\').join('/') } : {}) }));
+          if (flags.prReport) writeCreatingDir(resolve(flags.prReport), renderPrBody(plan, result.records, stats, { ...bodyOptions, maxChars: Number.MAX_SAFE_INTEGER }));
+          writeCreatingDir(resolve(flags.prBody), renderPrBody(plan, result.records, stats, { ...bodyOptions, ...(flags.prReport ? { fullReport: relative(root, resolve(flags.prReport)).split('\\').join('/') } : {}) }));
         }
         let commit;
         let applied = false;

@@ -7,7 +7,7 @@ import type { Item, ItemMeta, ItemSource, StoredItem } from '../knowledge/item.j
 import { MAX_SOURCES } from '../knowledge/item.js';
 import { itemId } from '../knowledge/ids.js';
 import type { Candidate } from './candidate.js';
-import { NEAR_DUPLICATE, SAME_TITLE, SAME_TOPIC, contentTokens, isNegative, jaccard, tokens } from './similarity.js';
+import { NEAR_DUPLICATE, SAME_TITLE, SAME_TOPIC, contentTokens, differentThings, isNegative, jaccard, namedThings, tokens } from './similarity.js';
 
 export interface CandidateOrigin {
   session: string;
@@ -45,6 +45,8 @@ interface Entry {
   tokens: Set<string>;
   /** Tokens of the title alone (see SAME_TITLE). */
   title: Set<string>;
+  /** What the title names (see differentThings). */
+  things: Set<string>;
   content: Set<string>;
   negative: boolean;
   signature?: string;
@@ -231,7 +233,8 @@ export class CandidateMerger {
     const key = bucketKey(item.meta);
     const text = `${item.meta.title ?? ''} ${item.body.split(/\n#{1,6}\s+evidence/i)[0] ?? ''}`;
     const t = tokens(text);
-    const entry: Entry = { id: item.meta.id, tokens: t, title: tokens(item.meta.title ?? ''), content: contentTokens(t), negative: isNegative(text), ...(signature ? { signature } : {}) };
+    const title = tokens(item.meta.title ?? '');
+    const entry: Entry = { id: item.meta.id, tokens: t, title, things: namedThings(title), content: contentTokens(t), negative: isNegative(text), ...(signature ? { signature } : {}) };
     const list = this.buckets!.get(key);
     if (list) list.push(entry);
     else this.buckets!.set(key, [entry]);
@@ -282,7 +285,9 @@ export class CandidateMerger {
       // A model names one lesson by nearly the same title each time while its wording of the body
       // varies (paraphrases of one item across sessions: title overlap 0.62-0.75, bodies 0.24-0.51;
       // the closest distinct items 0.36), so for its candidates the title alone can tell too.
-      const title = c.extractor !== undefined ? tokens(c.title) : undefined;
+      const titleTokens = tokens(c.title);
+      const title = c.extractor !== undefined ? titleTokens : undefined;
+      const things = namedThings(titleTokens);
       for (const e of buckets.get(bucketKey(probe as ItemMeta)) ?? []) {
         if (c.signature && e.signature === c.signature) {
           match = e;
@@ -291,8 +296,9 @@ export class CandidateMerger {
         const sim = jaccard(ct, e.tokens);
         if (e.negative !== negative && jaccard(cc, e.content) >= SAME_TOPIC) {
           conflict ??= e;
-        } else if ((sim >= NEAR_DUPLICATE || (title !== undefined && title.size >= 3 && jaccard(title, e.title) >= SAME_TITLE)) && !(c.signature && e.signature && c.signature !== e.signature)) {
-          // two signatures name two different claims (other error, other version), however alike the words
+        } else if ((sim >= NEAR_DUPLICATE || (title !== undefined && title.size >= 3 && jaccard(title, e.title) >= SAME_TITLE)) && !(c.signature && e.signature && c.signature !== e.signature) && !differentThings(things, e.things)) {
+          // two signatures name two different claims (other error, other version), however alike
+          // the words; so do two titles naming different things
           match = e;
           break;
         }

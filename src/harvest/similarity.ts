@@ -37,3 +37,17 @@ export const NEAR_DUPLICATE = 0.6;
 export const SAME_TOPIC = 0.7;
 /** Model candidates: this much title overlap is the same item (see CandidateMerger.add). */
 export const SAME_TITLE = 0.6;
+
+/** Title tokens that name a thing (`left-pad`, `src/app.ts`, `node20`, `db:reset`): a letter
+ * with a separator or a digit. */
+export function namedThings(titleTokens: ReadonlySet<string>): Set<string> {
+  return new Set([...titleTokens].filter((t) => /[a-z]/.test(t) && /[-_./:@0-9]/.test(t)));
+}
+
+/** Two titles that each name things, none in common, are about different things however alike
+ * the rest of their words ("left-pad is not installed", "eslint-plugin-import is not installed"). */
+export function differentThings(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return false;
+  for (const t of a) if (b.has(t)) return false;
+  return true;
+}

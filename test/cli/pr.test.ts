@@ -2,68 +2,24 @@
  * the first night opens the PR, the second updates the same one, after a merge the third opens
  * a new one; the token is sent and never printed. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers.js';
 import { runCliAsync } from '../harvest/model/fake-model.js';
-
-interface Pull {
-  number: number;
-  head: string;
-  base: string;
-  title: string;
-  body: string;
-  state: 'open' | 'closed';
-  merged: boolean;
-}
+import { fakeGitHub, type FakeGitHub } from './fake-github.js';
 
 const TOKEN = ['ghs_', 'fakeTokenForTheLoopbackServer123'].join('');
-let server: Server | undefined;
-afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
-
-async function fakeGitHub(): Promise<{ url: string; pulls: Pull[]; auth: string[] }> {
-  const pulls: Pull[] = [];
-  const auth: string[] = [];
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      auth.push(String(req.headers.authorization));
-      const url = new URL(req.url ?? '/', 'http://x');
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      const view = (p: Pull) => ({ number: p.number, html_url: `https://github.example/acme/kb/pull/${p.number}`, state: p.state, merged: p.merged, title: p.title, body: p.body, head: { ref: p.head, label: `acme:${p.head}` }, base: { ref: p.base } });
-      if (req.method === 'GET' && url.pathname === '/repos/acme/kb/pulls') {
-        const [, branch] = (url.searchParams.get('head') ?? '').split(':');
-        return send(200, pulls.filter((p) => p.state === url.searchParams.get('state') && p.head === branch && (!url.searchParams.get('base') || p.base === url.searchParams.get('base'))).map(view));
-      }
-      if (req.method === 'POST' && url.pathname === '/repos/acme/kb/pulls') {
-        const b = JSON.parse(raw) as { title: string; head: string; base: string; body: string };
-        if (pulls.some((p) => p.state === 'open' && p.head === b.head)) return send(422, { message: 'A pull request already exists' });
-        const p: Pull = { number: pulls.length + 1, head: b.head, base: b.base, title: b.title, body: b.body, state: 'open', merged: false };
-        pulls.push(p);
-        return send(201, view(p));
-      }
-      const m = /^\/repos\/acme\/kb\/pulls\/(\d+)$/.exec(url.pathname);
-      if (req.method === 'PATCH' && m) {
-        const p = pulls.find((x) => x.number === Number(m[1]));
-        if (!p) return send(404, { message: 'Not Found' });
-        Object.assign(p, JSON.parse(raw));
-        return send(200, view(p));
-      }
-      send(404, { message: 'Not Found' });
-    });
-  });
-  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server!.address() as { port: number }).port}`, pulls, auth };
-}
+let server: FakeGitHub | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+const startGitHub = async () => (server = await fakeGitHub());
 
 describe('compound pr', () => {
   it('opens one PR, updates it the next night, and opens a new one after a merge', async () => {
-    const gh = await fakeGitHub();
+    const gh = await startGitHub();
     const dir = tempDir();
     const body = join(dir, 'pr.md');
     const env = { GITHUB_API_URL: gh.url, GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/kb' };
@@ -94,12 +50,13 @@ describe('compound pr', () => {
     expect(noToken.stderr).toContain('GITHUB_TOKEN');
     const noRepo = await runCliAsync(['pr', '--branch', 'b'], { cwd: dir, env: { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: undefined } });
     expect(noRepo.code).toBe(2);
-    server = createServer((_req, res) => {
+    const refusing = createServer((_req, res) => {
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: `Resource not accessible by integration (token ${TOKEN})` }));
     });
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    server = { url: '', pulls: [], auth: [], close: () => new Promise<void>((r) => refusing.close(() => r())) };
+    const url = `http://127.0.0.1:${(refusing.address() as { port: number }).port}`;
     const refused = await runCliAsync(['pr', '--branch', 'b', '--repo', 'acme/kb'], { cwd: dir, env: { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: url } });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('HTTP 403');
