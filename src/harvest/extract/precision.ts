@@ -11,10 +11,15 @@ export const MIN_CONFIDENCE = 0.5;
 /** A progress report, a changelog or a celebration says what happened, not what is true. */
 const PROGRESS = /^(?:user correction: )?(?:completed(?: tasks?)?|all (?:done|pushed|tests pass(?:ed|ing)?|set|green)|done[:!.]|task \d+\s*[:.-]|step \d+\s*[:.-]|summary of (?:changes|work)|changes made|what (?:i|we) did|progress|status update|implementation (?:assessment|complete)|successfully (?:created|added|implemented|updated|fixed|completed))\b|[\u{1F389}\u{2705}\u{1F680}\u{2728}\u{1F44D}]/iu;
 
+const CODE_STATEMENT = /\bfrom\s+[\w.]+\s+import\s+[\w, ]+|\bimport\s+[\w.]+(?:\s+as\s+\w+)?(?=\s*(?:$|[;\n#]))|#\s*(?:pylint|noqa|type|eslint)[:\s][^#\n]*|\brequire\(\s*['"][^'"]+['"]\s*\)|\b\w+\s*=\s*[\w.]+\([^)]*\)/g;
+
 /** Code pasted as a statement: declarations, braces and semicolons rather than sentences. */
 function mostlyCode(text: string): boolean {
   const body = text.replace(/`[^`]*`/g, ' ');
   if (/^\s*(?:function|class|def|const|let|var|import|export|public|private|fn|func|package)\s+\w/.test(body)) return true;
+  // statements of languages without braces (Python imports, lint pragmas, calls assigned)
+  const statements = body.match(CODE_STATEMENT) ?? [];
+  if (statements.length >= 2 && (body.replace(CODE_STATEMENT, ' ').match(/\b[a-z]{3,}\b/gi) ?? []).length < 8) return true;
   const symbols = (body.match(/[{};=<>()[\]]/g) ?? []).length;
   const words = (body.match(/\b[a-z]{3,}\b/gi) ?? []).length;
   return symbols >= 8 && symbols > words / 2;

@@ -33,6 +33,12 @@ const MAX_CORRECTION = 300;
  * a request, not a statement that something the agent believed or did was wrong. */
 const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
+/** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
+const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
+/** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
+const ASKS = /(?:^|[.!?]\s+)(?:(?:then|also|and|now|so)\b[,\s]+)?(?:(?:can|could|would|will) you|please|tell me|show me|explain)\b/i;
+/** Said for this task only: a plan or a stopgap, not how things are. */
+const FOR_NOW = /\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
 
@@ -110,7 +116,13 @@ function fromPrompts(view: SessionView): Draft[] {
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     if (!CORRECTION.test(whole) && !MISTAKE.test(whole)) return;
     // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
-    if (REQUEST.test(whole.replace(/^[^A-Za-z]+/, '').replace(/^in [^,]{1,60},\s*/i, '')) && !MISTAKE.test(whole)) return;
+    const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
+    if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
+    // a correction states what is right: a question ("why do we even mock it?") only doubts
+    if (sentences(opening)[0]?.endsWith('?') || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
+    if (FOR_NOW.test(whole)) return;
+    // "something you did broke it" says something went wrong, not what is right
+    if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
     const text = correctionText(p.text);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
