@@ -1,16 +1,40 @@
-/** The dashboard's charts are read by people (issue 36): weekly buckets, not 30 overlapping days. */
+/** The dashboard's charts are read by people (issue 36): weekly buckets, not 30 overlapping days;
+ * every chart parses with mermaid's own parser (in a jsdom window, as mermaid needs a DOM). */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
 
+/** The dashboard of the bundled example. */
+function exampleDashboard(): string {
+  const root = tempDir();
+  expect(runCli(['init'], { cwd: root }).code).toBe(0);
+  expect(runCli(['harvest', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
+  expect(runCli(['measure', '--sessions', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
+  return readFileSync(join(root, 'metrics', 'dashboard.md'), 'utf8');
+}
+
+/** mermaid.parse, with the DOM it needs for its text sanitizer. */
+async function mermaidParse(): Promise<(text: string) => Promise<unknown>> {
+  const { JSDOM } = await import('jsdom');
+  const { window } = new JSDOM('');
+  Object.assign(globalThis, { window, document: window.document });
+  const { default: mermaid } = await import('mermaid');
+  return (text) => mermaid.parse(text);
+}
+
 describe('dashboard charts', () => {
+  it('parse with mermaid (and a broken chart would not)', async () => {
+    const dashboard = exampleDashboard();
+    const charts = [...dashboard.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(charts.length).toBeGreaterThanOrEqual(2);
+    const parse = await mermaidParse();
+    for (const chart of charts) await expect(parse(chart), chart).resolves.toMatchObject({ diagramType: 'xychart' });
+    await expect(parse(charts[0]!.replace(/x-axis \[([^\]]*)\]/, 'x-axis [$1'))).rejects.toThrow(/Parse error/);
+  }, 60_000);
+
   it('show items per week with at most five labels', () => {
-    const root = tempDir();
-    expect(runCli(['init'], { cwd: root }).code).toBe(0);
-    expect(runCli(['harvest', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
-    expect(runCli(['measure', '--sessions', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
-    const dashboard = readFileSync(join(root, 'metrics', 'dashboard.md'), 'utf8');
+    const dashboard = exampleDashboard();
     const velocity = /title "Items added and reinforced per week"\n\s+x-axis \[([^\]]*)\]/.exec(dashboard);
     expect(velocity).not.toBeNull();
     const labels = velocity![1]!.split(', ');
