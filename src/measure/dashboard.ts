@@ -41,8 +41,11 @@ function fmtDelta(x: number, unit: Unit): string {
   return `${sign}${unit === 'count' ? String(abs) : abs.toFixed(2)}`;
 }
 
+/** A trend with no value on either side: the metric's display already says what data is missing. */
+const NO_TREND = '–';
+
 function trendCell(p: TrendPoint, unit: Unit): string {
-  if (p.current === null && p.previous === null) return 'n/a';
+  if (p.current === null && p.previous === null) return NO_TREND;
   const change = p.delta === null ? '' : ` (${fmtDelta(p.delta, unit)})`;
   return `${fmt(p.previous, unit)} → ${fmt(p.current, unit)}${change}`;
 }
@@ -60,9 +63,11 @@ function anchor(title: string): string {
   return `#${title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}`;
 }
 
+/** The raw counts; one without a value is left out (metrics.json keeps it as null). */
 function countsLine(counts: Counts): string {
   return Object.entries(counts)
-    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${v === null ? 'n/a' : String(v)}`) // numbers are already rounded
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')} ${String(v)}`) // numbers are already rounded
     .join(' · ');
 }
 
@@ -76,7 +81,9 @@ function trendTable(m: Metric<unknown>, unit: Unit): string {
 
 function section(name: MetricName, m: Metric<unknown>, extra: string[]): string {
   const unit = UNITS[name];
-  return [`## ${m.title}`, '', `_${m.definition}_`, '', `**${m.display}**`, '', trendTable(m, unit), '', `Counts: ${countsLine(m.counts)}`, ...extra.flatMap((e) => ['', e])].join('\n');
+  // no trend on either side in either window: the table would only repeat that
+  const trends = [m.trend.d7, m.trend.d30].some((p) => p.current !== null || p.previous !== null) ? ['', trendTable(m, unit)] : [];
+  return [`## ${m.title}`, '', `_${m.definition}_`, '', `**${m.display}**`, ...trends, '', `Counts: ${countsLine(m.counts)}`, ...extra.flatMap((e) => ['', e])].join('\n');
 }
 
 function axisMax(values: number[]): number {
