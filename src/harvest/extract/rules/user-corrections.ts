@@ -37,6 +37,9 @@ const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
 const ASKS = /(?:^|[.!?]\s+)(?:(?:then|also|and|now|so)\b[,\s]+)?(?:(?:can|could|would|will) you|please|tell me|show me|explain)\b/i;
+/** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
+ * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
+const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
 /** Said for this task only: a plan or a stopgap, not how things are. */
 const FOR_NOW = /\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
@@ -120,7 +123,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     if (sentences(opening)[0]?.endsWith('?') || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
-    if (FOR_NOW.test(whole)) return;
+    if (FOR_NOW.test(whole) || FOLLOW_UP.test(whole)) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
     const text = correctionText(p.text);
