@@ -19,7 +19,7 @@ if (!existsSync(join(root, 'dist/cli/main.js'))) {
   process.exit(2);
 }
 
-const file = join(root, 'BENCHMARKS.md');
+const file = join(root, 'docs', 'BENCHMARKS.md');
 let doc = existsSync(file)
   ? readFileSync(file, 'utf8')
   : '# Benchmarks\n\nWritten by `npm run bench` (`node bench/run.mjs [--quick] [name ...]`, one section per bench); every figure is a ratio against a baseline measured in the same run, plus the raw times. Rerun to check.\n';

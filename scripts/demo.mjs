@@ -24,6 +24,19 @@ if (!existsSync(cli)) {
   console.error('dist/ is missing: run npm ci (or npm run build) first');
   process.exit(2);
 }
+process.stdout.write(
+  [
+    'compound demo: the whole loop on the bundled example, test_sessions/ (small sessions of every',
+    'supported agent format). It creates a knowledge base in .compound-demo/, harvests the sessions',
+    'into reviewed-style item files (the PR body a nightly job would post goes to pr-body.md),',
+    'checks the store, shows that a rerun changes nothing, lists the items of one repository, prints',
+    'the bootstrap block an agent would get at session start, and writes the dashboard.',
+    'Two sample transcripts are damaged on purpose (a line cut off mid-JSON, as a crash leaves it)',
+    'and a terminal copy records no times: the warnings below name the file and line, and the rest',
+    'of each session is still harvested.',
+    '',
+  ].join('\n'),
+);
 rmSync(demo, { recursive: true, force: true });
 mkdirSync(demo);
 // A transcript that records no time (the terminal copy in console-md/) is dated by its file's

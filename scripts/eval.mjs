@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Knowledge-quality eval (issue 4): harvest every transcript under ../shared/transcripts into a
 // temporary store, score the items against ../shared/eval/gold/*.yaml with the matching rule of
-// ../shared/eval/README.md, and write EVAL.md (figures) and EVAL-unmatched.md (items to read by
+// ../shared/eval/README.md, and write docs/EVAL.md (figures) and docs/EVAL-unmatched.md (items to read by
 // eye). Uses `compound harvest` when the CLI has it, else calls the extractor directly.
 // Skips cleanly (exit 0) when ../shared is absent. Run after `npm run build`.
 // `npm run eval -- --direct` scores the extractor alone (no redaction, merge or repo filter).
@@ -9,7 +9,7 @@
 // <dir>/<request id>.json holds the answer to the request with that id (the custom_id that
 // `compound harvest --extractor model --batch-out` writes); they are fed back as a batch results
 // file (`--batch-in`), so the same grounding, redaction and merge apply. Nothing is sent anywhere.
-// Results go to EVAL-model.md and EVAL-model-unmatched.md.
+// Results go to docs/EVAL-model.md and docs/EVAL-model-unmatched.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,7 +97,7 @@ if (modelRun && !responsesDir) {
   console.error('eval: --extractor model needs --responses <dir> (recorded answers by request id)');
   process.exit(2);
 }
-const OUT = modelRun ? { eval: 'EVAL-model.md', unmatched: 'EVAL-model-unmatched.md' } : { eval: 'EVAL.md', unmatched: 'EVAL-unmatched.md' };
+const OUT = modelRun ? { eval: 'docs/EVAL-model.md', unmatched: 'docs/EVAL-model-unmatched.md' } : { eval: 'docs/EVAL.md', unmatched: 'docs/EVAL-unmatched.md' };
 let modelNote = '';
 if (hasCommand('harvest') && !direct) {
   harvestPath = '`compound harvest` (real CLI run into a temporary store)';
