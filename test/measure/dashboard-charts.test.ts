@@ -1,16 +1,21 @@
 /** The dashboard's charts are read by people (issue 36): weekly buckets, not 30 overlapping days;
  * every chart parses with mermaid's own parser (in a jsdom window, as mermaid needs a DOM). */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
 
-/** The dashboard of the bundled example. */
+/** The dashboard of the bundled example, its files dated as the demo dates them (a transcript
+ * without timestamps is dated by its file: a fresh clone's would be today). */
 function exampleDashboard(): string {
   const root = tempDir();
+  const sessions = join(tempDir(), 'test_sessions');
+  cpSync(join(PROJECT_ROOT, 'test_sessions'), sessions, { recursive: true });
+  const fixed = new Date('2026-03-15T00:00:00Z');
+  for (const d of readdirSync(sessions, { recursive: true, withFileTypes: true })) if (d.isFile()) utimesSync(join(d.parentPath, d.name), fixed, fixed);
   expect(runCli(['init'], { cwd: root }).code).toBe(0);
-  expect(runCli(['harvest', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
-  expect(runCli(['measure', '--sessions', join(PROJECT_ROOT, 'test_sessions')], { cwd: root }).code).toBe(0);
+  expect(runCli(['harvest', sessions], { cwd: root }).code).toBe(0);
+  expect(runCli(['measure', '--sessions', sessions], { cwd: root }).code).toBe(0);
   return readFileSync(join(root, 'metrics', 'dashboard.md'), 'utf8');
 }
 
