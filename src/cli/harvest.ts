@@ -11,13 +11,13 @@ import { SESSION_FORMATS, type SessionFormat } from '../sessions/model.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { action } from './run.js';
 import { context, requireStore } from './context.js';
-import { addCommitOptions, commitIfAsked, commitIntent, type CommitFlags } from './commit-options.js';
+import { addCommitOptions, commitIfAsked, commitIntent, restoreFiles, snapshotFiles, type CommitFlags } from './commit-options.js';
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
 import { parseMaxLineBytes } from './format.js';
 import { refreshSearchCache, SearchCacheBuilder } from './search-cache.js';
-import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
+import { INDEX_FILE, LEDGER_FILE, LOCK_FILE } from '../knowledge/paths.js';
 import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../core/v8-tuning.js';
 import { PhaseClock } from '../core/phase-clock.js';
 import { acquireLock } from '../knowledge/lock.js';
@@ -166,6 +166,8 @@ export function register(program: Command): void {
         if (!flags.dryRun && !batchOnly) {
           const b = builder;
           let res;
+          // --branch to another branch: what the working tree holds now comes back after the commit
+          const before = flags.commit && flags.branch ? snapshotFiles(root, [...plan.entries.map((e) => e.path), INDEX_FILE, LEDGER_FILE]) : undefined;
           try {
             const intent = commitIntent(flags, message);
             res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()), ...(intent ? { commit: intent } : {}) });
@@ -180,6 +182,7 @@ export function register(program: Command): void {
           }
           // (called with nothing applied too: it closes the run's journal)
           commit = await commitIfAsked(root, flags, res, message);
+          if (commit?.elsewhere && before) restoreFiles(root, before);
           if (commit) clock?.mark('commit');
         }
         if (flags.json) {

@@ -32,6 +32,8 @@ export interface CommitOptions {
 export interface CommitResult {
   sha: string;
   branch: string;
+  /** The commit went to a branch that is not checked out (its files are not HEAD's). */
+  elsewhere?: boolean;
 }
 
 export function findGitRoot(start: string): string | undefined {
@@ -233,7 +235,7 @@ async function commitToOtherBranch(dir: string, options: CommitOptions, author: 
   const when = commitTimestamp();
   const sha = await git.writeCommit({ fs, dir, commit: { message: options.message.endsWith('\n') ? options.message : `${options.message}\n`, tree, parent: [head], author: { ...author, ...when }, committer: { ...author, ...when } } });
   await git.writeRef({ fs, dir, ref: `refs/heads/${branch}`, value: sha, force: true });
-  return { sha, branch };
+  return { sha, branch, elsewhere: true };
 }
 
 /**

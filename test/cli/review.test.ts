@@ -80,8 +80,7 @@ describe('compound review', () => {
     const h = runCli(['harvest', sessions, '--commit', '--branch', 'knowledge/nightly'], { cwd: root, env });
     expect(h.code, h.stderr).toBe(0);
     expect(git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main'); // nothing checked out
-    git(root, 'checkout', '-q', '--', 'knowledge');
-    git(root, 'clean', '-qfd', 'knowledge');
+    expect(git(root, 'status', '--porcelain').trim()).toBe(''); // and the working tree as it was
     const open = reviewOf(root);
     expect(open.harvested).toBeGreaterThanOrEqual(4);
     expect(open.total).toMatchObject({ kept: 0, edited: 0, deleted: 0, pending: open.harvested });
