@@ -50,6 +50,19 @@ async function diffTrees(git: Git, dir: string, cache: object, a: string | undef
   }
 }
 
+type LogEntry = Awaited<ReturnType<Git['log']>>[number];
+
+/** What a (single-parent) commit changed in knowledge/, or undefined when nothing. */
+async function commitDiff(git: Git, dir: string, cache: object, c: LogEntry, knowledgeTree: (commit: string) => Promise<string | undefined>): Promise<TreeDiff | undefined> {
+  const parent = c.commit.parent[0];
+  const now = await knowledgeTree(c.oid);
+  const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
+  if (now === before) return undefined;
+  const diff: TreeDiff = { added: [], deleted: [], blobs: new Map() };
+  await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
+  return diff;
+}
+
 export async function readHistory(root: string): Promise<History> {
   // loaded here: knowledge/git.js pulls in isomorphic-git, which a run without history never needs
   const { findGitRoot } = await import('../knowledge/git.js');
@@ -81,12 +94,8 @@ export async function readHistory(root: string): Promise<History> {
   for (const c of commits) {
     // a merge repeats what its branches did; its branch commits are walked on their own
     if (c.commit.parent.length > 1) continue;
-    const parent = c.commit.parent[0];
-    const now = await knowledgeTree(c.oid);
-    const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
-    if (now === before) continue;
-    const diff: TreeDiff = { added: [], deleted: [], blobs: new Map() };
-    await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
+    const diff = await commitDiff(git, dir, cache, c, knowledgeTree);
+    if (!diff) continue;
     const addedIds = new Set(diff.added.map(idFromItemPath).filter((id): id is string => id !== undefined));
     for (const path of diff.deleted) {
       const id = idFromItemPath(path);
@@ -128,12 +137,8 @@ async function harvestWrites(
   const harvests = [...commits.values()].filter((c) => HARVEST_SUBJECT.test(c.commit.message) && c.commit.parent.length <= 1);
   harvests.sort((a, b) => a.commit.committer.timestamp - b.commit.committer.timestamp || (a.oid < b.oid ? -1 : 1));
   for (const c of harvests) {
-    const parent = c.commit.parent[0];
-    const now = await knowledgeTree(c.oid);
-    const before = parent ? await knowledgeTree(parent).catch(() => undefined) : undefined;
-    if (now === before) continue;
-    const diff: TreeDiff = { added: [], deleted: [], blobs: new Map() };
-    await diffTrees(git, dir, cache, before, now, KNOWLEDGE_DIR, diff);
+    const diff = await commitDiff(git, dir, cache, c, knowledgeTree);
+    if (!diff) continue;
     for (const path of diff.added) {
       const id = idFromItemPath(path);
       if (!id || written.has(id)) continue;

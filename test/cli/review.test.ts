@@ -8,18 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_ENV, PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
+import type { ReviewRow } from '../../src/measure/metrics/review.js';
 
 const env = { ...GIT_ENV, GIT_COMMITTER_NAME: 'Test Bot', GIT_COMMITTER_EMAIL: 'bot@example.invalid' };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
 
-interface Row {
-  category: string;
-  extractor: string;
-  kept: number;
-  edited: number;
-  deleted: number;
-  pending: number;
-}
+type Row = ReviewRow;
 const reviewOf = (root: string) => {
   const r = runCli(['review', '--json'], { cwd: root, env });
   expect(r.code, r.stderr).toBe(0);
