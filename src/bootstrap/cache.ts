@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { parseIndex } from '../knowledge/index-file.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { RANKING_SIGNATURE } from './priors.js';
-import { buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource } from './structure.js';
+import { activeRecords, buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource, type PreviousStructure } from './structure.js';
 import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
 
 export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
@@ -42,6 +42,22 @@ function sameSource(structure: SearchStructure, st: Stats): boolean {
   return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs && structure.header.ranking === RANKING_SIGNATURE;
 }
 
+/** What the structure file on disk, current or stale, knows per item (undefined when there is
+ * none of this version, or it cannot be read). */
+function readPrevious(root: string): PreviousStructure | undefined {
+  const file = join(root, STRUCTURE_FILE);
+  if (!existsSync(file)) return undefined;
+  let source: (ByteSource & { close(): void }) | undefined;
+  try {
+    source = fileSource(file);
+    return new SearchStructure(source).previous();
+  } catch {
+    return undefined;
+  } finally {
+    source?.close();
+  }
+}
+
 /** Builds the structure from index.json and writes it; returns its bytes. */
 export async function writeSearchStructure(root: string, options: { write?: boolean } = {}): Promise<Uint8Array> {
   const indexPath = join(root, INDEX_FILE);
@@ -60,9 +76,13 @@ export async function writeSearchStructure(root: string, options: { write?: bool
     throw new NoIndexError(`${INDEX_FILE} is not a valid index (${(err as Error).message})`);
   }
   const writable = options.write !== false && prepareCacheDir(root);
+  // After a pull most items are as they were: the stale structure gives their terms and token
+  // counts, and the tokenizer's vocabulary (a few hundred ms) loads only for items it lacks.
+  const previous = readPrevious(root);
+  const covered = previous !== undefined && previous.encoding === DEFAULT_ENCODING && activeRecords(items).every((r) => previous.byRecord.has(r));
   // token counts cost seconds on a big store: worth it only when the result is kept
-  const counter = writable ? await loadCounter(DEFAULT_ENCODING) : undefined;
-  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs } });
+  const counter = writable && !covered ? await loadCounter(DEFAULT_ENCODING) : undefined;
+  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs }, ...(previous ? { previous } : {}) });
   if (writable) {
     try {
       writeFileAtomic(join(root, STRUCTURE_FILE), bytes);

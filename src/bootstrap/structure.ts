@@ -67,6 +67,43 @@ export interface BuildOptions {
   /** When given (default encoding), per-item token counts are precomputed. */
   counter?: TokenCounter;
   source?: { size: number; mtimeMs: number };
+  /** An earlier structure (a stale cache): items whose record is unchanged take their terms and
+   * token counts from it instead of being analysed and counted again (see PreviousStructure). */
+  previous?: PreviousStructure;
+}
+
+/** What an earlier structure knows per item, keyed by the item's record (every field analysis,
+ * ranking and rendering read): terms with their weighted frequencies, and token counts. */
+export interface PreviousStructure {
+  encoding: EncodingName | null;
+  constants: Record<string, number>;
+  /** Record -> its row there. */
+  byRecord: Map<string, number>;
+  /** Row r's terms are termList[rowTerm[k]] with frequency rowFreq[k], rowStart[r] <= k < rowStart[r + 1]. */
+  termList: string[];
+  rowStart: Uint32Array;
+  rowTerm: Uint32Array;
+  rowFreq: Uint32Array;
+  /** The COUNT_COLUMNS, by row. */
+  counts: Uint32Array[];
+}
+
+/** Counted per item: the u32 columns a token counter fills. */
+const COUNT_COLUMNS: readonly U32Column[] = ['mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'];
+
+/** An item's record: what the structure stores for rendering, and the key of its reuse. */
+function recordOf(it: RenderItem): string {
+  return JSON.stringify([it.id, it.category, it.scope, it.repo, it.agent, it.confidence, it.evidence, it.last_seen, it.title, it.text, it.tags]);
+}
+
+/** The active items of index entries, as buildStructure takes them (for a reuse check first). */
+export function activeRecords(entries: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const raw of entries) {
+    const doc = entryToDoc(raw);
+    if (doc && doc.status === 'active') out.push(recordOf(doc.item));
+  }
+  return out;
 }
 
 interface Doc {
@@ -142,6 +179,12 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
   const cc = frameFor('claude-code', { repo: null, agent: null, budget: 0 });
   const counter = options.counter;
+  const previous = options.previous;
+  // Counts of a reused item are copied when they are of the encoding being written: the
+  // counter's, or, with no counter, the earlier structure's when it covers every item.
+  const recs = docs.map((d) => recordOf(d.item));
+  const countEncoding = counter ? counter.encoding : previous?.encoding && recs.every((r) => previous.byRecord.has(r)) ? previous.encoding : null;
+  const copyCounts = previous !== undefined && countEncoding !== null && previous.encoding === countEncoding;
   // An escape-free line differs from its JSON-escaped form only in the final newline, and the
   // piece before `)_` ends with the `x` of `seen 3x` in both, so the escaped count is the plain
   // count with the last piece swapped (checked against real counts in structure.test.ts).
@@ -159,31 +202,41 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     const owner = it.scope === 'repo' ? it.repo : it.scope === 'agent' ? it.agent : null;
     u32[col('owner') + i] = owner === null ? NO_OWNER : nameIndex.get(owner)!;
 
-    const tf = new Map<string, number>();
-    const add = (list: string[], weight: number) => {
-      for (const t of list) tf.set(t, (tf.get(t) ?? 0) + weight);
-    };
-    add(terms(it.title), TITLE_WEIGHT);
-    add(terms(it.text), 1);
-    add(terms(it.tags.join(' ')), TAG_WEIGHT);
+    const recText = recs[i]!;
+    const before = previous?.byRecord.get(recText);
     let len = 0;
-    for (const [t, f] of tf) {
+    const post = (t: string, f: number) => {
       len += f;
       let list = postings.get(t);
       if (!list) postings.set(t, (list = []));
       list.push(i, f);
+    };
+    if (before !== undefined) {
+      const p = previous!;
+      for (let k = p.rowStart[before]!; k < p.rowStart[before + 1]!; k++) post(p.termList[p.rowTerm[k]!]!, p.rowFreq[k]!);
+    } else {
+      const counted = new Map<string, number>();
+      const add = (list: string[], weight: number) => {
+        for (const t of list) counted.set(t, (counted.get(t) ?? 0) + weight);
+      };
+      add(terms(it.title), TITLE_WEIGHT);
+      add(terms(it.text), 1);
+      add(terms(it.tags.join(' ')), TAG_WEIGHT);
+      for (const [t, f] of counted) post(t, f);
     }
     u32[col('docLen') + i] = len;
     totalLen += len;
     docLens[i] = len;
 
-    const rec = encoder.encode(JSON.stringify([it.id, it.category, it.scope, it.repo, it.agent, it.confidence, it.evidence, it.last_seen, it.title, it.text, it.tags]));
+    const rec = encoder.encode(recText);
     u32[col('recOff') + i] = recBytes;
     u32[col('recLen') + i] = rec.length;
     records.push(rec);
     recBytes += rec.length;
 
-    if (counter) {
+    if (before !== undefined && copyCounts) {
+      COUNT_COLUMNS.forEach((c, k) => (u32[col(c) + i] = previous!.counts[k]![before]!));
+    } else if (counter) {
       const mdLine = md.line(it, false);
       const ccLine = jsonEscape(mdLine); // what cc.line gives, without rendering twice
       const mdTokens = counter.count(mdLine);
@@ -196,7 +249,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   });
 
   const minItemTokens = { md: 0, cc: 0 };
-  if (counter && n > 0) {
+  if (countEncoding !== null && n > 0) {
     const first = col('idFirstTokens');
     const rest = col('idRestTokens');
     const least = (line: number) => {
@@ -211,10 +264,10 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   for (let i = 0; i < n; i++) f64[3 * n + i] = bm25Norm(docLens[i]!, avgDocLen);
 
   const constants: Record<string, number> = {};
-  if (counter) {
+  if (countEncoding !== null) {
     for (const frame of [md, cc]) {
       const fixed = [frame.head, frame.noIds, frame.tail, frame.header, frame.close, ...CATEGORIES.map((c) => frame.heading(c))];
-      for (const chunk of fixed) constants[chunk] = counter.count(chunk);
+      for (const chunk of fixed) constants[chunk] = counter ? counter.count(chunk) : previous!.constants[chunk]!;
     }
   }
 
@@ -257,7 +310,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   ];
   const header: StructureHeader = {
     version: STRUCTURE_VERSION,
-    encoding: counter ? counter.encoding : null,
+    encoding: countEncoding,
     entries: entries.length,
     skipped,
     docs: n,
@@ -411,4 +464,41 @@ export class SearchStructure {
     const i = this.header.names.indexOf(name);
     return i === -1 ? NO_OWNER : i;
   }
+
+  /** Per item record, its terms and token counts: what a rebuild after a change of index.json
+   * can take over for the items that did not change. Reads every section once. */
+  previous(): PreviousStructure {
+    const termText = this.decoder.decode(this.section('terms'));
+    const termList = this.header.terms ? termText.split('\n') : [];
+    const postIndex = new Uint32Array(this.section('postIndex').buffer);
+    const post = new Uint32Array(this.section('postings').buffer);
+    // the postings turned around: per row, its terms (two passes, flat arrays)
+    const pairs = post.length / 2;
+    const rowStart = new Uint32Array(this.n + 1);
+    for (let p = 0; p < pairs; p++) rowStart[post[2 * p]! + 1]!++;
+    for (let r = 0; r < this.n; r++) rowStart[r + 1]! += rowStart[r]!;
+    const fill = rowStart.slice(0, this.n);
+    const rowTerm = new Uint32Array(pairs);
+    const rowFreq = new Uint32Array(pairs);
+    for (let k = 0; k < termList.length; k++) {
+      for (let p = postIndex[k]!; p < postIndex[k + 1]!; p++) {
+        const at = fill[post[2 * p]!]!++;
+        rowTerm[at] = k;
+        rowFreq[at] = post[2 * p + 1]!;
+      }
+    }
+    const records = this.section('records');
+    const recOff = this.column('recOff');
+    const recLen = this.column('recLen');
+    const byRecord = new Map<string, number>();
+    // one decode for all: when every byte is ASCII, byte offsets are string offsets too
+    const all = this.decoder.decode(records);
+    const ascii = all.length === records.length;
+    for (let row = 0; row < this.n; row++) {
+      const rec = ascii ? all.slice(recOff[row]!, recOff[row]! + recLen[row]!) : this.decoder.decode(records.subarray(recOff[row]!, recOff[row]! + recLen[row]!));
+      byRecord.set(rec, row);
+    }
+    return { encoding: this.header.encoding, constants: this.header.constants, byRecord, termList, rowStart, rowTerm, rowFreq, counts: COUNT_COLUMNS.map((c) => this.column(c)) };
+  }
+
 }

@@ -24,6 +24,24 @@ describe('search structure', () => {
     for (const [chunk, n] of Object.entries(s.header.constants)) expect(n).toBe(counter.count(chunk));
   });
 
+  it('rebuilt from a stale structure gives the bytes of a build from nothing; with every item unchanged it needs no tokenizer', async () => {
+    const counter = await loadCounter(DEFAULT_ENCODING);
+    const source = { size: 1, mtimeMs: 1 };
+    const before = randomEntries(prng(41), 300, ['api', 'web'], ['codex']);
+    before.push(entry({ text: 'Ünïcode and emoji 🚀 in a record.' }));
+    const stale = new SearchStructure(memorySource(buildStructure(before, { counter, source }))).previous();
+    // a merged pull request: one item rewritten, one deleted, two new
+    const after = [...before.slice(0, 10), { ...before[10]!, text: 'Rewritten by a reviewer: run `npm ci` first.' }, ...before.slice(12), entry({ text: 'A new pitfall about `vitest`.' }), entry({ text: 'Another new fact about docker.' })];
+    const fresh = buildStructure(after, { counter, source });
+    expect(Buffer.from(buildStructure(after, { counter, source, previous: stale })).equals(Buffer.from(fresh))).toBe(true);
+    // nothing changed: the stale structure has every count, no counter is given
+    const same = buildStructure(before, { source, previous: stale });
+    expect(Buffer.from(same).equals(Buffer.from(buildStructure(before, { counter, source })))).toBe(true);
+    expect(new SearchStructure(memorySource(same)).header.encoding).toBe(DEFAULT_ENCODING);
+    // something changed and no counter: no counts rather than wrong ones
+    expect(new SearchStructure(memorySource(buildStructure(after, { source, previous: stale }))).header.encoding).toBeNull();
+  });
+
   it('is deterministic, keeps only active valid items, and finds every term of every item', () => {
     const entries = randomEntries(prng(7), 200, ['api', 'web'], ['codex']);
     const bytes = buildStructure([...entries, { id: 'bad' }, 'nonsense']);
