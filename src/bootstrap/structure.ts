@@ -142,6 +142,36 @@ export function entryToDoc(raw: unknown): Doc | undefined {
   return { item, status, time: Date.parse(last_seen) };
 }
 
+/** Growable parallel columns of (term id, row, frequency). */
+class Triples {
+  term: Uint32Array;
+  row: Uint32Array;
+  freq: Uint32Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.term = new Uint32Array(capacity);
+    this.row = new Uint32Array(capacity);
+    this.freq = new Uint32Array(capacity);
+  }
+
+  push(term: number, row: number, freq: number): void {
+    if (this.length === this.term.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.term = grow(this.term);
+      this.row = grow(this.row);
+      this.freq = grow(this.freq);
+    }
+    this.term[this.length] = term;
+    this.row[this.length] = row;
+    this.freq[this.length++] = freq;
+  }
+}
+
 function align8(n: number): number {
   return (n + 7) & ~7;
 }
@@ -170,10 +200,12 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const col = (name: U32Column) => U32_COLUMNS.indexOf(name) * n;
   byId.forEach(([, doc], rank) => (u32[col('idRank') + doc] = rank));
 
-  const postings = new Map<string, number[]>();
+  // (term, row, frequency) triples in row order, in flat arrays (a 100k-item store has millions:
+  // per-term JS arrays made the garbage collector the biggest cost of a build)
+  const termIds = new Map<string, number>();
+  const triples = new Triples(Math.max(1024, Math.ceil((options.previous?.rowTerm.length ?? 0) * 1.1)));
   const docLens = new Uint32Array(n);
   const encoder = new TextEncoder();
-  const records: Uint8Array[] = [];
   let recBytes = 0;
   let totalLen = 0;
   const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
@@ -207,9 +239,9 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     let len = 0;
     const post = (t: string, f: number) => {
       len += f;
-      let list = postings.get(t);
-      if (!list) postings.set(t, (list = []));
-      list.push(i, f);
+      let id = termIds.get(t);
+      if (id === undefined) termIds.set(t, (id = termIds.size));
+      triples.push(id, i, f);
     };
     if (before !== undefined) {
       const p = previous!;
@@ -228,11 +260,10 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     totalLen += len;
     docLens[i] = len;
 
-    const rec = encoder.encode(recText);
+    const recLen = Buffer.byteLength(recText, 'utf8');
     u32[col('recOff') + i] = recBytes;
-    u32[col('recLen') + i] = rec.length;
-    records.push(rec);
-    recBytes += rec.length;
+    u32[col('recLen') + i] = recLen;
+    recBytes += recLen;
 
     if (before !== undefined && copyCounts) {
       COUNT_COLUMNS.forEach((c, k) => (u32[col(c) + i] = previous!.counts[k]![before]!));
@@ -271,32 +302,27 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     }
   }
 
-  const termList = [...postings.keys()].sort();
+  // terms sorted; each term's postings in row order (a stable counting sort of the triples)
+  const termList = [...termIds.keys()].sort();
+  const rankOf = new Uint32Array(termIds.size);
+  termList.forEach((t, k) => (rankOf[termIds.get(t)!] = k));
   const postIndex = new Uint32Array(termList.length + 1);
-  let pairs = 0;
-  termList.forEach((t, k) => {
-    postIndex[k] = pairs;
-    pairs += postings.get(t)!.length / 2;
-  });
-  postIndex[termList.length] = pairs;
+  const pairs = triples.length;
+  for (let k = 0; k < pairs; k++) postIndex[rankOf[triples.term[k]!]! + 1]!++;
+  for (let k = 0; k < termList.length; k++) postIndex[k + 1]! += postIndex[k]!;
   const post = new Uint32Array(2 * pairs);
-  let at = 0;
-  for (const t of termList) {
-    const list = postings.get(t)!;
-    post.set(list, at);
-    at += list.length;
+  const next = postIndex.slice(0, termList.length);
+  for (let k = 0; k < pairs; k++) {
+    const at = next[rankOf[triples.term[k]!]!]!++;
+    post[2 * at] = triples.row[k]!;
+    post[2 * at + 1] = triples.freq[k]!;
   }
   const termBytes = encoder.encode(termList.join('\n'));
   // where each term starts in the decoded text (UTF-16 units), so lookups never split it all
   const termStarts = new Uint32Array(termList.length + 1);
   termList.forEach((t, k) => (termStarts[k + 1] = termStarts[k]! + t.length + 1));
 
-  const recordBytes = new Uint8Array(recBytes);
-  let off = 0;
-  for (const r of records) {
-    recordBytes.set(r, off);
-    off += r.length;
-  }
+  const recordBytes = encoder.encode(recs.join(''));
 
   const bodies: [SectionName, Uint8Array][] = [
     ['f64', new Uint8Array(f64.buffer)],
