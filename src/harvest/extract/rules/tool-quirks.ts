@@ -35,6 +35,27 @@ function isEditStep(s: Step): boolean {
   return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(s.program));
 }
 
+/** Aider has no edit tool: the model writes edit blocks and aider applies or rejects them. An
+ * item names the mechanism the way the agent's own users know it. */
+function aiderEdit(view: SessionView, s: Step): boolean {
+  return view.session.agent === 'aider' && s.call.name === 'edit';
+}
+
+/** Aider says "did not conform to the edit format", a link, then what was wrong ("No filename
+ * provided before ``` in file listing"): that line is the quirk. */
+function formatReason(output: string, err: string): string | undefined {
+  if (!/did not conform to the edit format/i.test(err)) return undefined;
+  const lines = output.split('\n').map((l) => l.trim());
+  const at = lines.findIndex((l) => /did not conform to the edit format/i.test(l));
+  const reason = lines.slice(at + 1).find((l) => l !== '' && !/^https?:\/\//.test(l));
+  return reason !== undefined && reason.length <= 140 ? reason : undefined;
+}
+
+function aiderRejects(output: string, err: string): string {
+  const reason = formatReason(output, err);
+  return `Aider rejects the model's edit with ${code(err.replace(/\.$/, ''))}${reason ? `: ${code(reason)}` : ''}.`;
+}
+
 function toolLabel(s: Step): string {
   if (s.command) {
     if (/^apply_?patch$/.test(s.program)) return 'apply_patch';
@@ -159,13 +180,14 @@ function editRefused(view: SessionView, s: Step): Draft {
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
-  const parts = [`${code(tool)} fails with ${code(err)}.`];
+  const aider = aiderEdit(view, s);
+  const parts = [aider ? aiderRejects(s.output, err) : `${code(tool)} fails with ${code(err)}.`];
   if (why) parts.push(why.text);
-  if (retry) parts.push(`A retry of ${code(tool)} with corrected input succeeded.`);
+  if (retry) parts.push(aider ? "The model's next edit, corrected, was applied." : `A retry of ${code(tool)} with corrected input succeeded.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${tool}: ${clip(err, 60)}`,
+    title: `${aider ? 'aider edit' : tool}: ${clip(err, 60)}`,
     text: parts.join(' '),
     confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: s.outputEvent,
@@ -183,8 +205,8 @@ function toolRefusal(view: SessionView, s: Step): Draft {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${s.call.name}: ${clip(err, 60)}`,
-    text: `The ${code(s.call.name)} tool refuses with ${code(err)}.${why ? ` ${why.text}` : ''}`,
+    title: `${aiderEdit(view, s) ? 'aider edit' : s.call.name}: ${clip(err, 60)}`,
+    text: `${aiderEdit(view, s) ? aiderRejects(s.output, err) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],
