@@ -10,6 +10,7 @@ import { PROVIDER_RULES } from './providers.js';
 import { prefixScanner, rulePasses, runRegexRule, type RawMatch, type RegexRule, type Rule } from './rule.js';
 import { STRUCTURAL_RULES } from './structural.js';
 import { STATED_RULES } from './stated.js';
+import { PERSON_NAME_RULE } from './people.js';
 
 export interface FindOptions {
   /** Account names to report wherever they appear as a word (kind `user-name`). */
@@ -23,7 +24,7 @@ export interface FindOptions {
 
 export const ALLOW_MARKER = 'compound:allow-secret';
 
-const RULES: readonly Rule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES, ...STATED_RULES, ...ASSIGNMENT_RULES, EMAIL_RULE, HOME_PATH_RULE];
+const RULES: readonly Rule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES, ...STATED_RULES, ...ASSIGNMENT_RULES, EMAIL_RULE, HOME_PATH_RULE, PERSON_NAME_RULE];
 
 const isAnchored = (r: Rule): r is RegexRule => !('scan' in r) && r.anchored === true;
 const scanPrefixes = prefixScanner(RULES.filter(isAnchored));

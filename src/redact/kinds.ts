@@ -44,6 +44,8 @@ export const SECRET_KINDS = [
   'home-path',
   'user-name',
   'phone-number',
+  'person-name',
+  'host-name',
 ] as const;
 
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -191,6 +193,18 @@ export const KIND_INFO: Readonly<Record<SecretKind, KindInfo>> = {
     label: 'phone number',
     why: 'a phone number identifies a person',
     fix: 'remove it',
+  },
+  'person-name': {
+    category: 'personal',
+    label: "person's name",
+    why: 'a name in a commit, trailer or issue identifies a person',
+    fix: 'remove the name',
+  },
+  'host-name': {
+    category: 'personal',
+    label: 'host name',
+    why: "a personal machine's name often carries its owner's name",
+    fix: 'remove the host name',
   },
 };
 

@@ -101,6 +101,9 @@ function plants(): Plant[] {
     { kind: 'email', value: 'jane.roe@corp-mail.io', text: 'mail jane.roe@corp-mail.io' },
     { kind: 'windows user', value: 'Priyanka', text: 'C:\\Users\\Priyanka\\src\\shop\\app.js' },
     { kind: 'home user', value: 'zeldaq', text: '/home/zeldaq/src/shop/app.js' },
+    { kind: 'git author name', value: 'Rosalind Quigley', text: 'commit 9a1b2c3\nAuthor: Rosalind Quigley <r.quigley@corp-mail.io>' },
+    { kind: 'issue author login', value: 'rquigley-dev', text: 'state:\tOPEN\nauthor:\trquigley-dev\nlabels:\tbug' },
+    { kind: 'prompt host name', value: 'rosalinds-workstation', text: 'rq@rosalinds-workstation:~/src/shop$ npm run deploy' },
   ];
 }
 

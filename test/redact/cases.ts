@@ -151,6 +151,19 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: `/mnt/c/Users/priya/src`, secret: '/mnt/c/Users/priya' },
   ],
   'user-name': [],
+  'person-name': [
+    { text: 'Author: Marco Rossi <marco.rossi@gmail.com>', secret: 'Marco Rossi' },
+    { text: 'commit 3f2a9c1\nAuthor: Jane van der Berg <jane@corp.io>\nDate:   Mon Mar 2', secret: 'Jane van der Berg' },
+    { text: 'Fix the parser\n\nSigned-off-by: Priya Natarajan <priya@corp.io>', secret: 'Priya Natarajan' },
+    { text: 'title:\tFlaky export\nstate:\tOPEN\nauthor:\tjdoe-dev\nassignees:\talice, bob', secret: 'jdoe-dev' },
+    { text: '"author": "Zoë Ångström <zoe@example.org>"', secret: 'Zoë Ångström' },
+    // the same output flattened into one line by an item's text
+    { text: 'after gh issue view 12 (state: OPEN author: jdoe-dev labels: bug)', secret: 'jdoe-dev' },
+  ],
+  'host-name': [
+    { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },
+    { text: 'Last login: Mon Mar  2 09:00 on ttys001 from Marcos-MacBook-Pro.local', secret: 'Marcos-MacBook-Pro.local' },
+  ],
   'stated-password': [
     { text: 'the password is Correct-Horse-42 for staging', secret: 'Correct-Horse-42' },
     { text: 'DB passphrase was "tr0ub4dor&3".', secret: 'tr0ub4dor&3' },
@@ -297,7 +310,7 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     '[REDACTED:github-token]',
     'token=[REDACTED:github-token]',
     '"private": true,',
-    'author: "Jane Example"',
+    'author_url: "https://example.com/about"',
     'tokenizer: "o200k_base"',
     "apiKey: 'ollama',",
     "const apiKey = 'sk-ant-' + 'a'.repeat(95);",
@@ -345,6 +358,14 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     '/Users/runner/work/_temp',
   ],
   'user-name': ['the runner user owns /home/runner'],
+  'person-name': [
+    'Co-Authored-By: Claude <noreply@anthropic.com>',
+    'Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>',
+    'import { Component } from "@angular/core";',
+    'reviewers: 2\nassignees: []',
+    'npm install @types/node@20.19.25',
+  ],
+  'host-name': ['ssh -p 2222 git@github.com:acme/app.git', 'see src/app.ts:12 and MacBook support', 'scp build.tar deploy@10.0.0.5:/srv/'],
   'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
   'google-service-account-key': ['"private_key_id": "<your key id>"'],
   'stated-password': ['the password is incorrect, try again', 'password: required', 'the password is ${DB_PASSWORD}', 'the PIN is 1234', 'password is <your-password>'],
