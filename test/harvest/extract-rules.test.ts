@@ -285,6 +285,27 @@ describe('error → fix details', () => {
     );
   });
 
+  it("leaves out the agent's own slip (an error in a file it wrote this session, fixed by editing it), keeps an error in the repository's code", () => {
+    const slip = new SessionBuilder()
+      .user('add a retry to the client')
+      .tool('Write', { file_path: 'src/client.py', content: 'import os\n' }, 'File created')
+      .bash('ruff check src/client.py', 'src/client.py:1:8: F401 [*] `os` imported but unused', 1)
+      .assistant('The import is unused because the retry does not need os; removing it.')
+      .tool('Edit', { file_path: 'src/client.py', old_string: 'import os\n', new_string: '' }, 'Edited')
+      .bash('ruff check src/client.py', 'All checks passed!')
+      .build();
+    expect(errorFixDrafts(viewOf(slip)).filter((d) => d.text.includes('F401'))).toEqual([]);
+    const repo = new SessionBuilder()
+      .user('run the linter')
+      .bash('ruff check src/legacy.py', 'src/legacy.py:1:8: F401 [*] `os` imported but unused', 1)
+      .assistant('The import is unused because legacy.py was never cleaned up after the refactor; removing it.')
+      .tool('Edit', { file_path: 'src/legacy.py', old_string: 'import os\n', new_string: '' }, 'Edited')
+      .bash('ruff check src/legacy.py', 'All checks passed!')
+      .build();
+    const kept = errorFixDrafts(viewOf(repo)).find((d) => d.text.includes('F401'));
+    expect(kept?.text).toContain('Fix: edited `legacy.py`, then `ruff check src/legacy.py` succeeded.');
+  });
+
   it('never lists a call of compound itself among the steps of a fix', () => {
     const session = new SessionBuilder()
       .user('the integration tests fail')

@@ -288,6 +288,8 @@ export function isEdit(step: Step): boolean {
 export const EDIT_TOOLS = new Set([
   'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'edit_file', 'write_file', 'replace', 'str_replace',
   'str_replace_editor', 'create_file', 'search_replace', 'patch',
+  // aider's reader names each SEARCH/REPLACE or whole-file block the model wrote an `edit`
+  'edit',
 ]);
 
 /** Names of tools that read files or search on the agent's behalf. */

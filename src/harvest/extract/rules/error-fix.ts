@@ -108,7 +108,20 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
 
 /** What the agent did between a failure and its fix: edited files and other commands, checks first. */
-function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): string[] {
+/** The agent's own slip: the error is in a file the session itself wrote before the failure, and
+ * editing that file again fixed it (an undefined name, an unused import it had just added). True
+ * of this session's code, not of the repository or its tools. */
+function ownSlip(view: SessionView, failed: Step, fix: Step, err: string): boolean {
+  const inError = (f: string) => err.includes(f.replace(/^.*[\\/]/, ''));
+  const before = new Set(view.steps.slice(0, failed.pos).filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)).filter(inError));
+  if (before.size === 0) return false;
+  return view.steps.slice(failed.pos + 1, fix.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => before.has(f)));
+}
+
+/** What was done between a failure and the success of its command family: commands of other
+ * families and the files edited. An edit of a file the error names is the fix by itself: a
+ * command run beside it (starting the program, a commit) changed nothing the error was about. */
+function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err: string): string[] {
   const edits = new Set<string>();
   const cmds = new Map<string, string>();
   for (const s of view.steps.slice(from.pos + 1, to.pos)) {
@@ -124,9 +137,14 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string): str
       cmds.set(f, clip(simple, 40));
     });
   }
-  const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
+  const named = [...edits].filter((f) => err.includes(f.replace(/^.*[\\/]/, '')));
   // pushed into a list of one elements kind whether empty or not (see emptyList)
   const out = emptyList<string>();
+  if (named.length > 0) {
+    out.push(`edited ${named.slice(0, 3).map((e) => code(e)).join(', ')}`);
+    return out;
+  }
+  const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
   for (const [, c] of ordered.slice(0, 4)) out.push(code(c));
   if (edits.size > 0) out.push(`edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}`);
   return out;
@@ -151,7 +169,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (byKey.has(key)) continue;
 
     const fix = fixFor(view, s, fam);
-    const between = fix ? stepsBetween(view, s, fix, fam) : emptyList<string>();
+    if (fix && ownSlip(view, s, fix, err)) continue;
+    const between = fix ? stepsBetween(view, s, fix, fam, err) : emptyList<string>();
     const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
