@@ -2,8 +2,9 @@
  * The team loop end to end (issue 35), on one machine with no network: a bare repository as
  * origin, two developer clones and a fresh CI clone each night. Developers capture finished
  * sessions into the inbox branch (one from a Claude Code SessionEnd hook, one as cron would);
- * each night runs the `run:` steps of action.yml as written (with `npx compound` pointed at this
- * build) and `compound pr` talks to a loopback GitHub; the second night updates the same pull
+ * each night runs the `run:` steps of action.yml as written (its install step with this checkout as
+ * the action's path, `npm ci` there stood in for by the build at hand) and `compound pr` talks
+ * to a loopback GitHub; the second night updates the same pull
  * request, a maintainer merges it, the third night opens a new one; a developer pulls and
  * `bootstrap` gives the merged knowledge, and `review` counts it as kept.
  */
@@ -43,12 +44,12 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/** `npx compound ...` in the action's scripts runs this build (the action installs the package). */
-function npxShim(dir: string): string {
+/** The action's install step runs `npm ci` in its own checkout (this one, built already). */
+function npmShim(dir: string): string {
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = compound ]; then shift; exec "${process.execPath}" "${CLI}" "$@"; fi\necho "unexpected npx $*" >&2; exit 99\n`);
-  chmodSync(join(bin, 'npx'), 0o755);
+  writeFileSync(join(bin, 'npm'), `#!/bin/sh\nif [ "$1" = ci ]; then exit 0; fi\necho "unexpected npm $*" >&2; exit 99\n`);
+  chmodSync(join(bin, 'npm'), 0o755);
   return bin;
 }
 
@@ -75,14 +76,20 @@ async function nightly(base: string, origin: string, night: number, github: Fake
   const expr = (v: string) =>
     v.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_m, k: string) => inputs[k] ?? '').replace(/\$\{\{\s*github\.event\.repository\.default_branch\s*\}\}/g, 'main');
   const action = YAML.parse(readFileSync(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Step[] } };
-  const bin = npxShim(temp);
+  const bin = npmShim(temp);
+  const githubPath = join(temp, 'github-path');
+  writeFileSync(githubPath, '');
   let log = '';
   for (const step of action.runs.steps) {
-    if (!step.run || step.run.includes('GITHUB_ACTION_PATH')) continue; // setup-node and the package install
+    if (!step.run) continue; // actions/setup-node
+    // as the runner does: what a step appended to GITHUB_PATH comes first in later steps' PATH
+    const added = readFileSync(githubPath, 'utf8').split('\n').filter(Boolean).reverse();
     const env: Record<string, string | undefined> = {
       ...gitEnv,
-      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      PATH: [...added, bin, process.env.PATH ?? ''].join(':'),
       RUNNER_TEMP: temp,
+      GITHUB_ACTION_PATH: PROJECT_ROOT,
+      GITHUB_PATH: githubPath,
       GITHUB_OUTPUT: output,
       GITHUB_REPOSITORY: 'acme/kb',
       GITHUB_API_URL: github.url,

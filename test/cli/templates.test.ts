@@ -44,7 +44,10 @@ describe('workflow templates', () => {
     for (const step of action.runs.steps) if (step.run) expect(step.shell, step.run.slice(0, 40)).toBe('bash');
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['github-token', 'branch', 'inbox-branch', 'extractor']));
     const runs = action.runs.steps.map((s) => s.run ?? '').join('\n');
-    for (const needed of ['npx compound harvest', 'npx compound check', 'npx compound pr', 'git fetch --quiet origin "$INBOX"']) expect(runs).toContain(needed);
+    for (const needed of ['compound harvest', 'compound check', 'compound pr', 'git fetch --quiet origin "$INBOX"']) expect(runs).toContain(needed);
+    // built in the action's own checkout: `npm install <folder>` links it unbuilt
+    expect(runs).toContain('cd "$GITHUB_ACTION_PATH" && npm ci');
+    expect(runs).not.toMatch(/npm install[^\n]*GITHUB_ACTION_PATH/);
     expect(runs).not.toMatch(/git add metrics(?:\s|$)/m);
   });
 });
