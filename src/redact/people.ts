@@ -13,14 +13,14 @@ import type { RawMatch, ScanRule } from './rule.js';
 const BOT = /^(?:claude|codex|copilot|gemini|gpt|openai|aider|cursor|devin|github(?:[- ]actions)?|gitlab|dependabot|renovate|snyk|bot|ci|jenkins|web-flow|noreply|no-reply)\b|\[bot\]$|\bbot$/i;
 const BOT_ADDRESS = /(?:^|[.+-])(?:no-?reply|bot|notifications?)(?:$|[.+-@])|@users\.noreply\.github\.com$|@anthropic\.com$|@github\.com$/i;
 
-/** A name: one to four capitalised words (with particles such as van, de), or a single login. */
+/** A name before `<address>`: one to five capitalised words (particles such as van, de between). */
 const NAME_BEFORE_ADDRESS = /(?<![\w@<])((?:\p{Lu}[\p{L}\p{M}'’.-]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}'’.-]*|van|von|de|da|del|der|di|du|le|la|dos)){0,4})[ \t]*<([^<>\s@]+@[^<>\s]+)>/gu;
 /** git's header and trailer lines, and issue-tracker fields, naming a person. */
 const PERSON_LINE = /^[ \t]*(?:author|commit(?:ter)?|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:[ \t]*([^\n<>]*[^\s<>])/gimu;
-/** `user@host:~/src$ `: a prompt ends its path with $, # or % and a space (scp's `deploy@10.0.0.5:/srv/` does not). */
 /** The same fields inside a line (output flattened to one line, "… state: OPEN author: jdoe …"):
  * logins only, one token each, so the rest of the line is left alone. */
 const LOGIN_FIELD = /(?<=\s)(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]+([A-Za-z0-9][\w.-]*(?:,[ \t]*[A-Za-z0-9][\w.-]*)*)/gi;
+/** `user@host:~/src$ `: a prompt ends its path with $, # or % and a space (scp's `deploy@10.0.0.5:/srv/` does not). */
 const PROMPT = /(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]+)*):(?=[~/][^\s]*?[$#%](?:\s|$))/g;
 const PERSONAL_MACHINE = /(?<![\w.-])[A-Za-z][\w'’]*-(?:MacBook(?:-(?:Pro|Air))?|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)(?:-\d+)?(?:\.local)?(?![\w-])/g;
 
