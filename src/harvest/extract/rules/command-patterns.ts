@@ -135,7 +135,10 @@ export function windowKeys(fams: readonly string[]): (i: number, n: number) => n
 }
 
 /** Sequences of 3 to 5 command families that occur at least twice. */
-function recurringSequences(all: readonly Run[]): Draft[] {
+/** The user saying the problem is still there ("still not working", "same error"). */
+const STILL_BROKEN = /\b(?:still (?:not|doesn'?t|happens|broken|fails|failing|the same|getting)|not working|doesn'?t work|same (?:error|problem|issue)|didn'?t (?:work|help|fix))\b/i;
+
+function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   const seq: Run[] = [];
   for (const r of all) {
     if (isReadOnly(r.fam)) continue;
@@ -182,7 +185,15 @@ function recurringSequences(all: readonly Run[]): Draft[] {
     if (!overlaps) chosen.push(f);
     if (chosen.length >= 2) break;
   }
+  // A sequence run again because the user says the problem is still there is a try that failed,
+  // not a way of working.
+  const flailing = (at: number[], n: number): boolean => {
+    const from = seq[at[0]!]!.step.call.index;
+    const to = seq[at[at.length - 1]! + n - 1]!.step.call.index;
+    return view.prompts.some((p) => p.index > from && p.index < to && STILL_BROKEN.test(p.text));
+  };
   return chosen
+    .filter(({ at, n }) => !flailing(at, n))
     .map(({ at, n }) => {
       const example = seq.slice(at[0]!, at[0]! + n);
       // Routine commands at the ends of a workflow are not part of it.
@@ -282,7 +293,7 @@ export function commandPatternDrafts(view: SessionView): Draft[] {
   const verify = finalVerification(view, all);
   // The final verification usually repeats the pre-commit checks; say it once.
   if (verify && !(before && verify.tags!.every((t) => before.tags!.includes(t)))) drafts.push(verify);
-  drafts.push(...recurringSequences(all), ...scriptInvocations(all), ...recurringPipelines(view));
+  drafts.push(...recurringSequences(all, view), ...scriptInvocations(all), ...recurringPipelines(view));
   return drafts;
 }
 

@@ -39,9 +39,9 @@ const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?
 const ASKS = /(?:^|[.!?]\s+)(?:(?:then|also|and|now|so)\b[,\s]+)?(?:(?:can|could|would|will) you|please|tell me|show me|explain)\b/i;
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
  * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
-const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
+const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
 /** Said for this task only: a plan or a stopgap, not how things are. */
-const FOR_NOW = /\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
+const FOR_NOW = /^(?:never ?mind|forget it|scratch that)\b|\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
 
