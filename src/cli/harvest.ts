@@ -11,7 +11,7 @@ import { SESSION_FORMATS, type SessionFormat } from '../sessions/model.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { action } from './run.js';
 import { context, requireStore } from './context.js';
-import { addCommitOptions, commitIfAsked, commitIntent, restoreFiles, snapshotFiles, type CommitFlags } from './commit-options.js';
+import { addCommitOptions, assertGitRepository, commitIfAsked, commitIntent, restoreFiles, snapshotFiles, writerLockWaitMs, type CommitFlags } from './commit-options.js';
 import { note, out, printJson, warn } from './io.js';
 import { planJson, planLines, planSummary } from './plan-output.js';
 import { progressReporter } from './progress.js';
@@ -22,7 +22,6 @@ import { stopPretenuringForBatchReading, tuneCompilerForBatchWork } from '../cor
 import { PhaseClock } from '../core/phase-clock.js';
 import { acquireLock } from '../knowledge/lock.js';
 import { recoverStore } from '../knowledge/recover.js';
-import { assertGitRepository, writerLockWaitMs } from './commit-options.js';
 import { extractorSetup, type ModelFlags } from './model-options.js';
 import { runModelHarvest, modelSummary } from './harvest-model.js';
 import type { ModelStats } from '../harvest/model/run.js';
@@ -88,6 +87,7 @@ export function register(program: Command): void {
         requireStore(root);
         const top = flags.top === undefined ? undefined : Number(flags.top);
         if (top !== undefined && (!Number.isInteger(top) || top < 1)) throw new UsageError(`--top ${flags.top} is not a positive whole number`);
+        const maxLineBytes = flags.maxLineBytes === undefined ? undefined : parseMaxLineBytes(flags.maxLineBytes);
         if (flags.format !== undefined && flags.inputFormat === undefined) warn('--format is deprecated here: use --input-format (--format names the output format everywhere else)');
         const inputFormat = flags.inputFormat ?? flags.format;
         if (inputFormat !== undefined && !(SESSION_FORMATS as readonly string[]).includes(inputFormat)) {
@@ -125,7 +125,7 @@ export function register(program: Command): void {
           repoAliases: config.repo_aliases,
           ...(flags.repo ? { repo: flags.repo } : {}),
           redactUsers: config.redact_users,
-          ...(flags.maxLineBytes !== undefined ? { maxLineBytes: parseMaxLineBytes(flags.maxLineBytes) } : {}),
+          ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
           onWarning: (w) => {
             warnings++;
             if (warnings <= 20) warn(`${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}`);
