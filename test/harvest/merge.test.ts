@@ -50,6 +50,12 @@ describe('mergeCandidates', () => {
     expect(r.records.map((x) => x.outcome)).toEqual(['added', 'reinforced', 'added']);
   });
 
+  it('keeps two alike texts apart when their titles name different things, and together when they name the same', () => {
+    const about = (pkg: string) => candidate({ category: 'tool-quirk', title: `${pkg} is not installed`, text: `\`npm test\` fails with \`Cannot find module '${pkg}'\`: ${pkg} is not installed; install it and rerun.` });
+    const r = mergeCandidates([], [seen(about('left-pad'), 's1'), seen(about('eslint-plugin-import'), 's2'), seen(about('left-pad'), 's3')], new Set());
+    expect(r.records.map((x) => x.outcome)).toEqual(['added', 'added', 'reinforced']);
+  });
+
   it('reinforces a store item through a copy: the store item stays as read, the result counts every session once', () => {
     const first = [...mergeCandidates([], [seen(candidate(), 's0')], new Set()).items.values()][0]!;
     const storeItem: StoredItem = { ...first, path: 'knowledge/global/pitfall/x.md', text: '', title: first.meta.title ?? '', raw: '' };
