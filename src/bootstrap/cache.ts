@@ -79,10 +79,11 @@ export async function writeSearchStructure(root: string, options: { write?: bool
   // After a pull most items are as they were: the stale structure gives their terms and token
   // counts, and the tokenizer's vocabulary (a few hundred ms) loads only for items it lacks.
   const previous = readPrevious(root);
-  const covered = previous !== undefined && previous.encoding === DEFAULT_ENCODING && activeRecords(items).every((r) => previous.byRecord.has(r));
+  const records = previous ? activeRecords(items) : undefined;
+  const covered = previous !== undefined && previous.encoding === DEFAULT_ENCODING && records!.every((r) => previous.byRecord.has(r));
   // token counts cost seconds on a big store: worth it only when the result is kept
   const counter = writable && !covered ? await loadCounter(DEFAULT_ENCODING) : undefined;
-  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs }, ...(previous ? { previous } : {}) });
+  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs }, ...(previous ? { previous, records } : {}) });
   if (writable) {
     try {
       writeFileAtomic(join(root, STRUCTURE_FILE), bytes);

@@ -70,6 +70,8 @@ export interface BuildOptions {
   /** An earlier structure (a stale cache): items whose record is unchanged take their terms and
    * token counts from it instead of being analysed and counted again (see PreviousStructure). */
   previous?: PreviousStructure;
+  /** activeRecords(entries), when the caller has them already (to decide on a counter). */
+  records?: readonly string[];
 }
 
 /** What an earlier structure knows per item, keyed by the item's record (every field analysis,
@@ -214,7 +216,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const previous = options.previous;
   // Counts of a reused item are copied when they are of the encoding being written: the
   // counter's, or, with no counter, the earlier structure's when it covers every item.
-  const recs = docs.map((d) => recordOf(d.item));
+  const recs = options.records ?? docs.map((d) => recordOf(d.item));
   const countEncoding = counter ? counter.encoding : previous?.encoding && recs.every((r) => previous.byRecord.has(r)) ? previous.encoding : null;
   const copyCounts = previous !== undefined && countEncoding !== null && previous.encoding === countEncoding;
   // An escape-free line differs from its JSON-escaped form only in the final newline, and the
