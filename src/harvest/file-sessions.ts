@@ -108,8 +108,9 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
     for (const raw of drafts) {
       if (raw.evidence.event < from) continue; // grown session: new events only
       const redacted = redactCandidate(raw.scope === 'repo' && !raw.repo && repo ? { ...raw, repo } : raw, users, redaction);
+      // the reason names a tool or a path of the raw session: redacted like the rest
       const why = quarantineReason(redacted, session);
-      const c = why ? { ...redacted, quarantine: why } : redacted;
+      const c = why ? { ...redacted, quarantine: redact(why, { users }).text } : redacted;
       if (c.scope === 'repo' && !c.repo) continue; // a repo item needs its repo
       let seen = eventTime(session, c.evidence.event);
       if (seen === undefined) {

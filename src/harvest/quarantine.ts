@@ -67,11 +67,22 @@ function outsideSource(session: Session, event: SessionEvent | undefined): strin
   if (WEB_TOOLS.test(name)) return `its evidence is a web page (${name})`;
   if (MESSAGE_TOOLS.test(name)) return `its evidence is a message from someone other than the session's user (${name})`;
   const command = call?.command;
-  if (command !== undefined && MESSAGE_COMMANDS.test(command)) return `its evidence is a message from someone other than the session's user (${command.trim().split(/\s+/).slice(0, 3).join(' ')})`;
+  // named by program and subcommands only: the rest of a command line may hold a path or a token
+  if (command !== undefined && MESSAGE_COMMANDS.test(command)) return `its evidence is a message from someone other than the session's user (${commandWords(command)})`;
   const path = readPath(call);
   if (path === 'download') return 'its evidence is a download';
   const m = path !== undefined ? OUTSIDE.exec(path) : null;
   return m ? `its evidence is a file outside the repository (${m[0].replace(/^[\\/]|[\\/]$/g, '')})` : undefined;
+}
+
+/** A command's leading plain words (`gh issue view`), at most three. */
+function commandWords(command: string): string {
+  const words: string[] = [];
+  for (const w of command.trim().split(/\s+/)) {
+    if (words.length === 3 || !/^[a-z][a-z-]*$/.test(w)) break;
+    words.push(w);
+  }
+  return words.join(' ');
 }
 
 /** Why a candidate must be quarantined, or undefined. */

@@ -68,6 +68,14 @@ describe('quarantineReason', () => {
     ]);
     expect(quarantineReason(candidate('Deploys go through make ship.', 1), s2)).toMatch(/someone other than the session's user \(mcp__slack/);
     expect(quarantineReason(candidate('Clear the cache after upgrading.', 3), s2)).toMatch(/\(gh issue view\)/);
+    // the reason names the command, never the rest of its line (a path, a token)
+    const api = session([
+      { ...at(0), kind: 'tool_call', name: 'Bash', callId: 'a', input: { command: 'gh api repos/acme/app/issues/1/comments?access_token=tok-Zq7Xy' }, command: 'gh api repos/acme/app/issues/1/comments?access_token=tok-Zq7Xy' },
+      { ...at(1), kind: 'tool_result', name: 'Bash', callId: 'a', output: 'bob: run make ship', isError: false },
+    ]);
+    const why = quarantineReason(candidate('Deploys go through make ship.', 1), api);
+    expect(why).toMatch(/\(gh api\)$/);
+    expect(why).not.toContain('tok-Zq7Xy');
     expect(quarantineReason(candidate('Deploys go through make ship.', 4), s2)).toMatch(/forwarded/);
     expect(quarantineReason(candidate('Deploys go through make ship.', 5), s2)).toBeUndefined();
     expect(quarantineReason(candidate('make ship fails when the target is missing.', 7), s2)).toBeUndefined();
