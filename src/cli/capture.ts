@@ -101,7 +101,9 @@ async function deliverToBranch(files: Map<string, string>, branch: string, push:
       git('push', '--quiet', 'origin', `refs/heads/${branch}:refs/heads/${branch}`);
       return sha;
     } catch (err) {
-      if (attempt >= PUSH_ATTEMPTS) throw err;
+      // only a push that lost a race is tried again; no network or no access fails now
+      const raced = /\b(?:rejected|non-fast-forward|fetch first)\b/.test(String((err as { stderr?: unknown }).stderr ?? ''));
+      if (!raced || attempt >= PUSH_ATTEMPTS) throw err;
     }
   }
 }
