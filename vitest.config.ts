@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 // check's load cache (and any other per-user cache) goes to a fresh directory per test run,
 // never to the home directory of whoever runs the tests; the CLI children inherit it
 process.env.COMPOUND_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'compound-test-cache-'));
+// no detached search-structure rebuilds outliving the tests that started them (one test turns it on)
+process.env.COMPOUND_BACKGROUND_REBUILD ??= '0';
 
 export default defineConfig({
   test: {

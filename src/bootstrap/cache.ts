@@ -4,15 +4,14 @@
  * a dot-folder) and is rebuilt whenever index.json's size or mtime differ from the ones it was
  * built from. `writeSearchStructure` is what `reindex` can call right after writing index.json.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CACHE_DIR, prepareCacheDir } from '../knowledge/cache-dir.js';
 import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { parseIndex } from '../knowledge/index-file.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
-import { RANKING_SIGNATURE } from './priors.js';
-import { activeRecords, buildStructure, memorySource, SearchStructure, STRUCTURE_VERSION, type ByteSource, type PreviousStructure } from './structure.js';
-import { DEFAULT_ENCODING, loadCounter } from './tokens.js';
+import { usableTokens } from './index-tokens.js';
+import { activeRecords, buildStructure, SearchStructure, STRUCTURE_VERSION, type ByteSource, type PreviousStructure } from './structure.js';
 
 export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
 
@@ -36,10 +35,10 @@ function fileSource(path: string): ByteSource & { close(): void } {
   };
 }
 
-/** Built from this index.json, with today's ranking constants. */
+/** Built from this index.json. */
 function sameSource(structure: SearchStructure, st: Stats): boolean {
   const s = structure.header.source;
-  return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs && structure.header.ranking === RANKING_SIGNATURE;
+  return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs;
 }
 
 /** What the structure file on disk, current or stale, knows per item (undefined when there is
@@ -58,6 +57,12 @@ function readPrevious(root: string): PreviousStructure | undefined {
   }
 }
 
+/** Structures of other layouts, left by an earlier compound: never read again. */
+function removeOlderVersions(root: string): void {
+  const current = basename(STRUCTURE_FILE);
+  for (const name of readdirSync(join(root, CACHE_DIR))) if (/^bootstrap-v\d+\.bin$/.test(name) && name !== current) rmSync(join(root, CACHE_DIR, name), { force: true });
+}
+
 /** Builds the structure from index.json and writes it; returns its bytes. */
 export async function writeSearchStructure(root: string, options: { write?: boolean } = {}): Promise<Uint8Array> {
   const indexPath = join(root, INDEX_FILE);
@@ -69,24 +74,23 @@ export async function writeSearchStructure(root: string, options: { write?: bool
   } catch (err) {
     throw new NoIndexError(`${INDEX_FILE} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  let items: unknown[];
+  let index: ReturnType<typeof parseIndex>;
   try {
-    items = parseIndex(text).items;
+    index = parseIndex(text);
   } catch (err) {
     throw new NoIndexError(`${INDEX_FILE} is not a valid index (${(err as Error).message})`);
   }
+  const items: unknown[] = index.items;
   const writable = options.write !== false && prepareCacheDir(root);
-  // After a pull most items are as they were: the stale structure gives their terms and token
-  // counts, and the tokenizer's vocabulary (a few hundred ms) loads only for items it lacks.
+  // after a pull most items are as they were: the stale structure gives their terms
   const previous = readPrevious(root);
   const records = previous ? activeRecords(items) : undefined;
-  const covered = previous !== undefined && previous.encoding === DEFAULT_ENCODING && records!.every((r) => previous.byRecord.has(r));
-  // token counts cost seconds on a big store: worth it only when the result is kept
-  const counter = writable && !covered ? await loadCounter(DEFAULT_ENCODING) : undefined;
-  const bytes = buildStructure(items, { counter, source: { size: st.size, mtimeMs: st.mtimeMs }, ...(previous ? { previous, records } : {}) });
+  const tokens = usableTokens(index.tokens);
+  const bytes = buildStructure(items, { ...(tokens ? { tokens } : {}), source: { size: st.size, mtimeMs: st.mtimeMs }, ...(previous ? { previous, records } : {}) });
   if (writable) {
     try {
       writeFileAtomic(join(root, STRUCTURE_FILE), bytes);
+      removeOlderVersions(root);
     } catch {
       /* a read-only store still gets its answer, just without the cache */
     }
@@ -96,13 +100,12 @@ export async function writeSearchStructure(root: string, options: { write?: bool
 
 export interface Opened {
   structure: SearchStructure;
-  /** True when it was (re)built in this process rather than read from the cache. */
-  built: boolean;
   close(): void;
 }
 
-/** Opens the store's search structure, rebuilding it when index.json changed. */
-export async function openSearchStructure(root: string): Promise<Opened> {
+/** The store's search structure when it was built from index.json as it is now; undefined when
+ * it is missing or stale (the caller reads index.json itself, see direct.ts). */
+export function openCurrentStructure(root: string): Opened | undefined {
   let st: Stats;
   try {
     st = statSync(join(root, INDEX_FILE));
@@ -115,13 +118,19 @@ export async function openSearchStructure(root: string): Promise<Opened> {
     try {
       source = fileSource(cached);
       const structure = new SearchStructure(source);
-      if (sameSource(structure, st)) return { structure, built: false, close: source.close };
+      if (sameSource(structure, st)) return { structure, close: source.close };
       source.close();
     } catch {
       source?.close();
-      /* unreadable or stale: rebuilt below */
+      /* unreadable or stale */
     }
   }
-  const bytes = await writeSearchStructure(root);
-  return { structure: new SearchStructure(memorySource(bytes)), built: true, close: () => undefined };
+  return undefined;
+}
+
+/** Whether the structure on disk was built from index.json as it is now. */
+export function hasCurrentStructure(root: string): boolean {
+  const opened = openCurrentStructure(root);
+  opened?.close();
+  return opened !== undefined;
 }

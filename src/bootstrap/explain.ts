@@ -1,14 +1,14 @@
 /** `--explain`: every candidate with its score, the parts of the score, and what became of it. */
 import type { BootstrapOptions } from './bootstrap.js';
 import type { Packed } from './pack.js';
-import { scoreParts, type Ranked } from './rank.js';
-import type { SearchStructure } from './structure.js';
+import type { CandidatePool } from './pool.js';
+import type { Ranking } from './rank.js';
 
 export interface ExplainInput {
-  s: SearchStructure;
+  pool: CandidatePool;
+  ranking: Ranking;
   options: BootstrapOptions;
   taskTerms: readonly string[];
-  ranked: readonly Ranked[];
   packed: Packed;
   counts: 'precomputed' | 'tokenizer';
 }
@@ -18,25 +18,26 @@ function pad(text: string, width: number, right = false): string {
 }
 
 export function explainText(x: ExplainInput): string {
-  const { s, options, packed } = x;
+  const { pool, options, packed } = x;
+  const ranked = x.ranking.ranked;
   const lines = [
     `repo: ${options.repo ?? '(none)'}${options.repoSource ? ` (${options.repoSource})` : ''}; agent: ${options.agent ?? '(none)'}${options.agentSource ? ` (${options.agentSource})` : ''}`,
     `task terms: ${x.taskTerms.length ? x.taskTerms.join(' ') : '(no task: priors alone decide)'}`,
-    `store: ${s.header.entries} index entries, ${s.header.docs} active; ${x.ranked.length} candidates (global, this repo, this agent; confidence >= ${options.minConfidence})`,
+    `store: ${pool.describe}; ${ranked.length} candidates (global, this repo, this agent; confidence >= ${options.minConfidence})`,
     `budget: ${options.budget} tokens (${options.encoding}, ${x.counts} counts); frame ${packed.frameTokens}; output ${packed.tokens} tokens, ${packed.chars} characters; ${packed.taken.length} taken`,
     'score = (1 + bm25) x category x confidence x evidence x recency x scope',
     ['rank', 'id', 'score', 'bm25', 'categ', 'conf', 'evid', 'recency', 'scope', 'tokens', 'decision'].map((h, i) => pad(h, [5, 10, 8, 7, 5, 5, 5, 7, 5, 6, 0][i]!, i !== 1 && i < 10)).join('  '),
   ];
-  const decided = new Map(packed.decisions.map((d) => [d.ranked.row, d]));
-  const idOf = (row: number) => s.record(row).id;
-  x.ranked.forEach((r, i) => {
-    const p = scoreParts(s, r.row, r.bm25);
-    const d = decided.get(r.row);
+  const decided = new Map(packed.decisions.map((d) => [d.ranked.at, d]));
+  const idOf = (at: number) => pool.item(at).id;
+  ranked.forEach((r, i) => {
+    const p = x.ranking.parts(r.at, r.bm25);
+    const d = decided.get(r.at);
     const decision = d ? (d.status === 'near-duplicate' ? `near-duplicate of ${d.duplicateOf}` : d.status) : 'not packed';
     lines.push(
       [
         pad(String(i + 1), 5, true),
-        pad(idOf(r.row), 10),
+        pad(idOf(r.at), 10),
         pad(p.score.toFixed(4), 8, true),
         pad(p.bm25.toFixed(3), 7, true),
         pad(p.category.toFixed(2), 5, true),

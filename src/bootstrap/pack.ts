@@ -25,9 +25,9 @@ export interface PackInput {
   frame: Frame;
   budget: number;
   ranked: readonly Ranked[];
-  category(row: number): Category;
-  cost(row: number): ItemCost;
-  item(row: number): RenderItem;
+  category(at: number): Category;
+  cost(at: number): ItemCost;
+  item(at: number): RenderItem;
   /** Token count of one of the frame's fixed chunks. */
   chunkTokens(chunk: string): number;
   /** Keep a decision for every candidate (for --explain), not only for those taken. */
@@ -78,9 +78,9 @@ export function pack(input: PackInput): Packed {
   const floor = input.minItemTokens ?? 0;
   for (const r of input.ranked) {
     if (floor > 0 && taken.length > 0 && tokens + floor > budget && !input.recordAll) break;
-    const c = input.cost(r.row);
+    const c = input.cost(r.at);
     const first = taken.length === 0;
-    const category = input.category(r.row);
+    const category = input.category(r.at);
     const heading = frame.grouped && !headings.has(category) ? frame.heading(category) : '';
     const deltaTokens = (first ? c.tokensFirst - noIds + header : c.tokensRest) + t(heading);
     const deltaChars = (first ? c.charsFirst - frame.noIds.length + frame.header.length : c.charsRest) + heading.length;
@@ -92,7 +92,7 @@ export function pack(input: PackInput): Packed {
       if (input.recordAll) decisions.push({ ranked: r, tokens: deltaTokens, status: 'over char cap' });
       continue;
     }
-    const item = input.item(r.row);
+    const item = input.item(r.at);
     const terms = termSet(`${item.title} ${item.text}`);
     const twin = takenTerms.find((x) => jaccard(x.terms, terms) >= NEAR_DUPLICATE_JACCARD);
     if (twin) {

@@ -2,37 +2,34 @@
  * The search structure: everything ranking needs, derived from knowledge/index.json and laid
  * out so a session start reads only a few megabytes whatever the store's size.
  *
- * - numeric columns per active item (priors, BM25 length, precomputed token counts),
+ * - numeric columns per active item (what the priors and BM25 need, token counts),
  * - a sorted term dictionary with postings (item, weighted term frequency),
  * - one small JSON record per item, read only for the items that are rendered.
  *
  * Building is pure (index entries in, bytes out) and deterministic: the same index gives the
- * same bytes. Token counts for the default encoding are included when a counter is given, so
- * the common session start never loads a tokenizer vocabulary.
+ * same bytes. The token counts are those index.json carries (index-tokens.ts), when it carries
+ * counts this build can use; the structure never loads a tokenizer.
  */
 import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item.js';
 import { ID_PATTERN } from '../knowledge/ids.js';
-import { bm25Norm, priorOf, RANKING_SIGNATURE } from './priors.js';
+import type { IndexTokens } from '../knowledge/index-file.js';
 import { frameFor, jsonEscape, type RenderItem } from './render.js';
 import { terms } from './terms.js';
-import type { EncodingName, TokenCounter } from './tokens.js';
+import type { EncodingName } from './tokens.js';
 
 /** Bump when the layout, the analyzer or a precomputed renderer changes: old files are rebuilt. */
-export const STRUCTURE_VERSION = 3;
+export const STRUCTURE_VERSION = 4;
 const MAGIC = 0x31534243; // "CBS1" little-endian
 export const NO_OWNER = 0xffffffff;
-const DAY_MS = 86_400_000;
-/** A markdown item line with nothing JSON would escape before its final `x)_` newline. */
-const ESCAPE_FREE_LINE = /^[^"\\\u0000-\u001f\ud800-\udfff]*x\)_\n$/;
 
 /** Title and tag words count double: they say what the item is about. */
-const TITLE_WEIGHT = 2;
-const TAG_WEIGHT = 2;
+export const TITLE_WEIGHT = 2;
+export const TAG_WEIGHT = 2;
 
-/** f64 columns, in file order: confidence, ageDays, prior, bm25Norm. */
-const F64_COLUMNS = 4;
+/** f64 columns, in file order: confidence, time (last_seen in ms), evidence. */
+const F64_COLUMNS = 3;
 /** u32 columns, in file order. */
-export const U32_COLUMNS = ['evidence', 'docLen', 'idRank', 'owner', 'recOff', 'recLen', 'mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'] as const;
+export const U32_COLUMNS = ['docLen', 'idRank', 'owner', 'recOff', 'recLen', 'mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'] as const;
 export type U32Column = (typeof U32_COLUMNS)[number];
 
 export interface StructureHeader {
@@ -44,11 +41,6 @@ export interface StructureHeader {
   skipped: number;
   /** Active items (the rows). */
   docs: number;
-  avgDocLen: number;
-  /** The ranking constants the priors were computed with (priors.ts). */
-  ranking: string;
-  /** Newest last_seen in the store (ms since epoch), the reference point for recency. */
-  newest: number;
   /** Repo and agent names, sorted; `owner` indexes this list. */
   names: string[];
   terms: number;
@@ -64,21 +56,20 @@ export interface StructureHeader {
 type SectionName = 'f64' | 'u32' | 'u8' | 'terms' | 'termStarts' | 'postIndex' | 'postings' | 'records';
 
 export interface BuildOptions {
-  /** When given (default encoding), per-item token counts are precomputed. */
-  counter?: TokenCounter;
+  /** The index head's token note, when its counts are usable (index-tokens.ts usableTokens):
+   * the entries' counts are then kept. */
+  tokens?: IndexTokens;
   source?: { size: number; mtimeMs: number };
   /** An earlier structure (a stale cache): items whose record is unchanged take their terms and
    * token counts from it instead of being analysed and counted again (see PreviousStructure). */
   previous?: PreviousStructure;
-  /** activeRecords(entries), when the caller has them already (to decide on a counter). */
+  /** activeRecords(entries), when the caller has them already. */
   records?: readonly string[];
 }
 
 /** What an earlier structure knows per item, keyed by the item's record (every field analysis,
- * ranking and rendering read): terms with their weighted frequencies, and token counts. */
+ * ranking and rendering read): its terms with their weighted frequencies. */
 export interface PreviousStructure {
-  encoding: EncodingName | null;
-  constants: Record<string, number>;
   /** Record -> its row there. */
   byRecord: Map<string, number>;
   /** Row r's terms are termList[rowTerm[k]] with frequency rowFreq[k], rowStart[r] <= k < rowStart[r + 1]. */
@@ -86,12 +77,7 @@ export interface PreviousStructure {
   rowStart: Uint32Array;
   rowTerm: Uint32Array;
   rowFreq: Uint32Array;
-  /** The COUNT_COLUMNS, by row. */
-  counts: Uint32Array[];
 }
-
-/** Counted per item: the u32 columns a token counter fills. */
-const COUNT_COLUMNS: readonly U32Column[] = ['mdTokens', 'ccTokens', 'ccChars', 'idFirstTokens', 'idRestTokens'];
 
 /** An item's record: what the structure stores for rendering, and the key of its reuse. */
 function recordOf(it: RenderItem): string {
@@ -112,6 +98,8 @@ interface Doc {
   item: RenderItem;
   status: string;
   time: number;
+  /** The entry's token counts, as index.json carries them (unchecked). */
+  tokens: unknown;
 }
 
 function isString(v: unknown): v is string {
@@ -141,7 +129,7 @@ export function entryToDoc(raw: unknown): Doc | undefined {
     text,
     tags,
   };
-  return { item, status, time: Date.parse(last_seen) };
+  return { item, status, time: Date.parse(last_seen), tokens: e.tokens };
 }
 
 /** Growable parallel columns of (term id, row, frequency). */
@@ -178,6 +166,23 @@ function align8(n: number): number {
   return (n + 7) & ~7;
 }
 
+/** An item's terms with their weighted frequencies: title and tag words count double. */
+export function weightedTerms(it: RenderItem): Map<string, number> {
+  const counted = new Map<string, number>();
+  const add = (list: string[], weight: number) => {
+    for (const t of list) counted.set(t, (counted.get(t) ?? 0) + weight);
+  };
+  add(terms(it.title), TITLE_WEIGHT);
+  add(terms(it.text), 1);
+  add(terms(it.tags.join(' ')), TAG_WEIGHT);
+  return counted;
+}
+
+/** An entry's `tokens` as index-tokens.ts writes them. */
+export function isCounts(v: unknown): v is number[] {
+  return Array.isArray(v) && v.length === 4 && v.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff);
+}
+
 /** Builds the structure's bytes from the `items` array of index.json. */
 export function buildStructure(entries: readonly unknown[], options: BuildOptions = {}): Uint8Array {
   const docsAll: Doc[] = [];
@@ -187,8 +192,6 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     if (doc) docsAll.push(doc);
     else skipped++;
   }
-  let newest = 0;
-  for (const d of docsAll) if (Number.isFinite(d.time) && d.time > newest) newest = d.time;
   const docs = docsAll.filter((d) => d.status === 'active');
   const n = docs.length;
 
@@ -206,33 +209,22 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   // per-term JS arrays made the garbage collector the biggest cost of a build)
   const termIds = new Map<string, number>();
   const triples = new Triples(Math.max(1024, Math.ceil((options.previous?.rowTerm.length ?? 0) * 1.1)));
-  const docLens = new Uint32Array(n);
   const encoder = new TextEncoder();
   let recBytes = 0;
-  let totalLen = 0;
   const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
-  const cc = frameFor('claude-code', { repo: null, agent: null, budget: 0 });
-  const counter = options.counter;
   const previous = options.previous;
-  // Counts of a reused item are copied when they are of the encoding being written: the
-  // counter's, or, with no counter, the earlier structure's when it covers every item.
   const recs = options.records ?? docs.map((d) => recordOf(d.item));
-  const countEncoding = counter ? counter.encoding : previous?.encoding && recs.every((r) => previous.byRecord.has(r)) ? previous.encoding : null;
-  const copyCounts = previous !== undefined && countEncoding !== null && previous.encoding === countEncoding;
-  // An escape-free line differs from its JSON-escaped form only in the final newline, and the
-  // piece before `)_` ends with the `x` of `seen 3x` in both, so the escaped count is the plain
-  // count with the last piece swapped (checked against real counts in structure.test.ts).
-  const tail = counter ? { md: counter.count(')_\n'), cc: counter.count(')_\\n') } : { md: 0, cc: 0 };
+  // counts are kept only when every active entry has them: a structure either has them all or none
+  const tokens = options.tokens;
+  const counts = tokens && docs.every((d) => isCounts(d.tokens)) ? docs.map((d) => d.tokens as number[]) : undefined;
 
   docs.forEach((d, i) => {
     const it = d.item;
-    const ageDays = Number.isFinite(d.time) ? Math.max(0, (newest - d.time) / DAY_MS) : 1e6;
     f64[i] = it.confidence;
-    f64[n + i] = ageDays;
-    f64[2 * n + i] = priorOf(it.category, it.scope, it.confidence, it.evidence, ageDays);
+    f64[n + i] = d.time;
+    f64[2 * n + i] = it.evidence;
     u8[i] = CATEGORIES.indexOf(it.category);
     u8[n + i] = SCOPES.indexOf(it.scope);
-    u32[col('evidence') + i] = Math.max(0, Math.min(NO_OWNER, Math.round(it.evidence)));
     const owner = it.scope === 'repo' ? it.repo : it.scope === 'agent' ? it.agent : null;
     u32[col('owner') + i] = owner === null ? NO_OWNER : nameIndex.get(owner)!;
 
@@ -249,40 +241,27 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
       const p = previous!;
       for (let k = p.rowStart[before]!; k < p.rowStart[before + 1]!; k++) post(p.termList[p.rowTerm[k]!]!, p.rowFreq[k]!);
     } else {
-      const counted = new Map<string, number>();
-      const add = (list: string[], weight: number) => {
-        for (const t of list) counted.set(t, (counted.get(t) ?? 0) + weight);
-      };
-      add(terms(it.title), TITLE_WEIGHT);
-      add(terms(it.text), 1);
-      add(terms(it.tags.join(' ')), TAG_WEIGHT);
-      for (const [t, f] of counted) post(t, f);
+      for (const [t, f] of weightedTerms(it)) post(t, f);
     }
     u32[col('docLen') + i] = len;
-    totalLen += len;
-    docLens[i] = len;
 
     const recLen = Buffer.byteLength(recText, 'utf8');
     u32[col('recOff') + i] = recBytes;
     u32[col('recLen') + i] = recLen;
     recBytes += recLen;
 
-    if (before !== undefined && copyCounts) {
-      COUNT_COLUMNS.forEach((c, k) => (u32[col(c) + i] = previous!.counts[k]![before]!));
-    } else if (counter) {
-      const mdLine = md.line(it, false);
-      const ccLine = jsonEscape(mdLine); // what cc.line gives, without rendering twice
-      const mdTokens = counter.count(mdLine);
-      u32[col('mdTokens') + i] = mdTokens;
-      u32[col('ccTokens') + i] = ESCAPE_FREE_LINE.test(mdLine) ? mdTokens - tail.md + tail.cc : counter.count(ccLine);
-      u32[col('ccChars') + i] = ccLine.length;
-      u32[col('idFirstTokens') + i] = counter.count(md.id(it.id, true));
-      u32[col('idRestTokens') + i] = counter.count(md.id(it.id, false));
+    if (counts) {
+      const [line, hookLine, firstId, laterId] = counts[i]!;
+      u32[col('mdTokens') + i] = line!;
+      u32[col('ccTokens') + i] = hookLine!;
+      u32[col('ccChars') + i] = jsonEscape(md.line(it, false)).length;
+      u32[col('idFirstTokens') + i] = firstId!;
+      u32[col('idRestTokens') + i] = laterId!;
     }
   });
 
   const minItemTokens = { md: 0, cc: 0 };
-  if (countEncoding !== null && n > 0) {
+  if (counts && n > 0) {
     const first = col('idFirstTokens');
     const rest = col('idRestTokens');
     const least = (line: number) => {
@@ -292,16 +271,6 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
     };
     minItemTokens.md = least(col('mdTokens'));
     minItemTokens.cc = least(col('ccTokens'));
-  }
-  const avgDocLen = n ? totalLen / n : 0;
-  for (let i = 0; i < n; i++) f64[3 * n + i] = bm25Norm(docLens[i]!, avgDocLen);
-
-  const constants: Record<string, number> = {};
-  if (countEncoding !== null) {
-    for (const frame of [md, cc]) {
-      const fixed = [frame.head, frame.noIds, frame.tail, frame.header, frame.close, ...CATEGORIES.map((c) => frame.heading(c))];
-      for (const chunk of fixed) constants[chunk] = counter ? counter.count(chunk) : previous!.constants[chunk]!;
-    }
   }
 
   // terms sorted; each term's postings in row order (a stable counting sort of the triples)
@@ -338,16 +307,13 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   ];
   const header: StructureHeader = {
     version: STRUCTURE_VERSION,
-    encoding: countEncoding,
+    encoding: counts ? (tokens!.encoding as EncodingName) : null,
     entries: entries.length,
     skipped,
     docs: n,
-    avgDocLen,
-    ranking: RANKING_SIGNATURE,
-    newest,
     names,
     terms: termList.length,
-    constants,
+    constants: counts ? tokens!.chunks : {},
     minItemTokens,
     sections: {} as StructureHeader['sections'],
     source: options.source ?? null,
@@ -398,11 +364,9 @@ export class SearchStructure {
   readonly header: StructureHeader;
   readonly n: number;
   readonly confidence: Float64Array;
-  readonly ageDays: Float64Array;
-  /** category × confidence × evidence × recency × scope (priors.ts). */
-  readonly prior: Float64Array;
-  /** BM25 length normalisation per row. */
-  readonly bm25Norm: Float64Array;
+  /** last_seen in ms since the epoch (NaN when unreadable). */
+  readonly time: Float64Array;
+  readonly evidence: Float64Array;
   readonly category: Uint8Array;
   readonly scope: Uint8Array;
   private readonly u32: Uint32Array;
@@ -419,9 +383,8 @@ export class SearchStructure {
     this.n = header.docs;
     const f64 = new Float64Array(this.section('f64').buffer);
     this.confidence = f64.subarray(0, this.n);
-    this.ageDays = f64.subarray(this.n, 2 * this.n);
-    this.prior = f64.subarray(2 * this.n, 3 * this.n);
-    this.bm25Norm = f64.subarray(3 * this.n, 4 * this.n);
+    this.time = f64.subarray(this.n, 2 * this.n);
+    this.evidence = f64.subarray(2 * this.n, 3 * this.n);
     const u8 = this.section('u8');
     this.category = u8.subarray(0, this.n);
     this.scope = u8.subarray(this.n, 2 * this.n);
@@ -526,7 +489,7 @@ export class SearchStructure {
       const rec = ascii ? all.slice(recOff[row]!, recOff[row]! + recLen[row]!) : this.decoder.decode(records.subarray(recOff[row]!, recOff[row]! + recLen[row]!));
       byRecord.set(rec, row);
     }
-    return { encoding: this.header.encoding, constants: this.header.constants, byRecord, termList, rowStart, rowTerm, rowFreq, counts: COUNT_COLUMNS.map((c) => this.column(c)) };
+    return { byRecord, termList, rowStart, rowTerm, rowFreq };
   }
 
 }

@@ -178,7 +178,7 @@ export function register(program: Command): void {
           result = await bootstrap(options);
         } catch (err) {
           // a session start must never fail: report, and give the empty bootstrap
-          result = await emptyBootstrap(options, `unexpected failure (${(err as Error).message})`).catch(() => ({ output: '', ids: [], tokens: 0, chars: 0, notes: ['unexpected failure; printing nothing'], counts: 'tokenizer' as const }));
+          result = await emptyBootstrap(options, `unexpected failure (${(err as Error).message})`).catch(() => ({ output: '', ids: [], tokens: 0, chars: 0, notes: ['unexpected failure; printing nothing'], counts: 'tokenizer' as const, source: 'index' as const }));
         }
         for (const n of result.notes) note(`compound bootstrap: ${n}`);
         if (result.explain) note(result.explain);

@@ -1,3 +1,5 @@
+import { DEFAULT_ENCODING, loadCounter } from '../bootstrap/tokens.js';
+import { entryCounterFor } from '../bootstrap/index-tokens.js';
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -104,7 +106,7 @@ export function register(program: Command): void {
         const release = writes ? acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs(), onWait: (holder) => note(`waiting for the knowledge store (locked by ${holder}) ...`) }) : () => {};
         try {
         if (writes) {
-          const recovered = await recoverStore(root);
+          const recovered = await recoverStore(root, entryCounterFor);
           if (recovered.replayed) note(`finished an interrupted run first${recovered.committed ? ` (committed ${recovered.committed.sha.slice(0, 12)})` : ''}`);
         }
         tuneCompilerForBatchWork();
@@ -170,7 +172,10 @@ export function register(program: Command): void {
           const before = flags.commit && flags.branch ? snapshotFiles(root, [...plan.entries.map((e) => e.path), INDEX_FILE, LEDGER_FILE]) : undefined;
           try {
             const intent = commitIntent(flags, message);
-            res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()), ...(intent ? { commit: intent } : {}) });
+            // new and changed items get their token counts in index.json: the vocabulary loads
+            // here as an ES module, faster than the synchronous load the index writer would do
+            if (plan.entries.some((e) => e.action === 'add' || e.action === 'update')) await loadCounter(DEFAULT_ENCODING);
+            res = applyPlan(root, plan, { indexWritten: (changed) => (changed ? b?.start(root) : b?.close()), indexCounts: entryCounterFor, ...(intent ? { commit: intent } : {}) });
             clock?.mark('write');
             applied = res.changed.length + res.removed.length > 0;
             if (res.changed.includes(INDEX_FILE)) {

@@ -4,6 +4,7 @@ import { loadStoreParallel } from '../knowledge/store-parallel.js';
 import { LoadCache } from '../knowledge/load-cache.js';
 import { buildIndex, renderIndex } from '../knowledge/index-file.js';
 import { readIndexText } from '../knowledge/store.js';
+import { entryCounterFor, hasUsableCounts } from '../bootstrap/index-tokens.js';
 import { INDEX_FILE, LOCK_FILE } from '../knowledge/paths.js';
 import { acquireLock } from '../knowledge/lock.js';
 import { writeFileAtomic, abs } from '../knowledge/fsutil.js';
@@ -34,19 +35,19 @@ export function register(program: Command): void {
         if (opts.commit && !opts.dryRun) await assertGitRepository(root);
         const release = opts.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs(), onWait: (holder) => note(`waiting for the knowledge store (locked by ${holder}) ...`) });
         try {
-          if (!opts.dryRun) await recoverStore(root);
+          if (!opts.dryRun) await recoverStore(root, entryCounterFor);
           const cache = opts.cache === false ? undefined : LoadCache.open(root);
           const store = await loadStoreParallel(root, cache ? { cache } : {});
           // the same item files and index.json as a run that found them in sync: no rendering
           const digest = cache?.storeDigest();
           const current = readIndexText(root);
-          const inSync = current !== undefined && cache?.indexInSync(digest, current) === true;
-          const text = inSync ? current : renderIndex(buildIndex(store.items));
+          // (an index written before token counts were carried, or with another renderer's, is redone)
+          const inSync = current !== undefined && cache?.indexInSync(digest, current) === true && (hasUsableCounts(current) || !store.items.some((i) => i.meta.status === 'active'));
+          const text = inSync ? current : renderIndex(buildIndex(store.items, entryCounterFor(current)));
           const changed = current !== text;
-          if (changed && !opts.dryRun) {
-            writeFileAtomic(abs(root, INDEX_FILE), text);
-            await refreshSearchCache(root);
-          }
+          if (changed && !opts.dryRun) writeFileAtomic(abs(root, INDEX_FILE), text);
+          // the search structure is derived too: rebuilt when the index changed or it is not current
+          if (!opts.dryRun && (changed || !(await import('../bootstrap/cache.js')).hasCurrentStructure(root))) await refreshSearchCache(root);
           if (!changed || !opts.dryRun) cache?.rememberIndex(digest, text);
           cache?.save();
           // a reviewer's edits and deletions of item files are committed with the index they led to

@@ -3,6 +3,7 @@
  * under, and why, so that aliases can be set before the first harvest. `compound repos rename
  * <from> <to>`: existing items moved (or merged) from one repo to another, as a plan.
  */
+import { entryCounterFor } from '../bootstrap/index-tokens.js';
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from '../core/errors.js';
@@ -87,7 +88,7 @@ export function register(program: Command): void {
       if (flags.commit && !flags.dryRun) await assertGitRepository(root);
       const release = flags.dryRun ? () => {} : acquireLock(join(root, LOCK_FILE), { waitMs: writerLockWaitMs() });
       try {
-      if (!flags.dryRun) await recoverStore(root);
+      if (!flags.dryRun) await recoverStore(root, entryCounterFor);
       const from = sanitizeName(fromName);
       const to = sanitizeName(toName);
       if (from === to) throw new UsageError(`rename ${fromName} ${toName}: the same repo`);
@@ -100,7 +101,7 @@ export function register(program: Command): void {
       if (!flags.dryRun && planChanges(plan).length > 0) {
         const message = `compound: repos rename ${from} ${to} (${r.moved} moved, ${r.merged} merged)`;
         const intent = commitIntent(flags, message);
-        const res = applyPlan(root, plan, intent ? { commit: intent } : {});
+        const res = applyPlan(root, plan, { indexCounts: entryCounterFor, ...(intent ? { commit: intent } : {}) });
         commit = await commitIfAsked(root, flags, res, message);
       }
       if (flags.json) printJson({ dryRun: Boolean(flags.dryRun), moved: r.moved, merged: r.merged, ...planJson(plan), ...(commit ? { commit } : {}) });

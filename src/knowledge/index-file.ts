@@ -24,7 +24,28 @@ export interface IndexEntry {
   text: string;
   supersedes?: string[];
   conflicts_with?: string[];
+  /** Token counts of the entry as bootstrap renders it (active entries; see bootstrap/index-tokens.ts). */
+  tokens?: number[];
 }
+
+/** The head's note on the entries' token counts: how they were counted. */
+export interface IndexTokens {
+  encoding: string;
+  /** Signature of the renderer the counts are of. */
+  render: string;
+  /** Counts of the fixed chunks of the rendered formats. */
+  chunks: Record<string, number>;
+}
+
+/** Gives the token counts written with each active entry. The store knows nothing of how
+ * bootstrap renders and counts: a writer is handed one (bootstrap/index-tokens.ts). */
+export interface EntryCounts {
+  head(): IndexTokens;
+  count(entry: IndexEntry): number[];
+}
+
+/** Makes the EntryCounts for a new index, given the text of the index it replaces (if any). */
+export type IndexCountsFor = (currentText: string | undefined) => EntryCounts;
 
 export interface KnowledgeIndex {
   version: number;
@@ -34,6 +55,7 @@ export interface KnowledgeIndex {
     scope: Record<string, number>;
     status: Record<string, number>;
   };
+  tokens?: IndexTokens;
   items: IndexEntry[];
 }
 
@@ -64,22 +86,47 @@ export function indexEntry(item: StoredItem): IndexEntry {
   return entry;
 }
 
-export function buildIndex(items: readonly StoredItem[]): KnowledgeIndex {
+/** The index of these items; with `tokens`, active entries carry their token counts (and the
+ * head says how they were counted, when there is any). */
+export function buildIndex(items: readonly StoredItem[], tokens?: EntryCounts): KnowledgeIndex {
   const entries = items.map(indexEntry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  let counted = false;
+  if (tokens) {
+    for (const e of entries) {
+      if (e.status !== 'active') continue;
+      e.tokens = tokens.count(e);
+      counted = true;
+    }
+  }
   const counts = { total: entries.length, category: zeroCounts(CATEGORIES), scope: zeroCounts(SCOPES), status: zeroCounts(STATUSES) };
   for (const e of entries) {
     counts.category[e.category] = (counts.category[e.category] ?? 0) + 1;
     counts.scope[e.scope] = (counts.scope[e.scope] ?? 0) + 1;
     counts.status[e.status] = (counts.status[e.status] ?? 0) + 1;
   }
-  return { version: INDEX_VERSION, counts, items: entries };
+  return { version: INDEX_VERSION, counts, ...(counted ? { tokens: tokens!.head() } : {}), items: entries };
 }
 
 /** One entry per line keeps a PR diff of index.json readable and the file quick to write. */
 export function renderIndex(index: KnowledgeIndex): string {
-  const head = JSON.stringify({ version: index.version, counts: index.counts });
+  const head = JSON.stringify({ version: index.version, counts: index.counts, ...(index.tokens ? { tokens: index.tokens } : {}) });
   const lines = index.items.map((e) => `    ${JSON.stringify(e)}`);
   return `${head.slice(0, -1)},\n  "items": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`;
+}
+
+/** The index without token counts: what must match the item files (counts are derived from the
+ * entries by the writer, and are not the files' content). */
+export function withoutCounts(index: KnowledgeIndex): KnowledgeIndex {
+  const { tokens: _head, ...rest } = index;
+  return { ...rest, items: index.items.map(({ tokens: _tokens, ...e }) => e) };
+}
+
+/** Token counts all or nothing: a head and four non-negative integers on every active entry. */
+export function countsWellFormed(index: KnowledgeIndex): boolean {
+  const counted = (e: IndexEntry) => Array.isArray(e.tokens) && e.tokens.length === 4 && e.tokens.every((n) => Number.isInteger(n) && n >= 0);
+  const active = index.items.filter((e) => e.status === 'active');
+  if (index.tokens === undefined) return index.items.every((e) => e.tokens === undefined);
+  return typeof index.tokens.encoding === 'string' && typeof index.tokens.render === 'string' && active.every(counted) && index.items.every((e) => e.status === 'active' || e.tokens === undefined);
 }
 
 export function parseIndex(text: string): KnowledgeIndex {

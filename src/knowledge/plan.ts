@@ -8,13 +8,13 @@ import type { Category, Item, Scope, StoredItem } from './item.js';
 import { parseItemBytes, sameItem, serializeItem } from './codec.js';
 import { itemDir, itemPath, sanitizeName, INDEX_FILE, LEDGER_FILE, LOCK_FILE, KNOWLEDGE_DIR, isInsideKnowledge } from './paths.js';
 import { titleFromText, splitBody } from './body.js';
-import { buildIndex, renderIndex } from './index-file.js';
+import { buildIndex, renderIndex, type IndexCountsFor } from './index-file.js';
 import { renderLedger, type Ledger } from './ledger.js';
 import { abs, removeFileAndEmptyDirs, writeFileAtomic } from './fsutil.js';
 import { acquireLock } from './lock.js';
 import { crashPoint, endJournal, readJournal, writeJournal, type CommitIntent, type Journal } from './transaction.js';
 import { CACHE_DIR, prepareCacheDir, RACY_MS } from './cache-dir.js';
-import { loadStore } from './store.js';
+import { loadStore, readIndexText } from './store.js';
 import { STORE_STAMP_FILE, stampOf } from './store-stamp.js';
 import { RuntimeError } from '../core/errors.js';
 
@@ -111,6 +111,8 @@ export interface ApplyHooks {
   /** The commit the caller makes once the plan is applied: journaled with it, so that the next
    * run makes it if this one is killed first (see transaction.ts). */
   commit?: CommitIntent;
+  /** Token counts for index.json's entries (none without). */
+  indexCounts?: IndexCountsFor;
 }
 
 /** A cache file's content, or what makes it (undefined: leave the file as it is). */
@@ -212,7 +214,7 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
     if (left?.commit) {
       throw new RuntimeError('E_JOURNAL', 'an interrupted run left a commit to make', { why: 'its files and its commit must land before anything else is written', fix: 'run compound harvest or compound reindex again: they finish it first' });
     }
-    if (left) replayJournalFiles(root, left);
+    if (left) replayJournalFiles(root, left, hooks.indexCounts);
     // the whole run, written down before its first file: a kill from here on is replayed
     const journal: Journal = { version: 1, entries: plan.entries.filter((e) => e.action === 'remove' || ((e.action === 'add' || e.action === 'update') && e.content !== undefined)).map((e) => (e.action === 'remove' ? { path: e.path } : { path: e.path, content: e.content! })) };
     if (plan.ledger) journal.ledger = renderLedger(plan.ledger);
@@ -239,7 +241,7 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
       const base = planBases.get(plan);
       const after = base ? itemsAfter(root, base, plan) : undefined;
       const store = after ? undefined : loadStore(root);
-      indexChanged = writeIndex(root, after ?? store!.items);
+      indexChanged = writeIndex(root, after ?? store!.items, hooks.indexCounts);
       if (indexChanged) changed.push(INDEX_FILE);
       if (after || store!.problems.length === 0) keepStoreStamp(root);
     }
@@ -256,7 +258,7 @@ export function applyPlan(root: string, plan: Plan, hooks: ApplyHooks = {}): App
 }
 
 /** Writes a journal's files again (the same bytes), its removals, the index and its ledger. */
-export function replayJournalFiles(root: string, journal: Journal): ApplyResult {
+export function replayJournalFiles(root: string, journal: Journal, indexCounts?: IndexCountsFor): ApplyResult {
   const changed: string[] = [];
   const removed: string[] = [];
   for (const e of journal.entries) {
@@ -269,7 +271,7 @@ export function replayJournalFiles(root: string, journal: Journal): ApplyResult 
       removed.push(e.path);
     }
   }
-  writeIndex(root);
+  writeIndex(root, undefined, indexCounts);
   changed.push(INDEX_FILE);
   if (journal.ledger !== undefined) {
     writeIfChanged(root, LEDGER_FILE, journal.ledger);
@@ -287,10 +289,15 @@ function writeIfChanged(root: string, rel: string, content: string): boolean {
 
 /**
  * Regenerates index.json from the item files on disk (or from `items`, when the caller knows them
- * to be exactly what loading the store would give); returns whether it changed.
+ * to be exactly what loading the store would give), with token counts when given the means;
+ * returns whether it changed.
  */
-export function writeIndex(root: string, items?: readonly StoredItem[]): boolean {
-  return writeIfChanged(root, INDEX_FILE, renderIndex(buildIndex(items ?? loadStore(root).items)));
+export function writeIndex(root: string, items?: readonly StoredItem[], indexCounts?: IndexCountsFor): boolean {
+  const current = readIndexText(root);
+  const text = renderIndex(buildIndex(items ?? loadStore(root).items, indexCounts?.(current)));
+  if (text === current) return false;
+  writeFileAtomic(abs(root, INDEX_FILE), text);
+  return true;
 }
 
 /**

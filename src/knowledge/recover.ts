@@ -7,6 +7,7 @@ import { abs } from './fsutil.js';
 import { existsSync } from 'node:fs';
 import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { replayJournalFiles } from './plan.js';
+import type { IndexCountsFor } from './index-file.js';
 import { endJournal, readJournal, sweepTempFiles } from './transaction.js';
 import type { CommitResult } from './git.js';
 
@@ -18,11 +19,12 @@ export interface Recovery {
   swept: number;
 }
 
-export async function recoverStore(root: string): Promise<Recovery> {
+/** `indexCounts`: token counts for the index written again (see ApplyHooks). */
+export async function recoverStore(root: string, indexCounts?: IndexCountsFor): Promise<Recovery> {
   const swept = sweepTempFiles(root);
   const journal = readJournal(root);
   if (!journal) return { replayed: false, swept };
-  const applied = replayJournalFiles(root, journal);
+  const applied = replayJournalFiles(root, journal, indexCounts);
   let committed: CommitResult | undefined;
   if (journal.commit) {
     const { commitChanges } = await import('./git.js');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { bootstrap } from '../../src/bootstrap/bootstrap.js';
+import { writeSearchStructure } from '../../src/bootstrap/cache.js';
 import { FORMATS } from '../../src/bootstrap/render.js';
 import { splitBootstrapBlocks } from '../../src/sessions/bootstrap-markers.js';
 import { tempDir } from '../helpers.js';
@@ -19,13 +20,17 @@ describe('budget property', () => {
       const size = [0, 1, 3, 10, 40, 120, 300][store % 7]!;
       const entries = randomEntries(rnd, size, ['api', 'web', 'infra'], ['claude-code', 'codex']);
       // some stores carry an invalid entry, which must be skipped, not fatal
-      writeIndex(root, store % 5 === 4 ? [...entries, { id: 'nope', text: 42 }] : entries);
+      writeIndex(root, store % 5 === 4 ? [...entries, { id: 'nope', text: 42 }] : entries, { counts: store % 3 !== 2 });
+      // every other store: the search structure built, as reindex leaves it
+      const warm = store % 2 === 0;
+      if (warm) await writeSearchStructure(root);
       for (let k = 0; k < 4; k++) {
         const budget = Math.round(50 * Math.pow(160, rnd())); // 50 .. 8000, log-uniform
         const encoding = rnd() < 0.75 ? 'o200k_base' : 'cl100k_base';
         const task = TASKS[Math.floor(rnd() * TASKS.length)]!;
         for (const format of FORMATS) {
-          const r = await bootstrap({ root, repo: 'api', agent: rnd() < 0.5 ? 'codex' : undefined, task, budget, format, minConfidence: rnd() < 0.5 ? 0 : 0.4, encoding });
+          const options = { root, repo: 'api', agent: rnd() < 0.5 ? 'codex' : undefined, task, budget, format, minConfidence: rnd() < 0.5 ? 0 : 0.4, encoding } as const;
+          const r = await bootstrap(options);
           const real = COUNT[encoding](r.output, { disallowedSpecial: new Set() });
           const label = `store ${store} (${size} items) budget ${budget} ${format} ${encoding}`;
           expect(real, label).toBeLessThanOrEqual(budget);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { serializeItem } from '../../src/knowledge/codec.js';
 import { itemPath } from '../../src/knowledge/paths.js';
 import { splitBootstrapBlocks } from '../../src/sessions/bootstrap-markers.js';
-import { STRUCTURE_FILE } from '../../src/bootstrap/cache.js';
+import { hasCurrentStructure, STRUCTURE_FILE } from '../../src/bootstrap/cache.js';
+import { REBUILD_MARKER } from '../../src/bootstrap/rebuild.js';
 import { GIT_ENV, makeItem, runCli, tempDir } from '../helpers.js';
 
 /** No agent variables leak in from the machine running the tests. */
@@ -124,28 +125,43 @@ describe('compound bootstrap (built CLI)', () => {
     expect(JSON.parse(r.stdout).items.map((i: { id: string }) => i.id)).toContain(ids.repoPitfall);
   });
 
-  it('keeps the search structure in knowledge/.cache: reindex builds it, bootstrap rebuilds it when index.json changed behind its back', () => {
+  it('keeps the search structure in knowledge/.cache: reindex builds it; when index.json changed behind its back, bootstrap reads index.json and has it rebuilt in the background', async () => {
     const { root } = project();
+    const structure = join(root, STRUCTURE_FILE);
     const first = bootstrapCli(root);
-    expect(first.stderr).not.toMatch(/built the search structure/); // reindex already built it
+    expect(first.stderr).not.toMatch(/rebuilt in the background/); // reindex already built it
     expect(readFileSync(join(root, 'knowledge/.cache/.gitignore'), 'utf8')).toContain('*');
     const second = bootstrapCli(root);
-    expect(second.stderr).not.toMatch(/built the search structure/);
     expect(second.stdout).toBe(first.stdout);
     const id = addItem(root, 'A new pitfall: the dev server port 4000 clashes with the docs server.', { category: 'pitfall', scope: 'repo', repo: 'spotter', confidence: 0.95 });
     runCli(['reindex'], { cwd: root });
-    const third = bootstrapCli(root);
-    expect(third.stderr).not.toMatch(/built the search structure/);
+    const third = bootstrapCli(root, [], { COMPOUND_BACKGROUND_REBUILD: '1' });
+    expect(third.stderr).not.toMatch(/rebuilt in the background/);
     expect(third.stdout).toContain(id);
-    // an index.json written by something else (a merge, a hand edit) is noticed
+    const built = readFileSync(structure);
+    // an index.json written by something else (a pull, a hand edit) is noticed: the same
+    // answer from index.json itself, and the structure rebuilt by a detached process
     const indexFile = join(root, 'knowledge/index.json');
-    writeFileSync(indexFile, `${readFileSync(indexFile, 'utf8')}\n`);
-    const fourth = bootstrapCli(root);
-    expect(fourth.stderr).toMatch(/built the search structure/);
+    writeFileSync(indexFile, `${readFileSync(indexFile, 'utf8')}`);
+    const fourth = bootstrapCli(root, [], { COMPOUND_BACKGROUND_REBUILD: '1' });
+    expect(fourth.stderr).toMatch(/rebuilt in the background/);
     expect(fourth.stdout).toBe(third.stdout);
-    // check is not disturbed by the cache folder (the trailing newline makes the index stale)
-    runCli(['reindex'], { cwd: root });
+    const deadline = Date.now() + 20_000;
+    while (existsSync(join(root, REBUILD_MARKER)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(hasCurrentStructure(root)).toBe(true);
+    expect(readFileSync(structure).equals(built)).toBe(false); // built from the new mtime
+    const fifth = bootstrapCli(root, [], { COMPOUND_BACKGROUND_REBUILD: '1' });
+    expect(fifth.stderr).not.toMatch(/rebuilt in the background/);
+    expect(fifth.stdout).toBe(third.stdout);
+    // no structure at all (a fresh clone), background rebuilds off: the same answer again
+    rmSync(join(root, 'knowledge/.cache'), { recursive: true });
+    expect(bootstrapCli(root).stdout).toBe(third.stdout);
+    expect(existsSync(structure)).toBe(false);
+    // check is not disturbed by the cache folder
     expect(runCli(['check'], { cwd: root }).code).toBe(0);
+    // reindex builds a missing structure even when the index is unchanged
+    runCli(['reindex'], { cwd: root });
+    expect(readFileSync(structure).length).toBeGreaterThan(0);
   });
 
   it('maintains a marked section of AGENTS.md idempotently, keeping everything else byte for byte', () => {

@@ -2,6 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexEntry } from '../../src/knowledge/index-file.js';
+import { EntryCounter } from '../../src/bootstrap/index-tokens.js';
+import { entryToDoc } from '../../src/bootstrap/structure.js';
 import { itemId } from '../../src/knowledge/ids.js';
 import { CATEGORIES, SCOPES, type Category, type Scope } from '../../src/knowledge/item.js';
 import { prng } from '../prng.js';
@@ -19,7 +21,7 @@ export function entry(input: EntryInput): IndexEntry {
   const id = input.id ?? itemId({ category, scope, repo: repo ?? undefined, agent: agent ?? undefined, text: input.text });
   return {
     id,
-    path: input.path ?? `knowledge/global/${category}/${id}.md`,
+    path: input.path ?? `knowledge/${scope === 'repo' ? `repos/${repo}` : scope === 'agent' ? `agents/${agent}` : 'global'}/${category}/${id}.md`,
     category,
     scope,
     repo,
@@ -35,11 +37,24 @@ export function entry(input: EntryInput): IndexEntry {
   };
 }
 
-/** Writes knowledge/index.json (what bootstrap reads) into root. */
-export function writeIndex(root: string, entries: readonly (IndexEntry | Record<string, unknown>)[]): void {
+/**
+ * Writes knowledge/index.json (what bootstrap reads) into root, laid out as compound writes it:
+ * entries sorted by path, one per line; with `counts`, active entries carry their token counts
+ * and the head says how they were counted (bootstrap/index-tokens.ts).
+ */
+export function writeIndex(root: string, entries: readonly (IndexEntry | Record<string, unknown>)[], options: { counts?: boolean } = {}): void {
   mkdirSync(join(root, 'knowledge'), { recursive: true });
-  const lines = entries.map((e) => `    ${JSON.stringify(e)}`);
-  writeFileSync(join(root, 'knowledge', 'index.json'), `{"version":1,"counts":{"total":${entries.length}},\n  "items": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`);
+  const pathOf = (e: unknown) => (typeof e === 'object' && e !== null && typeof (e as { path?: unknown }).path === 'string' ? (e as { path: string }).path : '');
+  const sorted = [...entries].sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
+  let head = `{"version":1,"counts":{"total":${entries.length}}`;
+  let rows: unknown[] = sorted;
+  if (options.counts) {
+    const counter = new EntryCounter();
+    rows = sorted.map((e) => ((e as IndexEntry).status === 'active' && entryToDoc(e) ? { ...e, tokens: counter.count(e as IndexEntry) } : e));
+    head += `,"tokens":${JSON.stringify(counter.head())}`;
+  }
+  const lines = rows.map((e) => `    ${JSON.stringify(e)}`);
+  writeFileSync(join(root, 'knowledge', 'index.json'), `${head},\n  "items": [\n${lines.join(',\n')}${lines.length ? '\n' : ''}  ]\n}\n`);
 }
 
 const WORDS = 'build test lint deploy cache token port server config migrate schema docker vite vitest cargo pytest npm pnpm git rebase hook commit env secret path node tsc eslint the a of to in fails when with'.split(' ');
