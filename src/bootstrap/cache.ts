@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../knowledge/fsutil.js';
 import { parseIndex } from '../knowledge/index-file.js';
 import { INDEX_FILE } from '../knowledge/paths.js';
 import { usableTokens } from './index-tokens.js';
-import { activeRecords, buildStructure, SearchStructure, STRUCTURE_VERSION, type ByteSource, type PreviousStructure } from './structure.js';
+import { activeRecords, buildStructure, readHeader, SearchStructure, STRUCTURE_VERSION, type ByteSource, type PreviousStructure, type StructureHeader } from './structure.js';
 
 export const STRUCTURE_FILE = `${CACHE_DIR}/bootstrap-v${STRUCTURE_VERSION}.bin`;
 
@@ -36,8 +36,8 @@ function fileSource(path: string): ByteSource & { close(): void } {
 }
 
 /** Built from this index.json. */
-function sameSource(structure: SearchStructure, st: Stats): boolean {
-  const s = structure.header.source;
+function sameSource(header: StructureHeader, st: Stats): boolean {
+  const s = header.source;
   return s !== null && s.size === st.size && s.mtimeMs === st.mtimeMs;
 }
 
@@ -117,8 +117,9 @@ export function openCurrentStructure(root: string): Opened | undefined {
     let source: (ByteSource & { close(): void }) | undefined;
     try {
       source = fileSource(cached);
-      const structure = new SearchStructure(source);
-      if (sameSource(structure, st)) return { structure, close: source.close };
+      // the header first: a stale structure's columns are never read
+      const header = readHeader(source);
+      if (sameSource(header, st)) return { structure: new SearchStructure(source, header), close: source.close };
       source.close();
     } catch {
       source?.close();

@@ -11,7 +11,6 @@
  * `compound check` compares the index with the item files leaving the counts out (they are the
  * writer's, derived from the entries like a cache).
  */
-import { createHash } from 'node:crypto';
 import { CATEGORIES } from '../knowledge/item.js';
 import { parseIndex, type IndexEntry, type IndexTokens } from '../knowledge/index-file.js';
 import { frameFor, jsonEscape, type Frame, type RenderItem } from './render.js';
@@ -40,11 +39,24 @@ const PROBES: RenderItem[] = [
 
 let signature: string | undefined;
 
+/** Two 32-bit FNV-1a hashes (different seeds) of a string's UTF-16 units, as 16 hex digits: a
+ * fingerprint, not a secret (node:crypto would cost a session start more to load). */
+function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
+}
+
 /** Changes whenever the chunks or item lines of the precomputed formats render differently. */
 export function renderSignature(): string {
   if (signature === undefined) {
     const parts = [...frameChunks(), ...[md, cc].flatMap((f: Frame) => PROBES.flatMap((p) => [f.line(p, true), f.line(p, false), f.id(p.id, true), f.id(p.id, false)]))];
-    signature = createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+    signature = fingerprint(JSON.stringify(parts));
   }
   return signature;
 }

@@ -4,8 +4,8 @@
  * one finds the structure current. One rebuild at a time per store: a marker file in the cache
  * folder, taken with O_EXCL and given up after a minute (a rebuild killed midway).
  */
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, prepareCacheDir } from '../knowledge/cache-dir.js';
@@ -40,6 +40,8 @@ export function scheduleRebuild(root: string): boolean {
     if (!prepareCacheDir(root)) return false;
     const marker = join(root, REBUILD_MARKER);
     if (!takeMarker(marker)) return false;
+    // loaded here, not at the top: a warm session start never spawns
+    const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
     const child = spawn(process.execPath, [rebuildScript(), root, marker], { detached: true, stdio: 'ignore', windowsHide: true });
     child.on('error', () => rmSync(marker, { force: true }));
     child.unref();

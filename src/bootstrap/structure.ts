@@ -359,6 +359,15 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 
 export class StructureError extends Error {}
 
+/** The header alone (a few hundred bytes): enough to tell whether the structure is current. */
+export function readHeader(source: ByteSource): StructureHeader {
+  const start = new DataView(source.read(0, 8).buffer);
+  if (start.byteLength < 8 || start.getUint32(0, true) !== MAGIC) throw new StructureError('not a search structure');
+  const header = JSON.parse(new TextDecoder().decode(source.read(8, start.getUint32(4, true)))) as StructureHeader;
+  if (header.version !== STRUCTURE_VERSION) throw new StructureError(`version ${header.version}, expected ${STRUCTURE_VERSION}`);
+  return header;
+}
+
 /** A structure opened for queries. Columns are loaded eagerly (small); records on demand. */
 export class SearchStructure {
   readonly header: StructureHeader;
@@ -373,12 +382,9 @@ export class SearchStructure {
   private readonly source: ByteSource;
   private readonly decoder = new TextDecoder();
 
-  constructor(source: ByteSource) {
+  /** `header`: when the caller has read it already (readHeader). */
+  constructor(source: ByteSource, header: StructureHeader = readHeader(source)) {
     this.source = source;
-    const start = new DataView(source.read(0, 8).buffer);
-    if (start.byteLength < 8 || start.getUint32(0, true) !== MAGIC) throw new StructureError('not a search structure');
-    const header = JSON.parse(this.decoder.decode(source.read(8, start.getUint32(4, true)))) as StructureHeader;
-    if (header.version !== STRUCTURE_VERSION) throw new StructureError(`version ${header.version}, expected ${STRUCTURE_VERSION}`);
     this.header = header;
     this.n = header.docs;
     const f64 = new Float64Array(this.section('f64').buffer);
