@@ -60,7 +60,8 @@ function analyseToken(raw: string, out: string[]): void {
 /** Every term of a text, repeated as often as it occurs (term frequency matters to BM25). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(RAW_TOKEN)) analyseToken(m[0], out);
+  // match() with a global pattern gives the strings alone: cheaper than matchAll's match objects
+  for (const raw of text.match(RAW_TOKEN) ?? []) analyseToken(raw, out);
   return out;
 }
 
