@@ -487,6 +487,44 @@ describe('slow commands', () => {
   });
 });
 
+describe('slow commands: what the time measures', () => {
+  function timed(session: Session, seconds: number[]): Session {
+    return { ...session, events: session.events.map((e, i) => ({ ...e, time: new Date(Date.UTC(2026, 0, 1) + (seconds[i] ?? 0) * 1000).toISOString() })) };
+  }
+
+  it('takes the wall time the tool reports over the timestamps, and never times a call that waited for approval', () => {
+    const reported = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('build it')
+      .tool('shell_command', { command: 'cargo build --release' }, 'Exit code: 0\nWall time: 0.8 seconds\nOutput:\nFinished')
+      .build();
+    // 95 s between the call and its output, but the command ran 0.8 s
+    expect(slowCommandDrafts(viewOf(timed(reported, [0, 0, 95])))).toEqual([]);
+    const slow = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('build it')
+      .tool('shell_command', { command: 'cargo build --release' }, 'Exit code: 0\nWall time: 140.2 seconds\nOutput:\nFinished')
+      .build();
+    expect(slowCommandDrafts(viewOf(timed(slow, [0, 0, 141])))[0]?.text).toContain('takes about 2.3 min');
+    // asked to leave the sandbox: the gap is the user deciding, not the command running
+    const approved = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('record it')
+      .tool('shell_command', { command: 'node scripts/telemetry.js', sandbox_permissions: 'require_escalated', justification: 'allow?' }, 'done')
+      .build();
+    expect(slowCommandDrafts(viewOf(timed(approved, [0, 0, 96])))).toEqual([]);
+  });
+});
+
+describe('recurring command sequences', () => {
+  it('are separate commands that recur, not one command line run again after it was denied', () => {
+    const line = 'mkdir -p ~/.stack && touch ~/.stack/t.jsonl && echo started >> ~/.stack/t.jsonl && chmod 600 ~/.stack/t.jsonl && ls ~/.stack';
+    const rerun = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('apply for the grant')
+      .tool('shell_command', { command: line }, 'Exit code: 1\nOutput:\nPermission denied')
+      .tool('shell_command', { command: line, sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\n')
+      .build();
+    expect(extractSession(rerun).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+});
+
 describe('data formats', () => {
   const SAMPLE = [
     '{"id":"f6f5","timestamp":"2025-09-08T20:55:49.849Z","instructions":null,"git":{"branch":"main"}}',

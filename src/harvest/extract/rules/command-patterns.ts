@@ -192,8 +192,14 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
     const to = seq[at[at.length - 1]! + n - 1]!.step.call.index;
     return view.prompts.some((p) => p.index > from && p.index < to && STILL_BROKEN.test(p.text));
   };
+  // One command line run again (after it failed or was denied) is a retry, not a way of
+  // working: a workflow is separate commands that recur.
+  const oneLineRerun = (at: number[], n: number): boolean => {
+    const lines = at.map((i) => (seq[i]!.step === seq[i + n - 1]!.step ? seq[i]!.step.command : undefined));
+    return lines.every((l) => l !== undefined && l === lines[0]);
+  };
   return chosen
-    .filter(({ at, n }) => !flailing(at, n))
+    .filter(({ at, n }) => !flailing(at, n) && !oneLineRerun(at, n))
     .map(({ at, n }) => {
       const example = seq.slice(at[0]!, at[0]! + n);
       // Routine commands at the ends of a workflow are not part of it.

@@ -1,8 +1,10 @@
 /**
- * Slow commands: a command that took a minute or more (by the transcript's timestamps) needs a
- * generous timeout next time, and the reason is often in its output (a commit hook that runs
+ * Slow commands: a command that took a minute or more needs a generous timeout next time, and the reason is often in its output (a commit hook that runs
  * dialyzer, a first build of caches). Servers, watchers and sleeps are meant to run long and are
- * left out. At most two per session, the slowest of each command family.
+ * left out. At most two per session, the slowest of each command family. How long it took is
+ * what the tool itself reports when it does (Codex: `Wall time: 0.8 seconds`), else the time
+ * between the call and its output; a call that asked to leave the sandbox first waited for the
+ * user's approval, so its timestamps measure the user, not the command.
  */
 import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
@@ -17,6 +19,18 @@ const SLOW_SECONDS = 60;
 const LONG_RUNNING = /\b(?:sleep|watch|tail -f|serve|server|dev|start|run dev|phx\.server|runserver|up|logs -f|wait)\b/;
 const TIMING = /\b(?:done in|finished in|took|completed in|compiled in|built in)\s+(?:\d+m)?[\d.]+\s*(?:ms|s|sec|seconds|m|min|minutes)?\b/i;
 const MAX_ITEMS = 2;
+const WALL_TIME = /^Wall time: ([\d.]+) seconds?\s*$/m;
+
+/** The call waited for the user to approve running it outside the sandbox (Codex). */
+function awaitedApproval(input: Record<string, unknown>): boolean {
+  return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
+}
+
+/** Seconds the tool says the command ran, from the head of its raw output. */
+function reportedSeconds(output: string | undefined): number | undefined {
+  const m = output === undefined ? null : WALL_TIME.exec(output.slice(0, 300));
+  return m ? Number(m[1]) : undefined;
+}
 
 function secondsBetween(a?: string, b?: string): number | undefined {
   if (!a || !b) return undefined;
@@ -65,7 +79,9 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {
     if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
-    const seconds = secondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
+    const result = eventAt(s.outputEvent);
+    const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
+    const seconds = reported ?? (awaitedApproval(s.call.input) ? undefined : secondsBetween(s.call.time, result?.time));
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || (slowest.get(fam)?.seconds ?? 0) >= seconds) continue;
