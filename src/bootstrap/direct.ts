@@ -13,12 +13,12 @@ import { CATEGORIES, SCOPES } from '../knowledge/item.js';
 import { parseIndex, type IndexTokens } from '../knowledge/index-file.js';
 import { INDEX_FILE, sanitizeName } from '../knowledge/paths.js';
 import { NoIndexError } from './cache.js';
-import { indexHead, usableTokens } from './index-tokens.js';
+import { indexHead, sameRenderer, usableTokens } from './index-tokens.js';
 import type { CandidatePool, PoolCounts } from './pool.js';
 import { idOrder, type Candidates, type Query, type TermMatches } from './rank.js';
 import { frameFor, jsonEscape, type RenderItem } from './render.js';
-import { entryToDoc, isCounts, TAG_WEIGHT, TITLE_WEIGHT } from './structure.js';
-import { terms } from './terms.js';
+import { termFrequencies, weightedTerms } from './doc-terms.js';
+import { entryToDoc, isCounts } from './structure.js';
 import type { EncodingName } from './tokens.js';
 
 /** The file is not laid out as renderIndex writes it. */
@@ -181,32 +181,36 @@ function readWhole(fd: number, size: number): Read {
   return { head: { ...(index.tokens ? { tokens: index.tokens } : {}) }, entries: index.items, whole: true };
 }
 
-/** Each item's BM25 length and the task terms' weighted frequencies, as the structure has them
- * (weightedTerms), without keeping any item's terms: only the task's are looked up. */
-function analyse(items: readonly RenderItem[], taskTerms: readonly string[]): { docLen: Uint32Array; matches: TermMatches[] } {
+/** Each item's BM25 length and the task terms' weighted frequencies, as the structure has them.
+ * With the lengths index.json carries, only the task's terms are searched for (doc-terms.ts);
+ * without, every item is analysed (and no item's terms are kept). */
+function analyse(items: readonly RenderItem[], taskTerms: readonly string[], lengths: readonly number[] | undefined): { docLen: Uint32Array; matches: TermMatches[] } {
   const docLen = new Uint32Array(items.length);
   const matches: TermMatches[] = taskTerms.map(() => ({ at: [], tf: [] }));
-  const wanted = new Map(taskTerms.map((t, i) => [t, i]));
-  const tf = new Uint32Array(taskTerms.length);
-  items.forEach((it, k) => {
-    tf.fill(0);
-    let len = 0;
-    const add = (list: string[], weight: number) => {
-      len += list.length * weight;
-      for (const t of list) {
-        const i = wanted.get(t);
-        if (i !== undefined) tf[i]! += weight;
-      }
-    };
-    add(terms(it.title), TITLE_WEIGHT);
-    add(terms(it.text), 1);
-    add(terms(it.tags.join(' ')), TAG_WEIGHT);
-    docLen[k] = len;
+  const add = (k: number, tf: readonly number[]) => {
     for (let i = 0; i < tf.length; i++) {
       if (tf[i] === 0) continue;
       matches[i]!.at.push(k);
       matches[i]!.tf.push(tf[i]!);
     }
+  };
+  if (lengths) {
+    items.forEach((it, k) => {
+      docLen[k] = lengths[k]!;
+      if (taskTerms.length > 0) add(k, termFrequencies(it, taskTerms));
+    });
+    return { docLen, matches };
+  }
+  const wanted = new Map(taskTerms.map((t, i) => [t, i]));
+  const tf = new Array<number>(taskTerms.length);
+  items.forEach((it, k) => {
+    tf.fill(0);
+    for (const [t, f] of weightedTerms(it)) {
+      docLen[k]! += f;
+      const i = wanted.get(t);
+      if (i !== undefined) tf[i] = f;
+    }
+    add(k, tf);
   });
   return { docLen, matches };
 }
@@ -248,7 +252,10 @@ export function indexPool(path: string, query: Query, encoding: EncodingName): C
   }
 
   const n = items.length;
-  const { docLen, matches } = analyse(items, query.taskTerms);
+  const tokens = usableTokens(read.head?.tokens, encoding);
+  // counts of another encoding still carry this analyzer's lengths
+  const lengthsUsable = sameRenderer(read.head?.tokens) && counts.every(isCounts);
+  const { docLen, matches } = analyse(items, query.taskTerms, lengthsUsable ? counts.map((c) => (c as number[])[4]!) : undefined);
   const candidates: Candidates = {
     n,
     category: Uint8Array.from(items, (it) => CATEGORIES.indexOf(it.category)),
@@ -259,7 +266,6 @@ export function indexPool(path: string, query: Query, encoding: EncodingName): C
     docLen,
     order: idOrder(items.map((it) => it.id)),
   };
-  const tokens = usableTokens(read.head?.tokens, encoding);
   return {
     candidates,
     matches,

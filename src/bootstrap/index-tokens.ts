@@ -1,8 +1,9 @@
 /**
  * Token counts carried by knowledge/index.json, so that a session start never loads a tokenizer
  * vocabulary (a few hundred ms): per active entry `"tokens": [line, hookLine, firstId, laterId]`
- * for the default encoding, and in the index's head the encoding, a signature of the renderer
- * and the counts of the frames' fixed chunks. Counts are a function of the entry, so the index
+ * for the default encoding and the BM25 length (`[…, length]`, doc-terms.ts), and in the index's
+ * head the encoding, a signature of the renderer and the analyzer, and the counts of the frames'
+ * fixed chunks. Counts are a function of the entry, so the index
  * stays a function of the item files; a writer takes them over from the index it replaces for
  * entries whose rendering did not change and counts only the others.
  *
@@ -13,11 +14,13 @@
  */
 import { CATEGORIES } from '../knowledge/item.js';
 import { parseIndex, type IndexEntry, type IndexTokens } from '../knowledge/index-file.js';
+import { weightedLength, weightedTerms } from './doc-terms.js';
 import { frameFor, jsonEscape, type Frame, type RenderItem } from './render.js';
 import { DEFAULT_ENCODING, loadCounterSync, type EncodingName, type TokenCounter } from './tokens.js';
 
-/** [markdown line, Claude Code hook line, id as first in the marker, id as a later one]. */
-export type EntryTokens = [line: number, hookLine: number, firstId: number, laterId: number];
+/** [markdown line, Claude Code hook line, id as first in the marker, id as a later one, BM25 length]. */
+export type EntryTokens = [line: number, hookLine: number, firstId: number, laterId: number, length: number];
+export const ENTRY_COUNTS = 5;
 
 /** A markdown item line with nothing JSON would escape before its final `x)_` newline. */
 const ESCAPE_FREE_LINE = /^[^"\\\u0000-\u001f\ud800-\udfff]*x\)_\n$/;
@@ -34,7 +37,7 @@ export function frameChunks(): string[] {
 
 const PROBES: RenderItem[] = [
   { id: 'aaaaaaaaaa', category: 'pitfall', scope: 'global', repo: null, agent: null, confidence: 0.855, evidence: 3.4, last_seen: '2026-01-01T00:00:00Z', title: 'Probe title', text: 'Probe title: `npm test` says "x"\\n <!-- y --> **z**', tags: ['a'] },
-  { id: 'bbbbbbbbbb', category: 'fact', scope: 'repo', repo: 'r', agent: null, confidence: 1, evidence: 1, last_seen: '2026-01-01T00:00:00Z', title: '', text: 'Plain text.\n\nSecond line\twith tab', tags: [] },
+  { id: 'bbbbbbbbbb', category: 'fact', scope: 'repo', repo: 'r', agent: null, confidence: 1, evidence: 1, last_seen: '2026-01-01T00:00:00Z', title: '', text: 'Plain text.\n\nSecond line\twith tab: parseIndex in src/cli/main.ts --no-verify, entries and tests, café HTTPServer', tags: ['node_modules'] },
 ];
 
 let signature: string | undefined;
@@ -52,13 +55,24 @@ function fingerprint(text: string): string {
   return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }
 
-/** Changes whenever the chunks or item lines of the precomputed formats render differently. */
+/** Changes whenever the chunks or item lines of the precomputed formats render differently, or
+ * the analyzer reads the probes differently. */
 export function renderSignature(): string {
   if (signature === undefined) {
-    const parts = [...frameChunks(), ...[md, cc].flatMap((f: Frame) => PROBES.flatMap((p) => [f.line(p, true), f.line(p, false), f.id(p.id, true), f.id(p.id, false)]))];
+    const parts = [
+      ...frameChunks(),
+      ...[md, cc].flatMap((f: Frame) => PROBES.flatMap((p) => [f.line(p, true), f.line(p, false), f.id(p.id, true), f.id(p.id, false)])),
+      ...PROBES.flatMap((p) => [...weightedTerms(p)].map(([t, n]) => `${t}=${n}`)),
+    ];
     signature = fingerprint(JSON.stringify(parts));
   }
   return signature;
+}
+
+/** Whether the counts were made by this build's renderer and analyzer (whatever the encoding:
+ * the BM25 lengths do not depend on it). */
+export function sameRenderer(tokens: IndexTokens | undefined): boolean {
+  return tokens !== undefined && tokens.render === renderSignature();
 }
 
 /** What the index head says of its counts, when they were counted the way this build counts. */
@@ -78,16 +92,16 @@ export function countEntry(item: RenderItem, counter: TokenCounter): EntryTokens
   // an escape-free line differs from its JSON-escaped form only in the final newline, and the
   // piece before `)_` ends with the `x` of `seen 3x` in both: swap the last piece's count
   const hook = ESCAPE_FREE_LINE.test(line) ? lineTokens - counter.count(')_\n') + counter.count(')_\\n') : counter.count(jsonEscape(line));
-  return [lineTokens, hook, counter.count(md.id(item.id, true)), counter.count(md.id(item.id, false))];
+  return [lineTokens, hook, counter.count(md.id(item.id, true)), counter.count(md.id(item.id, false)), weightedLength(item)];
 }
 
 /** The fields an entry's counts depend on: equal keys, equal counts. */
 function countKey(e: IndexEntry): string {
-  return JSON.stringify([e.id, e.title, e.text, e.confidence, e.evidence]);
+  return JSON.stringify([e.id, e.title, e.text, e.confidence, e.evidence, e.tags]);
 }
 
 function isCounts(v: unknown): v is EntryTokens {
-  return Array.isArray(v) && v.length === 4 && v.every((n) => Number.isInteger(n) && n >= 0);
+  return Array.isArray(v) && v.length === ENTRY_COUNTS && v.every((n) => Number.isInteger(n) && n >= 0);
 }
 
 /**

@@ -14,7 +14,8 @@ import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item
 import { ID_PATTERN } from '../knowledge/ids.js';
 import type { IndexTokens } from '../knowledge/index-file.js';
 import { frameFor, jsonEscape, type RenderItem } from './render.js';
-import { terms } from './terms.js';
+import { weightedTerms } from './doc-terms.js';
+import { ENTRY_COUNTS } from './index-tokens.js';
 import type { EncodingName } from './tokens.js';
 
 /** Bump when the layout, the analyzer or a precomputed renderer changes: old files are rebuilt. */
@@ -22,9 +23,6 @@ export const STRUCTURE_VERSION = 4;
 const MAGIC = 0x31534243; // "CBS1" little-endian
 export const NO_OWNER = 0xffffffff;
 
-/** Title and tag words count double: they say what the item is about. */
-export const TITLE_WEIGHT = 2;
-export const TAG_WEIGHT = 2;
 
 /** f64 columns, in file order: confidence, time (last_seen in ms), evidence. */
 const F64_COLUMNS = 3;
@@ -166,21 +164,9 @@ function align8(n: number): number {
   return (n + 7) & ~7;
 }
 
-/** An item's terms with their weighted frequencies: title and tag words count double. */
-export function weightedTerms(it: RenderItem): Map<string, number> {
-  const counted = new Map<string, number>();
-  const add = (list: string[], weight: number) => {
-    for (const t of list) counted.set(t, (counted.get(t) ?? 0) + weight);
-  };
-  add(terms(it.title), TITLE_WEIGHT);
-  add(terms(it.text), 1);
-  add(terms(it.tags.join(' ')), TAG_WEIGHT);
-  return counted;
-}
-
 /** An entry's `tokens` as index-tokens.ts writes them. */
 export function isCounts(v: unknown): v is number[] {
-  return Array.isArray(v) && v.length === 4 && v.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff);
+  return Array.isArray(v) && v.length === ENTRY_COUNTS && v.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff);
 }
 
 /** Builds the structure's bytes from the `items` array of index.json. */

@@ -121,9 +121,11 @@ export function withoutCounts(index: KnowledgeIndex): KnowledgeIndex {
   return { ...rest, items: index.items.map(({ tokens: _tokens, ...e }) => e) };
 }
 
-/** Token counts all or nothing: a head and four non-negative integers on every active entry. */
+/** Token counts all or nothing: a head, and the same number of non-negative integers on every
+ * active entry. */
 export function countsWellFormed(index: KnowledgeIndex): boolean {
-  const counted = (e: IndexEntry) => Array.isArray(e.tokens) && e.tokens.length === 4 && e.tokens.every((n) => Number.isInteger(n) && n >= 0);
+  const width = index.items.find((e) => e.status === 'active')?.tokens?.length ?? 0;
+  const counted = (e: IndexEntry) => Array.isArray(e.tokens) && e.tokens.length === width && width > 0 && e.tokens.every((n) => Number.isInteger(n) && n >= 0);
   const active = index.items.filter((e) => e.status === 'active');
   if (index.tokens === undefined) return index.items.every((e) => e.tokens === undefined);
   return typeof index.tokens.encoding === 'string' && typeof index.tokens.render === 'string' && active.every(counted) && index.items.every((e) => e.status === 'active' || e.tokens === undefined);
