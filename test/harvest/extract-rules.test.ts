@@ -671,3 +671,32 @@ describe('dependencies looked for by a guessed name', () => {
     expect(missingFileDrafts(viewOf(session)).filter((d) => d.tags?.includes('dependency'))).toEqual([]);
   });
 });
+
+describe('user corrections: what is one', () => {
+  /** A session whose second prompt is `message`, after the agent proposed something. */
+  function drafts(message: string) {
+    const session = new SessionBuilder()
+      .user('set up hosting for the page')
+      .assistant('I will add a Dockerfile and a render.yaml for the `index.html` page.')
+      .user(message)
+      .assistant('You are right. The static site only needs `index.html` at the repo root.')
+      .build();
+    return userCorrectionDrafts(viewOf(session));
+  }
+
+  it('keeps a statement that what the agent believed or did was wrong, and what is right', () => {
+    expect(drafts("no, it's not a Dockerfile deploy: render.com serves `index.html` as a static site")).toHaveLength(1);
+    expect(drafts('I think that processedRecordIds is exactly the same as the sync cursor, no need for both')).toHaveLength(1);
+  });
+
+  it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {
+    for (const message of [
+      "its just super beautiful i will host it on render.com now do we need something for that? i don't think we need a Dockerfile.",
+      'looks great, I love it; we do not need the extra sounds though',
+      "I don't think we need a Dockerfile for this, just the html",
+      'please add a LICENSE file, do not change the html',
+      'ok, now make the button bigger and do not touch the colours',
+      "for now let's not add tests, we will do them later",
+    ]) expect(drafts(message), message).toEqual([]);
+  });
+});

@@ -40,6 +40,13 @@ const ASKS = /(?:^|[.!?]\s+)(?:(?:then|also|and|now|so)\b[,\s]+)?(?:(?:can|could
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
  * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
 const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
+/** Praise of the work ("it's just super beautiful", "looks great", "love it"): the user accepted
+ * it, and what follows is the next step. */
+const PRAISE = /^(?:(?:it'?s|its|this is|that'?s|(?:it |this )?looks|(?:it |this )?works)\s+(?:(?:just|really|so|super|very|absolutely)\s+)*(?:beautiful|great|perfect|amazing|awesome|nice|good|excellent|fantastic|lovely|brilliant|gorgeous)|(?:i )?love (?:it|this))\b/i;
+/** An opinion on what to do ("I don't think we need a Dockerfile", "I guess we should …"), not a
+ * statement that something the agent believed or did was wrong ("I think X is the same as Y" is
+ * one, politely put). */
+const PLAN_OPINION = /\bi (?:don'?t|do not) (?:think|believe|feel)(?: that)? (?:we|you|i)\b|\bi (?:think|guess|suppose|feel)(?: that)? (?:we|you) (?:should|could|need|can|might|may|have to)\b/i;
 /** Said for this task only: a plan or a stopgap, not how things are. */
 const FOR_NOW = /^(?:never ?mind|forget it|scratch that)\b|\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
@@ -123,7 +130,8 @@ function fromPrompts(view: SessionView): Draft[] {
     if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     if (sentences(opening)[0]?.endsWith('?') || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
-    if (FOR_NOW.test(whole) || FOLLOW_UP.test(whole)) return;
+    if (FOR_NOW.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening)) return;
+    if (!MISTAKE.test(whole) && PLAN_OPINION.test(whole)) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
     const text = correctionText(p.text);
