@@ -136,3 +136,38 @@ describe('OpenAI-chat reader on bad input', () => {
     expect(ofKind(sessions[0]!, 'system')[0]!.text).toContain('You are \uFFFDa coding agent');
   });
 });
+
+describe('OpenAI-chat reader: Anthropic Messages-API content blocks', () => {
+  // a custom agent on the Anthropic SDK logs {role, content} lines whose content is blocks
+  const lines = [
+    { role: 'system', content: 'You are a coding agent. You have access to read_file and run_command.' },
+    { role: 'user', content: 'Build the task API and run the tests.' },
+    { role: 'assistant', content: [{ type: 'thinking', thinking: 'Start with the server.' }, { type: 'text', text: 'Let me start the server.' }, { type: 'tool_use', id: 'toolu_1', name: 'run_command', input: { command: 'npm start' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Blocked: server-starting commands are not allowed. Use npm test instead.', is_error: true }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'run_command', input: { command: 'npm test' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'Tests: 29 passed, 29 total' }] }, { type: 'text', text: 'Now add the report endpoint.' }] },
+  ];
+
+  it('reads tool_use blocks as calls and tool_result blocks as results, never as the user speaking', async () => {
+    const file = put(tempDir(), 'anthropic-blocks.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const detected = await detectFile(file);
+    expect(detected.ok && detected.reader.format).toBe('openai-chat');
+    const { sessions, warnings } = await readWith(openaiChatReader, file);
+    expect(warnings).toEqual([]);
+    const s = sessions[0]!;
+    expectWellFormed(s, file);
+    expect(ofKind(s, 'user').map((e) => e.text)).toEqual(['Build the task API and run the tests.', 'Now add the report endpoint.']);
+    const calls = ofKind(s, 'tool_call');
+    expect(calls.map((c) => [c.name, c.command, c.callId])).toEqual([
+      ['run_command', 'npm start', 'toolu_1'],
+      ['run_command', 'npm test', 'toolu_2'],
+    ]);
+    const results = ofKind(s, 'tool_result');
+    expect(results.map((r) => [r.callId, r.name, r.isError, r.output])).toEqual([
+      ['toolu_1', 'run_command', true, 'Blocked: server-starting commands are not allowed. Use npm test instead.'],
+      ['toolu_2', 'run_command', false, 'Tests: 29 passed, 29 total'],
+    ]);
+    expect(ofKind(s, 'reasoning').map((e) => e.text)).toEqual(['Start with the server.']);
+    expect(ofKind(s, 'assistant').map((e) => e.text)).toEqual(['Let me start the server.']);
+  });
+});

@@ -1,6 +1,9 @@
 /**
  * OpenAI chat-completions messages ({role, content, tool_calls, tool_call_id}) → events. Shared by
  * the generic OpenAI-chat JSONL reader and both Hermes readers, which store the same dicts.
+ * Agents built on the Anthropic Messages API log the same {role, content} lines with content
+ * blocks instead: `tool_use` blocks in assistant messages and `tool_result` blocks in user
+ * messages are calls and results, never text (a tool's output is not the user's words).
  */
 import { pushCallOn, pushText, pushToolResult } from '../events.js';
 import type { SessionEvent, SourceRef, ToolResultEvent } from '../model.js';
@@ -36,6 +39,30 @@ export function contentText(content: unknown): string {
     }
   }
   return parts.join('\n');
+}
+
+/** The content blocks of one type (Anthropic Messages API), and the content without them. */
+function splitBlocks(content: unknown, type: string): { blocks: Record<string, unknown>[]; rest: unknown } {
+  if (!Array.isArray(content)) return { blocks: [], rest: content };
+  const blocks = content.filter((p): p is Record<string, unknown> => isRecord(p) && p.type === type);
+  return blocks.length === 0 ? { blocks, rest: content } : { blocks, rest: content.filter((p) => !(isRecord(p) && p.type === type)) };
+}
+
+function pushResult(state: ChatState, base: { source: SourceRef; time?: string }, callId: string | undefined, fallbackName: string | undefined, o: ToolOutcome): void {
+  const name = (callId ? state.callNames.get(callId) : undefined) ?? fallbackName;
+  const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+  if (callId) result.callId = callId;
+  if (name) result.name = name;
+  result.output = o.output;
+  result.isError = o.isError;
+  if (o.exitCode !== undefined) result.exitCode = o.exitCode;
+  if (o.rejected) result.rejected = true;
+  pushToolResult(state.events, result);
+}
+
+function pushCall(state: ChatState, base: { source: SourceRef; time?: string }, name: string, input: Record<string, unknown>, callId: string | undefined): void {
+  if (callId) state.callNames.set(callId, name);
+  pushCallOn(state.events, base, name, input, callId, commandOf(input));
 }
 
 // Hermes injects these as user turns; they are not typed by the human.
@@ -140,7 +167,14 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
       pushText(events, 'system', contentText(msg.content), injectedBase(base));
       return true;
     case 'user': {
-      const text = contentText(msg.content);
+      const { blocks: results, rest } = splitBlocks(msg.content, 'tool_result');
+      for (const r of results) {
+        const o = toolOutcome(contentText(r.content));
+        if (r.is_error === true) o.isError = true;
+        pushResult(state, base, str(r.tool_use_id), undefined, o);
+      }
+      const text = contentText(rest);
+      if (results.length > 0 && text.trim() === '') return true;
       if (COMPACTION.test(text)) pushText(events, 'summary', text, injectedBase(base));
       else pushText(events, 'user', text, INJECTED_USER.test(text) ? injectedBase(base) : base);
       return true;
@@ -150,19 +184,20 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
       state.models.add(model);
       const reasoning = str(msg.reasoning) || str(msg.reasoning_content);
       if (reasoning) pushText(events, 'reasoning', reasoning, base);
-      const text = contentText(msg.content);
+      const { blocks: uses, rest } = splitBlocks(msg.content, 'tool_use');
+      const { blocks: thinking, rest: said } = splitBlocks(rest, 'thinking');
+      for (const t of thinking) if (str(t.thinking)) pushText(events, 'reasoning', str(t.thinking)!, base);
+      const text = contentText(said);
       if (COMPACTION.test(text)) pushText(events, 'summary', text, injectedBase(base));
       else pushText(events, 'assistant', text, base, model);
+      for (const u of uses) pushCall(state, base, str(u.name) ?? 'unknown', parseArguments(u.input), str(u.id));
       const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
       for (const tc of calls) {
         if (!isRecord(tc)) continue;
         const fn = isRecord(tc.function) ? tc.function : tc;
         const name = str(fn.name) ?? 'unknown';
         const callId = str(tc.id) ?? str(tc.call_id);
-        const input = parseArguments(fn.arguments ?? fn.input);
-        const command = commandOf(input);
-        if (callId) state.callNames.set(callId, name);
-        pushCallOn(events, base, name, input, callId, command);
+        pushCall(state, base, name, parseArguments(fn.arguments ?? fn.input), callId);
       }
       // the pre-tools API shape: one function_call on the message
       if (calls.length === 0 && isRecord(msg.function_call)) {
@@ -174,20 +209,9 @@ export function pushChatMessage(state: ChatState, msg: Record<string, unknown>, 
       return true;
     }
     case 'tool':
-    case 'function': {
-      const callId = str(msg.tool_call_id);
-      const name = (callId ? state.callNames.get(callId) : undefined) ?? str(msg.name);
-      const o = toolOutcome(contentText(msg.content));
-      const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
-      if (callId) result.callId = callId;
-      if (name) result.name = name;
-      result.output = o.output;
-      result.isError = o.isError;
-      if (o.exitCode !== undefined) result.exitCode = o.exitCode;
-      if (o.rejected) result.rejected = true;
-      pushToolResult(events, result);
+    case 'function':
+      pushResult(state, base, str(msg.tool_call_id), str(msg.name), toolOutcome(contentText(msg.content)));
       return true;
-    }
     default:
       return false;
   }

@@ -26,6 +26,8 @@ const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications))\b/i;
+/** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress report. */
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b/i;
 const MIN_LINE = 2;
 const SECTION_CHARS = 360;
 const COMPACT_REPORT = 1800;
@@ -68,7 +70,7 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
@@ -110,7 +112,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   let best = 0;
   for (const section of report.sections) {
     const ctx = context(section);
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(section.headings[section.headings.length - 1] ?? '')) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;

@@ -121,11 +121,22 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   };
 }
 
-function missingModule(s: Step): Draft | undefined {
+/** The project's own dependency install, naming no package: what a fresh checkout needs. */
+const PROJECT_INSTALL = /^(?:npm (?:install|i|ci)|pnpm (?:install|i)|yarn(?: install)?|bun install|pip3? install -r \S+|poetry install|uv sync|bundle install|mix deps\.get|go mod download)$/;
+
+/** A later step ran the project's install and it went through. */
+function installedLater(view: SessionView, s: Step): boolean {
+  return view.steps.some((later) => later.pos > s.pos && !later.failed && !later.rejected && later.command !== undefined && PROJECT_INSTALL.test(later.command.trim()));
+}
+
+function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
   // A missing local file ('./x.js', '~/a/b.js') is a path slip, not an uninstalled package.
   if (!mod || /^[.~/]|\/.*\.\w+$/.test(mod)) return undefined;
+  // A module the project's own install then brought is a checkout whose dependencies were not
+  // installed yet, not something missing from the machine.
+  if (installedLater(view, s)) return undefined;
   const err = clip(m![0], 100);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
@@ -387,7 +398,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   };
   for (const s of view.steps) {
     if (!s.failed) {
-      if (s.marks & MARK.module && showsMissingModule(s.output)) push(missingModule(s));
+      if (s.marks & MARK.module && showsMissingModule(s.output)) push(missingModule(view, s));
       continue;
     }
     switch (quirkKind(s)) {
@@ -395,7 +406,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
         push(missingCommand(view, s));
         break;
       case 'missing-module':
-        push(missingModule(s));
+        push(missingModule(view, s));
         break;
       case 'permission':
         push(permission(s));
