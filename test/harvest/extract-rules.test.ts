@@ -37,6 +37,23 @@ describe('check findings', () => {
     expect(out[1]!.message).toContain('not alphabetically ordered');
   });
 
+  it('leaves out layout and style findings: the checker\'s message already says what to do', () => {
+    const lint = (message: string) =>
+      checkFindingDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('make pylint pass')
+            .bash('pylint src/cli.py', `src/cli.py:13:0: ${message}`, 16)
+            .tool('Edit', { file_path: '/home/dev/demo/src/cli.py', old_string: 'x = 1', new_string: 'import argparse\nx = 1' }, 'updated')
+            .build(),
+        ),
+      );
+    expect(lint('C0301: Line too long (146/100) (line-too-long)')).toEqual([]);
+    expect(lint('C0303: Trailing whitespace (trailing-whitespace)')).toEqual([]);
+    expect(lint('C0413: Import "import argparse" should be placed at the top of the module (wrong-import-position)')).toEqual([]);
+    expect(lint("E0401: Unable to import 'demo.cli' from the tests package (import-error)")).toHaveLength(1);
+  });
+
   it('turns a finding fixed by the next edit of its file into a verified pitfall', () => {
     const session = new SessionBuilder()
       .user('make the linter happy')

@@ -25,6 +25,9 @@ const LOCATED = /^\s*(?:┃\s*)?((?:[\w@.-]+\/)*[\w@-]+\.[a-z]{1,5})(?::(\d+)(?:
 const MARKED = /^\s*(?:┃\s*)?\[([A-Z])\]\s*[↘→↗↑↓]?\s*(.{10,})$/;
 const SECTION = /^\s*\[([A-Z][A-Z_-]{2,})\]\s*$/;
 const MAX_FINDINGS = 5;
+/** Layout and style findings (line length, whitespace, import order, missing docstrings): the
+ * checker's own message says what to do, and the lesson ends with the line it names. */
+const STYLE = /\b(?:line too long|line-too-long|max-len|trailing whitespace|trailing-whitespace|no-trailing-spaces|whitespace (?:before|after)|indentation|(?:wrong-)?import-(?:position|order)|should be placed at the top|missing (?:module|function|class|method) docstring|missing-(?:module|function|class)-docstring|blank lines?|prettier)\b/i;
 
 /** A checker's message reads as words ("The pattern can never match"), not as a code excerpt or a bare kind. */
 function isMessage(message: string): boolean {
@@ -107,6 +110,7 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
     if (!step.command || step.rejected) continue;
     if (!step.failed && !step.families.some((f) => isCheck(f))) continue;
     for (const f of findings(step.output)) {
+      if (STYLE.test(f.message)) continue;
       const key = `${f.file}|${errorSignature(f.message.replace(/`[^`]*`/g, '<s>')).slice(0, 30)}`;
       if (done.has(key)) continue;
       const base = f.file.replace(/^.*\//, '');
