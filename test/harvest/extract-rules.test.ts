@@ -139,6 +139,27 @@ describe('report facts', () => {
     expect(text).not.toContain('No domains defined yet');
   });
 
+  it('drops a section named after a step of the agent\'s own work: a progress report', () => {
+    const progress = [
+      '### Task 6: Input Validation Middleware',
+      '- `validateTask` in `src/middleware/validate.js` checks the title and status of the task routes',
+      '- `validateAuth` in `src/middleware/validate.js` checks username and password before `POST /auth/login`',
+      '- Tests: `node --test src/middleware/validate.test.js` (config in `package.json`)',
+      '',
+      '### Step 2: Routes',
+      '- Task routes in `src/routes/tasks.js` read `req.userId` from the JWT set by `src/middleware/auth.js`',
+      '- The test command is `npm test`, the config lives in `.env` (`JWT_SECRET`)',
+      '',
+    ].join('\n');
+    const session = new SessionBuilder()
+      .user('explore the app')
+      .tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report.replace('### Config', `${progress}### Config`))
+      .build();
+    const titles = reportFactDrafts(viewOf(session)).map((d) => d.title);
+    expect(titles.some((t) => /build/i.test(t))).toBe(true);
+    expect(titles.filter((t) => /task 6|step 2/i.test(t))).toEqual([]);
+  });
+
   it('drops a closing summary the user answers with a correction', () => {
     const summary = [
       '## Storage layout',
@@ -719,37 +740,6 @@ describe('user corrections: what is one', () => {
 });
 
 describe('progress and a checkout without its dependencies are not knowledge', () => {
-  it('a report section named after a step of the agent\'s own work is a progress report', () => {
-    const report = [
-      '## Summary',
-      '',
-      '### Task 6: Input Validation Middleware',
-      '- `validateTask` in `src/middleware/validate.js` checks the title and status of the task routes',
-      '- `validateAuth` in `src/middleware/validate.js` checks username and password before `POST /auth/login`',
-      '- Tests: `node --test src/middleware/validate.test.js` (config in `package.json`)',
-      '',
-      '### Step 2: Routes',
-      '- Task routes in `src/routes/tasks.js` read `req.userId` from the JWT set by `src/middleware/auth.js`',
-      '- The test command is `npm test`, the config lives in `.env` (`JWT_SECRET`)',
-      '',
-      '### Build',
-      '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`',
-      '- The dev endpoint runs `node build.js --watch` from `assets/`',
-      '- Tests use the SQL sandbox; run them with `mix test`',
-      '',
-      '### Layout',
-      '- LiveViews live in `lib/app_web/live/` and render inline templates in `render/1`',
-      '- The stylesheet is `priv/static/assets/app.css`, maintained by hand',
-    ].join('\n');
-    const session = new SessionBuilder()
-      .user('explore the app')
-      .tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report)
-      .build();
-    const titles = reportFactDrafts(viewOf(session)).map((d) => d.title);
-    expect(titles.some((t) => /build/i.test(t))).toBe(true);
-    expect(titles.filter((t) => /task 6|step 2/i.test(t))).toEqual([]);
-  });
-
   it('a module the project\'s own install then brings was not missing from the machine', () => {
     const failing = (b: SessionBuilder) => b.user('run the tests').tool('run_command', { command: 'npm test' }, "Error: Cannot find module 'sql.js'\nRequire stack:\n- src/db.js");
     const installed = failing(new SessionBuilder()).tool('run_command', { command: 'npm install' }, 'added 120 packages').tool('run_command', { command: 'npm test' }, 'tests 29, pass 29').build();
