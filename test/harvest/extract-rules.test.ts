@@ -727,6 +727,26 @@ describe('user corrections: what is one', () => {
     expect(drafts('I think that processedRecordIds is exactly the same as the sync cursor, no need for both')).toHaveLength(1);
   });
 
+  it('leads with the agent\'s restatement when the user\'s words name nothing alone', () => {
+    const session = new SessionBuilder()
+      .user('connect the MCP client to the server')
+      .assistant('I will connect over a WebSocket to `ws://localhost:8000/sse`.')
+      .user('no it should be http')
+      .assistant('- for Server-Sent Events (SSE) we should use HTTP, not WebSocket.')
+      .build();
+    const [d] = userCorrectionDrafts(viewOf(session));
+    expect(d!.title).toBe('For Server-Sent Events (SSE) we should use HTTP, not WebSocket');
+    expect(d!.text).toBe('For Server-Sent Events (SSE) we should use HTTP, not WebSocket. (the user corrected the agent: "no it should be http")');
+    // narration of the next step restates nothing: the user's words stay, marked as theirs
+    const narrated = new SessionBuilder()
+      .user('update the git settings')
+      .assistant('I will write them to `~/.gitconfig`.')
+      .user("No it's in this setting repo")
+      .assistant("I'll update the shared/gitconfig file with the recommended settings:")
+      .build();
+    expect(userCorrectionDrafts(viewOf(narrated))[0]!.text).toMatch(/^User correction: No it's in this setting repo/);
+  });
+
   it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {
     for (const message of [
       "its just super beautiful i will host it on render.com now do we need something for that? i don't think we need a Dockerfile.",

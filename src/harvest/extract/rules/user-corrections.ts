@@ -106,6 +106,21 @@ function correctionText(prompt: string): string {
   return all.filter((s) => chosen.has(s)).join(' ');
 }
 
+/** A short correction whose subject is a pronoun ("no it should be http") names nothing alone. */
+const PRONOUN_LED = /^(?:(?:no+|nope|wrong)\b[\s,.!]*)?(?:it|this|that|they|these|those)(?:'s|\s)/i;
+/** Narration of what the agent will do next, not a statement of how things are. */
+const NARRATED = /^(?:'ll|i\b|i'|let me|let's|here|now\b|ok|okay|sure|great|done|first\b|next\b)/i;
+const STATES = /\b(?:is|are|was|were|should|must|needs?|uses?|runs?|lives?|means?|requires?|expects?)\b/i;
+
+/** The agent's reaction when it restates the correction as how things are ("for SSE we should
+ * use HTTP, not WebSocket"): the statement the user's pronoun-led words stand for. */
+function restatement(react: string | undefined): string | undefined {
+  if (!react) return undefined;
+  const s = react.replace(/^[-*•\s]+/, '').trim();
+  if (s.length < 20 || s.endsWith(':') || NARRATED.test(s) || !STATES.test(s)) return undefined;
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 /** The agent's call the user rejected just before correcting it. */
 function rejectedBefore(view: SessionView, promptIndex: number): string | undefined {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
@@ -149,10 +164,15 @@ function fromPrompts(view: SessionView): Draft[] {
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
     // procedure is a pattern; a statement of how things are is a fact.
     const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
+    // "no it should be http" names nothing alone: when the agent restated it as a statement,
+    // that statement leads and the user's words follow as the correction it came from
+    const stated = text.length <= 80 && PRONOUN_LED.test(text) ? restatement(react) : undefined;
     drafts.push({
       category,
-      title: clip(text, 70),
-      text: `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
+      title: clip(stated?.replace(/\.$/, '') ?? text, 70),
+      text: stated
+        ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(text, 80)}")`
+        : `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
       confidence: CONFIDENCE.stated,
       event: p.index,
       tags: ['user-correction', ...files],
