@@ -745,22 +745,6 @@ describe('user corrections: what is one', () => {
       .assistant("I'll update the shared/gitconfig file with the recommended settings:")
       .build();
     expect(userCorrectionDrafts(viewOf(narrated))[0]!.text).toMatch(/^User correction: No it's in this setting repo/);
-    // a longer correction: led by the agent's statement of how things now are, in the user's words
-    const longer = new SessionBuilder()
-      .user('fix the TOC links')
-      .assistant('The links now use `--raw--` around code spans.')
-      .user('no no you literally did the opposite! I want it to be like "-raw-" and "-endraw-", exactly 1 hyphen before and after each of raw and endraw')
-      .assistant('` The URI transformation now uses exactly one hyphen before and after both "raw" and "endraw" (i.e., `-raw-...-endraw-`).')
-      .build();
-    expect(userCorrectionDrafts(viewOf(longer))[0]!.text).toMatch(/^The URI transformation now uses exactly one hyphen before and after both "raw" and "endraw" \(i\.e\., `-raw-\.\.\.-endraw-`\)\. \(the user corrected the agent: "no no you literally did the opposite!/);
-    // a plan ("to stop X, we need to …") is no statement of how things are
-    const plan = new SessionBuilder()
-      .user('add the scroll modal')
-      .assistant('The modal blocks scrolling with `overflow: hidden`.')
-      .user("still happens. let's not block scroll, it's not necessary as we are already showing the modal in the middle of the screen")
-      .assistant('To stop blocking the scroll, we need to remove the lines that set the `overflow` property to `hidden`.')
-      .build();
-    expect(userCorrectionDrafts(viewOf(plan))[0]!.text).toMatch(/^User correction: still happens/);
   });
 
   it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {

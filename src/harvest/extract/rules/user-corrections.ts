@@ -116,32 +116,9 @@ const STATES = /\b(?:is|are|was|were|should|must|needs?|uses?|runs?|lives?|means
  * use HTTP, not WebSocket"): the statement the user's pronoun-led words stand for. */
 function restatement(react: string | undefined): string | undefined {
   if (!react) return undefined;
-  const s = react.replace(/^(?:[-*•\s]|`\s)+/, '').trim();
-  if (s.length < 20 || s.endsWith(':') || s.endsWith('…') || NARRATED.test(s) || PLAN.test(s) || !STATES.test(s)) return undefined;
+  const s = react.replace(/^[-*•\s]+/, '').trim();
+  if (s.length < 20 || s.endsWith(':') || NARRATED.test(s) || !STATES.test(s)) return undefined;
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** What the agent means to do ("To stop X, we need to remove …"): a plan, not how things are. */
-const PLAN = /\b(?:we|you|i) (?:need|have|want|should|must|will) to\b|^to \w+/i;
-
-/** The distinctive words of a text: code spans, quoted strings and words of five letters or more. */
-function markers(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/`([^`]{2,60})`|"([^"]{2,40})"/g)) out.add((m[1] ?? m[2]!).toLowerCase());
-  for (const w of text.toLowerCase().match(/[a-z][a-z_-]{4,}/g) ?? []) out.add(w);
-  return out;
-}
-
-/** The agent's restatement of a longer correction, when it says how things now are in words the
- * user used ("… exactly 1 hyphen before and after raw" → "The URI transformation now uses exactly
- * one hyphen before and after both \"raw\" and \"endraw\""). */
-function restatementOf(react: string | undefined, correction: string): string | undefined {
-  const stated = restatement(react);
-  if (!stated) return undefined;
-  const said = markers(correction);
-  let shared = 0;
-  for (const m of markers(stated)) if (said.has(m)) shared++;
-  return shared >= 2 ? stated : undefined;
 }
 
 /** The agent's call the user rejected just before correcting it. */
@@ -189,12 +166,12 @@ function fromPrompts(view: SessionView): Draft[] {
     const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
-    const stated = text.length <= 80 && PRONOUN_LED.test(text) ? restatement(react) : restatementOf(react, text);
+    const stated = text.length <= 80 && PRONOUN_LED.test(text) ? restatement(react) : undefined;
     drafts.push({
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
       text: stated
-        ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(text, 120)}")`
+        ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(text, 80)}")`
         : `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
       confidence: CONFIDENCE.stated,
       event: p.index,
