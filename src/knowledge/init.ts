@@ -21,9 +21,10 @@ from finished AI coding-agent sessions, and reviewed here like code.
 - \`compound check\` validates everything (schema, paths, index, secrets) and is what CI runs.
 `;
 
-const GITATTRIBUTES = `# generated files: collapsed in pull-request diffs
-index.json linguist-generated=true
-ledger.json linguist-generated=true
+const GITATTRIBUTES = `# generated files: collapsed in pull-request diffs, and LF on every checkout (a session start
+# reads index.json by its lines; compound writes LF)
+index.json linguist-generated=true text eol=lf
+ledger.json linguist-generated=true text eol=lf
 `;
 
 const GITIGNORE = `.lock

@@ -86,9 +86,13 @@ describe('a session start without the search structure', () => {
     expect(lines.ids).toContain(long.id);
     // the same index pretty-printed (not as compound writes it): parsed whole, the same answer
     const indexFile = join(root, 'knowledge', 'index.json');
-    writeFileSync(indexFile, `${JSON.stringify(JSON.parse(readFileSync(indexFile, 'utf8')), null, 2)}\n`);
+    const written = readFileSync(indexFile, 'utf8');
+    writeFileSync(indexFile, `${JSON.stringify(JSON.parse(written), null, 2)}\n`);
     const whole = await bootstrap({ root, ...options });
     expect(whole.output).toBe(lines.output);
+    // CRLF line ends (a checkout that converted them): read whole, the same answer
+    writeFileSync(indexFile, written.replace(/\n/g, '\r\n'));
+    expect((await bootstrap({ root, ...options })).output).toBe(lines.output);
     // truncated: an empty start with a note, never a crash
     writeFileSync(indexFile, readFileSync(indexFile, 'utf8').slice(0, 500));
     const broken = await bootstrap({ root, ...options });
