@@ -4,7 +4,7 @@
  * secret or personal data (by the same detector the harvester redacts with).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { buildIndex, countsWellFormed, renderIndex, parseIndex, withoutCounts } from './index-file.js';
+import { buildIndex, renderIndex, parseIndex, textWithoutCounts, withoutCounts } from './index-file.js';
 import { INDEX_FILE, LEDGER_FILE } from './paths.js';
 import { parseLedger } from './ledger.js';
 import type { LoadedStore } from './store.js';
@@ -29,7 +29,9 @@ function indexProblems(root: string, store: LoadedStore, cache: LoadCache | unde
   const digest = cache?.storeDigest();
   if (cache?.indexInSync(digest, text)) return [];
   const index = buildIndex(store.items);
-  if (text === renderIndex(index) || inSyncBesidesCounts(text, renderIndex(index))) {
+  const expected = renderIndex(index);
+  // counts are the writer's, derived from the entries like a cache: compared without them
+  if (text === expected || textWithoutCounts(text) === expected) {
     cache?.rememberIndex(digest, text);
     return [];
   }
@@ -46,17 +48,6 @@ function indexProblems(root: string, store: LoadedStore, cache: LoadCache | unde
     detail = 'it is not valid index JSON';
   }
   return [{ code: 'E_INDEX_STALE', file: INDEX_FILE, line: 1, what: `index.json is out of sync: ${detail}`, why: 'index.json is derived from the item files and must match them', fix }];
-}
-
-/** The index as written with token counts: the same as `expected` once they are left out, and
- * the counts all there (their values are the writer's: derived from the entries, like a cache). */
-function inSyncBesidesCounts(text: string, expected: string): boolean {
-  try {
-    const actual = parseIndex(text);
-    return actual.tokens !== undefined && countsWellFormed(actual) && renderIndex(withoutCounts(actual)) === expected && renderIndex(actual) === text;
-  } catch {
-    return false;
-  }
 }
 
 function ledgerProblems(root: string): Problem[] {

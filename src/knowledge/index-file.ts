@@ -121,14 +121,39 @@ export function withoutCounts(index: KnowledgeIndex): KnowledgeIndex {
   return { ...rest, items: index.items.map(({ tokens: _tokens, ...e }) => e) };
 }
 
-/** Token counts all or nothing: a head, and the same number of non-negative integers on every
- * active entry. */
-export function countsWellFormed(index: KnowledgeIndex): boolean {
-  const width = index.items.find((e) => e.status === 'active')?.tokens?.length ?? 0;
-  const counted = (e: IndexEntry) => Array.isArray(e.tokens) && e.tokens.length === width && width > 0 && e.tokens.every((n) => Number.isInteger(n) && n >= 0);
-  const active = index.items.filter((e) => e.status === 'active');
-  if (index.tokens === undefined) return index.items.every((e) => e.tokens === undefined);
-  return typeof index.tokens.encoding === 'string' && typeof index.tokens.render === 'string' && active.every(counted) && index.items.every((e) => e.status === 'active' || e.tokens === undefined);
+/** An entry line's counts, last in the line as renderIndex writes them (a string value cannot
+ * hold the unescaped quotes of `"tokens":`). */
+const ENTRY_COUNTS = /,"tokens":\[(\d+(?:,\d+)*)\]\}(,?)$/gm;
+const ACTIVE = /"status":"active"/g;
+
+/**
+ * The text renderIndex writes for the same index without token counts, when `text` has them all
+ * (a head, and counts of one width on every active entry and on nothing else); undefined when it
+ * has not. A text search, not a parse: `compound check` runs it on every store.
+ */
+export function textWithoutCounts(text: string): string | undefined {
+  const nl = text.indexOf('\n');
+  if (nl < 0 || !text.startsWith('{') || text.charCodeAt(nl - 1) !== 44 /* , */) return undefined;
+  let head: Record<string, unknown>;
+  try {
+    head = JSON.parse(`${text.slice(0, nl - 1)}}`) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof head.tokens !== 'object' || head.tokens === null) return undefined;
+  const { tokens: _tokens, ...rest } = head;
+  let width = -1;
+  let counted = 0;
+  let uneven = false;
+  const body = text.slice(nl).replace(ENTRY_COUNTS, (_m, numbers: string, comma: string) => {
+    const n = numbers.split(',').length;
+    if (width >= 0 && n !== width) uneven = true;
+    width = n;
+    counted++;
+    return `}${comma}`;
+  });
+  if (uneven || counted !== (text.match(ACTIVE) ?? []).length) return undefined;
+  return `${JSON.stringify(rest).slice(0, -1)},${body}`;
 }
 
 export function parseIndex(text: string): KnowledgeIndex {
