@@ -13,12 +13,12 @@ import { CATEGORIES, SCOPES } from '../knowledge/item.js';
 import { parseIndex, type IndexTokens } from '../knowledge/index-file.js';
 import { INDEX_FILE, sanitizeName } from '../knowledge/paths.js';
 import { NoIndexError } from './cache.js';
-import { indexHead, sameRenderer, usableTokens } from './index-tokens.js';
+import { hookLineChars, indexHead, isCounts, sameRenderer, usableTokens } from './index-tokens.js';
 import type { CandidatePool, PoolCounts } from './pool.js';
 import { idOrder, type Candidates, type Query, type TermMatches } from './rank.js';
-import { frameFor, jsonEscape, type RenderItem } from './render.js';
+import type { RenderItem } from './render.js';
 import { termFrequencies, weightedTerms } from './doc-terms.js';
-import { entryToDoc, isCounts } from './structure.js';
+import { entryToDoc } from './structure.js';
 import type { EncodingName } from './tokens.js';
 
 /** The file is not laid out as renderIndex writes it. */
@@ -127,8 +127,8 @@ function pastPrefix(prefix: string): string {
 
 interface Read {
   head: { tokens?: IndexTokens } | undefined;
-  /** Entries of the groups (or of the whole index), in index order, with the group that wants each
-   * (undefined: decide by the entry's fields). */
+  /** Entries of the groups (or of the whole index), in index order: the caller keeps those whose
+   * fields put them in a group. */
   entries: unknown[];
   whole: boolean;
 }
@@ -137,7 +137,7 @@ interface Read {
 function readGroups(fd: number, size: number, groups: Group[]): Read {
   const r = new BlockReader(fd, size);
   const headEnd = r.newline(0);
-  const head = indexHead(`${r.bytes(0, Math.min(headEnd + 1, size)).toString('utf8')}`);
+  const head = indexHead(r.bytes(0, Math.min(headEnd + 1, size)).toString('utf8'));
   const itemsLineEnd = r.newline(headEnd + 1);
   if (head === undefined || r.bytes(headEnd + 1, itemsLineEnd).toString('utf8') !== '  "items": [') throw new LayoutError('unexpected head');
   const first = itemsLineEnd + 1;
@@ -215,8 +215,6 @@ function analyse(items: readonly RenderItem[], taskTerms: readonly string[], len
   return { docLen, matches };
 }
 
-const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
-
 /** The candidates of a query, read from index.json at `path` (throws when it cannot be read or parsed). */
 export function indexPool(path: string, query: Query, encoding: EncodingName): CandidatePool {
   const groups = groupsOf(query);
@@ -282,7 +280,7 @@ function indexCounts(tokens: IndexTokens, counts: number[][], items: RenderItem[
     encoding,
     chunks: tokens.chunks,
     of: (at) => counts[at]!,
-    hookChars: (at) => jsonEscape(md.line(items[at]!, false)).length,
+    hookChars: (at) => hookLineChars(items[at]!),
     minItemTokens: counts.length ? { md: least(0), cc: least(1) } : { md: 0, cc: 0 },
   };
 }

@@ -100,8 +100,14 @@ function countKey(e: IndexEntry): string {
   return JSON.stringify([e.id, e.title, e.text, e.confidence, e.evidence, e.tags]);
 }
 
-function isCounts(v: unknown): v is EntryTokens {
-  return Array.isArray(v) && v.length === ENTRY_COUNTS && v.every((n) => Number.isInteger(n) && n >= 0);
+/** An entry's `tokens` as written here (each fits the structure's u32 columns). */
+export function isCounts(v: unknown): v is EntryTokens {
+  return Array.isArray(v) && v.length === ENTRY_COUNTS && v.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff);
+}
+
+/** The Claude Code hook line's length in characters (its output has a character cap). */
+export function hookLineChars(item: RenderItem): number {
+  return jsonEscape(md.line(item, false)).length;
 }
 
 /**

@@ -57,17 +57,17 @@ export function structurePool(s: SearchStructure, query: Query): CandidatePool {
   return {
     candidates,
     matches: query.taskTerms.map((term) => {
-        const m: TermMatches = { at: [], tf: [] };
-        const post = s.postings(term);
-        if (post) {
-          for (let k = 0; k < post.length; k += 2) {
-            const at = atOfRow[post[k]!]!;
-            if (at < 0) continue;
-            m.at.push(at);
-            m.tf.push(post[k + 1]!);
-          }
+      const m: TermMatches = { at: [], tf: [] };
+      const post = s.postings(term);
+      if (post) {
+        for (let k = 0; k < post.length; k += 2) {
+          const at = atOfRow[post[k]!]!;
+          if (at < 0) continue;
+          m.at.push(at);
+          m.tf.push(post[k + 1]!);
         }
-        return m;
+      }
+      return m;
     }),
     item: (at) => s.record(rows[at]!),
     counts,

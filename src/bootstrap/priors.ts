@@ -1,7 +1,6 @@
 /**
- * The priors of the ranking (see rank.ts for the formula). They depend only on the item, so the
- * search structure stores their product per item; RANKING_SIGNATURE is kept with it, and a
- * structure built with other constants is rebuilt.
+ * The priors of the ranking (see rank.ts for the formula), computed per candidate at each session
+ * start (recency is counted from the newest candidate, so they are not stored).
  */
 import type { Category, Scope } from '../knowledge/item.js';
 
@@ -12,7 +11,6 @@ export const BM25_B = 0.75;
 export const RECENCY_HALF_LIFE_DAYS = 90;
 export const EVIDENCE_CAP = 16;
 
-export const RANKING_SIGNATURE = JSON.stringify({ CATEGORY_PRIOR, SCOPE_PRIOR, BM25_K1, BM25_B, RECENCY_HALF_LIFE_DAYS, EVIDENCE_CAP });
 
 /** 1 for one session, 1.5 for four, 2 from sixteen on. */
 export function evidenceFactor(evidence: number): number {

@@ -13,9 +13,9 @@
 import { CATEGORIES, SCOPES, type Category, type Scope } from '../knowledge/item.js';
 import { ID_PATTERN } from '../knowledge/ids.js';
 import type { IndexTokens } from '../knowledge/index-file.js';
-import { frameFor, jsonEscape, type RenderItem } from './render.js';
+import type { RenderItem } from './render.js';
 import { weightedTerms } from './doc-terms.js';
-import { ENTRY_COUNTS } from './index-tokens.js';
+import { hookLineChars, isCounts } from './index-tokens.js';
 import type { EncodingName } from './tokens.js';
 
 /** Bump when the layout, the analyzer or a precomputed renderer changes: old files are rebuilt. */
@@ -164,10 +164,6 @@ function align8(n: number): number {
   return (n + 7) & ~7;
 }
 
-/** An entry's `tokens` as index-tokens.ts writes them. */
-export function isCounts(v: unknown): v is number[] {
-  return Array.isArray(v) && v.length === ENTRY_COUNTS && v.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff);
-}
 
 /** Builds the structure's bytes from the `items` array of index.json. */
 export function buildStructure(entries: readonly unknown[], options: BuildOptions = {}): Uint8Array {
@@ -197,7 +193,6 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
   const triples = new Triples(Math.max(1024, Math.ceil((options.previous?.rowTerm.length ?? 0) * 1.1)));
   const encoder = new TextEncoder();
   let recBytes = 0;
-  const md = frameFor('markdown', { repo: null, agent: null, budget: 0 });
   const previous = options.previous;
   const recs = options.records ?? docs.map((d) => recordOf(d.item));
   // counts are kept only when every active entry has them: a structure either has them all or none
@@ -240,7 +235,7 @@ export function buildStructure(entries: readonly unknown[], options: BuildOption
       const [line, hookLine, firstId, laterId] = counts[i]!;
       u32[col('mdTokens') + i] = line!;
       u32[col('ccTokens') + i] = hookLine!;
-      u32[col('ccChars') + i] = jsonEscape(md.line(it, false)).length;
+      u32[col('ccChars') + i] = hookLineChars(it);
       u32[col('idFirstTokens') + i] = firstId!;
       u32[col('idRestTokens') + i] = laterId!;
     }

@@ -123,7 +123,7 @@ export function withoutCounts(index: KnowledgeIndex): KnowledgeIndex {
 
 /** An entry line's counts, last in the line as renderIndex writes them (a string value cannot
  * hold the unescaped quotes of `"tokens":`). */
-const ENTRY_COUNTS = /,"tokens":\[(\d+(?:,\d+)*)\]\}(,?)$/gm;
+const COUNTS_AT_LINE_END = /,"tokens":\[(\d+(?:,\d+)*)\]\}(,?)$/gm;
 const ACTIVE = /"status":"active"/g;
 
 /**
@@ -145,7 +145,7 @@ export function textWithoutCounts(text: string): string | undefined {
   let width = -1;
   let counted = 0;
   let uneven = false;
-  const body = text.slice(nl).replace(ENTRY_COUNTS, (_m, numbers: string, comma: string) => {
+  const body = text.slice(nl).replace(COUNTS_AT_LINE_END, (_m, numbers: string, comma: string) => {
     const n = numbers.split(',').length;
     if (width >= 0 && n !== width) uneven = true;
     width = n;
