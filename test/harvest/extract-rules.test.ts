@@ -160,6 +160,32 @@ describe('report facts', () => {
     expect(titles.filter((t) => /task 6|step 2/i.test(t))).toEqual([]);
   });
 
+  it('drops a section about a file the session changed after the report, and a lone short line', () => {
+    const about = [
+      '### PageLive (`lib/app_web/live/page_live.ex`)',
+      '- Loads messages via `load_messages/1` filtering by `session_id`, then calls `Renderer.render/2` with `cwd`',
+      '- Row classes come from `row_class/1`: `is-tool-use`, `is-tool-result`, `is-thinking`',
+      '',
+      '### Highlighting',
+      '- Code highlighting (via Highlight.js)',
+      '',
+    ].join('\n');
+    const session = (edit: boolean) => {
+      const b = new SessionBuilder().user('explore, then refactor the page').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Exploration Report\n\n${about}${report.slice(report.indexOf('### Build'))}`);
+      if (edit) b.tool('Edit', { file_path: '/home/dev/demo/lib/app_web/live/page_live.ex', old_string: 'a', new_string: 'b' }, 'updated');
+      return viewOf(b.build());
+    };
+    const titles = (edit: boolean) => reportFactDrafts(session(edit)).map((d) => d.title);
+    expect(titles(false).some((t) => t.includes('PageLive'))).toBe(true);
+    expect(titles(true).some((t) => t.includes('PageLive'))).toBe(false);
+    expect(titles(true).some((t) => /build/i.test(t))).toBe(true);
+    const gaps = '### Current gaps\n- Nothing is deployed yet: the staging server, the CI pipeline and the release scripts are not set up so far, and no hosting provider was chosen yet\n- Monitoring, backups and the on-call rota are not in place yet; the team plans them for a later milestone\n';
+    const slight = (lines: string[]) =>
+      reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Exploration Report\n\n### Highlighting\n${lines.join('\n')}\n\n${report.slice(report.indexOf('### Build'), report.indexOf('### Layout'))}${gaps}`).build())).map((d) => d.title);
+    expect(slight(['- Code syntax highlighting (via Highlight.js)'])).not.toContain('Highlighting');
+    expect(slight(['- Code syntax highlighting (via Highlight.js)', '- Languages are registered in `assets/js/hljs.js` via `hljs.registerLanguage`'])).toContain('Highlighting');
+  });
+
   it('drops a closing summary the user answers with a correction', () => {
     const summary = [
       '## Storage layout',
@@ -194,6 +220,32 @@ describe('errors the user pasted', () => {
     expect(p?.category).toBe('pitfall');
     expect(p?.text).toContain('came from regex backslashes');
     expect(p?.text).toContain('raw string');
+  });
+});
+
+describe('the cause of a failure', () => {
+  const failing = (explanation: string) =>
+    errorFixDrafts(
+      viewOf(
+        new SessionBuilder()
+          .user('commit the stylesheet')
+          .bash('git add priv/static/assets/app.css', 'The following paths are ignored by one of your .gitignore files:\npriv/static/assets', 1)
+          .assistant(explanation)
+          .bash('git add -f priv/static/assets/app.css', '', 0)
+          .build(),
+      ),
+    )[0]?.text ?? '';
+
+  it("is the agent's diagnosis, never its next step padded on", () => {
+    const text = failing('The CSS file is in `priv/static/assets/` which is gitignored. Let me check where the source CSS lives.');
+    expect(text).toContain('Cause: The CSS file is in `priv/static/assets/` which is gitignored.');
+    expect(text).not.toContain('Let me check');
+    expect(failing('The CSS file is in `priv/static/assets/` which is gitignored. Let\'s try to:\n1. force it')).not.toContain("Let's try");
+  });
+
+  it('keeps list items apart as sentences, and drops the conjunction that led into them', () => {
+    const text = failing('We have a conflicting state:\n\n1. The `priv/static/assets` folder is ignored by `.gitignore` already\n2. But the stylesheet in it is tracked and must be added');
+    expect(text).toMatch(/Cause: The `priv\/static\/assets` folder is ignored by `\.gitignore` already\. The stylesheet in it is tracked/);
   });
 });
 

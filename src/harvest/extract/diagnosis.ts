@@ -146,6 +146,16 @@ function sentenceFacts(text: string): SentenceFacts[] {
 }
 const factsCache = new TextCache<SentenceFacts[]>(5000);
 
+/** Two sentences as one text; list items and lines carry no full stop of their own. */
+function joined(a: string, b: string): string {
+  return /[.!?;:]["')\]]*$/.test(a) ? `${a} ${standalone(b)}` : `${a}. ${standalone(b)}`;
+}
+
+/** "But there's a directory …" continued the agent's reasoning; as a cause it stands alone. */
+function standalone(s: string): string {
+  return s.replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase());
+}
+
 /**
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
  * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
@@ -169,9 +179,10 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
   // A second good sentence of the same message often carries the other half of the cause.
   const second = best.sentences.find((s) => s.text !== best!.text && s.score >= minScore && s.text.length + best!.text.length < 260);
   const at = best.sentences.findIndex((s) => s.text === best!.text);
-  let text = second && best.sentences.indexOf(second) < at ? `${second.text} ${best.text}` : second ? `${best.text} ${second.text}` : best.text;
-  // "The problem is X." alone is too short to act on: the next sentence says how.
+  let text = second && best.sentences.indexOf(second) < at ? joined(second.text, best.text) : second ? joined(best.text, second.text) : best.text;
+  // "The problem is X." alone is too short to act on: the next sentence says how, unless it is
+  // the agent's next step ("Let me check …") or the lead-in of a list ("Let's try to:").
   const next = best.sentences[at + 1];
-  if (!second && best.text.length < 80 && next && next.text.length <= 220) text = `${best.text} ${next.text}`;
-  return { text, event: best.event };
+  if (!second && best.text.length < 80 && next && next.text.length <= 220 && !NARRATION.test(next.text) && !/[:?]$/.test(next.text)) text = joined(best.text, next.text);
+  return { text: standalone(text), event: best.event };
 }

@@ -9,7 +9,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
 import { clip, concreteness, sentence } from '../text.js';
-import { isEdit, type SessionView } from '../view.js';
+import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
@@ -67,12 +67,33 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
   );
 }
 
-function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string): Scored | undefined {
+/** Base names of the files the session changed after `event` (a report read before them). */
+function editedAfter(view: SessionView, event: number): Set<string> {
+  const out = new Set<string>();
+  for (const s of view.steps) if (s.call.index > event && !s.failed && !s.rejected && isEdit(s)) for (const f of editedFiles(s)) out.add(f.replace(/^.*[\\/]/, ''));
+  return out;
+}
+
+/** A section about a file (its heading names it) that the session changed after the report
+ * describes code that no longer exists: stale the moment it is written. */
+function staleSection(ctx: string, changed: Set<string>): boolean {
+  if (changed.size === 0) return false;
+  return [...ctx.matchAll(/[\w.-]+\.[a-z]{1,5}\b/gi)].some((m) => changed.has(m[0]));
+}
+
+/** One short line with at most one identifier ("Features: Code syntax highlighting (via
+ * Highlight.js)") says too little to stand alone as a fact. */
+function tooSlight(kept: readonly ReportLine[]): boolean {
+  return kept.length === 1 && kept[0]!.text.length < 60 && concreteness(kept[0]!.text) <= 1;
+}
+
+function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner)) return undefined;
+  if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
-  if (kept.length === 0) return undefined;
+  if (kept.length === 0 || tooSlight(kept)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
   const score = best.reduce((n, l) => n + l.score, 0) / Math.max(1, best.length) + Math.min(2, best.length - 1) + 0.5 * Math.min(2, concreteness(ctx)) + bonus;
@@ -158,6 +179,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   for (const report of reportsOf(view)) {
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
+    const changed = report.source === 'delegate' ? editedAfter(view, report.event) : new Set<string>();
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
@@ -167,7 +189,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     }
     const scored = report.sections
       .filter((s) => !contested || FINDING_SECTION.test(context(s)))
-      .map((s) => sectionDraft(view, s, report, facts))
+      .map((s) => sectionDraft(view, s, report, facts, changed))
       .filter((s): s is Scored => s !== undefined)
       .sort((a, b) => b.score - a.score);
     const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
