@@ -550,6 +550,21 @@ describe('slow commands', () => {
     expect(drafts[0]!.text).toContain('the 120000 ms timeout was too short');
   });
 
+  it('tells a first run that warms up (later runs take at most half as long) from a command slow every time', () => {
+    const twice = new SessionBuilder()
+      .user('test it')
+      .bash('mix test', 'Compiling 212 files (.ex)\n12 tests, 0 failures')
+      .bash('mix test', '12 tests, 0 failures')
+      .build();
+    // events: prompt 0, call 1, result 2, call 3, result 4
+    const warm = slowCommandDrafts(viewOf(timed(twice, [0, 0, 80, 85, 97])));
+    expect(warm[0]!.title).toBe('The first mix test is slow (about 80 s)');
+    expect(warm[0]!.text).toContain('The first `mix test` run in this checkout took about 80 s (later runs at most 12 s)');
+    const always = slowCommandDrafts(viewOf(timed(twice, [0, 0, 80, 85, 150])));
+    expect(always[0]!.title).toBe('mix test is slow (about 80 s)');
+    expect(always[0]!.text).toContain('`mix test` takes about 80 s in this repo');
+  });
+
   it('says nothing without timestamps or for quick commands', () => {
     const base = new SessionBuilder().user('test').bash('npm test', 'ok').build();
     expect(slowCommandDrafts(viewOf(base))).toEqual([]);
@@ -612,6 +627,21 @@ describe('recurring command sequences', () => {
       .tool('shell_command', { command: line, sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\n')
       .build();
     expect(extractSession(rerun).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+
+  it("show what the runs have in common: a task id or this task's files are the run's detail", () => {
+    const b = new SessionBuilder().user('work through the ready tasks');
+    for (const id of ['app-7.1', 'app-7.2']) {
+      b.bash('tk ready', `${id} ready`)
+        .bash(`tk show ${id}`, 'spec')
+        .bash(`tk claim ${id} --status doing`, 'ok')
+        .bash(`git add lib/a_${id}.ex lib/b.ex assets/app.js`, '')
+        .bash(`git commit -m "${id}"`, '');
+    }
+    const texts = extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.text).join('\n');
+    expect(texts).toContain('`tk show <id>` → `tk claim <id> --status doing`');
+    expect(texts).not.toContain('app-7.1');
+    expect(texts).not.toContain('lib/b.ex');
   });
 });
 

@@ -201,7 +201,7 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   return chosen
     .filter(({ at, n }) => !flailing(at, n) && !oneLineRerun(at, n))
     .map(({ at, n }) => {
-      const example = seq.slice(at[0]!, at[0]! + n);
+      const example = seq.slice(at[0]!, at[0]! + n).map((r, k) => ({ ...r, simple: generalized(at.map((i) => seq[i + k]!.simple)) }));
       // Routine commands at the ends of a workflow are not part of it.
       const routine = (r: Run): boolean => ROUTINE.test(r.fam) || isCheck(r.fam);
       while (example.length > 3 && routine(example[example.length - 1]!)) example.pop();
@@ -219,6 +219,33 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
         score: 4 + n,
       };
     });
+}
+
+/** One step of a workflow as its runs have in common: what changed from run to run (a task id,
+ * the files staged) is this run's detail, not the way of working (`bd show <id>`, `git add …`). */
+export function generalized(variants: readonly string[]): string {
+  const first = variants[0]!;
+  if (variants.every((v) => v === first)) return withoutFileList(first);
+  const split = variants.map((v) => tokens(v));
+  const n = split[0]!.length;
+  if (split.every((t) => t.length === n)) {
+    return split[0]!.map((t, i) => (split.every((o) => o[i] === t) ? t : /\d/.test(t) ? '<id>' : '<…>')).join(' ');
+  }
+  // different lengths: keep the words they all start with
+  const common: string[] = [];
+  for (let i = 0; split.every((t) => t[i] !== undefined && t[i] === split[0]![i]); i++) common.push(split[0]![i]!);
+  return `${common.join(' ')} …`;
+}
+
+const PATH_ARG = /^[^-].*(?:\/|\.[a-z]{1,5}$)/i;
+
+/** Three or more paths in one command (`git add a.ex b.ex c.js`) are the files of this task. */
+function withoutFileList(command: string): string {
+  const t = tokens(command);
+  const paths = t.filter((x, i) => i > 0 && PATH_ARG.test(x));
+  if (paths.length < 3) return command;
+  const kept = t.filter((x, i) => i === 0 || !PATH_ARG.test(x));
+  return `${kept.join(' ')} <files>`;
 }
 
 const SCRIPT = /\.(?:py|js|mjs|cjs|ts|rb|sh|pl|php|exs)$/;

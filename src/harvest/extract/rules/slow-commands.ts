@@ -11,7 +11,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isReadOnly } from '../commands.js';
 import { clip, code, hookSections, literalNewlines } from '../text.js';
-import type { SessionView } from '../view.js';
+import type { SessionView, Step } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
 import { indexedByPosition } from '../event-at.js';
 
@@ -48,6 +48,25 @@ function sameUtcMinute(a: string, b: string): boolean {
   return true;
 }
 
+/** Seconds between two times to the second (secondsBetween stops at "under a minute"). */
+function exactSecondsBetween(a?: string, b?: string): number | undefined {
+  if (!a || !b) return undefined;
+  const d = (Date.parse(b) - Date.parse(a)) / 1000;
+  return Number.isFinite(d) && d >= 0 ? d : undefined;
+}
+
+/** A slow first run of a command whose later runs take at most half as long was warming up
+ * (compiling dependencies, building a cache): slow once per checkout, not every time. The
+ * longest later run, or undefined when the run was not the first or nothing ran it again. */
+function warmUp(view: SessionView, slow: Step, fam: string, seconds: number, secondsOf: (s: Step, exact: boolean) => number | undefined): number | undefined {
+  const runs = view.steps.filter((s) => s.command && !s.rejected && actionFamilyOf(s.families) === fam);
+  if (runs[0] !== slow) return undefined;
+  const later = runs.slice(1).map((s) => secondsOf(s, true)).filter((x): x is number => x !== undefined);
+  if (later.length === 0) return undefined;
+  const longest = Math.max(...later);
+  return longest * 2 <= seconds ? longest : undefined;
+}
+
 function human(seconds: number): string {
   return seconds >= 90 ? `${(seconds / 60).toFixed(1)} min` : `${Math.round(seconds)} s`;
 }
@@ -76,19 +95,23 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   // the event with a given index: by position when events are numbered so (see event-at.ts)
   const byIndex = indexedByPosition(events) ? undefined : new Map<number, SessionEvent>(events.map((e) => [e.index, e]));
   const eventAt = (index: number): SessionEvent | undefined => (byIndex ? byIndex.get(index) : events[index]);
+  const secondsOf = (s: Step, exact: boolean): number | undefined => {
+    const result = eventAt(s.outputEvent);
+    const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
+    return reported ?? (awaitedApproval(s.call.input) ? undefined : exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time));
+  };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {
     if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
-    const result = eventAt(s.outputEvent);
-    const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
-    const seconds = reported ?? (awaitedApproval(s.call.input) ? undefined : secondsBetween(s.call.time, result?.time));
+    const seconds = secondsOf(s, false);
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || (slowest.get(fam)?.seconds ?? 0) >= seconds) continue;
     const timeout = typeof s.call.input.timeout === 'number' ? s.call.input.timeout : undefined;
     const sections = hookSections(s.output);
     const timing = timingLine(s.output);
-    const parts = [`${code(clip(s.command, 80))} takes about ${human(seconds)} in this repo`];
+    const later = warmUp(view, s, fam, seconds, secondsOf);
+    const parts = [later === undefined ? `${code(clip(s.command, 80))} takes about ${human(seconds)} in this repo` : `The first ${code(clip(s.command, 80))} run in this checkout took about ${human(seconds)} (later runs at most ${human(later)})`];
     if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
     if (timing) parts.push(`the output shows ${code(timing)}`);
     const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';
@@ -97,8 +120,8 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
       fams: new Set(s.families.filter((f) => f && !isReadOnly(f))),
       draft: {
         category: 'fact',
-        title: `${clip(fam, 40)} is slow (about ${human(seconds)})`,
-        text: `${parts.join('; ')}. Give it a generous timeout${advice} or run it in the background.`,
+        title: later === undefined ? `${clip(fam, 40)} is slow (about ${human(seconds)})` : `The first ${clip(fam, 40)} is slow (about ${human(seconds)})`,
+        text: `${parts.join('; ')}. Give ${later === undefined ? 'it' : 'the first run'} a generous timeout${advice} or run it in the background.`,
         confidence: CONFIDENCE.verified,
         event: s.outputEvent,
         tags: [...fam.split(' '), 'timeout', 'slow'],
