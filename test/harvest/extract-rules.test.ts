@@ -220,6 +220,7 @@ describe('errors the user pasted', () => {
     expect(p?.category).toBe('pitfall');
     expect(p?.text).toContain('came from regex backslashes');
     expect(p?.text).toContain('raw string');
+    expect(p?.title).toBe("./gen.py in.txt > out.html: SyntaxWarning: invalid escape sequence '\\s'");
   });
 });
 
@@ -263,6 +264,19 @@ describe('tool quirks of the agent', () => {
     expect(quirks[0]!.scope).toBe('agent');
     expect(quirks[0]!.text).toContain('Sibling tool call errored');
     expect(quirks[0]!.text).toContain('re-issue');
+  });
+
+  it('quotes the patch line an apply_patch error points at, and its section', () => {
+    const patch = (body: string) => `*** Begin Patch\n*** Add File: NOTES.md\n+# Notes\n${body}\n*** End Patch`;
+    const session = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('add notes')
+      .tool('shell', { command: ['apply_patch', patch('\n+more')] }, "error: invalid hunk at line 4, '' is not a valid hunk header.", { isError: true })
+      .tool('shell', { command: ['apply_patch', patch('+\n+more')] }, 'Success. Updated the following files:\nA NOTES.md')
+      .assistant('It looks like the patch tool rewrote the file behind my back.')
+      .build();
+    const text = toolQuirkDrafts(viewOf(session)).map((d) => d.text).join('\n');
+    expect(text).toContain('Line 4 of the patch, in the `*** Add File: NOTES.md` section, was blank.');
+    expect(text).not.toContain('rewrote the file');
   });
 
   it('never turns "Process running" polls of a unified exec into failures', () => {

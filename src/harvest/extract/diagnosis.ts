@@ -101,7 +101,7 @@ interface SentenceFacts {
 }
 
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
-const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems to|appears to|not sure|likely)\b/i;
+const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 
 function factsOf(s: string): SentenceFacts {
   const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s);

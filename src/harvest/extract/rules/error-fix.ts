@@ -250,7 +250,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
     else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({
       category: 'pitfall',
-      title: `${cmdLine ? clip(cmdLine, 40) : 'Error'}: ${clip(errLine, 50)}`,
+      title: `${cmdLine ? clip(cmdLine, 40) : 'Error'}: ${clip(shownErr, 50)}`,
       text: parts.join(' '),
       confidence: CONFIDENCE.stated,
       event: why.event,

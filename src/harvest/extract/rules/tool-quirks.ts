@@ -186,6 +186,26 @@ function tooLarge(view: SessionView, s: Step): Draft {
   };
 }
 
+/** The patch line an apply_patch error points at ("invalid hunk at line 4"): what was wrong
+ * with the input shows there, where the message only names the rule it broke. */
+function patchLineAt(s: Step, err: string): string | undefined {
+  const at = /\bat line (\d+)\b/.exec(err);
+  if (!at || toolLabel(s) !== 'apply_patch') return undefined;
+  // Codex passes the patch as an argument (`["apply_patch", "*** Begin Patch…"]`) or as the input itself
+  const values = Object.values(s.call.input).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  const raw = values.find((v): v is string => typeof v === 'string' && v.includes('*** Begin Patch'));
+  if (raw === undefined) return undefined;
+  const lines = raw.slice(raw.indexOf('*** Begin Patch')).split('\n');
+  const n = Number(at[1]);
+  const line = lines[n - 1];
+  // the message often quotes the line itself ("got: '…'"): then the section is what it adds
+  if (line === undefined) return undefined;
+  const section = lines.slice(1, n - 1).reverse().find((l) => /^\*\*\* (?:Add|Update|Delete) File: /.test(l));
+  const where = section ? `, in the ${code(clip(section, 60))} section,` : '';
+  if (line.trim() === '') return `Line ${n} of the patch${where} was blank.`;
+  return err.includes(line.trim()) ? (section ? `Line ${n} is in the ${code(clip(section, 60))} section of the patch.` : undefined) : `Line ${n} of the patch${where} was ${code(clip(line, 80))}.`;
+}
+
 function editRefused(view: SessionView, s: Step): Draft {
   const err = errorLine(s.output, 180);
   const retry = retryOf(view, s, 12);
@@ -193,6 +213,8 @@ function editRefused(view: SessionView, s: Step): Draft {
   const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
   const aider = aiderEdit(view, s);
   const parts = [aider ? aiderRejects(s.output, err) : `${code(tool)} fails with ${code(err)}.`];
+  const pointed = patchLineAt(s, err);
+  if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
   if (retry) parts.push(aider ? "The model's next edit, corrected, was applied." : `A retry of ${code(tool)} with corrected input succeeded.`);
   return {
