@@ -851,7 +851,22 @@ describe('user corrections: what is one', () => {
       'please add a LICENSE file, do not change the html',
       'ok, now make the button bigger and do not touch the colours',
       "for now let's not add tests, we will do them later",
+      "why did i add a Dockerfile? it's not needed, remove that configuration",
     ]) expect(drafts(message), message).toEqual([]);
+  });
+
+  it("adds what the agent did about it, never a lead-in, a look around or a patch", () => {
+    const b = new SessionBuilder()
+      .user('store the sync state')
+      .assistant('I will append it to `state.jsonl`.')
+      .user("the sync state isn't a jsonl file, there is one json file per session")
+      .assistant('Current SyncState fields:')
+      .bash('find ~/.app/sessions -name "*.json" | head -1', '/home/dev/.app/sessions/a.json')
+      .bash("apply_patch '*** Begin Patch'", 'Success');
+    const text = userCorrectionDrafts(viewOf(b.assistant('So the state is one JSON file per session at `~/.app/sessions/{id}.json`.').build()))[0]!.text;
+    expect(text).not.toContain('Current SyncState fields');
+    expect(text).not.toContain('the agent then ran');
+    expect(text).toContain('the agent then: the state is one JSON file per session');
   });
 });
 

@@ -7,6 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
+import { isReadOnly } from '../commands.js';
 import { EDIT_TOOLS, READ_TOOLS, type SessionView } from '../view.js';
 
 const CORRECTION = new RegExp(
@@ -58,8 +59,9 @@ function reaction(view: SessionView, after: number, until: number): string | und
     if (e.index <= after || e.index >= until) continue;
     if (e.kind !== 'assistant') continue;
     for (const raw of sentences(e.text)) {
-      const s = raw.replace(AGREEMENT, '').replace(AGREEMENT, '').trim();
-      if (s.length < 20 || s.endsWith('?') || concreteness(s) === 0) continue;
+      const s = raw.replace(/’/g, "'").replace(AGREEMENT, '').replace(AGREEMENT, '').trim();
+      // a lead-in ("Current SyncState fields:") announces what follows and says nothing itself
+      if (s.length < 20 || /[?:]$/.test(s) || concreteness(s) === 0) continue;
       const plain = s.replace(NARRATION, '').replace(/^[\s,:]+/, '').replace(/^(?:i (?:will|'ll|am going to|need to)|now|then|next|also|so)\b[\s,]*/i, '');
       return clip(plain.replace(/^(?:now|then)\b\s*/i, ''), 160);
     }
@@ -144,7 +146,8 @@ function fromPrompts(view: SessionView): Draft[] {
     const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
     if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
-    if (sentences(opening)[0]?.endsWith('?') || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
+    // (users often type the next sentence in lower case: "why did i ask about toml? it's not needed")
+    if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
     if (FOR_NOW.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening)) return;
     if (!MISTAKE.test(whole) && PLAN_OPINION.test(whole)) return;
     // "something you did broke it" says something went wrong, not what is right
@@ -158,7 +161,9 @@ function fromPrompts(view: SessionView): Draft[] {
     const context: string[] = [];
     if (rejected) context.push(rejected);
     if (files.length > 0 && !files.some((f) => text.includes(f))) context.push(`applies to ${files.map((f) => `\`${f}\``).join(', ')}`);
-    const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected);
+    // the first command that acted on the correction; a look around (`find`, `cat`) or a patch
+    // applied through the shell says nothing about what the correction was about
+    const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected && !/^apply_?patch$/.test(s.program) && s.families.some((f) => f && !isReadOnly(f)));
     if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
     if (react && !ran) context.push(`the agent then: ${react}`);
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
