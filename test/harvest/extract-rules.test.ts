@@ -250,6 +250,47 @@ describe('the cause of a failure', () => {
   });
 });
 
+describe('what a failure teaches', () => {
+  it("never reads a shell wrapper's missing command (one the command line never ran) as the machine's", () => {
+    const b = new SessionBuilder()
+      .user('check the types')
+      .bash('cd ~/src/app && npm run type-check', "(eval):3: parse error near `cursor_snap_ENV_VARS...'\nzsh:1: command not found: dump_zsh_state", 1)
+      .bash('pwd', 'zsh:1: command not found: dump_zsh_state', 1)
+      .bash('tree src', 'zsh:1: command not found: tree', 127)
+      .bash('find src -type d', 'src', 0);
+    const all = extractSession(b.build());
+    expect(all.map((c) => c.title).filter((t) => t.includes('dump_zsh_state'))).toEqual([]);
+    expect(all.map((c) => c.title)).toContain('tree is not installed');
+  });
+
+  it('says nothing of an error fixed by an edit that nobody explained, nor of a finding whose fix shows no changed line', () => {
+    const b = new SessionBuilder()
+      .user('fix the build')
+      .bash('npm run build', "./src/Dialog.tsx:198:21\nType error: 'order.items' is possibly 'undefined'.", 1)
+      .tool('Edit', { file_path: '/home/dev/app/src/Dialog.tsx' }, 'updated')
+      .bash('npm run build', 'Compiled successfully', 0);
+    expect(extractSession(b.build()).filter((c) => c.category === 'pitfall')).toEqual([]);
+    const explained = new SessionBuilder()
+      .user('fix the build')
+      .bash('npm run build', "./src/Dialog.tsx:198:21\nType error: 'order.items' is possibly 'undefined'.", 1)
+      .assistant('The build fails because `order.items` is optional in the `Order` type from the API client.')
+      .tool('Edit', { file_path: '/home/dev/app/src/Dialog.tsx', old_string: 'order.items.map', new_string: '(order.items ?? []).map' }, 'updated')
+      .bash('npm run build', 'Compiled successfully', 0)
+      .build();
+    // one error is one item, whichever rule read it
+    const pitfalls = extractSession(explained).filter((c) => c.category === 'pitfall');
+    expect(pitfalls).toHaveLength(1);
+    expect(pitfalls[0]!.text).toContain('Cause: The build fails because `order.items` is optional');
+  });
+
+  it('states a cause in whole sentences', () => {
+    const long = 'This happens because the `grid` macro does not pass `macros` on to `textGetter`, so `getchar` is read from undefined. The issue is in how the macro system passes the `macros` object to `runLayer` in autopaint mode.';
+    const text = errorFixDrafts(viewOf(new SessionBuilder().user('Uncaught TypeError: Cannot read properties of undefined (reading \'getchar\')\nat textGetter (drawing.js:12)').assistant(long).tool('Edit', { file_path: '/home/dev/p5/src/macros.js', old_string: 'grid(p)', new_string: 'grid(p, macros)' }, 'updated').build()))[0]!.text;
+    expect(text).toContain('Cause: This happens because the `grid` macro does not pass `macros` on to `textGetter`, so `getchar` is read from undefined.');
+    expect(text).not.toContain('…');
+  });
+});
+
 describe('tool quirks of the agent', () => {
   it('names the sibling-cascade of parallel calls once', () => {
     const session = new SessionBuilder()
@@ -852,7 +893,16 @@ describe('user corrections: what is one', () => {
       'ok, now make the button bigger and do not touch the colours',
       "for now let's not add tests, we will do them later",
       "why did i add a Dockerfile? it's not needed, remove that configuration",
+      "But I think it's because the Dockerfile is not used. It's not referenced anywhere.",
     ]) expect(drafts(message), message).toEqual([]);
+  });
+
+  it('drops a correction the next message takes back', () => {
+    const session = (next: string) =>
+      userCorrectionDrafts(viewOf(new SessionBuilder().user('write the check script').assistant('I wrote `check.sh`.').user("No, let's use python instead of bash").assistant('I will port `check.sh` to `check.py`.').user(next).build()));
+    expect(session("Actually, never mind. Let's continue using bash, but print every request")).toEqual([]);
+    expect(session("Let's keep using bash and make it verbose")).toEqual([]);
+    expect(session('thanks, now add a README')).toHaveLength(1);
   });
 
   it("adds what the agent did about it, never a lead-in, a look around or a patch", () => {

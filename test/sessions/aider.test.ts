@@ -122,6 +122,36 @@ describe('Aider reader on tricky and bad input', () => {
     expect(ofKind(sessions[0]!, 'assistant')).toHaveLength(1);
   });
 
+  it('a reply cut short (^C) inside its code block still ends at the next input line', async () => {
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-07-01 08:00:00',
+        '',
+        "#### Let's use python instead of bash  ",
+        '>  ',
+        '> ^C again to exit  ',
+        '',
+        'Here is the Python version:',
+        '',
+        'metrics.py',
+        '```python',
+        '#### not an input: a heading inside the script',
+        '<<<<<<< SE',
+        '',
+        '',
+        "#### Actually, never mind. Let's continue using bash.  ",
+        '',
+        'I will keep the bash script.',
+        '',
+      ].join('\n'),
+    );
+    const { sessions } = await readWith(aiderReader, f);
+    expect(ofKind(sessions[0]!, 'user').map((u) => u.text)).toEqual(["Let's use python instead of bash", "Actually, never mind. Let's continue using bash."]);
+    expect(ofKind(sessions[0]!, 'assistant')[0]!.text).toContain('#### not an input: a heading inside the script');
+  });
+
   it('invalid UTF-8: warned with its line', async () => {
     const line = text.split('\n').findIndex((l) => l.startsWith('#### add `GET')) + 1;
     const f = put(tempDir(), '.aider.chat.history.md', withInvalidUtf8(text, line, '#### add '));

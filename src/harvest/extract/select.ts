@@ -46,17 +46,25 @@ function errorKind(c: Candidate): string | undefined {
   return head !== undefined && head.length >= 20 ? head : undefined;
 }
 
+/** The first line of a candidate's error signature: one error is one item, whichever rule
+ * read it (a failing build as error → fix, its finding as a checker finding). */
+function errorHead(c: Candidate): string | undefined {
+  const head = c.signature?.split(' <n>')[0]!.trim();
+  return head !== undefined && head.length >= 12 ? head : undefined;
+}
+
 /**
  * Drops near duplicates keeping the better ranked one: same category and mostly the same words,
  * or the same error signature (one error hit twice with different quoted context is one item).
  */
 export function dedupe(candidates: readonly Candidate[]): Candidate[] {
-  const kept: { c: Candidate; w: Set<string>; kind: string | undefined }[] = [];
+  const kept: { c: Candidate; w: Set<string>; kind: string | undefined; head: string | undefined }[] = [];
   for (const c of [...candidates].sort(byRank)) {
     const w = words(`${c.title} ${c.text}`);
     const kind = errorKind(c);
-    if (kept.some((k) => k.c.category === c.category && ((kind !== undefined && k.kind === kind) || overlap(k.w, w) >= 0.8))) continue;
-    kept.push({ c, w, kind });
+    const head = errorHead(c);
+    if (kept.some((k) => k.c.category === c.category && ((kind !== undefined && k.kind === kind) || (head !== undefined && k.head === head) || overlap(k.w, w) >= 0.8))) continue;
+    kept.push({ c, w, kind, head });
   }
   return kept.map((k) => k.c);
 }

@@ -57,6 +57,18 @@ function cutAt(t: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(–-]+$/, '')}…`;
 }
 
+/** The whole sentences of `text` that fit in `max` characters (a cause cut mid-sentence reads
+ * as garbled); a first sentence longer than that is clipped. */
+export function clipSentences(text: string, max: number): string {
+  let out = '';
+  for (const s of sentences(text)) {
+    const next = out ? `${out} ${s}` : s;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out || clip(text, max);
+}
+
 /** Markdown emphasis, heading marks, list bullets and link targets removed; code spans kept. */
 export function stripMarkdown(line: string): string {
   // Each rewrite only when its marker occurs (most lines have none): same result, fewer scans.

@@ -549,6 +549,9 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
         s = new AiderSession(file, undefined, offset, warnings.list.length); // text before any header
       }
       const block = s.block;
+      // A reply cut short (^C) leaves its fence open; aider's next input line ("#### …" with
+      // aider's hard break, after a blank line) still ends it.
+      if (block?.kind === 'text' && s.fence.inside && c0 === 0x23 && rawText.startsWith('#### ') && endsWithTwoSpaces(rawText) && block.count > 0 && block.texts[block.count - 1] === '') s.fence.reset();
       // inside a fence of the reply, every line is reply text
       if (block?.kind === 'text' && s.fence.inside) {
         const text = end === rawText.length ? rawText : rawText.slice(0, end);

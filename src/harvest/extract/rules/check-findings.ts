@@ -119,16 +119,19 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
       if (!fix || usedFixes.has(fix.call.index)) continue;
       done.add(key);
       usedFixes.add(fix.call.index);
+      // "fixed by editing server.ts" tells the next session nothing it could do: the fix is the
+      // changed line, and without it (an export that shows no edit) there is no lesson
       const snippet = addedLine(fix);
+      if (snippet === undefined) continue;
       const label = checkLabel(step, f);
       drafts.push({
         category: 'pitfall',
         title: `${label.split(' (')[0]}: ${clip(f.message, 60)}`,
-        text: `${code(label)} reports ${code(clip(f.message, 170))} in ${code(base)}; fixed by ${snippet ? `editing it (${code(snippet)})` : `editing ${code(base)}`}.`,
+        text: `${code(label)} reports ${code(clip(f.message, 170))} in ${code(base)}; fixed by editing it (${code(snippet)}).`,
         confidence: CONFIDENCE.verified,
         event: step.outputEvent,
         tags: [...label.split(/[\s()]+/).filter(Boolean), base],
-        quotes: [clip(f.message, 160), ...(snippet ? [snippet] : [])],
+        quotes: [clip(f.message, 160), snippet],
         rule: 'check-finding',
         signature: errorSignature(f.message),
         score: 7,

@@ -10,9 +10,9 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
-import { clip, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
+import { clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
-import { quirkKind } from './tool-quirks.js';
+import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
 
@@ -161,7 +161,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
-    if (!err || PATH_SLIP.test(err)) continue;
+    if (!err || PATH_SLIP.test(err) || strayMissingCommand(err, s.command)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
     for (const sec of hookSections(s.output)) secs.add(sec);
@@ -177,9 +177,12 @@ function fromToolFailures(view: SessionView): Draft[] {
     // sentence of the agent is often about something else
     const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err, 4, true, false, true);
     if (!why && (!fix || plainRetry)) continue;
+    // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
+    // is this task's repair, nothing a later session could apply
+    if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;
 
     const parts = [`${code(clip(s.command, 90))} fails with ${code(err)}.`];
-    if (why) parts.push(`Cause: ${sentence(clip(why.text, 170))}`);
+    if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
     if (fix && !plainRetry) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
       parts.push(`Fix: ${via}${code(clip(fix.command!, 90))} succeeded.`);
@@ -245,7 +248,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const editName = edit ? editedFiles(edit)[0] : undefined;
     const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
     const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} fails with ` : ''}${code(clip(shownErr, 140))}.`];
-    parts.push(`Cause: ${sentence(clip(why.text, 200))}`);
+    parts.push(`Cause: ${sentence(clipSentences(why.text, 200))}`);
     if (fixSentence) parts.push(`Fix: ${sentence(clip(fixSentence, 160))}`);
     else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({

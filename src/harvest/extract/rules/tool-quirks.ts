@@ -31,6 +31,27 @@ export function showsMissingModule(out: string): boolean {
 export const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
 export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
+/** The missing command, when it is one the agent's command line runs: a name it never typed
+ * (`dump_zsh_state`) belongs to the shell wrapper of the agent's harness, not to the machine. */
+function missingName(s: Step): string | undefined {
+  if (s.command === undefined) return undefined;
+  const words = tokens(s.command);
+  for (const m of s.output.matchAll(MISSING_ANYWHERE)) {
+    const missing = m[1] ?? m[2] ?? m[3];
+    if (missing !== undefined && words.some((t) => t === missing || t.endsWith(`/${missing}`))) return missing;
+  }
+  return undefined;
+}
+const MISSING_ANYWHERE = new RegExp(MISSING_COMMAND.source, 'gm');
+
+/** An error line that says a command is missing which the command line never ran: the harness's
+ * shell wrapper talking (Cursor's `dump_zsh_state`), not a failure of the command. */
+export function strayMissingCommand(err: string, command: string): boolean {
+  const m = MISSING_COMMAND.exec(err);
+  const missing = m?.[1] ?? m?.[2] ?? m?.[3];
+  return missing !== undefined && !tokens(command).some((t) => t === missing || t.endsWith(`/${missing}`));
+}
+
 function isEditStep(s: Step): boolean {
   return EDIT_TOOLS.has(s.call.name) || (s.command !== undefined && /^(?:apply_?patch)$/.test(s.program));
 }
@@ -72,7 +93,7 @@ const quirkOfFailure = perObject(quirkKindOf);
 
 function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
-  if (showsMissingCommand(out) && s.command) return 'missing-command';
+  if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out)) return 'permission';
   if (TOO_LARGE.test(out)) return 'too-large';
@@ -97,8 +118,7 @@ function replacementFor(view: SessionView, failed: Step, missing: string): Step 
 }
 
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
-  const m = MISSING_COMMAND.exec(s.output);
-  const missing = m?.[1] ?? m?.[2] ?? m?.[3];
+  const missing = missingName(s);
   if (!missing || !s.command) return undefined;
   const err = errorLine(s.output, 120);
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';

@@ -50,6 +50,11 @@ const PRAISE = /^(?:(?:it'?s|its|this is|that'?s|(?:it |this )?looks|(?:it |this
 const PLAN_OPINION = /\bi (?:don'?t|do not) (?:think|believe|feel)(?: that)? (?:we|you|i)\b|\bi (?:think|guess|suppose|feel)(?: that)? (?:we|you) (?:should|could|need|can|might|may|have to)\b/i;
 /** Said for this task only: a plan or a stopgap, not how things are. */
 const FOR_NOW = /^(?:never ?mind|forget it|scratch that)\b|\b(?:for now|for the moment|let'?s (?:try|keep|just|start|see|go)|in v1|keep v1|this time|temporar(?:y|ily)|as a first step)\b/i;
+/** The next message takes it back ("never mind", "actually, let's continue using bash"). */
+const WITHDRAWN = /^(?:(?:actually|oh|ok(?:ay)?|sorry)\b[\s,.!]*)?(?:never ?mind|nevermind|forget (?:it|that|about it)|scratch that|ignore (?:that|my last|what i said))\b|\blet'?s (?:continue|keep|stay|go on) (?:using|with)\b/i;
+/** The user's guess at a cause ("I think it's because …", "maybe it's …"): a hypothesis to
+ * check, not a statement of how things are. */
+const GUESS = /\bi (?:think|guess|suspect|bet|believe)(?: that)? (?:it'?s|this is|that'?s|it is) because\b|^(?:but |so )?(?:maybe|probably|perhaps) (?:it'?s|it is|because|the)\b/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
 
@@ -148,8 +153,9 @@ function fromPrompts(view: SessionView): Draft[] {
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     // (users often type the next sentence in lower case: "why did i ask about toml? it's not needed")
     if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
-    if (FOR_NOW.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening)) return;
-    if (!MISTAKE.test(whole) && PLAN_OPINION.test(whole)) return;
+    if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening)) return;
+    if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
+    if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
     const text = correctionText(p.text);
