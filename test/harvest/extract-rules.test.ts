@@ -307,6 +307,12 @@ describe('tool quirks of the agent', () => {
     expect(quirks[0]!.text).toContain('re-issue');
   });
 
+  it('shows the truncation marker in its general form', () => {
+    const session = new SessionBuilder({ format: 'codex', agent: 'codex' }).user('read the log').tool('shell', { command: ['bash', '-lc', 'cat build.log'] }, 'line 1\n[... omitted 0 of 67 lines ...]\nline 67').build();
+    const text = toolQuirkDrafts(viewOf(session)).map((d) => d.text).join('\n');
+    expect(text).toContain('`[... omitted N of M lines ...]`');
+  });
+
   it('quotes the patch line an apply_patch error points at, and its section', () => {
     const patch = (body: string) => `*** Begin Patch\n*** Add File: NOTES.md\n+# Notes\n${body}\n*** End Patch`;
     const session = new SessionBuilder({ format: 'codex', agent: 'codex' })
@@ -760,6 +766,10 @@ describe('toolchain', () => {
     expect(drafts.every((d) => d.confidence === 0.9)).toBe(true);
     expect(drafts[1]!.text).toContain('husky installs the git hooks; lint-staged checks the staged files');
     expect(drafts[1]!.text).toContain('commitlint checks each commit message (conventional commits');
+    // the staged-file checks named when the package.json configures them
+    const configured = JSON.stringify({ ...JSON.parse(PACKAGE), 'lint-staged': { '*.ts': ['eslint --max-warnings=0', 'vitest related --run'], 'package.json': 'npm run license-check' } }, null, 2);
+    const named = toolchainDrafts(viewOf(new SessionBuilder().user('set up').bash('cat package.json', configured).build()));
+    expect(named[1]!.text).toContain('lint-staged runs `eslint --max-warnings=0`, `vitest related --run` on staged `*.ts`; `npm run license-check` on staged `package.json` before each commit');
   });
 
   it('takes a subagent report as stated evidence, and needs hook context to name hook tools', () => {

@@ -322,7 +322,8 @@ function truncation(view: SessionView): Draft[] {
     const tool = s.call.name;
     if (seen.has(tool)) continue;
     seen.add(tool);
-    const marker = clip(m[0], 80);
+    // the marker in its general form: this output's counts ("omitted 0 of 67 lines") mislead
+    const marker = clip(m[0].replace(/omitted \d+ of \d+ lines/, 'omitted N of M lines'), 80);
     out.push({
       category: 'tool-quirk',
       scope: 'agent',

@@ -41,10 +41,43 @@ function hooksIn(text: string, fromPackageJson: boolean): Hooks {
   };
 }
 
-function describeHooks(h: Hooks): string | undefined {
+/** What lint-staged runs, per file pattern, from the `"lint-staged"` object of a printed
+ * package.json (`*.ts`: `eslint --max-warnings=0`, `vitest related --run`): "the same checks"
+ * named, so a session can run them before it commits. */
+export function lintStagedTasks(text: string): string | undefined {
+  const at = /"lint-staged"\s*:\s*\{/.exec(text);
+  if (!at) return undefined;
+  const from = at.index + at[0].length - 1;
+  let depth = 0;
+  let end = -1;
+  for (let i = from; i < text.length && i < from + 4000; i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      end = i + 1;
+      break;
+    }
+  }
+  if (end < 0) return undefined;
+  let config: unknown;
+  try {
+    config = JSON.parse(text.slice(from, end));
+  } catch {
+    return undefined;
+  }
+  if (config === null || typeof config !== 'object') return undefined;
+  const parts: string[] = [];
+  for (const [glob, tasks] of Object.entries(config as Record<string, unknown>)) {
+    const list = (Array.isArray(tasks) ? tasks : [tasks]).filter((t): t is string => typeof t === 'string' && t.length <= 80);
+    if (list.length > 0) parts.push(`${list.map((t) => `\`${t}\``).join(', ')} on staged \`${glob}\``);
+  }
+  return parts.length > 0 ? parts.slice(0, 4).join('; ') : undefined;
+}
+
+function describeHooks(h: Hooks, tasks: string | undefined): string | undefined {
   const parts: string[] = [];
   if (h.husky) parts.push('husky installs the git hooks');
-  if (h.lintStaged) parts.push('lint-staged checks the staged files before each commit');
+  if (h.lintStaged) parts.push(tasks ? `lint-staged runs ${tasks} before each commit` : 'lint-staged checks the staged files before each commit');
   if (h.commitlint) parts.push(`commitlint checks each commit message${h.conventional ? ' (conventional commits: `type(scope): subject`)' : ''}`);
   if (h.gitleaks) parts.push('the pre-commit hook also runs Gitleaks secret detection');
   if (parts.length < 2) return undefined; // one tool alone says little about what a commit goes through
@@ -101,7 +134,8 @@ export function toolchainDrafts(view: SessionView): Draft[] {
     verified ||= e.verified;
     for (const k of Object.keys(all) as (keyof Hooks)[]) all[k] ||= h[k];
   }
-  const hooks = describeHooks(all);
+  const tasks = evidence.filter((e) => e.verified).map((e) => lintStagedTasks(e.text)).find((t) => t !== undefined);
+  const hooks = describeHooks(all, tasks);
   if (hooks && first) {
     drafts.push({
       category: 'fact',
