@@ -94,7 +94,8 @@ function describe(desc: string): { name: string; input: Record<string, unknown> 
   ];
   for (const [re, name, key] of patterns) {
     const m = re.exec(desc);
-    if (m) return { name, input: m[1] ? { [key]: m[1] } : {} };
+    // SpecStory writes "undefined" where it did not record the argument ("Read file: undefined")
+    if (m) return { name, input: m[1] && m[1].trim() !== 'undefined' ? { [key]: m[1] } : {} };
   }
   return undefined;
 }
