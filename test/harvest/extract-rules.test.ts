@@ -158,6 +158,14 @@ describe('report facts', () => {
     const titles = reportFactDrafts(viewOf(session)).map((d) => d.title);
     expect(titles.some((t) => /build/i.test(t))).toBe(true);
     expect(titles.filter((t) => /task 6|step 2/i.test(t))).toEqual([]);
+    // a heading that reports work done, and lines marked with a status, are a change log too
+    const done = ['### All Issues Fixed', '- The workflow starts at `docs/START.md`, linked from `docs/DASHBOARD.md`FIXED', '- Guides live in `docs/guide/` and are indexed by `docs/index.md`FIXED', ''].join('\n');
+    const pad = '### Current gaps\n- Nothing is deployed yet: the staging server, the CI pipeline and the release scripts are not set up so far, and no hosting provider was chosen yet\n- Monitoring, backups and the on-call rota are not in place yet; the team plans them for a later milestone\n- Load tests and the security review are still pending as well, waiting for the staging server to exist first\n';
+    const doneTitles = (heading: string, mark: string) =>
+      reportFactDrafts(viewOf(new SessionBuilder().user('explore the app').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Report\n\n${done.replace('All Issues Fixed', heading).replaceAll('FIXED', mark)}\n${pad}`).build())).map((d) => d.title);
+    expect(doneTitles('Docs layout', '')).toEqual(['Docs layout']);
+    expect(doneTitles('All Issues Fixed', '')).toEqual([]);
+    expect(doneTitles('Docs layout', ' → FIXED')).toEqual([]);
   });
 
   it('drops a section about a file the session changed after the report, and a lone short line', () => {
@@ -206,6 +214,19 @@ describe('report facts', () => {
     };
     expect(reportFactDrafts(viewOf(session('thanks, now add a test for it'))).length).toBeGreaterThan(0);
     expect(reportFactDrafts(viewOf(session("no, it's not a jsonl file, it's json")))).toEqual([]);
+    expect(reportFactDrafts(viewOf(session('it still does it after the restart')))).toEqual([]);
+  });
+
+  it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
+    const closing = (lead: string) => {
+      const b = new SessionBuilder().user('start the app');
+      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
+      const text = `${lead}\n1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`;
+      return reportFactDrafts(viewOf(b.assistant(text).user('thanks, now add the page').build())).map((d) => d.text).join('\n');
+    };
+    expect(closing('How the app runs:')).toContain('The Convex backend runs with');
+    expect(closing("I've started both the development servers:")).not.toContain('The Convex backend runs with');
   });
 });
 

@@ -118,6 +118,9 @@ const READ_ONLY = new Set([
   'strings', 'cd', 'true', 'false', 'test', '[', 'sleep', 'readlink', 'realpath', 'basename', 'dirname', 'env',
   'git status', 'git diff', 'git log', 'git show', 'git branch', 'git ls-files', 'git remote', 'git rev-parse',
   'git fetch',
+  // package managers asked about a package, installing nothing
+  'npm view', 'npm info', 'npm ls', 'npm list', 'npm outdated', 'pip show', 'pip list', 'pip freeze', 'yarn info', 'pnpm ls',
+  'ps', 'lsof', 'netstat', 'ss', 'id', 'uname', 'hostname',
 ]);
 
 /** True for commands that only look at things (they are never a fix nor a pattern step on their own). */

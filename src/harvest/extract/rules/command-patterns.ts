@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, isReadOnly, tokens } from '../commands.js';
-import { clip, code } from '../text.js';
+import { STILL_BROKEN, clip, code } from '../text.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
 
 interface Run {
@@ -136,7 +136,6 @@ export function windowKeys(fams: readonly string[]): (i: number, n: number) => n
 
 /** Sequences of 3 to 5 command families that occur at least twice. */
 /** The user saying the problem is still there ("still not working", "same error"). */
-const STILL_BROKEN = /\b(?:still (?:not|doesn'?t|happens|broken|fails|failing|the same|getting)|not working|doesn'?t work|same (?:error|problem|issue)|didn'?t (?:work|help|fix))\b/i;
 
 function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   const seq: Run[] = [];

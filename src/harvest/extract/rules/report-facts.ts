@@ -8,13 +8,13 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { clip, concreteness, sentence } from '../text.js';
+import { STILL_BROKEN, clip, concreteness, sentence } from '../text.js';
 import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
-const PROPOSAL_SECTION = /\b(?:propos\w*|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
+const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
 const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
 /** How to run, test, build, configure and debug: what the next session needs first. */
@@ -26,8 +26,13 @@ const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications))\b/i;
-/** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress report. */
-const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b/i;
+/** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
+ * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks"). */
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished)\s*[:!✅]*$/i;
+/** A status mark in a line ("→ FIXED: Created …", "✅ Done"): a change log, not how things are. */
+const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
+/** A line in which the agent reports its own action ("I've started …", "I updated …"). */
+const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
 const MIN_LINE = 2;
 const SECTION_CHARS = 360;
 const COMPACT_REPORT = 1800;
@@ -62,6 +67,7 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
   return section.lines.filter(
     (l) =>
       l.score >= (important ? 0 : MIN_LINE) &&
+      !STATUS_LINE.test(l.text) &&
       !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
       (report.source === 'delegate' || grounded(l.text, corpus)),
   );
@@ -90,7 +96,7 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) return undefined;
   if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
@@ -133,9 +139,11 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   let best = 0;
   for (const section of report.sections) {
     const ctx = context(section);
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(section.headings[section.headings.length - 1] ?? '')) continue;
+    const inner = section.headings[section.headings.length - 1] ?? '';
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    // "I've started both servers": what the agent did this time, not how things are
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
@@ -165,11 +173,13 @@ function toolCorpus(view: SessionView): string {
     .toLowerCase();
 }
 
-/** A closing message the user answered with a correction was disputed; its content is not knowledge. */
+/** A closing message the user answered with a correction, or with "it is still broken", was
+ * disputed; its content is not knowledge. */
 export function disputed(view: SessionView, report: Report): boolean {
   if (report.source !== 'closing') return false;
   const next = view.prompts.find((p) => p.index > report.event);
-  return next !== undefined && isCorrection(next.text);
+  // "it still does it": the claim of the report did not hold
+  return next !== undefined && (isCorrection(next.text) || STILL_BROKEN.test(next.text));
 }
 
 export function reportFactDrafts(view: SessionView): Draft[] {
