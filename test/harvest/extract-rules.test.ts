@@ -217,6 +217,14 @@ describe('report facts', () => {
     expect(reportFactDrafts(viewOf(session('it still does it after the restart')))).toEqual([]);
   });
 
+  it('needs a subject: lines that start with their verb under a generic heading say nothing alone', () => {
+    const pad = '### Current gaps\n- Nothing is deployed yet: the staging server, the CI pipeline and the release scripts are not set up so far, and no hosting provider was chosen yet\n- Monitoring, backups and the on-call rota are not in place yet; the team plans them for a later milestone\n- Load tests and the security review are still pending as well, waiting for the staging server to exist first\n';
+    const lines = '- Streams terminal output via `Phoenix.Channel` to the `assets/js/app.js` clients\n- Uses `xterm.js` from `assets/vendor/` for each pane view\n';
+    const titles = (heading: string) => reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Report\n\n### ${heading}\n${lines}\n${pad}`).build())).map((d) => d.title);
+    expect(titles('PaneChannel (lib/app_web/channels/pane_channel.ex)')).toEqual(['PaneChannel (lib/app_web/channels/pane_channel.ex)']);
+    expect(titles('Summary')).toEqual([]);
+  });
+
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
     const closing = (lead: string) => {
       const b = new SessionBuilder().user('start the app');

@@ -61,6 +61,14 @@ interface Scored {
   score: number;
 }
 
+/** A line that starts with its verb ("Streams output via …") continued a lead-in that named the
+ * subject ("Spotter … It:"); under a generic heading ("Summary") nothing says what does it. */
+const BARE_VERB = /^(?:streams|uses|loads|handles|provides|renders|reads|writes|returns|runs|calls|creates|stores|sends|receives|manages|supports|shows|displays|fetches|parses|generates|builds|checks|validates|converts|wraps|exposes|implements|contains|defines|discovers|integrates|allows|enables|lets)\b/i;
+
+function subjectless(ctx: string, line: string): boolean {
+  return (ctx === '' || (GENERIC_TITLE.test(ctx) && concreteness(ctx) === 0)) && BARE_VERB.test(line);
+}
+
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
   const ctx = context(section);
   const important = IMPORTANT.test(ctx);
@@ -68,6 +76,7 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
     (l) =>
       l.score >= (important ? 0 : MIN_LINE) &&
       !STATUS_LINE.test(l.text) &&
+      !subjectless(ctx, l.text) &&
       !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
       (report.source === 'delegate' || grounded(l.text, corpus)),
   );
@@ -143,7 +152,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && !subjectless(ctx, l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
