@@ -9,7 +9,6 @@ import { commandFamilies, family, mainCommand, program, simpleCommands } from '.
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
-import { confirmedStatementDrafts } from '../../src/harvest/extract/rules/confirmed-statements.js';
 import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
 import { PACKAGE_JSON } from '../../src/harvest/extract/rules/toolchain.js';
 import { BACKGROUND, showsMissingModule, TRUNCATED } from '../../src/harvest/extract/rules/tool-quirks.js';
@@ -160,37 +159,6 @@ describe('TextCache', () => {
     byChars.get('y'.repeat(6), make);
     byChars.get('x'.repeat(6), make);
     expect(made).toBe(3);
-  });
-});
-
-describe('confirmed statements', () => {
-  it('pair each statement with the look right before it, in a session of many looks', () => {
-    const b = new SessionBuilder();
-    b.user('find where things are defined');
-    for (let i = 0; i < 6; i++) {
-      b.tool('Read', { file_path: `src/mod${i}.ts` }, `export function handler${i}Event() {}\nexport const X${i} = 1;`);
-      b.assistant(`The function \`handler${i}Event\` is defined in src/mod${i}.ts and nothing else calls it yet.`);
-    }
-    // a statement about an identifier only an earlier look showed: not confirmed by the look before it
-    b.tool('Read', { file_path: 'src/other.ts' }, 'export const unrelated = 2;');
-    b.assistant('The function `handler0Event` is defined in src/mod0.ts and nothing else calls it yet.');
-    const drafts = confirmedStatementDrafts(viewOf(b.build()));
-    expect(drafts.length).toBe(3); // MAX_STATEMENTS
-    for (const d of drafts) {
-      const i = /handler(\d)Event/.exec(d.text)![1];
-      expect(d.tags).toContain('confirmed');
-      // the evidence is the statement right after the Read of mod<i> (user 0, then call, result, statement)
-      expect(d.event).toBe(3 + Number(i) * 3);
-    }
-    // only the look right before a statement confirms it
-    const c = new SessionBuilder();
-    c.user('where is it');
-    c.tool('Read', { file_path: 'src/mod0.ts' }, 'export function handler0Event() {}');
-    c.tool('Read', { file_path: 'src/other.ts' }, 'export const unrelated = 2;');
-    c.assistant('The function `handler0Event` is defined in src/mod0.ts and nothing else calls it yet.');
-    c.tool('Read', { file_path: 'src/mod0.ts' }, 'export function handler0Event() {}');
-    c.assistant('The function `handler0Event` is defined in src/mod0.ts and nothing else calls it yet.');
-    expect(confirmedStatementDrafts(viewOf(c.build())).map((d) => d.event)).toEqual([8]);
   });
 });
 

@@ -8,7 +8,6 @@ import type { Candidate, Extractor } from '../candidate.js';
 import { makeCandidate, type RuleExtractor } from './build.js';
 import { checkFindings } from './rules/check-findings.js';
 import { commandPatterns } from './rules/command-patterns.js';
-import { confirmedStatements } from './rules/confirmed-statements.js';
 import { dataFormats } from './rules/data-formats.js';
 import { errorFix } from './rules/error-fix.js';
 import { missingFiles } from './rules/missing-files.js';
@@ -38,7 +37,6 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   commandPatterns,
   reportFacts,
   repoRules,
-  confirmedStatements,
   missingFiles,
   dataFormats,
   toolchain,
