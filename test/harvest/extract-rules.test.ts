@@ -933,6 +933,9 @@ describe('user corrections: what is one', () => {
       "for now let's not add tests, we will do them later",
       "why did i add a Dockerfile? it's not needed, remove that configuration",
       "But I think it's because the Dockerfile is not used. It's not referenced anywhere.",
+      "ah, that fixed it. I think the issue is there were two layers of parent/child dialogs, it's not the root",
+      'Two errors show up on chrome: `The default_popup file in the manifest doesn\'t exist.` and `Service worker registration failed.`',
+      "Therefore, kindly update with that logic, and i'll later test it, it isn't urgent",
     ]) expect(drafts(message), message).toEqual([]);
   });
 

@@ -37,12 +37,14 @@ const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
 const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
-const ASKS = /(?:^|[.!?]\s+)(?:(?:then|also|and|now|so)\b[,\s]+)?(?:(?:can|could|would|will) you|please|tell me|show me|explain)\b/i;
+const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain)\b/i;
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
  * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
 const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
 /** Praise of the work ("it's just super beautiful", "looks great", "love it"): the user accepted
  * it, and what follows is the next step. */
+/** "ah, that fixed it", "it works now": the agent's change worked, whatever the user adds. */
+const FIXED_IT = /^(?:(?:ah|oh|ok(?:ay)?|yes|yep|great|nice|cool)\b[\s,.!]*)?(?:that|this|it|the (?:change|fix))\s+(?:(?:fixed|solved|did) it|(?:now )?works(?: now)?|worked)\b/i;
 const PRAISE = /^(?:(?:it'?s|its|this is|that'?s|(?:it |this )?looks|(?:it |this )?works)\s+(?:(?:just|really|so|super|very|absolutely)\s+)*(?:beautiful|great|perfect|amazing|awesome|nice|good|excellent|fantastic|lovely|brilliant|gorgeous)|(?:i )?love (?:it|this))\b/i;
 /** An opinion on what to do ("I don't think we need a Dockerfile", "I guess we should …"), not a
  * statement that something the agent believed or did was wrong ("I think X is the same as Y" is
@@ -146,14 +148,16 @@ function fromPrompts(view: SessionView): Draft[] {
     if (whole.length < 12 || whole.length > 1200) return;
     if (i === 0 && !CONVENTION.test(whole)) return; // the opening prompt is the task, not a correction
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
-    if (!CORRECTION.test(whole) && !MISTAKE.test(whole)) return;
+    // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own
+    const own = whole.replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
+    if (!CORRECTION.test(own) && !MISTAKE.test(own)) return;
     // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
     const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
     if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     // (users often type the next sentence in lower case: "why did i ask about toml? it's not needed")
     if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
-    if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening)) return;
+    if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening) || FIXED_IT.test(whole)) return;
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
