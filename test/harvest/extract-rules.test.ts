@@ -225,6 +225,14 @@ describe('report facts', () => {
     expect(titles('Summary')).toEqual([]);
   });
 
+  it('leaves out prose the rules cannot read, offers and "you can now" lines', () => {
+    const pad = '### Current gaps\n- Nothing is deployed yet: the staging server, the CI pipeline and the release scripts are not set up so far, and no hosting provider was chosen yet\n- Monitoring, backups and the on-call rota are not in place yet; the team plans them for a later milestone\n- Load tests and the security review are still pending as well, waiting for the staging server to exist first\n- Error tracking and log shipping are not configured yet; the logs only go to the console for now\n';
+    const titles = (lines: string) => reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Report\n\n### Build (assets/build.js)\n${lines}\n${pad}`).build())).map((d) => d.text);
+    expect(titles('- Entry is `assets/js/app.js`, output goes to `priv/static/assets/`\n')).toHaveLength(1);
+    expect(titles('- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化\n')).toEqual([]);
+    expect(titles('- If you want, I can also move `assets/build.js` to `scripts/build.mjs`\n- You can now run `node assets/build.js --watch` from `assets/`\n')).toEqual([]);
+  });
+
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
     const closing = (lead: string) => {
       const b = new SessionBuilder().user('start the app');
@@ -310,6 +318,24 @@ describe('what a failure teaches', () => {
     const pitfalls = extractSession(explained).filter((c) => c.category === 'pitfall');
     expect(pitfalls).toHaveLength(1);
     expect(pitfalls[0]!.text).toContain('Cause: The build fails because `order.items` is optional');
+  });
+
+  it('never states an error read back as its cause, nor keeps an error the agent found harmless', () => {
+    const failing = (explanation: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('install the requirements')
+            .bash('pip install -r requirements.txt', "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.", 1)
+            .assistant(explanation)
+            .bash('pip install -r requirements.txt --upgrade', 'Successfully installed flask-3.0.0', 0)
+            .build(),
+        ),
+      );
+    expect(failing('The resolver fails because `flask` 3 requires `werkzeug` 3, which the old `requirements.txt` pins to 2.')).toHaveLength(1);
+    expect(failing('There were some dependency conflicts with other packages in the Anaconda environment, but these shouldn\'t affect `flask`.')).toEqual([]);
+    const readBack = failing('However, I noticed the output shows an ERROR from the dependency resolver because `flask` is pinned.');
+    expect(readBack.map((d) => d.text).join('')).not.toContain('I noticed');
   });
 
   it('states a cause in whole sentences', () => {
@@ -594,6 +620,12 @@ describe('listed open questions', () => {
       .build();
     const texts = openQuestionDrafts(viewOf(session)).filter((d) => d.text.includes('listed as an open question')).map((d) => d.text);
     expect(texts).toEqual(['Open (listed as an open question, not answered in the session): What does `ZFLAG` = 3 mean for cloud books?']);
+  });
+
+  it('leaves a closing question in a language the rules cannot read alone (an offer looks the same)', () => {
+    const closing = (q: string) => openQuestionDrafts(viewOf(new SessionBuilder().user('fix the linker').assistant(`The FFI build links now. ${q}`).build()));
+    expect(closing('Why does the linker still pull `libsecp256k1.a` from the old build directory path?')).toHaveLength(1);
+    expect(closing('Хотите, чтобы я сразу переписал ваш `secp_wrapper.h` в таком стиле для всех платформ?')).toEqual([]);
   });
 });
 
@@ -921,6 +953,14 @@ describe('user corrections: what is one', () => {
       .assistant("I'll update the shared/gitconfig file with the recommended settings:")
       .build();
     expect(userCorrectionDrafts(viewOf(narrated))[0]!.text).toMatch(/^User correction: No it's in this setting repo/);
+    // a reaction that takes up none of the user's words is about something else
+    const unrelated = new SessionBuilder()
+      .user('make the launcher reliable')
+      .assistant('I will also try launching it from a LaunchAgent.')
+      .user('no it always works when started from here - no need to try that')
+      .assistant('- The AppleScript version uses the `tell application "Terminal"` approach, which is more reliable.')
+      .build();
+    expect(userCorrectionDrafts(viewOf(unrelated))[0]!.text).toMatch(/^User correction: no it always works/);
   });
 
   it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {

@@ -103,8 +103,11 @@ interface SentenceFacts {
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 
+/** "I noticed the output shows an Error: …": the error read back, not why it happened. */
+const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|the (?:output|log|logs|build|terminal) (?:shows?|says|reports?|printed))\b/i;
+
 function factsOf(s: string): SentenceFacts {
-  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s);
+  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s);
   return {
     text: s,
     excluded,

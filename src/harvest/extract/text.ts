@@ -57,6 +57,23 @@ function cutAt(t: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(–-]+$/, '')}…`;
 }
 
+/**
+ * Prose the rules cannot read: most of its letters are outside the Latin script (Chinese,
+ * Cyrillic, …). Every test the rules make of prose (narration, change log, offer, hedge) is
+ * English; such a line would pass them all unread, so the rules leave it to the model extractor.
+ */
+export function unreadableProse(text: string): boolean {
+  let latin = 0;
+  let other = 0;
+  for (const ch of text.replace(/`[^`]*`/g, '')) {
+    if (/[A-Za-z]/.test(ch)) latin++;
+    // a Chinese or Japanese character carries about a word: weigh it like one (~4 letters)
+    else if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(ch)) other += 4;
+    else if (/\p{L}/u.test(ch)) other++;
+  }
+  return other > latin;
+}
+
 /** The user saying the problem is still there ("still not working", "it still does it"): what
  * was tried or claimed did not fix it. */
 export const STILL_BROKEN = /\b(?:still (?:not|doesn'?t|does(?: it| that| this)?|do(?:es)? the same|happens|happening|occurs|shows?|there|broken|fails|failing|the same|getting|an issue)|not working|doesn'?t work|same (?:error|problem|issue)|didn'?t (?:work|help|fix))\b/i;

@@ -177,6 +177,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     // sentence of the agent is often about something else
     const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err, 4, true, false, true);
     if (!why && (!fix || plainRetry)) continue;
+    // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
+    if (eventsBetween(view, s.outputEvent, windowEnd).some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
     // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
     // is this task's repair, nothing a later session could apply
     if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;
@@ -210,6 +212,7 @@ function fromToolFailures(view: SessionView): Draft[] {
   return drafts;
 }
 
+const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
 const REPORTED_ERROR = /^\s*(?:[\w ]*error[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
 const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;
 const FIX_SENTENCE = /^(?:converted|changed|moved|added|removed|replaced|fixed|switched|made|renamed|reordered|wrapped|escaped|updated)\b/i;

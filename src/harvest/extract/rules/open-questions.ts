@@ -6,7 +6,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf } from '../report.js';
-import { clip, code, concreteness, oneLine, sentence, sentences } from '../text.js';
+import { clip, code, concreteness, oneLine, sentence, sentences, unreadableProse } from '../text.js';
 import { editedFiles, type SessionView } from '../view.js';
 
 const OPEN_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|unresolved|remaining)\b/i;
@@ -80,6 +80,8 @@ function closingDoubts(view: SessionView): Draft[] {
   if (!last || last.kind !== 'assistant') return [];
   const drafts: Draft[] = [];
   for (const s of sentences(last.text)) {
+    // (in a language the rules cannot read, an offer to the user cannot be told from a question)
+    if (unreadableProse(s)) continue;
     const question = s.endsWith('?') && !OFFER.test(s);
     if (!question && !DOUBT.test(s)) continue;
     // a question must stand alone for a later reader: "What about X?" does not
@@ -127,7 +129,7 @@ function listedQuestions(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   for (const raw of found.items) {
     const q = sentences(raw)[0] ?? '';
-    if (!q.endsWith('?') || q.length < 20 || OFFER.test(q) || concreteness(raw) === 0) continue;
+    if (!q.endsWith('?') || q.length < 20 || OFFER.test(q) || unreadableProse(q) || concreteness(raw) === 0) continue;
     const spans = [...raw.matchAll(/`([^`]{2,})`/g)].map((m) => m[1]!);
     // Settled when a later sentence states a conclusion about the same identifiers.
     const settled = later.some((t) => sentences(t).some((x) => SETTLED.test(x) && spans.length > 0 && spans.every((sp) => x.includes(sp))));

@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, concreteness, sentence } from '../text.js';
+import { STILL_BROKEN, clip, concreteness, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -25,7 +25,7 @@ const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|befor
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
-const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications))\b/i;
+const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks"). */
 const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished)\s*[:!✅]*$/i;
@@ -33,6 +33,9 @@ const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)
 const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
 /** A line in which the agent reports its own action ("I've started …", "I updated …"). */
 const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
+/** An offer to the user ("If you want, I can also …") or what the user can do now ("You can now
+ * run …"): the close of this task, not how the repository is. */
+const OFFER_LINE = /^(?:if you (?:want|like|'d like|prefer)|would you like|let me know|shall i|do you want|i can also|you can now)\b/i;
 const MIN_LINE = 2;
 const SECTION_CHARS = 360;
 const COMPACT_REPORT = 1800;
@@ -75,6 +78,8 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
   return section.lines.filter(
     (l) =>
       l.score >= (important ? 0 : MIN_LINE) &&
+      !unreadableProse(l.text) &&
+      !OFFER_LINE.test(l.text) &&
       !STATUS_LINE.test(l.text) &&
       !subjectless(ctx, l.text) &&
       !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
@@ -152,7 +157,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && !subjectless(ctx, l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !unreadableProse(l.text) && !OFFER_LINE.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && !subjectless(ctx, l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');

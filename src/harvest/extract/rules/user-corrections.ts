@@ -130,6 +130,15 @@ function restatement(react: string | undefined): string | undefined {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** The reaction takes up a word of the correction ("http" in "no it should be http"): without
+ * one, it is about something else and restates nothing. */
+function echoesWord(text: string, react: string | undefined): boolean {
+  if (!react) return false;
+  const theirs = new Set(react.toLowerCase().match(/[a-z][\w.-]*/g) ?? []);
+  return (text.toLowerCase().match(/[a-z][\w.-]*/g) ?? []).some((w) => w.length >= 3 && !ECHO_STOP.has(w) && theirs.has(w));
+}
+const ECHO_STOP = new Set(['the', 'and', 'not', 'but', 'should', 'would', 'could', 'this', 'that', 'there', 'here', 'its', "it's", 'always', 'never', 'need', 'try', 'use', 'just', 'with', 'from', 'for', 'are', 'was', 'works', 'work']);
+
 /** The agent's call the user rejected just before correcting it. */
 function rejectedBefore(view: SessionView, promptIndex: number): string | undefined {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
@@ -181,7 +190,7 @@ function fromPrompts(view: SessionView): Draft[] {
     const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
-    const stated = text.length <= 80 && PRONOUN_LED.test(text) ? restatement(react) : undefined;
+    const stated = text.length <= 80 && PRONOUN_LED.test(text) && echoesWord(text, react) ? restatement(react) : undefined;
     drafts.push({
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
