@@ -338,6 +338,25 @@ describe('what a failure teaches', () => {
     expect(readBack.map((d) => d.text).join('')).not.toContain('I noticed');
   });
 
+  it("shows a command without the cd into this machine's folders, and never a plan as its cause", () => {
+    const session = (said: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('build the frontend')
+            .bash('cd ~/Desktop/Coding/shop/services/web && npm run build', "Error: [postcss] It looks like you're trying to use `tailwindcss` directly as a PostCSS plugin.", 1)
+            .assistant(said)
+            .bash('cd services/web && npm install -D @tailwindcss/postcss && npm run build', 'built in 2.1s', 0)
+            .build(),
+        ),
+      )[0]?.text ?? '';
+    const text = session('The build fails because Tailwind CSS 4 moved its PostCSS plugin into the `@tailwindcss/postcss` package.');
+    expect(text).toMatch(/^`npm run build` fails with/);
+    expect(text).toContain('`cd services/web && npm install -D @tailwindcss/postcss && npm run build` succeeded');
+    expect(text).not.toContain('Desktop');
+    expect(session('We need to reply concisely to the user because the build is blocked by the `tailwindcss` plugin.')).not.toContain('We need to reply');
+  });
+
   it('states a cause in whole sentences', () => {
     const long = 'This happens because the `grid` macro does not pass `macros` on to `textGetter`, so `getchar` is read from undefined. The issue is in how the macro system passes the `macros` object to `runLayer` in autopaint mode.';
     const text = errorFixDrafts(viewOf(new SessionBuilder().user('Uncaught TypeError: Cannot read properties of undefined (reading \'getchar\')\nat textGetter (drawing.js:12)').assistant(long).tool('Edit', { file_path: '/home/dev/p5/src/macros.js', old_string: 'grid(p)', new_string: 'grid(p, macros)' }, 'updated').build()))[0]!.text;

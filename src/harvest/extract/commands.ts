@@ -163,3 +163,10 @@ function mainCommandOf(command: string): string {
   const parts = simpleCommands(command);
   return parts.find((p) => program(p) !== 'cd') ?? parts[0] ?? '';
 }
+
+/** A command as an item shows it: a leading `cd` into an absolute or home path (`cd ~/Desktop/x/app &&
+ * npm run build`) says where this machine keeps the checkout, not what to run, and names a person's
+ * folders; a relative `cd services/web &&` stays, it is part of how to run it. */
+export function shownCommand(command: string): string {
+  return command.replace(/^\s*cd\s+(?:"(?:~|\/|[A-Za-z]:)[^"]*"|'(?:~|\/|[A-Za-z]:)[^']*'|(?:~|\/|[A-Za-z]:)[^\s&;|]*)\s*(?:&&|;)\s*/, '');
+}

@@ -95,7 +95,6 @@ interface SentenceFacts {
   causal: boolean;
   strong: boolean;
   concrete: number;
-  narration: boolean;
   firstPerson: boolean;
   words: Set<string> | undefined;
 }
@@ -107,14 +106,14 @@ const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i thin
 const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|the (?:output|log|logs|build|terminal) (?:shows?|says|reports?|printed))\b/i;
 
 function factsOf(s: string): SentenceFacts {
-  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s);
+  // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
+  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s);
   return {
     text: s,
     excluded,
     causal: !excluded && CAUSAL.test(s),
     strong: STRONG_CAUSE.test(s),
     concrete: excluded ? 0 : Math.min(2, concreteness(s)),
-    narration: !excluded && NARRATION.test(s),
     firstPerson: !excluded && /^(?:I|I'm|I've|We|We're)\b/.test(s),
     words: excluded ? undefined : words(s),
   };
@@ -129,7 +128,6 @@ function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
   const shared = overlap(errWords, f.words!) * Math.min(errWords.size, 6);
   score += Math.min(3, shared);
   score += f.concrete;
-  if (f.narration) score -= 3;
   if (f.firstPerson && !f.causal) score -= 1;
   return score;
 }

@@ -259,4 +259,4 @@ export function code(text: string): string {
 }
 
 /** Words that mark a statement as first-person narration of the agent's own steps. */
-export const NARRATION = /^(?:let me|let's|i'll|i will|i'm going to|i am going to|i need to|i should|now (?:i|let)|next,? i|first,? (?:i|let)|great|perfect|excellent|good|ok(?:ay)?|done|all done|now)\b/i;
+export const NARRATION = /^(?:let me|let's|i'll|i will|i'm going to|i am going to|i need to|i should|we need to|we'll|we will|we should|we must now|now (?:i|let)|next,? i|first,? (?:i|let)|great|perfect|excellent|good|ok(?:ay)?|done|all done|now)\b/i;

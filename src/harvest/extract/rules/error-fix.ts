@@ -8,7 +8,7 @@
 import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { commandFamilies, family, isCheck, isReadOnly, mainCommand, tokens } from '../commands.js';
+import { commandFamilies, family, isCheck, isReadOnly, mainCommand, shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
@@ -183,11 +183,11 @@ function fromToolFailures(view: SessionView): Draft[] {
     // is this task's repair, nothing a later session could apply
     if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;
 
-    const parts = [`${code(clip(s.command, 90))} fails with ${code(err)}.`];
+    const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
     if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
     if (fix && !plainRetry) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
-      parts.push(`Fix: ${via}${code(clip(fix.command!, 90))} succeeded.`);
+      parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
     }
     const draft: Draft = {
       category: 'pitfall',

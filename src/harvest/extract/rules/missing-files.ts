@@ -7,7 +7,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { tokens } from '../commands.js';
+import { shownCommand, tokens } from '../commands.js';
 import { errorLine } from '../diagnosis.js';
 import { clip, code } from '../text.js';
 import { isEdit, READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -165,7 +165,7 @@ function packageDrafts(view: SessionView): Draft[] {
         {
           category: 'pitfall',
           title: `${word} is installed as ${clip(shown[0]!, 50)}`,
-          text: `The dependency is not installed as ${guessed.slice(0, 2).map((g) => code(`node_modules/${g}`)).join(' or ')} (${code(clip(s.command, 70))} reports ${code('No such file or directory')}); it is installed as ${shown.map((p) => code(p)).join(', ')} under node_modules/.`,
+          text: `The dependency is not installed as ${guessed.slice(0, 2).map((g) => code(`node_modules/${g}`)).join(' or ')} (${code(clip(shownCommand(s.command), 70))} reports ${code('No such file or directory')}); it is installed as ${shown.map((p) => code(p)).join(', ')} under node_modules/.`,
           confidence: CONFIDENCE.verified,
           event: s.outputEvent,
           tags: ['location', 'dependency', word.toLowerCase()],

@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { mainCommand, tokens } from '../commands.js';
+import { mainCommand, shownCommand, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { type SessionView, type Step } from '../view.js';
 
@@ -67,7 +67,7 @@ export function oversizedOutputDrafts(view: SessionView): Draft[] {
       {
         category: 'pitfall',
         title: `${prog} floods the output${culprit ? ` with ${clip(culprit, 40)}` : ''}`,
-        text: `${code(clip(s.command, 90))} returns ${size}${culprit ? `, mostly from ${code(culprit)}` : ''}. Exclude ${culprit ? 'those files' : 'the bulky files'} with ${added.slice(0, 2).map((x) => code(x)).join(' ')} (as in ${code(clip(rerun.command!, 90))}) or search a narrower path.`,
+        text: `${code(clip(shownCommand(s.command), 90))} returns ${size}${culprit ? `, mostly from ${code(culprit)}` : ''}. Exclude ${culprit ? 'those files' : 'the bulky files'} with ${added.slice(0, 2).map((x) => code(x)).join(' ')} (as in ${code(clip(shownCommand(rerun.command!), 90))}) or search a narrower path.`,
         confidence: rerun.failed ? CONFIDENCE.stated : CONFIDENCE.verified,
         event: s.outputEvent,
         tags: [prog, 'output', 'search'],

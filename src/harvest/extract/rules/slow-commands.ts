@@ -9,7 +9,7 @@
 import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { isReadOnly } from '../commands.js';
+import { isReadOnly, shownCommand } from '../commands.js';
 import { clip, code, hookSections, literalNewlines } from '../text.js';
 import type { SessionView, Step } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
@@ -111,7 +111,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const sections = hookSections(s.output);
     const timing = timingLine(s.output);
     const later = warmUp(view, s, fam, seconds, secondsOf);
-    const parts = [later === undefined ? `${code(clip(s.command, 80))} takes about ${human(seconds)} in this repo` : `The first ${code(clip(s.command, 80))} run in this checkout took about ${human(seconds)} (later runs at most ${human(later)})`];
+    const parts = [later === undefined ? `${code(clip(shownCommand(s.command), 80))} takes about ${human(seconds)} in this repo` : `The first ${code(clip(shownCommand(s.command), 80))} run in this checkout took about ${human(seconds)} (later runs at most ${human(later)})`];
     if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
     if (timing) parts.push(`the output shows ${code(timing)}`);
     const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';

@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { perObject } from '../per-object.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { tokens } from '../commands.js';
+import { shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
@@ -130,7 +130,7 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     // not of every machine: the repo's, never global
     scope: 'repo',
     title: `${missing} is not installed`,
-    text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(s.command, 80))}.${insteadText}`,
+    text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}`,
     confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [missing, s.call.name, ...(instead ? [instead.program] : [])],
@@ -272,7 +272,7 @@ function toolRefusal(view: SessionView, s: Step): Draft {
 
 function permission(s: Step): Draft {
   const err = errorLine(s.output, 160);
-  const what = s.command ? code(clip(s.command, 80)) : code(s.call.name);
+  const what = s.command ? code(clip(shownCommand(s.command), 80)) : code(s.call.name);
   return {
     category: 'tool-quirk',
     scope: 'repo',
@@ -350,7 +350,7 @@ function backgrounded(view: SessionView): Draft | undefined {
     const follow = view.steps.slice(s.pos + 1, s.pos + 6).find((l) => JSON.stringify(l.call.input).includes(id) && l.call.name !== s.call.name);
     const timeout = typeof s.call.input.timeout === 'number' ? ` (timeout ${s.call.input.timeout} ms)` : '';
     const how = follow ? `; collect its output with ${code(follow.call.name)}${follow.call.input.block === true ? ' (block: true)' : ''} or read the .output file` : '; read its .output file later';
-    const cmd = s.command ? ` ${code(clip(s.command, 60))}` : '';
+    const cmd = s.command ? ` ${code(clip(shownCommand(s.command), 60))}` : '';
     return {
       category: 'tool-quirk',
       scope: 'agent',
