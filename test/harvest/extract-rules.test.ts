@@ -233,6 +233,14 @@ describe('report facts', () => {
     expect(titles('- If you want, I can also move `assets/build.js` to `scripts/build.mjs`\n- You can now run `node assets/build.js --watch` from `assets/`\n')).toEqual([]);
   });
 
+  it("leaves out sections that announce the agent's change, a promise, or instructions for the user", () => {
+    const pad = '### Current gaps\n- Nothing is deployed yet: the staging server, the CI pipeline and the release scripts are not set up so far, and no hosting provider was chosen yet\n- Monitoring, backups and the on-call rota are not in place yet; the team plans them for a later milestone\n- Load tests and the security review are still pending as well, waiting for the staging server to exist first\n- Error tracking and log shipping are not configured yet; the logs only go to the console for now\n';
+    const titles = (heading: string) =>
+      reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, `## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${pad}`).build())).map((d) => d.title);
+    expect(titles('Launcher (launch.applescript)')).toHaveLength(1);
+    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon']) expect(titles(heading), heading).toEqual([]);
+  });
+
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
     const closing = (lead: string) => {
       const b = new SessionBuilder().user('start the app');

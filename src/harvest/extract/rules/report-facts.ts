@@ -14,7 +14,7 @@ import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
-const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
+const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|will|differences?|previous versions?|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
 const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
 /** How to run, test, build, configure and debug: what the next session needs first. */
@@ -29,6 +29,9 @@ const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summar
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks"). */
 const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished)\s*[:!✅]*$/i;
+/** A label that announces the agent's own change ("Enhanced Port Cleanup", "App (Updated - shows
+ * Terminal)", "Recompiled Application"): the change log of this turn. */
+const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;
 /** A status mark in a line ("→ FIXED: Created …", "✅ Done"): a change log, not how things are. */
 const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
 /** A line in which the agent reports its own action ("I've started …", "I updated …"). */
@@ -110,7 +113,7 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner)) return undefined;
   if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
@@ -154,7 +157,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !unreadableProse(l.text) && !OFFER_LINE.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && !subjectless(ctx, l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
