@@ -135,8 +135,6 @@ export function windowKeys(fams: readonly string[]): (i: number, n: number) => n
 }
 
 /** Sequences of 3 to 5 command families that occur at least twice. */
-/** The user saying the problem is still there ("still not working", "same error"). */
-
 function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   const seq: Run[] = [];
   for (const r of all) {

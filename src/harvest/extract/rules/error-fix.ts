@@ -175,10 +175,11 @@ function fromToolFailures(view: SessionView): Draft[] {
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
-    const why = explain(eventsBetween(view, s.outputEvent, windowEnd), err, 4, true, false, true);
+    const after = eventsBetween(view, s.outputEvent, windowEnd);
+    const why = explain(after, err, 4, true, false, true);
     if (!why && (!fix || plainRetry)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
-    if (eventsBetween(view, s.outputEvent, windowEnd).some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
+    if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
     // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
     // is this task's repair, nothing a later session could apply
     if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;

@@ -75,16 +75,25 @@ function subjectless(ctx: string, line: string): boolean {
   return (ctx === '' || (GENERIC_TITLE.test(ctx) && concreteness(ctx) === 0)) && BARE_VERB.test(line);
 }
 
+/** A heading under which the agent reports this turn, not how things are: work done, its own
+ * action, a change it announces, an offer to the user. */
+function turnHeading(inner: string): boolean {
+  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
+}
+
+/** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
+ * mark, a verb without its subject. */
+function noFactLine(ctx: string, line: string): boolean {
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || subjectless(ctx, line);
+}
+
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
   const ctx = context(section);
   const important = IMPORTANT.test(ctx);
   return section.lines.filter(
     (l) =>
       l.score >= (important ? 0 : MIN_LINE) &&
-      !unreadableProse(l.text) &&
-      !OFFER_LINE.test(l.text) &&
-      !STATUS_LINE.test(l.text) &&
-      !subjectless(ctx, l.text) &&
+      !noFactLine(ctx, l.text) &&
       !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
       (report.source === 'delegate' || grounded(l.text, corpus)),
   );
@@ -113,7 +122,7 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner)) return undefined;
   if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
@@ -157,10 +166,10 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !unreadableProse(l.text) && !OFFER_LINE.test(l.text) && !STATUS_LINE.test(l.text) && !FIRST_PERSON_DID.test(l.text) && !subjectless(ctx, l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');

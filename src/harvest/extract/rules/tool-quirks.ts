@@ -35,21 +35,25 @@ export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
  * (`dump_zsh_state`) belongs to the shell wrapper of the agent's harness, not to the machine. */
 function missingName(s: Step): string | undefined {
   if (s.command === undefined) return undefined;
-  const words = tokens(s.command);
   for (const m of s.output.matchAll(MISSING_ANYWHERE)) {
     const missing = m[1] ?? m[2] ?? m[3];
-    if (missing !== undefined && words.some((t) => t === missing || t.endsWith(`/${missing}`))) return missing;
+    if (missing !== undefined && runsProgram(s.command, missing)) return missing;
   }
   return undefined;
 }
 const MISSING_ANYWHERE = new RegExp(MISSING_COMMAND.source, 'gm');
+
+/** Whether a command line runs `name`, as a word or a path ending in it. */
+function runsProgram(command: string, name: string): boolean {
+  return tokens(command).some((t) => t === name || t.endsWith(`/${name}`));
+}
 
 /** An error line that says a command is missing which the command line never ran: the harness's
  * shell wrapper talking (Cursor's `dump_zsh_state`), not a failure of the command. */
 export function strayMissingCommand(err: string, command: string): boolean {
   const m = MISSING_COMMAND.exec(err);
   const missing = m?.[1] ?? m?.[2] ?? m?.[3];
-  return missing !== undefined && !tokens(command).some((t) => t === missing || t.endsWith(`/${missing}`));
+  return missing !== undefined && !runsProgram(command, missing);
 }
 
 function isEditStep(s: Step): boolean {
