@@ -239,6 +239,7 @@ describe('report facts', () => {
     expect(titles('- Entry is `assets/js/app.js`, output goes to `priv/static/assets/`\n')).toHaveLength(1);
     expect(titles('- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化\n')).toEqual([]);
     expect(titles('- If you want, I can also move `assets/build.js` to `scripts/build.mjs`\n- You can now run `node assets/build.js --watch` from `assets/`\n')).toEqual([]);
+    expect(titles('- The bundle from `assets/build.js` deploys to `https://vercel.com/<your-team-or-username>/app` via `vercel --prod`\n')).toEqual([]);
   });
 
   it("leaves out sections that announce the agent's change, a promise, or instructions for the user", () => {

@@ -81,10 +81,13 @@ function turnHeading(inner: string): boolean {
   return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
 }
 
+/** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */
+const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>/i;
+
 /** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
- * mark, a verb without its subject. */
+ * mark, a verb without its subject, a placeholder where the fact should be. */
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || subjectless(ctx, line);
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
