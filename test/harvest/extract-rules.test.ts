@@ -373,6 +373,19 @@ describe('what a failure teaches', () => {
     expect(session('We need to reply concisely to the user because the build is blocked by the `tailwindcss` plugin.')).not.toContain('We need to reply');
   });
 
+  it('names no fix when many other steps came between the failure and the success', () => {
+    const session = (said: string) => {
+      const b = new SessionBuilder().user('commit it').bash('git commit -m "x"', 'Pre-commit validation failed: [DIALYZER] 2 errors', 1);
+      if (said) b.assistant(said);
+      return errorFixDrafts(viewOf(b.bash('mix format', '').bash('mix compile', 'ok').bash('mix dialyzer', 'done').tool('Edit', { file_path: '/home/dev/app/lib/app/summary.ex', old_string: 'a', new_string: 'b' }, 'updated').bash('mix test', '3 tests, 0 failures').bash('git commit -m "x"', '[main 1a2b3c4] x', 0).build()));
+    };
+    const stated = session('The hook blocks because `LLMChain.run` returns a 3-tuple `{:error, chain, reason}`, not `{:error, reason}`.');
+    expect(stated).toHaveLength(1);
+    expect(stated[0]!.text).not.toContain('Fix:');
+    expect(stated[0]!.confidence).toBe(0.7);
+    expect(session('')).toEqual([]);
+  });
+
   it('states a cause in whole sentences', () => {
     const long = 'This happens because the `grid` macro does not pass `macros` on to `textGetter`, so `getchar` is read from undefined. The issue is in how the macro system passes the `macros` object to `runLayer` in autopaint mode.';
     const text = errorFixDrafts(viewOf(new SessionBuilder().user('Uncaught TypeError: Cannot read properties of undefined (reading \'getchar\')\nat textGetter (drawing.js:12)').assistant(long).tool('Edit', { file_path: '/home/dev/p5/src/macros.js', old_string: 'grid(p)', new_string: 'grid(p, macros)' }, 'updated').build()))[0]!.text;

@@ -172,12 +172,14 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (fix && ownSlip(view, s, fix, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : emptyList<string>();
     const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
+    // many other steps between the failure and the success: which of them fixed it cannot be told
+    const blurred = between.length > 2;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);
     const why = explain(after, err, 4, true, false, true);
-    if (!why && (!fix || plainRetry)) continue;
+    if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
     // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
@@ -186,7 +188,8 @@ function fromToolFailures(view: SessionView): Draft[] {
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
     if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
-    if (fix && !plainRetry) {
+    const fixed = fix !== undefined && !plainRetry && !blurred;
+    if (fixed) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
       parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
     }
@@ -194,13 +197,13 @@ function fromToolFailures(view: SessionView): Draft[] {
       category: 'pitfall',
       title: `${fam} fails: ${clip(err, 60)}`,
       text: parts.join(' '),
-      confidence: fix && !plainRetry ? CONFIDENCE.verified : CONFIDENCE.stated,
+      confidence: fixed ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [s.call.name, ...fam.split(' ')],
       quotes: [err, ...(fix ? [fix.command!] : [])],
       rule: 'error-fix',
       signature: errorSignature(err),
-      score: (fix && !plainRetry ? 8 : 5) + (why ? 1 : 0),
+      score: (fixed ? 8 : 5) + (why ? 1 : 0),
     };
     byKey.set(key, draft);
     drafts.push(draft);
