@@ -277,18 +277,14 @@ describe('errors the user pasted', () => {
   });
 });
 
+/** The error → fix drafts of a session in which `failed` fails with `output`, the agent says
+ * `said`, then `fix` succeeds. */
+function failThenFix(failed: string, output: string, said: string, fix: string): ReturnType<typeof errorFixDrafts> {
+  return errorFixDrafts(viewOf(new SessionBuilder().user('go on').bash(failed, output, 1).assistant(said).bash(fix, 'ok', 0).build()));
+}
+
 describe('the cause of a failure', () => {
-  const failing = (explanation: string) =>
-    errorFixDrafts(
-      viewOf(
-        new SessionBuilder()
-          .user('commit the stylesheet')
-          .bash('git add priv/static/assets/app.css', 'The following paths are ignored by one of your .gitignore files:\npriv/static/assets', 1)
-          .assistant(explanation)
-          .bash('git add -f priv/static/assets/app.css', '', 0)
-          .build(),
-      ),
-    )[0]?.text ?? '';
+  const failing = (explanation: string) => failThenFix('git add priv/static/assets/app.css', 'The following paths are ignored by one of your .gitignore files:\npriv/static/assets', explanation, 'git add -f priv/static/assets/app.css')[0]?.text ?? '';
 
   it("is the agent's diagnosis, never its next step padded on", () => {
     const text = failing('The CSS file is in `priv/static/assets/` which is gitignored. Let me check where the source CSS lives.');
@@ -337,17 +333,7 @@ describe('what a failure teaches', () => {
   });
 
   it('never states an error read back as its cause, nor keeps an error the agent found harmless', () => {
-    const failing = (explanation: string) =>
-      errorFixDrafts(
-        viewOf(
-          new SessionBuilder()
-            .user('install the requirements')
-            .bash('pip install -r requirements.txt', "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.", 1)
-            .assistant(explanation)
-            .bash('pip install -r requirements.txt --upgrade', 'Successfully installed flask-3.0.0', 0)
-            .build(),
-        ),
-      );
+    const failing = (explanation: string) => failThenFix('pip install -r requirements.txt', "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.", explanation, 'pip install -r requirements.txt --upgrade');
     expect(failing('The resolver fails because `flask` 3 requires `werkzeug` 3, which the old `requirements.txt` pins to 2.')).toHaveLength(1);
     expect(failing('There were some dependency conflicts with other packages in the Anaconda environment, but these shouldn\'t affect `flask`.')).toEqual([]);
     const readBack = failing('However, I noticed the output shows an ERROR from the dependency resolver because `flask` is pinned.');
@@ -355,17 +341,7 @@ describe('what a failure teaches', () => {
   });
 
   it("shows a command without the cd into this machine's folders, and never a plan as its cause", () => {
-    const session = (said: string) =>
-      errorFixDrafts(
-        viewOf(
-          new SessionBuilder()
-            .user('build the frontend')
-            .bash('cd ~/Desktop/Coding/shop/services/web && npm run build', "Error: [postcss] It looks like you're trying to use `tailwindcss` directly as a PostCSS plugin.", 1)
-            .assistant(said)
-            .bash('cd services/web && npm install -D @tailwindcss/postcss && npm run build', 'built in 2.1s', 0)
-            .build(),
-        ),
-      )[0]?.text ?? '';
+    const session = (said: string) => failThenFix('cd ~/Desktop/Coding/shop/services/web && npm run build', "Error: [postcss] It looks like you're trying to use `tailwindcss` directly as a PostCSS plugin.", said, 'cd services/web && npm install -D @tailwindcss/postcss && npm run build')[0]?.text ?? '';
     const text = session('The build fails because Tailwind CSS 4 moved its PostCSS plugin into the `@tailwindcss/postcss` package.');
     expect(text).toMatch(/^`npm run build` fails with/);
     expect(text).toContain('`cd services/web && npm install -D @tailwindcss/postcss && npm run build` succeeded');
