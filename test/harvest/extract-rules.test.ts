@@ -234,12 +234,20 @@ describe('report facts', () => {
     expect(titles('Summary')).toEqual([]);
   });
 
-  it('leaves out prose the rules cannot read, offers and "you can now" lines', () => {
-    const titles = (lines: string) => fromReport(`## Report\n\n### Build (assets/build.js)\n${lines}\n${GAPS}`).map((d) => d.text);
-    expect(titles('- Entry is `assets/js/app.js`, output goes to `priv/static/assets/`\n')).toHaveLength(1);
-    expect(titles('- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化\n')).toEqual([]);
-    expect(titles('- If you want, I can also move `assets/build.js` to `scripts/build.mjs`\n- You can now run `node assets/build.js --watch` from `assets/`\n')).toEqual([]);
-    expect(titles('- The bundle from `assets/build.js` deploys to `https://vercel.com/<your-team-or-username>/app` via `vercel --prod`\n')).toEqual([]);
+  it('leaves out prose the rules cannot read, offers, "you can now" lines and placeholders', () => {
+    const good = '- Entry is `assets/js/app.js`, output goes to `priv/static/assets/`\n- The dev endpoint runs `node build.js --watch` from `assets/`\n';
+    const text = (line: string) => fromReport(`## Report\n\n### Build (assets/build.js)\n${good}${line}\n\n${GAPS}`).map((d) => d.text).join('\n');
+    expect(text('- Assets are fingerprinted by `phx.digest` into `priv/static/cache_manifest.json`')).toContain('cache_manifest.json');
+    for (const line of [
+      '- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化',
+      '- If you want, I can also move `assets/build.js` to `scripts/build.mjs`',
+      '- You can now run `node assets/build.js --watch` from `assets/` to rebuild on change',
+      '- The bundle deploys to `https://vercel.com/<your-team-or-username>/app` via `vercel --prod`',
+    ]) {
+      const t = text(line);
+      expect(t, line).toContain('priv/static/assets/');
+      expect(t, line).not.toContain(line.slice(2, 30));
+    }
   });
 
   it("leaves out sections that announce the agent's change, a promise, or instructions for the user", () => {

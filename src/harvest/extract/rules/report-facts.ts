@@ -116,10 +116,11 @@ function staleSection(ctx: string, changed: Set<string>): boolean {
   return [...ctx.matchAll(/[\w.-]+\.[a-z]{1,5}\b/gi)].some((m) => changed.has(m[0]));
 }
 
-/** One short line with at most one identifier ("Features: Code syntax highlighting (via
- * Highlight.js)") says too little to stand alone as a fact. */
+/** A section of one short line ("Features: Code syntax highlighting (via Highlight.js)",
+ * "Edge Cases Handled: Concurrent syncs (protected by `isSyncing` flag)") is a fragment of a
+ * longer description: too little to stand alone as a fact. */
 function tooSlight(kept: readonly ReportLine[]): boolean {
-  return kept.length === 1 && kept[0]!.text.length < 60 && concreteness(kept[0]!.text) <= 1;
+  return kept.length === 1 && kept[0]!.text.length < 90;
 }
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
