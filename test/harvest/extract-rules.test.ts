@@ -967,7 +967,7 @@ describe('user corrections: what is one', () => {
     expect(drafts('I think that processedRecordIds is exactly the same as the sync cursor, no need for both')).toHaveLength(1);
   });
 
-  it('leads with the agent\'s restatement when the user\'s words name nothing alone', () => {
+  it('leads with the agent\'s restatement when the user\'s words name nothing alone, and says nothing without one', () => {
     const session = new SessionBuilder()
       .user('connect the MCP client to the server')
       .assistant('I will connect over a WebSocket to `ws://localhost:8000/sse`.')
@@ -977,14 +977,14 @@ describe('user corrections: what is one', () => {
     const [d] = userCorrectionDrafts(viewOf(session));
     expect(d!.title).toBe('For Server-Sent Events (SSE) we should use HTTP, not WebSocket');
     expect(d!.text).toBe('For Server-Sent Events (SSE) we should use HTTP, not WebSocket. (the user corrected the agent: "no it should be http")');
-    // narration of the next step restates nothing: the user's words stay, marked as theirs
+    // narration of the next step restates nothing, and "No it's in this setting repo" alone names nothing
     const narrated = new SessionBuilder()
       .user('update the git settings')
       .assistant('I will write them to `~/.gitconfig`.')
       .user("No it's in this setting repo")
       .assistant("I'll update the shared/gitconfig file with the recommended settings:")
       .build();
-    expect(userCorrectionDrafts(viewOf(narrated))[0]!.text).toMatch(/^User correction: No it's in this setting repo/);
+    expect(userCorrectionDrafts(viewOf(narrated))).toEqual([]);
     // a reaction that takes up none of the user's words is about something else
     const unrelated = new SessionBuilder()
       .user('make the launcher reliable')
@@ -992,7 +992,15 @@ describe('user corrections: what is one', () => {
       .user('no it always works when started from here - no need to try that')
       .assistant('- The AppleScript version uses the `tell application "Terminal"` approach, which is more reliable.')
       .build();
-    expect(userCorrectionDrafts(viewOf(unrelated))[0]!.text).toMatch(/^User correction: no it always works/);
+    expect(userCorrectionDrafts(viewOf(unrelated))).toEqual([]);
+    // a correction that names its subject stays in the user's words
+    const named = new SessionBuilder()
+      .user('update the git settings')
+      .assistant('I will write them to `~/.gitconfig`.')
+      .user('No, the git settings live in the `settings` repo, not in ~/.gitconfig')
+      .assistant("I'll update the shared/gitconfig file with the recommended settings:")
+      .build();
+    expect(userCorrectionDrafts(viewOf(named))[0]!.text).toMatch(/^User correction: No, the git settings live in the `settings` repo/);
   });
 
   it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {

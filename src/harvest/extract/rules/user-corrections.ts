@@ -190,7 +190,11 @@ function fromPrompts(view: SessionView): Draft[] {
     const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
-    const stated = text.length <= 80 && PRONOUN_LED.test(text) && echoesWord(text, react) ? restatement(react) : undefined;
+    const pronounLed = text.length <= 80 && PRONOUN_LED.test(text);
+    const stated = pronounLed && echoesWord(text, react) ? restatement(react) : undefined;
+    // without the agent's restatement and without an identifier of its own, "no it always works
+    // from here" names nothing a later session could act on
+    if (pronounLed && stated === undefined && concreteness(text) === 0) return;
     drafts.push({
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
