@@ -63,6 +63,7 @@ function cutAt(t: string, max: number): string {
  * English; such a line would pass them all unread, so the rules leave it to the model extractor.
  */
 export function unreadableProse(text: string): boolean {
+  if (!NON_ASCII.test(text)) return false; // most lines: nothing but ASCII
   let latin = 0;
   let other = 0;
   for (const ch of text.replace(/`[^`]*`/g, '')) {

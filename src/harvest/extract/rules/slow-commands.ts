@@ -33,8 +33,13 @@ function reportedSeconds(output: string | undefined): number | undefined {
 }
 
 function secondsBetween(a?: string, b?: string): number | undefined {
+  if (a && b && sameUtcMinute(a, b)) return 0; // under a minute apart (most steps): no need to parse them
+  return exactSecondsBetween(a, b);
+}
+
+/** Seconds between two times to the second (secondsBetween stops at "under a minute"). */
+function exactSecondsBetween(a?: string, b?: string): number | undefined {
   if (!a || !b) return undefined;
-  if (sameUtcMinute(a, b)) return 0; // under a minute apart (most steps): no need to parse them
   const d = (Date.parse(b) - Date.parse(a)) / 1000;
   return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
@@ -46,13 +51,6 @@ function sameUtcMinute(a: string, b: string): boolean {
   if (a.charCodeAt(10) !== 0x54 || a.charCodeAt(13) !== 0x3a || a.charCodeAt(16) !== 0x3a) return false;
   for (let i = 0; i < 16; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
   return true;
-}
-
-/** Seconds between two times to the second (secondsBetween stops at "under a minute"). */
-function exactSecondsBetween(a?: string, b?: string): number | undefined {
-  if (!a || !b) return undefined;
-  const d = (Date.parse(b) - Date.parse(a)) / 1000;
-  return Number.isFinite(d) && d >= 0 ? d : undefined;
 }
 
 /** A slow first run of a command whose later runs take at most half as long was warming up
