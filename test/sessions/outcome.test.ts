@@ -30,6 +30,16 @@ describe('failure heuristics', () => {
     expect(failed).toBeGreaterThan(1000);
   });
 
+  it("does not count a missing program the command never ran (a harness's shell wrapper), and reads npm 10's errors", () => {
+    const stray = 'zsh:1: command not found: dump_zsh_state\n';
+    expect(looksFailed(`/home/dev/app\n${stray}`, 'pwd')).toBe(false);
+    expect(looksFailed(`src\n${stray}`, 'cd ~/app && ls src')).toBe(false);
+    expect(looksFailed('zsh:1: command not found: tree\n', 'tree src -L 2')).toBe(true);
+    expect(looksFailed(`ls: package.json: No such file or directory\n${stray}`, 'ls package.json')).toBe(true);
+    expect(looksFailed(stray)).toBe(true); // without the command line nothing can be told apart
+    expect(looksFailed('npm error code ENOENT\nnpm error path /package.json', 'npm run')).toBe(true);
+  });
+
   it('statesFailedCount is the regex it replaces, on edge-case texts', () => {
     const regex = /\b[1-9]\d* (?:failed|failing)\b/;
     let matched = 0;

@@ -19,6 +19,7 @@ export const FAILURE_LINE = new RegExp(
     String.raw`command not found`,
     String.raw`No such file or directory`,
     String.raw`npm ERR!`,
+    String.raw`^npm error\b`, // npm 10 and later: "npm error code ENOENT"
     String.raw`^\s*Exit (?:code|status):? *[1-9]`,
     String.raw`exited with (?:code|status) [1-9]`,
   ].join('|'),
@@ -49,8 +50,19 @@ const FAILURE_LITERALS = [
  * tool outputs (most hold none) it took 41 ms where searching for them one by one took 115. */
 const FAILURE_HINT = new RegExp([...FAILURE_LITERALS, ' fail'].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
 
-/** True when command output text shows a failure. */
-export function looksFailed(output: string): boolean {
+/** `zsh:1: command not found: dump_zsh_state`: a shell reporting a missing program by name. */
+const SHELL_MISSING = /^(?:\(eval\)|[\w/.-]*sh):\d+: command not found: (\S+)[ \t]*$/gm;
+
+/**
+ * True when command output text shows a failure. With the command line, a missing program it
+ * never ran does not count: Cursor's shell wrapper prints `command not found: dump_zsh_state`
+ * after every command, failed or not.
+ */
+export function looksFailed(output: string, command?: string): boolean {
+  if (command !== undefined && output.includes('command not found: ')) {
+    const words = new Set(command.split(/[\s;&|()]+/).map((w) => w.replace(/^.*\//, '')));
+    output = output.replace(SHELL_MISSING, (line, name: string) => (words.has(name) ? line : ''));
+  }
   if (!FAILURE_HINT.test(output)) return false;
   // the literal checks rule out most outputs faster than the multiline regex can
   for (const lit of FAILURE_LITERALS) if (output.includes(lit)) return FAILURE_LINE.test(output);

@@ -280,7 +280,7 @@ class SpecStoryBuilder {
         ...this.base(tool.output.at),
         name: tool.name,
         output: tool.output.text,
-        isError: tool.shell && looksFailed(tool.output.text),
+        isError: tool.shell && looksFailed(tool.output.text, tool.command),
         ...(exitCode !== undefined ? { exitCode } : {}),
       });
     }
