@@ -254,7 +254,7 @@ describe('report facts', () => {
     const titles = (heading: string) =>
       fromReport(`## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${GAPS}`).map((d) => d.title);
     expect(titles('Launcher (launch.applescript)')).toHaveLength(1);
-    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon']) expect(titles(heading), heading).toEqual([]);
+    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results']) expect(titles(heading), heading).toEqual([]);
   });
 
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
@@ -346,6 +346,9 @@ describe('what a failure teaches', () => {
     expect(failing('There were some dependency conflicts with other packages in the Anaconda environment, but these shouldn\'t affect `flask`.')).toEqual([]);
     const readBack = failing('However, I noticed the output shows an ERROR from the dependency resolver because `flask` is pinned.');
     expect(readBack.map((d) => d.text).join('')).not.toContain('I noticed');
+    expect(failing('It says to pin `werkzeug` because the resolver cannot take the installed packages into account.').map((d) => d.text).join('')).not.toContain('It says');
+    // the same command again from the checkout, with nothing in between, is a retry, not a fix
+    expect(failThenFix('cd ~/src/app && npm view enhanced-resolve versions --json | cat', 'npm error Missing script: "buildcd"', 'Let me run that again.', 'npm view enhanced-resolve versions --json | cat')).toEqual([]);
   });
 
   it("shows a command without the cd into this machine's folders, and never a plan as its cause", () => {

@@ -102,8 +102,9 @@ interface SentenceFacts {
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 
-/** "I noticed the output shows an Error: …": the error read back, not why it happened. */
-const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|the (?:output|log|logs|build|terminal) (?:shows?|says|reports?|printed))\b/i;
+/** "I noticed the output shows an Error: …", "It says to install …": the error read back, not
+ * why it happened. */
+const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b/i;
 
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed

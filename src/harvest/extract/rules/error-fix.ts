@@ -171,7 +171,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     const fix = fixFor(view, s, fam);
     if (fix && ownSlip(view, s, fix, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : emptyList<string>();
-    const plainRetry = fix !== undefined && fix.command === s.command && between.length === 0;
+    // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
+    const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.length === 0;
     // many other steps between the failure and the success: which of them fixed it cannot be told
     const blurred = between.length > 2;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;

@@ -22,13 +22,13 @@ const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?
 /** Imperative lines make a procedure (a pattern); descriptive ones a fact. */
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
-const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far)\b/i;
+const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks"). */
-const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished)\s*[:!✅]*$/i;
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished|successfully)\s*[:!✅]*$/i;
 /** A label that announces the agent's own change ("Enhanced Port Cleanup", "App (Updated - shows
  * Terminal)", "Recompiled Application"): the change log of this turn. */
 const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;
