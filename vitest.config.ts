@@ -1,11 +1,15 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // check's load cache (and any other per-user cache) goes to a fresh directory per test run,
 // never to the home directory of whoever runs the tests; the CLI children inherit it
-process.env.COMPOUND_CACHE_DIR ??= mkdtempSync(join(tmpdir(), 'compound-test-cache-'));
+if (!process.env.COMPOUND_CACHE_DIR) {
+  const cache = mkdtempSync(join(tmpdir(), 'compound-test-cache-'));
+  process.env.COMPOUND_CACHE_DIR = cache;
+  process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
+}
 // no detached search-structure rebuilds outliving the tests that started them (one test turns it on)
 process.env.COMPOUND_BACKGROUND_REBUILD ??= '0';
 

@@ -27,7 +27,8 @@ function harvestedStore(): string {
   expect(runCli(['init'], { cwd: root, env }).code).toBe(0);
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'init');
-  const sessions = join(root, '..', `${root.split('/').pop()}-sessions`);
+  // outside the store, so the harvest does not see its own inbox as part of the repository
+  const sessions = tempDir('compound-review-sessions-');
   cpSync(join(PROJECT_ROOT, 'test_sessions'), sessions, { recursive: true });
   return root + '\u0000' + sessions;
 }

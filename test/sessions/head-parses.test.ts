@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clearHeadParses, firstLineObject, parseHeadLine, takeHeadParse } from '../../src/sessions/jsonl.js';
@@ -7,6 +6,7 @@ import { claudeCodeReader } from '../../src/sessions/readers/claude-code.js';
 import { geminiCliReader } from '../../src/sessions/readers/gemini-cli.js';
 import { hermesReader } from '../../src/sessions/readers/hermes.js';
 import { readSessionFile } from '../../src/sessions/read.js';
+import { tempDir } from '../helpers.js';
 
 describe('lines parsed by detection, kept for the reader', () => {
   it('a detector gets the kept value again; the reader takes it once; only early lines are looked up', () => {
@@ -33,7 +33,7 @@ describe('lines parsed by detection, kept for the reader', () => {
 
   it('two files with the same first lines are each read whole, as without the store', async () => {
     // each is detected (its head lines kept) and read; the second is not handed what the first took
-    const dir = mkdtempSync(join(tmpdir(), 'compound-head-'));
+    const dir = tempDir('compound-head-');
     const text = ['{"role":"user","content":"run the tests"}', '{"role":"assistant","content":"They pass."}', ''].join('\n');
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');

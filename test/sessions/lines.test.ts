@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { forEachLine, headOf, nextWideByte, readLines, splitLines, startLines, utf8Text, type Line } from '../../src/sessions/lines.js';
 import { decodeHead, HEAD_BYTES } from '../../src/sessions/detect.js';
 import { prng } from '../prng.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'compound-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 async function streamed(bytes: Buffer, options: { maxLineBytes?: number; start?: number; startLineNo?: number } = {}): Promise<Line[]> {
