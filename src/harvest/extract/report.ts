@@ -45,8 +45,9 @@ const INVENTORY = /@\^?\d|~>\s*\d|\^\d+\.\d+/;
 const COMMAND_SPAN = /`(?:npm|npx|yarn|pnpm|bun|mix|cargo|go|make|pytest|python3?|node|vitest|jest|eslint|tsc|git|docker|bundle|rake|gradle|mvn|dotnet|uv|poetry|pip)\s[^`]+`/;
 /** "`types.ts` - Core interfaces", "File: `x.ts`": a file listing, not what matters about the file. */
 const FILE_PURPOSE = /^(?:`[^`]+`\s*(?:[-–:]|\(\w)|(?:file|location|located at|path):\s*`[^`]+`\.?$)/i;
-/** "(lines 400-458)": positions that go stale with the next edit. */
-const LINE_REFS = /\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*\)|,?\s*\blines? \d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*/g;
+/** "(lines 400-458)": positions that go stale with the next edit; the preposition that led to
+ * them ("classes at lines 969-1168") goes with them. */
+const LINE_REFS = /\s*\((?:lines?|L)\s*\d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*\)|,?\s*\b(?:(?:at|in|on|from|see)\s+)?lines? \d+(?:\s*[-–]\s*\d+)?(?:,\s*\d+(?:\s*[-–]\s*\d+)?)*/g;
 
 /** Removes stale line-number references from report text. */
 export function withoutLineRefs(text: string): string {

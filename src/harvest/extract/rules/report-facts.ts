@@ -84,10 +84,13 @@ function turnHeading(inner: string): boolean {
 /** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */
 const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>/i;
 
+/** "See section 1 above", "as described below": a pointer to other text, nothing on its own. */
+const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|listed))\b.*\b(?:above|below|earlier|previous(?:ly)?)\b/i;
+
 /** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
- * mark, a verb without its subject, a placeholder where the fact should be. */
+ * mark, a verb without its subject, a placeholder where the fact should be, a pointer elsewhere. */
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || subjectless(ctx, line);
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
@@ -120,8 +123,12 @@ function staleSection(ctx: string, changed: Set<string>): boolean {
  * "Edge Cases Handled: Concurrent syncs (protected by `isSyncing` flag)") is a fragment of a
  * longer description: too little to stand alone as a fact. */
 function tooSlight(kept: readonly ReportLine[]): boolean {
-  return kept.length === 1 && kept[0]!.text.length < 90;
+  return kept.length === 1 && (kept[0]!.text.length < 90 || LOCATION_ONLY.test(kept[0]!.text));
 }
+
+/** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
+ * followed was left out), however long the path. */
+const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
