@@ -51,6 +51,23 @@ export function clip(text: string, max: number): string {
   return cutAt(redact(t).text, max);
 }
 
+/**
+ * An item's text cut to `max` characters at the end of its last whole sentence or list entry
+ * ("…; …", "… .") that fits, so that an item never stops mid-thought; what does not fit is
+ * left out. Only when no boundary leaves at least half of `max` is it cut at a word, with '…'.
+ */
+export function clipWhole(text: string, max: number): string {
+  const t = oneLine(text);
+  if (t.length <= max) return t;
+  // cut after redaction, like clip: a secret is never split into a part its pattern misses
+  const r = redact(t).text;
+  if (r.length <= max) return r;
+  let end = -1;
+  for (const m of r.slice(0, max).matchAll(/[.;!?](?= )/g)) end = m.index;
+  if (end >= max / 2) return r[end] === ';' ? `${r.slice(0, end)}.` : r.slice(0, end + 1);
+  return cutAt(r, max);
+}
+
 function cutAt(t: string, max: number): string {
   const cut = t.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');

@@ -1,0 +1,51 @@
+/**
+ * An item's text is cut to its length limit at the end of a whole sentence or list entry: a
+ * reviewer reads an item that stops mid-word as broken, and edits or rejects it.
+ */
+import { describe, expect, it } from 'vitest';
+import { clipWhole } from '../../src/harvest/extract/text.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { MAX_TEXT } from '../../src/harvest/extract/build.js';
+import { SessionBuilder } from './extract-session.js';
+
+describe('clipWhole', () => {
+  const a = 'The dev server runs with `npm run dev` on port 3000 and reads `.env.local` at start.';
+  const b = 'The build uses `vite build` with the config in `vite.config.ts`, which aliases `@` to `src/`.';
+  const c = 'Tests run with `npx vitest run`; the setup file `test/setup.ts` mocks `fetch` for every suite.';
+
+  it('keeps a text that fits, and otherwise ends at the last whole sentence or list entry', () => {
+    expect(clipWhole(`${a} ${b}`, 400)).toBe(`${a} ${b}`);
+    expect(clipWhole(`${a} ${b} ${c}`, a.length + b.length + 20)).toBe(`${a} ${b}`);
+    // a list entry ends at its semicolon, written as the end of a sentence
+    expect(clipWhole(`Config: ${a.slice(0, -1)}; ${b.slice(0, -1)}; ${c}`, a.length + b.length + 30)).toBe(`Config: ${a.slice(0, -1)}; ${b.slice(0, -1)}.`);
+  });
+
+  it('cuts at a word with an ellipsis only when no boundary keeps half of the limit', () => {
+    const long = `Short. ${'The renderer walks every record of the rollout and keeps the reasoning blocks '.repeat(4)}end.`;
+    const out = clipWhole(long, 120);
+    expect(out.endsWith('…')).toBe(true);
+    expect(out.length).toBeLessThanOrEqual(120);
+  });
+
+  it('never splits a secret: the text is redacted before it is cut', () => {
+    const text = `${a} ${b} The deploy key is ghp_${'a1B2c3D4e5'.repeat(4)} and it is rotated monthly.`;
+    const out = clipWhole(text, a.length + b.length + 40);
+    expect(out).not.toMatch(/ghp_[A-Za-z0-9]{4}/);
+  });
+});
+
+describe('harvested items', () => {
+  it('end with a whole sentence when a closing summary is longer than an item holds', () => {
+    const b = new SessionBuilder().user('can we drop the overrides?');
+    const seen = 'overrides typescript vite-plus-core peer typescript@^5.0.0 ERESOLVE npm install package.json vite alias';
+    b.bash('cat package.json', seen).bash('npm ls typescript', seen).bash('npm install --dry-run', `npm error code ERESOLVE ${seen}`);
+    const reason = (n: number) => `The \`typescript\` override is needed because \`@voidzero-dev/vite-plus-core\` declares a peer dependency of \`typescript@^5.0.0\` (reason ${n}), so \`npm install\` fails with \`ERESOLVE\` without it.`;
+    const summary = `No, the overrides in \`package.json\` must stay:\n\n${[1, 2, 3, 4, 5].map((n) => `- ${reason(n)}`).join('\n')}`;
+    const items = extractSession(b.assistant(summary).user('thanks').build());
+    expect(items.length).toBeGreaterThan(0);
+    for (const i of items) {
+      expect(i.text.length).toBeLessThanOrEqual(MAX_TEXT);
+      expect(i.text, i.text).toMatch(/[.!?`)]$/);
+    }
+  });
+});
