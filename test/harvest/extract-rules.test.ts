@@ -264,7 +264,7 @@ describe('report facts', () => {
     const titles = (heading: string) =>
       fromReport(`## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${GAPS}`).map((d) => d.title);
     expect(titles('Launcher (launch.applescript)')).toHaveLength(1);
-    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results']) expect(titles(heading), heading).toEqual([]);
+    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results', "Here's what was added", 'What has been changed']) expect(titles(heading), heading).toEqual([]);
   });
 
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
@@ -277,6 +277,8 @@ describe('report facts', () => {
     };
     expect(closing('How the app runs:')).toContain('The Convex backend runs with');
     expect(closing("I've started both the development servers:")).not.toContain('The Convex backend runs with');
+    // what the agent just did to the repository ("Pushed. The app is live at …") is this turn's outcome
+    expect(closing('Pushed. The Convex backend runs with `npx convex dev`, as the README now says.')).not.toContain('Pushed.');
   });
 });
 

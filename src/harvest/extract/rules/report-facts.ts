@@ -27,8 +27,9 @@ const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root ca
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
- * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks"). */
-const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\b(?:fixed|resolved|completed|done|finished|successfully)\s*[:!✅]*$/i;
+ * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks", "Here's
+ * what was added"). */
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\bwhat (?:was|were|i|we|i'?ve|we'?ve|has been|have been) (?:just )?(?:added|changed|did|done|fixed|updated|created|removed|built|implemented|written)\b|\b(?:fixed|resolved|completed|done|finished|successfully)\s*[:!✅]*$/i;
 /** A label that announces the agent's own change ("Enhanced Port Cleanup", "App (Updated - shows
  * Terminal)", "Recompiled Application"): the change log of this turn. */
 const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;
@@ -36,6 +37,9 @@ const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewrit
 const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
 /** A line in which the agent reports its own action ("I've started …", "I updated …"). */
 const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
+/** A closing line that opens with what the agent just did to the repository ("Pushed. The README
+ * is live at …", "Committed as …"): the outcome of this turn, not how things are. */
+const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set)\b/i;
 /** An offer to the user ("If you want, I can also …") or what the user can do now ("You can now
  * run …"): the close of this task, not how the repository is. */
 const OFFER_LINE = /^(?:if you (?:want|like|'d like|prefer)|would you like|let me know|shall i|do you want|i can also|you can now)\b/i;
@@ -180,7 +184,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
