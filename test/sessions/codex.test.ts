@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { codexReader, isInjectedCodexText, repoFromUrl } from '../../src/sessions/readers/codex.js';
+import { codeModeCall, codeModeOutput } from '../../src/sessions/readers/codex-code-mode.js';
 import { detectFile } from '../../src/sessions/detect.js';
 import { readSessionFile } from '../../src/sessions/read.js';
 import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
@@ -199,5 +200,64 @@ describe('Codex reader: details', () => {
     expect(isInjectedCodexText('fix the <Header> component')).toBe(false);
     expect(repoFromUrl('git@github.com:acme/ledger-sync.git')).toBe('ledger-sync');
     expect(repoFromUrl('https://github.com/acme/ledger-sync')).toBe('ledger-sync');
+  });
+});
+
+describe('Codex code mode (one `exec` tool whose JavaScript calls the real tools)', () => {
+  const t = (n: number) => `2026-09-09T08:18:${String(n).padStart(2, '0')}.000Z`;
+  const envelope = (text: string) => [{ type: 'input_text', text: 'Script completed\nWall time 0.4 seconds\nOutput:\n' }, { type: 'input_text', text }];
+  const exec = (n: number, id: string, cmd: string) => ({
+    timestamp: t(n),
+    type: 'response_item',
+    payload: { type: 'custom_tool_call', status: 'completed', call_id: id, name: 'exec', input: `const r = await tools.exec_command({cmd:${JSON.stringify(cmd)},"workdir":"/work/app","yield_time_ms":10000});\ntext(r.output);\n` },
+  });
+  const output = (n: number, id: string, text: string) => ({ timestamp: t(n), type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: id, output: envelope(text) } });
+  const ran = (n: number, cmd: string, exit: number) => ({
+    timestamp: t(n),
+    type: 'event_msg',
+    payload: { type: 'item_completed', item: { type: 'CommandExecution', id: `exec-${n}`, command: ['/bin/zsh', '-lc', cmd], status: 'completed', exit_code: exit } },
+  });
+  const FAILED = 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nModuleNotFoundError: No module named \'wordfreq\'\n';
+  const patch = '*** Begin Patch\n*** Add File: /work/app/wordfreq/__init__.py\n+"""Count words."""\n*** End Patch';
+  const rows = (withExitEvents: boolean) => [
+    { timestamp: t(0), type: 'session_meta', payload: { id: 'code-mode-1', timestamp: t(0), cwd: '/work/app', cli_version: '0.153.4' } },
+    { timestamp: t(1), type: 'event_msg', payload: { type: 'user_message', message: 'add the wordfreq CLI' } },
+    exec(2, 'c1', 'python3 -c "import wordfreq"'),
+    ...(withExitEvents ? [ran(3, 'python3 -c "import wordfreq"', 1)] : []),
+    output(4, 'c1', FAILED),
+    { timestamp: t(5), type: 'response_item', payload: { type: 'custom_tool_call', status: 'completed', call_id: 'c2', name: 'exec', input: `const patch = ${JSON.stringify(patch)};\ntext(await tools.apply_patch(patch));\n` } },
+    { timestamp: t(6), type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'exec-6', stdout: 'Success. Updated the following files:\nA wordfreq/__init__.py\n', stderr: '', success: true } },
+    output(7, 'c2', '{}'),
+    exec(8, 'c3', 'python3 -m wordfreq --top 2'),
+    ...(withExitEvents ? [ran(9, 'python3 -m wordfreq --top 2', 0)] : []),
+    output(10, 'c3', 'a: 2\nb: 2\n'),
+  ];
+
+  it('reads the command or patch the script runs, the output without the envelope, and each exit', async () => {
+    for (const withExitEvents of [true, false]) {
+      const file = join(tempDir(), 'rollout-2026-09-09T08-18-00-code-mode.jsonl');
+      writeFileSync(file, rows(withExitEvents).map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const s = await readOne(file);
+      const calls = s.events.filter((e): e is Extract<SessionEvent, { kind: 'tool_call' }> => e.kind === 'tool_call');
+      expect(calls.map((c) => c.name)).toEqual(['exec_command', 'apply_patch', 'exec_command']);
+      expect(calls[0]!.command).toBe('python3 -c "import wordfreq"');
+      expect(calls[0]!.input).toEqual({ cmd: 'python3 -c "import wordfreq"', workdir: '/work/app' });
+      expect(calls[1]!.input).toEqual({ input: patch });
+      // the patch event carries its own id: it reports on the script's patch, and adds no result of its own
+      const rs = results(s);
+      expect(rs.map((r) => r.output)).toEqual([FAILED, '{}', 'a: 2\nb: 2\n']);
+      // with CommandExecution events the exit codes are theirs; without, the output tells the failure
+      expect(rs.map((r) => r.isError)).toEqual([true, false, false]);
+      expect(rs[0]!.exitCode).toBe(withExitEvents ? 1 : undefined);
+    }
+  });
+
+  it('takes the first tool the script calls, reads inline and declared string arguments, and leaves other scripts alone', () => {
+    expect(codeModeCall('text(await tools.apply_patch("*** Begin Patch\\n*** End Patch"));')).toEqual({ name: 'apply_patch', input: { input: '*** Begin Patch\n*** End Patch' } });
+    expect(codeModeCall('const a = await tools.exec_command({cmd:"ls"}); const b = await tools.exec_command({cmd:"pwd"});')).toEqual({ name: 'exec_command', input: { cmd: 'ls' } });
+    expect(codeModeCall('const r = await tools.exec_command({cmd:`ls ${dir}`});')).toBeUndefined(); // a template string: not guessed
+    expect(codeModeCall('text(1 + 1);')).toBeUndefined();
+    expect(codeModeOutput([{ type: 'input_text', text: 'Script failed\nWall time 0.1 seconds\nOutput:\n' }, { type: 'input_text', text: 'ReferenceError: x is not defined' }])).toEqual({ text: 'ReferenceError: x is not defined', scriptFailed: true });
+    expect(codeModeOutput({ output: 'x' })).toBeUndefined();
   });
 });

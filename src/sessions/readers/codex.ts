@@ -17,6 +17,8 @@ import { pushCallOn, pushText, pushToolCall, pushToolResult, type EventBaseInput
 import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseHeadLine, parseJsonLine, sourceOf, str, TimeSpan, tryParse, WarningSink } from '../jsonl.js';
 import { repoFromCwd } from './claude-code.js';
 import { makeSession } from './common.js';
+import { codeModeCall, codeModeOutput } from './codex-code-mode.js';
+import { looksFailed } from './outcome.js';
 
 type Json = Record<string, unknown>;
 
@@ -195,6 +197,9 @@ interface CallState {
   result?: ToolResultEvent;
   /** The exit code came from exec_command_end / patch_apply_end: it wins over text parsing. */
   authoritative?: boolean;
+  /** A code-mode `exec` script (see codex-code-mode.ts); `exitCode` is its command's, from the
+   * CommandExecution or patch_apply_end event that comes before the script's output. */
+  codeMode?: { exitCode?: number };
 }
 
 class CodexSession {
@@ -211,6 +216,8 @@ class CodexSession {
   private readonly calls = new Map<string, CallState>();
   /** Unified-exec process session id → call_id of the exec_command that started it. */
   private readonly processes = new Map<number, string>();
+  /** Call ids of code-mode `exec` calls, in order (see openCodeModeCall). */
+  private readonly codeModeOpen: string[] = [];
 
   constructor(
     readonly file: string,
@@ -283,6 +290,8 @@ class CodexSession {
         return this.execEnd(p, base);
       case 'patch_apply_end':
         return this.patchEnd(p, base);
+      case 'item_completed':
+        return this.itemCompleted(p);
       case 'turn_aborted': {
         const reason = str(p.reason);
         pushText(this.events, 'system', `Turn aborted${reason ? `: ${reason}` : ''}`, injectedBase(base));
@@ -372,7 +381,45 @@ class CodexSession {
 
   private customToolCall(p: Json, base: EventBaseInput): void {
     const name = str(p.name) ?? 'unknown';
-    this.addCall(str(p.call_id), name, { input: str(p.input) ?? '' }, base);
+    const input = str(p.input) ?? '';
+    const callId = str(p.call_id);
+    if (name !== 'exec') {
+      this.addCall(callId, name, { input }, base);
+      return;
+    }
+    // code mode: the command or patch the script runs is the call a person would read
+    const inner = codeModeCall(input);
+    this.addCall(callId, inner?.name ?? name, inner?.input ?? { input }, base);
+    const state = callId ? this.calls.get(callId) : undefined;
+    if (state) {
+      state.codeMode = {};
+      this.codeModeOpen.push(callId!);
+    }
+  }
+
+  /** The open code-mode call a CommandExecution / patch_apply_end event reports on: the events
+   * carry their own ids, not the call's, and come before the script's output. */
+  private openCodeModeCall(matches: (state: CallState) => boolean): CallState | undefined {
+    for (let i = this.codeModeOpen.length - 1; i >= 0; i--) {
+      const state = this.calls.get(this.codeModeOpen[i]!);
+      if (state && !state.result && matches(state)) return state;
+    }
+    return undefined;
+  }
+
+  /** Codex 0.15x reports each command (and patch) a code-mode script ran as an item_completed event. */
+  private itemCompleted(p: Json): void {
+    const item = isRecord(p.item) ? p.item : undefined;
+    if (item?.type === 'FileChange' && (item.status === 'completed' || item.status === 'failed')) {
+      const state = this.openCodeModeCall((s) => s.name === 'apply_patch' && s.codeMode?.exitCode === undefined);
+      if (state) state.codeMode!.exitCode = item.status === 'completed' ? 0 : 1;
+      return;
+    }
+    if (item?.type !== 'CommandExecution' || typeof item.exit_code !== 'number') return;
+    const argv = Array.isArray(item.command) ? item.command.filter((x): x is string => typeof x === 'string') : [];
+    const command = argv.length === 3 && /^-l?c$/.test(argv[1]!) ? argv[2] : argv.join(' ');
+    const state = this.openCodeModeCall((s) => s.call.command === command && s.codeMode?.exitCode === undefined);
+    if (state) state.codeMode!.exitCode = item.exit_code;
   }
 
   private localShellCall(p: Json, base: EventBaseInput): void {
@@ -385,6 +432,8 @@ class CodexSession {
     const state = callId ? this.calls.get(callId) : undefined;
     if (state?.result) return; // already built from exec_command_end, which is the richer copy
     const rawOut = p.output;
+    const code = state?.codeMode ? codeModeOutput(rawOut) : undefined;
+    if (state?.codeMode && code) return this.codeModeResult(state, callId, code, base);
     const raw = typeof rawOut === 'string' ? rawOut : isRecord(rawOut) ? JSON.stringify(rawOut) : '';
     const shell = state !== undefined && LEGACY_SHELL_TOOLS.has(state.name);
     const parsed = parseOutput(raw, this.legacy && shell);
@@ -413,6 +462,18 @@ class CodexSession {
     }
     const event = pushToolResult(this.events, result);
     if (state) state.result = event;
+  }
+
+  private codeModeResult(state: CallState, callId: string | undefined, code: { text: string; scriptFailed: boolean }, base: EventBaseInput): void {
+    const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
+    result.output = code.text;
+    const exit = state.codeMode!.exitCode;
+    // no exit code reported (Codex before 0.15x): the output is all there is to go by
+    result.isError = code.scriptFailed || (exit !== undefined ? exit !== 0 : looksFailed(code.text, state.call.command));
+    if (callId) result.callId = callId;
+    result.name = state.name;
+    if (exit !== undefined) result.exitCode = exit;
+    state.result = pushToolResult(this.events, result);
   }
 
   private execEnd(p: Json, base: EventBaseInput): void {
@@ -450,6 +511,14 @@ class CodexSession {
     const callId = str(p.call_id);
     const failed = p.success === false;
     const state = callId ? this.calls.get(callId) : undefined;
+    if (!state) {
+      // a patch a code-mode script applied: the event has its own id; the script's output follows
+      const open = this.openCodeModeCall((s) => s.name === 'apply_patch');
+      if (open) {
+        open.codeMode!.exitCode = failed ? 1 : 0;
+        return;
+      }
+    }
     if (state?.result) {
       if (failed) state.result.isError = true;
       state.authoritative = true;
