@@ -279,6 +279,7 @@ describe('report facts', () => {
     expect(closing("I've started both the development servers:")).not.toContain('The Convex backend runs with');
     // what the agent just did to the repository ("Pushed. The app is live at …") is this turn's outcome
     expect(closing('Pushed. The Convex backend runs with `npx convex dev`, as the README now says.')).not.toContain('Pushed.');
+    expect(closing('Implemented the dev setup with:')).not.toContain('The Convex backend runs with');
   });
 });
 

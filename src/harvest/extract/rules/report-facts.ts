@@ -37,9 +37,13 @@ const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewrit
 const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
 /** A line in which the agent reports its own action ("I've started …", "I updated …"). */
 const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
-/** A closing line that opens with what the agent just did to the repository ("Pushed. The README
- * is live at …", "Committed as …"): the outcome of this turn, not how things are. */
-const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set)\b/i;
+/** A closing line that opens with what the agent just did to the repository or how it checked
+ * it ("Pushed. The README is live at …", "Verified with sample input …"): the outcome of this
+ * turn, not how things are. (A line that opens "Implemented X as …" may still say how X works.) */
+const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
+/** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
+ * what follows lists this turn's work. */
+const CHANGE_HEADING = /^(?:implemented|added|created|fixed|updated|removed|refactored)\b/i;
 /** An offer to the user ("If you want, I can also …") or what the user can do now ("You can now
  * run …"): the close of this task, not how the repository is. */
 const OFFER_LINE = /^(?:if you (?:want|like|'d like|prefer)|would you like|let me know|shall i|do you want|i can also|you can now)\b/i;
@@ -82,7 +86,7 @@ function subjectless(ctx: string, line: string): boolean {
 /** A heading under which the agent reports this turn, not how things are: work done, its own
  * action, a change it announces, an offer to the user. */
 function turnHeading(inner: string): boolean {
-  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
+  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || CHANGE_HEADING.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
 }
 
 /** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */
