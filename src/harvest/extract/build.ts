@@ -5,7 +5,7 @@
 import type { Category, Scope } from '../../knowledge/item.js';
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
-import { clip, clipWhole, depersonalize, extensionsIn, oneLine } from './text.js';
+import { clip, clipTitle, clipWhole, depersonalize, extensionsIn, oneLine } from './text.js';
 import { indexedByPosition } from './event-at.js';
 import { type SessionView, viewOf } from './view.js';
 import { emptyList } from '../../core/elements-kind.js';
@@ -71,7 +71,7 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
     scope,
     repo: scope === 'repo' && session.repo ? session.repo : undefined,
     agent: scope === 'agent' ? session.agent : undefined,
-    title: clean(d.title, MAX_TITLE).replace(/[.\s]+$/, ''),
+    title: clipTitle(depersonalize(d.title, session.cwd), MAX_TITLE).replace(/[.\s]+$/, ''),
     text,
     confidence: d.confidence,
     tags: [...tags].sort().slice(0, 8),

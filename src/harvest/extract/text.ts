@@ -56,7 +56,7 @@ export function clip(text: string, max: number): string {
  * ("…; …", "… .") that fits, so that an item never stops mid-thought; what does not fit is
  * left out. Only when no boundary leaves at least half of `max` is it cut at a word, with '…'.
  */
-export function clipWhole(text: string, max: number): string {
+export function clipWhole(text: string, max: number, keep = max / 2): string {
   const t = oneLine(text);
   if (t.length <= max) return t;
   // cut after redaction, like clip: a secret is never split into a part its pattern misses
@@ -64,8 +64,22 @@ export function clipWhole(text: string, max: number): string {
   if (r.length <= max) return r;
   let end = -1;
   for (const m of r.slice(0, max).matchAll(/[.;!?](?= )/g)) end = m.index;
-  if (end >= max / 2) return r[end] === ';' ? `${r.slice(0, end)}.` : r.slice(0, end + 1);
+  if (end >= keep) return r[end] === ';' ? `${r.slice(0, end)}.` : r.slice(0, end + 1);
   return cutAt(r, max);
+}
+
+/**
+ * A title cut to `max` characters at the end of a clause ("No — all three overrides need to
+ * stay, each for …" → "No — all three overrides need to stay"), so that it reads as a phrase;
+ * only without a clause end past a third of `max` is it cut at a word, with '…'.
+ */
+export function clipTitle(text: string, max: number): string {
+  const t = clip(text, max);
+  if (!t.endsWith('…')) return t;
+  const body = t.slice(0, -1);
+  let end = -1;
+  for (const m of body.matchAll(/\s*(?:[,;:.!?](?= )|\s[—–-]\s|\s\()/g)) end = m.index;
+  return end >= max / 3 ? body.slice(0, end) : t;
 }
 
 function cutAt(t: string, max: number): string {

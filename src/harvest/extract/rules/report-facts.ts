@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, concreteness, sentence, unreadableProse } from '../text.js';
+import { STILL_BROKEN, clip, clipWhole, concreteness, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -157,7 +157,8 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     chosen.add(l);
     used += len;
   }
-  const parts = kept.filter((l) => chosen.has(l)).map((l) => clip(l.text.replace(/[.;]$/, ''), 220));
+  // a long line ends at its last whole sentence or clause that fits, not mid-word
+  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text, 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
   const text = sentence(ctx ? `${ctx}: ${body}` : body);
   const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
