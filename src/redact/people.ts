@@ -13,8 +13,9 @@ import type { RawMatch, ScanRule } from './rule.js';
 const BOT = /^(?:claude|codex|copilot|gemini|gpt|openai|aider|cursor|devin|github(?:[- ]actions)?|gitlab|dependabot|renovate|snyk|bot|ci|jenkins|web-flow|noreply|no-reply)\b|\[bot\]$|\bbot$/i;
 const BOT_ADDRESS = /(?:^|[.+-])(?:no-?reply|bot|notifications?)(?:$|[.+-@])|@users\.noreply\.github\.com$|@anthropic\.com$|@github\.com$/i;
 
-/** A name before `<address>`: one to five capitalised words (particles such as van, de between). */
-const NAME_BEFORE_ADDRESS = /(?<![\w@<])((?:\p{Lu}[\p{L}\p{M}'’.-]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}'’.-]*|van|von|de|da|del|der|di|du|le|la|dos)){0,4})[ \t]*<([^<>\s@]+@[^<>\s]+)>/gu;
+/** A name before `<address>`: one to five capitalised words (particles such as van, de between);
+ * a login may carry digits (`Eoinl12 <…>`). */
+const NAME_BEFORE_ADDRESS = /(?<![\w@<])((?:\p{Lu}[\p{L}\p{M}\p{N}'’._-]*)(?:[ \t]+(?:\p{Lu}[\p{L}\p{M}\p{N}'’._-]*|van|von|de|da|del|der|di|du|le|la|dos)){0,4})[ \t]*<([^<>\s@]+@[^<>\s]+)>/gu;
 /** git's header and trailer lines, and issue-tracker fields, naming a person. */
 const PERSON_LINE = /^[ \t]*(?:author|commit(?:ter)?|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:[ \t]*([^\n<>]*[^\s<>])/gimu;
 /** The same fields inside a line (output flattened to one line, "… state: OPEN author: jdoe …"):

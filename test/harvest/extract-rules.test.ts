@@ -248,6 +248,10 @@ describe('report facts', () => {
     const good = '- Entry is `assets/js/app.js`, output goes to `priv/static/assets/`\n- The dev endpoint runs `node build.js --watch` from `assets/`\n';
     const text = (line: string) => fromReport(`## Report\n\n### Build (assets/build.js)\n${good}${line}\n\n${GAPS}`).map((d) => d.text).join('\n');
     expect(text('- Assets are fingerprinted by `phx.digest` into `priv/static/cache_manifest.json`')).toContain('cache_manifest.json');
+    // the working tree of the moment: stale at the next commit
+    expect(text('- `assets/vendor/` is untracked: `git status` shows it as `??`, so `git log -- assets/vendor/` returns nothing')).not.toContain('git log');
+    // who did what is in git log, and names a person
+    expect(text('- `assets/build.js` was added in one commit, authored by Eoinl12 via the web UI, with `esbuild` as its only dependency')).not.toContain('Eoinl12');
     for (const line of [
       '- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化',
       '- If you want, I can also move `assets/build.js` to `scripts/build.mjs`',
@@ -264,7 +268,7 @@ describe('report facts', () => {
     const titles = (heading: string) =>
       fromReport(`## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${GAPS}`).map((d) => d.title);
     expect(titles('Launcher (launch.applescript)')).toHaveLength(1);
-    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results', "Here's what was added", 'What has been changed']) expect(titles(heading), heading).toEqual([]);
+    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results', "Here's what was added", 'What has been changed', 'No security-relevant behavior change', 'No issues found']) expect(titles(heading), heading).toEqual([]);
   });
 
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
@@ -395,6 +399,22 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it('names a command the sandbox blocks only when the same command ran once the agent asked to leave the sandbox', () => {
+    const denied = "fatal: Unable to create '/home/dev/demo/.git/index.lock': Operation not permitted";
+    const session = (escalate: boolean) =>
+      new SessionBuilder()
+        .user('restore the generated files')
+        .tool('exec_command', { cmd: 'git restore --source=HEAD -- build/' }, denied, { exitCode: 128 })
+        .tool('exec_command', { cmd: 'git restore --source=HEAD -- build/', ...(escalate ? { sandbox_permissions: 'require_escalated' } : {}) }, escalate ? '' : denied, { exitCode: escalate ? 0 : 128 })
+        .build();
+    const quirks = toolQuirkDrafts(viewOf(session(true)));
+    expect(quirks).toHaveLength(1);
+    expect(quirks[0]).toMatchObject({ scope: 'agent', title: 'The sandbox blocks git restore: rerun it with escalated permissions' });
+    expect(quirks[0]!.text).toContain('`sandbox_permissions: "require_escalated"`');
+    // a permission error nothing resolved is a symptom, not a lesson
+    expect(toolQuirkDrafts(viewOf(session(false)))).toEqual([]);
+  });
+
   it('names the sibling-cascade of parallel calls once', () => {
     const session = new SessionBuilder()
       .user('read these')
@@ -879,6 +899,16 @@ describe('toolchain', () => {
     const configured = JSON.stringify({ ...JSON.parse(PACKAGE), 'lint-staged': { '*.ts': ['eslint --max-warnings=0', 'vitest related --run'], 'package.json': 'npm run license-check' } }, null, 2);
     const named = toolchainDrafts(viewOf(new SessionBuilder().user('set up').bash('cat package.json', configured).build()));
     expect(named[1]!.text).toContain('lint-staged runs `eslint --max-warnings=0`, `vitest related --run` on staged `*.ts`; `npm run license-check` on staged `package.json` before each commit');
+  });
+
+  it('leaves out a Node.js minimum that every release maintained on the session\'s date meets', () => {
+    const at = (node: string, startedAt: string | undefined) =>
+      toolchainDrafts(viewOf({ ...new SessionBuilder().user('set up').bash('cat package.json', PACKAGE.replace('>=20.0.0', node)).build(), startedAt })).map((d) => d.title);
+    expect(at('>=20.0.0', '2025-03-01T10:00:00Z')).toContain('Node.js >=20.0.0 required'); // 18 was still maintained
+    expect(at('>=20.0.0', '2026-03-01T10:00:00Z')).not.toContain('Node.js >=20.0.0 required'); // 20, 22 and 24 all meet it
+    expect(at('>=18.0.0', '2026-07-16T10:00:00Z')).toEqual(['Commits run git hooks']);
+    expect(at('>=24.0.0', '2026-07-16T10:00:00Z')).toContain('Node.js >=24.0.0 required');
+    expect(at('>=18.0.0', undefined)).toContain('Node.js >=18.0.0 required'); // no date: nothing to judge by
   });
 
   it('takes a subagent report as stated evidence, and needs hook context to name hook tools', () => {

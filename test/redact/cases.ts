@@ -159,6 +159,8 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: '"author": "Zoë Ångström <zoe@example.org>"', secret: 'Zoë Ångström' },
     // the same output flattened into one line by an item's text
     { text: 'after gh issue view 12 (state: OPEN author: jdoe-dev labels: bug)', secret: 'jdoe-dev' },
+    // a login with digits before an address, in an agent's prose about git history
+    { text: 'added in c0d792d, authored by Eoinl12 <eoin12@example.org> via the web UI', secret: 'Eoinl12' },
   ],
   'host-name': [
     { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },

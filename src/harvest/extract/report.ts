@@ -32,9 +32,14 @@ const FLUFF = /\b(?:comprehensive|excellent|perfect|professional|enterprise|prod
 /** "Created X", "Ran Y": what the agent did this time, worth less than how things are. */
 const DID = /^(?:i'?ve|i have|we'?ve|i created|created|executed|ran|read|listed|added|updated|removed|fixed|wrote|implemented|changed|modified|deleted|renamed|moved|installed|verified|tested|checked|generated)\b/i;
 const VOLATILE = /\b\d+(?:\.\d+)?(?:,\s*\d+(?:\.\d+)?){2,}\b|~?\b\d{1,3}(?:,\d{3})+\b|\b\d+\+? (?:lines|files|tests|tokens|commits|modules|issues)\b|\b\d+(?:\.\d+)?%|\b\d+ (?:passed|failed|failures)\b/i;
-const TRANSIENT = /\b(?:currently|not yet|yet|for now|at the moment|in progress|todo|status:|pending|gaps?|so far|right now|this session|i was unable|i could not)\b/i;
+/** State of the day, including the working tree's ("untracked", "not committed", "git status
+ * shows"): true when written, stale at the next commit. */
+const TRANSIENT = /\b(?:currently|not yet|yet|for now|at the moment|in progress|todo|status:|pending|gaps?|so far|right now|this session|i was unable|i could not|untracked|uncommitted|not (?:been )?(?:committed|pushed)|not in (?:the )?git history|git status (?:shows|says|lists))\b/i;
 const SECRET_VALUE = /\b\w*(?:salt|secret|password|passwd|token|key_base|api[_-]?key)\w*["']?\s*[:=]\s*["']?[\w./+-]{4,}/i;
 const PERSONAL = /\b(?:Owner|Author|Assignee|Reporter|Created by|User):/;
+/** Who did what in the repo's history ("authored by …", "merged by …"): git log has it, and it
+ * names a person. */
+const WHO_DID = /\b(?:authored|committed|pushed|merged|opened|reported|signed off) by\b/i;
 const DURABLE = /\b(?:runs?|uses?|requires?|lives?|located|stored|configured|defaults?|must|never|always|only|instead|via|through|generated|registered|loaded|imports?|exports?|overrides?|priority|entry|output|writes?|reads?|calls?|returns?|inline|separate|hardcoded|static)\b/i;
 /** "Docs: a.md, b.md, c.md": an inventory, not knowledge. */
 const LIST_ONLY = /^[^:]{0,40}:?\s*(?:[\w./-]+,\s*){2,}[\w./-]+\.?$/;
@@ -57,7 +62,7 @@ export function withoutLineRefs(text: string): string {
 /** Score of one report line as standalone knowledge, or -Infinity when it must never be kept. */
 export function lineScore(line: string): number {
   if (line.length < 20 || line.endsWith('?')) return -Infinity;
-  if (SECRET_VALUE.test(line) || PERSONAL.test(line)) return -Infinity;
+  if (SECRET_VALUE.test(line) || PERSONAL.test(line) || WHO_DID.test(line)) return -Infinity;
   if (NARRATION.test(line)) return -Infinity;
   let score = 1.5 * Math.min(3, concreteness(line));
   if (SPECIFIC.test(line)) score += 1.5;

@@ -18,6 +18,8 @@ export interface CodeModeCall {
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
 const EXEC_CMD = new RegExp(String.raw`tools\.exec_command\(\s*\{[^]*?\bcmd\s*:\s*(${STRING})`);
 const WORKDIR = new RegExp(String.raw`\bworkdir"?\s*:\s*(${STRING})`);
+/** The sandbox escape a call asks for ("require_escalated"), as the plain tool call carries it. */
+const SANDBOX = new RegExp(String.raw`\bsandbox_permissions"?\s*:\s*(${STRING})`);
 const PATCH_ARG = new RegExp(String.raw`tools\.apply_patch\(\s*(?:(${STRING})|([A-Za-z_$][\w$]*))`);
 
 function literal(text: string | undefined): string | undefined {
@@ -31,8 +33,8 @@ function literal(text: string | undefined): string | undefined {
 }
 
 /**
- * The first real tool call in a code-mode script: a shell command (its `cmd`, and `workdir`
- * when given) or a patch (inline or through a `const patch = "…"` declared in the script).
+ * The first real tool call in a code-mode script: a shell command (its `cmd`, and `workdir` and
+ * `sandbox_permissions` when given) or a patch (inline or through a `const patch = "…"` declared in the script).
  * Undefined when the script calls neither, or builds its arguments in a way not read here.
  */
 export function codeModeCall(script: string): CodeModeCall | undefined {
@@ -42,8 +44,13 @@ export function codeModeCall(script: string): CodeModeCall | undefined {
   if (exec && (!patch || exec.index < patch.index)) {
     const cmd = literal(exec[1]);
     if (cmd === undefined) return undefined;
-    const workdir = literal(WORKDIR.exec(script.slice(exec.index))?.[1]);
-    return { name: 'exec_command', input: workdir === undefined ? { cmd } : { cmd, workdir } };
+    const rest = script.slice(exec.index);
+    const input: Json = { cmd };
+    const workdir = literal(WORKDIR.exec(rest)?.[1]);
+    if (workdir !== undefined) input.workdir = workdir;
+    const sandbox = literal(SANDBOX.exec(rest)?.[1]);
+    if (sandbox !== undefined) input.sandbox_permissions = sandbox;
+    return { name: 'exec_command', input };
   }
   if (patch) {
     const text = patch[1] !== undefined ? literal(patch[1]) : literal(new RegExp(String.raw`\b(?:const|let|var)\s+${patch[2]}\s*=\s*(${STRING})`).exec(script)?.[1]);

@@ -44,6 +44,9 @@ const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|sh
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
 const CHANGE_HEADING = /^(?:implemented|added|created|fixed|updated|removed|refactored)\b/i;
+/** A verdict on the change under review ("No security-relevant behavior change", "No issues
+ * found", "LGTM"): about one diff, not about the code base. */
+const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*)\b)|lgtm\b|looks good to me\b)/i;
 /** An offer to the user ("If you want, I can also …") or what the user can do now ("You can now
  * run …"): the close of this task, not how the repository is. */
 const OFFER_LINE = /^(?:if you (?:want|like|'d like|prefer)|would you like|let me know|shall i|do you want|i can also|you can now)\b/i;
@@ -84,9 +87,9 @@ function subjectless(ctx: string, line: string): boolean {
 }
 
 /** A heading under which the agent reports this turn, not how things are: work done, its own
- * action, a change it announces, an offer to the user. */
+ * action, a change it announces, its verdict on a diff, an offer to the user. */
 function turnHeading(inner: string): boolean {
-  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || CHANGE_HEADING.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
+  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || CHANGE_HEADING.test(inner) || REVIEW_VERDICT.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
 }
 
 /** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */

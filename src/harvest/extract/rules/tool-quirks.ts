@@ -274,21 +274,39 @@ function toolRefusal(view: SessionView, s: Step): Draft {
   };
 }
 
-function permission(s: Step): Draft {
+/** What a call asks of the sandbox: Codex's `sandbox_permissions: "require_escalated"` (or the
+ * older `with_escalated_permissions: true`), Claude Code's `dangerouslyDisableSandbox: true`. */
+function escalation(input: Record<string, unknown>): string | undefined {
+  if (typeof input.sandbox_permissions === 'string' && /escalat/i.test(input.sandbox_permissions)) return `sandbox_permissions: "${input.sandbox_permissions}"`;
+  if (input.with_escalated_permissions === true) return 'with_escalated_permissions: true';
+  if (input.dangerouslyDisableSandbox === true) return 'dangerouslyDisableSandbox: true';
+  return undefined;
+}
+
+/**
+ * A command the sandbox refused ("Operation not permitted" writing `.git/index.lock`) that then
+ * ran when the agent asked to leave the sandbox for it: which commands need that, and how to ask.
+ * A permission error nothing resolved is a symptom without a lesson: no item.
+ */
+function permission(view: SessionView, s: Step): Draft | undefined {
+  if (!s.command) return undefined;
+  const retry = view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.command !== undefined && (r.command === s.command || (r.main !== '' && r.main === s.main)) && escalation(r.call.input) !== undefined);
+  if (!retry) return undefined;
   const err = errorLine(s.output, 160);
-  const what = s.command ? code(clip(shownCommand(s.command), 80)) : code(s.call.name);
+  const shown = shownCommand(s.command);
+  const what = s.family || s.program || clip(shown, 40);
   return {
     category: 'tool-quirk',
-    scope: 'repo',
-    title: `Permission denied: ${clip(err, 50)}`,
-    text: `${what} fails with ${code(err)}.`,
-    confidence: CONFIDENCE.stated,
+    scope: 'agent',
+    title: `The sandbox blocks ${what}: rerun it with escalated permissions`,
+    text: `In the sandbox ${code(clip(shown, 80))} fails with ${code(err)}; the same command ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
+    confidence: CONFIDENCE.verified,
     event: s.outputEvent,
-    tags: [s.call.name, ...(s.command ? [s.family] : [])],
+    tags: [s.call.name, 'sandbox', s.family],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(err),
-    score: 4,
+    signature: `sandbox:${s.family || s.program}`,
+    score: 6,
   };
 }
 
@@ -456,7 +474,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
         push(missingModule(view, s));
         break;
       case 'permission':
-        push(permission(s));
+        push(permission(view, s));
         break;
       case 'too-large':
         push(tooLarge(view, s));

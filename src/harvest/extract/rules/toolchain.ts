@@ -100,6 +100,27 @@ function evidenceOf(view: SessionView): Evidence[] {
   return out;
 }
 
+/** End of life of each Node.js LTS major (nodejs.org release schedule). */
+const NODE_LTS_END: readonly [major: number, end: string][] = [
+  [16, '2023-09-11'],
+  [18, '2025-04-30'],
+  [20, '2026-04-30'],
+  [22, '2027-04-30'],
+  [24, '2028-04-30'],
+];
+
+/** A minimum every Node.js release still maintained when the session ran meets (">=18" in
+ * mid-2026) restates the manifest and asks nothing of a machine: no item. The session's own date
+ * decides, so the same transcript always gives the same answer; without a date it is kept. */
+export function demandingNodeRange(range: string, sessionDate: string | undefined): boolean {
+  const m = /^(>=?|\^|~)?v?(\d{1,2})/.exec(range);
+  if (!m || !sessionDate) return true;
+  const major = Number(m[2]) + (m[1] === '>' ? 1 : 0);
+  const day = sessionDate.slice(0, 10);
+  const oldestMaintained = NODE_LTS_END.find(([, end]) => end > day)?.[0];
+  return oldestMaintained === undefined || major > oldestMaintained;
+}
+
 export function toolchainDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const evidence = evidenceOf(view);
@@ -108,6 +129,7 @@ export function toolchainDrafts(view: SessionView): Draft[] {
     const m = e.verified ? ENGINES_NODE.exec(e.text) : (NODE_HEADING_THEN_REQUIRED.exec(e.text) ?? REPORTED_NODE.exec(e.text));
     if (!m) continue;
     const version = m[1]!.replace(/\s+/g, '');
+    if (!demandingNodeRange(version, view.session.startedAt)) break;
     drafts.push({
       category: 'fact',
       title: `Node.js ${version} required`,
