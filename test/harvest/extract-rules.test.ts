@@ -201,6 +201,7 @@ describe('report facts', () => {
     const slight = (lines: string[]) =>
       fromReport(`## Exploration Report\n\n### Highlighting\n${lines.join('\n')}\n\n${report.slice(report.indexOf('### Build'), report.indexOf('### Layout'))}${GAPS}`).map((d) => d.title);
     expect(slight(['- Code syntax highlighting (via Highlight.js)'])).not.toContain('Highlighting');
+    expect(slight(['- `/home/dev/projects/app-worktrees/app-feature/priv/static/assets/app.css` (transcript classes)'])).not.toContain('Highlighting');
     expect(slight(['- Code syntax highlighting (via Highlight.js)', '- Languages are registered in `assets/js/hljs.js` via `hljs.registerLanguage`'])).toContain('Highlighting');
   });
 
@@ -284,6 +285,7 @@ describe('report facts', () => {
     // what the agent just did to the repository ("Pushed. The app is live at …") is this turn's outcome
     expect(closing('Pushed. The Convex backend runs with `npx convex dev`, as the README now says.')).not.toContain('Pushed.');
     expect(closing('Implemented the dev setup with:')).not.toContain('The Convex backend runs with');
+    expect(closing('Both servers are now started and read `.env.local`:')).not.toContain('The Convex backend runs with');
   });
 });
 

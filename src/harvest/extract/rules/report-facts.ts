@@ -44,6 +44,9 @@ const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|sh
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
 const CHANGE_HEADING = /^(?:implemented|added|created|fixed|updated|removed|refactored)\b/i;
+/** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
+ * collapsible …"): this turn's change log. ("Implemented X as …" may still say how X works.) */
+const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b/i;
 /** A verdict on the change under review ("No security-relevant behavior change", "No issues
  * found", "LGTM"): about one diff, not about the code base. */
 const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*)\b)|lgtm\b|looks good to me\b)/i;
@@ -134,7 +137,8 @@ function staleSection(ctx: string, changed: Set<string>): boolean {
  * "Edge Cases Handled: Concurrent syncs (protected by `isSyncing` flag)") is a fragment of a
  * longer description: too little to stand alone as a fact. */
 function tooSlight(kept: readonly ReportLine[]): boolean {
-  return kept.length === 1 && (kept[0]!.text.length < 90 || LOCATION_ONLY.test(kept[0]!.text));
+  // measured without the directories of its paths: `/home/…/assets/app.css` says `app.css`
+  return kept.length === 1 && (kept[0]!.text.replace(/(?:~|\.{0,2})(?:\/[\w.-]+)+\//g, '').length < 90 || LOCATION_ONLY.test(kept[0]!.text));
 }
 
 /** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
@@ -189,10 +193,10 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || CHANGE_LINE.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
