@@ -273,11 +273,11 @@ describe('report facts', () => {
   });
 
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
-    const closing = (lead: string) => {
+    const closing = (lead: string, before = '') => {
       const b = new SessionBuilder().user('start the app');
       const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
       b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
-      const text = `${lead}\n1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`;
+      const text = `${lead}\n${before}1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`;
       return reportFactDrafts(viewOf(b.assistant(text).user('thanks, now add the page').build())).map((d) => d.text).join('\n');
     };
     expect(closing('How the app runs:')).toContain('The Convex backend runs with');
@@ -286,6 +286,12 @@ describe('report facts', () => {
     expect(closing('Pushed. The Convex backend runs with `npx convex dev`, as the README now says.')).not.toContain('Pushed.');
     expect(closing('Implemented the dev setup with:')).not.toContain('The Convex backend runs with');
     expect(closing('Both servers are now started and read `.env.local`:')).not.toContain('The Convex backend runs with');
+    // a line that goes on from a change report ("Each has …") goes with it
+    const each = '- Each panel of the page has a Collapse button in its header, wired in `app/page.tsx`\n';
+    expect(closing('How the app runs:', each)).toContain('Each panel');
+    const changed = '- Panels are now collapsible by default in `app/page.tsx`\n';
+    expect(closing('How the app runs:', `${changed}${each}`)).toContain('Each panel'); // it names its subject
+    expect(closing('How the app runs:', `${changed}- Each has a Collapse button in its header, wired in \`app/page.tsx\`\n`)).not.toContain('Each has');
   });
 });
 

@@ -186,6 +186,9 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   };
 }
 
+/** A line whose subject is the line before's ("Each has …", "It also …", "They …"). */
+const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:has|have|is|are|was|were|can|will|gets?|gives?|keeps?|shows?|uses?|runs?|takes?|makes?)\b|also\b)/i;
+
 /** A short report (a closing summary) reads best as one item: its lead, then its sections. */
 function compactDraft(report: Report, corpus: string): Draft | undefined {
   const parts: string[] = [];
@@ -196,7 +199,9 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || CHANGE_LINE.test(inner)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const kept = section.lines.filter((l) => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text));
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);
+    // "Each has a Collapse button" goes on from the line before: without that line it names nothing
+    const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
