@@ -176,6 +176,8 @@ describe('report facts', () => {
       fromReport(`## Report\n\n${done.replace('All Issues Fixed', heading).replaceAll('FIXED', mark)}\n${GAPS}`).map((d) => d.title);
     expect(doneTitles('Docs layout', '')).toEqual(['Docs layout']);
     expect(doneTitles('All Issues Fixed', '')).toEqual([]);
+    // under it, however deep: "All 3 subtasks completed" / "Task 1 — Extracted …"
+    expect(fromReport(`## All 3 subtasks completed\n\n${done.replace('All Issues Fixed', 'Docs layout').replaceAll('FIXED', '')}\n${GAPS}`).map((d) => d.title)).toEqual([]);
     expect(doneTitles('Docs layout', ' → FIXED')).toEqual([]);
   });
 

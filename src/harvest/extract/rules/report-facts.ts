@@ -95,6 +95,12 @@ function turnHeading(inner: string): boolean {
   return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || CHANGE_HEADING.test(inner) || REVIEW_VERDICT.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
 }
 
+/** A section anywhere under a heading that reports work done ("All 3 subtasks completed" /
+ * "spotter-dov.1 — Extracted …"): part of the same progress report. */
+function underProgress(section: Section): boolean {
+  return section.headings.some((h) => PROGRESS_SECTION.test(h));
+}
+
 /** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */
 const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>/i;
 
@@ -148,7 +154,7 @@ const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
@@ -196,7 +202,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || CHANGE_LINE.test(inner)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || CHANGE_LINE.test(inner) || underProgress(section)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);
