@@ -409,6 +409,18 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it('leaves out a call that broke the tool\'s schema when the next call of that tool went through', () => {
+    const refused = 'Output does not match required schema: /findings: must be array';
+    const session = (fixed: boolean) =>
+      new SessionBuilder()
+        .user('review the diff')
+        .tool('StructuredOutput', { findings: { findings: [] } }, refused, { isError: true })
+        .tool('StructuredOutput', { findings: [] }, fixed ? 'ok' : refused, { isError: !fixed })
+        .build();
+    expect(toolQuirkDrafts(viewOf(session(true)))).toEqual([]);
+    expect(toolQuirkDrafts(viewOf(session(false))).map((d) => d.title)).toEqual(['StructuredOutput: Output does not match required schema: /findings: must be…']);
+  });
+
   it('names a command the sandbox blocks only when the same command ran once the agent asked to leave the sandbox', () => {
     const denied = "fatal: Unable to create '/home/dev/demo/.git/index.lock': Operation not permitted";
     const session = (escalate: boolean) =>

@@ -256,8 +256,15 @@ function editRefused(view: SessionView, s: Step): Draft {
   };
 }
 
-function toolRefusal(view: SessionView, s: Step): Draft {
+/** A call whose input broke the tool's schema ("Output does not match required schema: /findings:
+ * must be array", "InputValidationError: … is required"). */
+const SCHEMA_ERROR = /does not match (?:the )?(?:required |expected )?schema|InputValidationError|invalid (?:input|parameters?|arguments?)\b|must be (?:an? )?(?:array|string|object|number|boolean|integer)\b|(?:required|missing) (?:property|parameter|field)|unexpected (?:property|parameter|field|key)/i;
+
+function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const err = errorLine(s.output, 200);
+  // the agent's own malformed call, put right by its next call of the same tool: the tool's
+  // contract is in its schema, and the session teaches nothing beyond it
+  if (SCHEMA_ERROR.test(s.output) && view.steps.some((r) => r.pos > s.pos && r.pos <= s.pos + 3 && r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
   const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   return {
     category: 'tool-quirk',
