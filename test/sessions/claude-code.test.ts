@@ -252,6 +252,31 @@ describe('Claude Code reader: message.id merge, rewinds, progress lines', () => 
     expect(s!.models).toEqual(['claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929']);
   });
 
+  it('reads a prompt the user typed while the agent worked (a queued_command attachment) once, as the user\'s', async () => {
+    const tmp = tempDir();
+    const file = join(tmp, 's-queued.jsonl');
+    const queued = (prompt: string, extra: Record<string, unknown> = {}) => ({ type: 'queued_command', prompt, commandMode: 'prompt', origin: { kind: 'human' }, ...extra });
+    writeFileSync(
+      file,
+      [
+        line({ parentUuid: null, ...ENV, type: 'user', message: { role: 'user', content: 'can we drop the overrides?' }, uuid: 'u1', timestamp: '2026-07-16T16:08:00.000Z' }),
+        line({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-07-16T16:08:33.011Z', sessionId: ENV.sessionId, content: 'no, only the typescript one' }),
+        line({ type: 'queue-operation', operation: 'remove', timestamp: '2026-07-16T16:08:35.933Z', sessionId: ENV.sessionId, content: 'no, only the typescript one' }),
+        line({ parentUuid: 'u1', ...ENV, type: 'attachment', attachment: queued('no, only the typescript one'), uuid: 'q1', timestamp: '2026-07-16T16:08:36.000Z' }),
+        line({ parentUuid: 'q1', ...ENV, type: 'attachment', attachment: queued('npm ls typescript', { commandMode: 'bash' }), uuid: 'q2', timestamp: '2026-07-16T16:08:37.000Z' }),
+        assistantLine('a1', 'q2', 'msg_1', { type: 'text', text: 'Only the typescript override stays.' }),
+      ].join('\n') + '\n',
+    );
+    const [s] = await claudeCodeReader.read(file);
+    expect(s!.events.map((e) => [e.kind, (e as { text?: string }).text])).toEqual([
+      ['user', 'can we drop the overrides?'],
+      ['user', 'no, only the typescript one'],
+      ['assistant', 'Only the typescript override stays.'],
+    ]);
+    expect(s!.events[1]!.injected).toBeUndefined();
+    expect(s!.events[1]!.source.line).toBe(4);
+  });
+
   it('drops re-written blocks of a message however many it has, and keeps two texts that only differ late', async () => {
     const tmp = tempDir();
     const file = join(tmp, 's-many.jsonl');

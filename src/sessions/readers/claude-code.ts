@@ -243,6 +243,20 @@ function resultText(content: unknown): string {
 
 const EXIT_CODE_RE = /^(?:Error: )?Exit code (-?\d+)/;
 
+/**
+ * A prompt the user typed while the agent was working (Claude Code 2.1.2xx): the queue's
+ * enqueue/remove lines carry it too, but the model reads it from this attachment, mid-turn.
+ * Often a correction ("no, the other file"): it is the user's own message.
+ */
+function queuedPrompt(o: Json): string | undefined {
+  if (o.type !== 'attachment' || !isRecord(o.attachment)) return undefined;
+  const a = o.attachment;
+  if (a.type !== 'queued_command' || typeof a.prompt !== 'string' || !a.prompt.trim()) return undefined;
+  if (a.commandMode !== undefined && a.commandMode !== 'prompt') return undefined; // a `!` shell command or a slash command
+  if (isRecord(a.origin) && a.origin.kind !== undefined && a.origin.kind !== 'human') return undefined;
+  return isInjectedUserText(a.prompt) ? undefined : a.prompt;
+}
+
 class ClaudeSession {
   readonly events: SessionEvent[] = [];
   readonly span = new TimeSpan();
@@ -308,10 +322,18 @@ class ClaudeSession {
   }
 
   /** Line types we do not model (snapshots, queue operations, titles, attachments): only a
-   * bootstrap block inside them is kept. */
+   * bootstrap block inside them is kept, and a prompt the user typed while the agent worked. */
   private other(o: Json, base: EventBaseInput): void {
     const time = str(o.timestamp);
     if (time) base.time = time;
+    const queued = queuedPrompt(o);
+    if (queued !== undefined) {
+      this.envelope(o);
+      this.span.see(time);
+      pushText(this.events, 'user', queued, base);
+      this.lastText = undefined;
+      return;
+    }
     this.bootstrapOnly(o, base);
   }
 
