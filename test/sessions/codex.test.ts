@@ -257,6 +257,7 @@ describe('Codex code mode (one `exec` tool whose JavaScript calls the real tools
     expect(codeModeCall('const a = await tools.exec_command({cmd:"ls"}); const b = await tools.exec_command({cmd:"pwd"});')).toEqual({ name: 'exec_command', input: { cmd: 'ls' } });
     expect(codeModeCall('const r = await tools.exec_command({cmd:`ls ${dir}`});')).toBeUndefined(); // a template string: not guessed
     expect(codeModeCall('text(1 + 1);')).toBeUndefined();
+    expect(codeModeCall('const $p = "*** Begin Patch\\n*** End Patch"; await tools.apply_patch($p);')).toEqual({ name: 'apply_patch', input: { input: '*** Begin Patch\n*** End Patch' } });
     expect(codeModeCall('await tools.exec_command({cmd:"git restore x","workdir":"/w","sandbox_permissions":"require_escalated","justification":"May I?"})')).toEqual({ name: 'exec_command', input: { cmd: 'git restore x', workdir: '/w', sandbox_permissions: 'require_escalated' } });
     expect(codeModeOutput([{ type: 'input_text', text: 'Script failed\nWall time 0.1 seconds\nOutput:\n' }, { type: 'input_text', text: 'ReferenceError: x is not defined' }])).toEqual({ text: 'ReferenceError: x is not defined', scriptFailed: true });
     expect(codeModeOutput({ output: 'x' })).toBeUndefined();

@@ -53,7 +53,7 @@ export function codeModeCall(script: string): CodeModeCall | undefined {
     return { name: 'exec_command', input };
   }
   if (patch) {
-    const text = patch[1] !== undefined ? literal(patch[1]) : literal(new RegExp(String.raw`\b(?:const|let|var)\s+${patch[2]}\s*=\s*(${STRING})`).exec(script)?.[1]);
+    const text = patch[1] !== undefined ? literal(patch[1]) : literal(new RegExp(String.raw`\b(?:const|let|var)\s+${patch[2]!.replace(/\$/g, '\\$')}\s*=\s*(${STRING})`).exec(script)?.[1]);
     return text === undefined ? undefined : { name: 'apply_patch', input: { input: text } };
   }
   return undefined;
