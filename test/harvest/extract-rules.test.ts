@@ -841,6 +841,20 @@ describe('recurring command sequences', () => {
     expect(extractSession(rerun).filter((c) => c.rule === 'command-pattern')).toEqual([]);
   });
 
+  it('a command line run again and again with other arguments is a loop done by hand, not a pattern', () => {
+    const lines = (n: number) => {
+      const b = new SessionBuilder().user('check the flags of every book');
+      for (let i = 0; i < n; i++) b.bash(`source .venv/bin/activate && sqlite3 library.sqlite "SELECT ZTITLE FROM ZBOOK WHERE ZTITLE LIKE 'Book ${i}%'"`, `Book ${i}|0`);
+      return extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.title);
+    };
+    expect(lines(3)).toEqual(['Recurring command line: source && sqlite3']);
+    expect(lines(12)).toEqual([]);
+    // as a console transcript shows them: cut short, the arguments hidden
+    const cut = new SessionBuilder().user('check the flags of every book');
+    for (let i = 0; i < 12; i++) cut.bash('source .venv/bin/activate && sqlite3 library.sqlite "SELECT ZTITLE, Z…', `Book ${i}|0`);
+    expect(extractSession(cut.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+
   it("show what the runs have in common: a task id or this task's files are the run's detail", () => {
     const b = new SessionBuilder().user('work through the ready tasks');
     for (const id of ['app-7.1', 'app-7.2']) {

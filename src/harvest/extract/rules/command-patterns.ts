@@ -285,6 +285,8 @@ function scriptInvocations(all: readonly Run[]): Draft[] {
   return drafts;
 }
 
+const BY_HAND_LOOP = 8;
+
 /** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
@@ -298,6 +300,10 @@ function recurringPipelines(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   for (const [key, list] of [...byShape.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))) {
     if (list.length < 3) continue;
+    // eight and more runs with different arguments are a loop done by hand (one query per
+    // book): the lesson is to batch them, not to repeat the line
+    // (a line the transcript cut short with '…' may hide its arguments: it counts as different)
+    if (list.length >= BY_HAND_LOOP && new Set(list.map((s) => (s.command!.endsWith('…') ? s.pos : s.command))).size > 1) continue;
     const last = list[list.length - 1]!;
     drafts.push({
       category: 'pattern',
