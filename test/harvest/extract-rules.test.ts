@@ -68,6 +68,19 @@ describe('check findings', () => {
     expect(drafts[0]!.text).toContain('Nested modules could be aliased');
     expect(drafts[0]!.text).toContain('alias LangChain.Chains.LLMChain');
   });
+
+  it('names the checker a commit hook ran, and states the change that cleared the finding as what to do', () => {
+    const hookOutput = 'Pre-commit validation failed:\n[CREDO]\n┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/summary.ex:97:9 #(App.Summary.call)';
+    const session = new SessionBuilder()
+      .user('commit it')
+      .bash('git commit -m "summary"', hookOutput, 1)
+      .tool('Edit', { file_path: '/home/dev/demo/lib/app/summary.ex', old_string: '  require Logger', new_string: '  alias LangChain.Chains.LLMChain\n  require Logger' }, 'updated')
+      .bash('git commit -m "summary"', '[main 1a2b3c4] summary')
+      .build();
+    const [d] = checkFindingDrafts(viewOf(session));
+    expect(d!.title).toBe('credo: Nested modules could be aliased at the top of the invoking…');
+    expect(d!.text).toBe('`credo` (run by the `git commit` hook) flags `Nested modules could be aliased at the top of the invoking module.` in `summary.ex`; the change that cleared it: `alias LangChain.Chains.LLMChain`.');
+  });
 });
 
 describe('expected output noise', () => {

@@ -124,10 +124,14 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
       const snippet = addedLine(fix);
       if (snippet === undefined) continue;
       const label = checkLabel(step, f);
+      // the checker by its name ("credo", run by the commit hook), and the change that cleared
+      // the finding as what to do: a rule for the next time, not the story of this one
+      const checker = f.section ? f.section.toLowerCase() : label;
+      const hook = f.section ? ` (run by the ${code(label.split(' (')[0]!)} hook)` : '';
       drafts.push({
         category: 'pitfall',
-        title: `${label.split(' (')[0]}: ${clip(f.message, 60)}`,
-        text: `${code(label)} reports ${code(clip(f.message, 170))} in ${code(base)}; fixed by editing it (${code(snippet)}).`,
+        title: `${checker}: ${clip(f.message, 60)}`,
+        text: `${code(checker)}${hook} flags ${code(clip(f.message, 170))} in ${code(base)}; the change that cleared it: ${code(snippet)}.`,
         confidence: CONFIDENCE.verified,
         event: step.outputEvent,
         tags: [...label.split(/[\s()]+/).filter(Boolean), base],
