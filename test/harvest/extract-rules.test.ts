@@ -79,7 +79,7 @@ describe('check findings', () => {
       .build();
     const [d] = checkFindingDrafts(viewOf(session));
     expect(d!.title).toBe('credo: Nested modules could be aliased at the top of the invoking…');
-    expect(d!.text).toBe('`credo` (run by the `git commit` hook) flags `Nested modules could be aliased at the top of the invoking module.` in `summary.ex`; the change that cleared it: `alias LangChain.Chains.LLMChain`.');
+    expect(d!.text).toBe('`credo` (run by a hook on `git commit`) flags `Nested modules could be aliased at the top of the invoking module.` in `summary.ex`; the change that cleared it: `alias LangChain.Chains.LLMChain`.');
   });
 });
 

@@ -124,10 +124,11 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
       const snippet = addedLine(fix);
       if (snippet === undefined) continue;
       const label = checkLabel(step, f);
-      // the checker by its name ("credo", run by the commit hook), and the change that cleared
+      // the checker by its name ("credo", run by a hook on git commit), and the change that cleared
       // the finding as what to do: a rule for the next time, not the story of this one
       const checker = f.section ? f.section.toLowerCase() : label;
-      const hook = f.section ? ` (run by the ${code(label.split(' (')[0]!)} hook)` : '';
+      // (which hook is not known: git's pre-commit, or the agent's own hook on the command)
+      const hook = f.section ? ` (run by a hook on ${code(label.split(' (')[0]!)})` : '';
       drafts.push({
         category: 'pitfall',
         title: `${checker}: ${clip(f.message, 60)}`,
