@@ -69,6 +69,21 @@ describe('check findings', () => {
     expect(drafts[0]!.text).toContain('alias LangChain.Chains.LLMChain');
   });
 
+  it("leaves out a finding in a file the session itself wrote before the check: the agent's own slip", () => {
+    const finding = '┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/summary.ex:97:9 #(App.Summary.call)';
+    const session = (wroteFirst: boolean) => {
+      const b = new SessionBuilder().user('add the summary');
+      if (wroteFirst) b.tool('Write', { file_path: '/home/dev/demo/lib/app/summary.ex', content: 'defmodule App.Summary do\nend\n' }, 'File created');
+      return b
+        .bash('mix credo --strict', finding, 0)
+        .tool('Edit', { file_path: '/home/dev/demo/lib/app/summary.ex', old_string: '  require Logger', new_string: '  alias LangChain.Chains.LLMChain\n  require Logger' }, 'updated')
+        .bash('mix credo --strict', 'found no issues')
+        .build();
+    };
+    expect(checkFindingDrafts(viewOf(session(false)))).toHaveLength(1);
+    expect(checkFindingDrafts(viewOf(session(true)))).toEqual([]);
+  });
+
   it('names the checker a commit hook ran, and states the change that cleared the finding as what to do', () => {
     const hookOutput = 'Pre-commit validation failed:\n[CREDO]\n┃ [D] ↘ Nested modules could be aliased at the top of the invoking module.\n┃       lib/app/summary.ex:97:9 #(App.Summary.call)';
     const session = new SessionBuilder()

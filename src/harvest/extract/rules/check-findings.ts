@@ -114,6 +114,8 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
       const key = `${f.file}|${errorSignature(f.message.replace(/`[^`]*`/g, '<s>')).slice(0, 30)}`;
       if (done.has(key)) continue;
       const base = f.file.replace(/^.*\//, '');
+      // a finding in a file this session wrote before the check is its own slip, not the repo's
+      if (view.steps.slice(0, step.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).includes(base))) continue;
       const fix = view.steps.slice(step.pos + 1, step.pos + 16).find((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).includes(base));
       // One pitfall per fixing edit: several findings fixed at once are one lesson.
       if (!fix || usedFixes.has(fix.call.index)) continue;
