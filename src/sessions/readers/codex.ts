@@ -216,7 +216,7 @@ class CodexSession {
   private readonly calls = new Map<string, CallState>();
   /** Unified-exec process session id → call_id of the exec_command that started it. */
   private readonly processes = new Map<number, string>();
-  /** Call ids of code-mode `exec` calls, in order (see openCodeModeCall). */
+  /** Call ids of code-mode `exec` calls not answered yet, in order (see openCodeModeCall). */
   private readonly codeModeOpen: string[] = [];
 
   constructor(
@@ -407,17 +407,24 @@ class CodexSession {
     return undefined;
   }
 
+  /** Records how the patch of the open code-mode apply_patch call went; false when there is none. */
+  private codeModePatch(ok: boolean): boolean {
+    const state = this.openCodeModeCall((s) => s.name === 'apply_patch' && s.codeMode?.exitCode === undefined);
+    if (state) state.codeMode!.exitCode = ok ? 0 : 1;
+    return state !== undefined;
+  }
+
   /** Codex 0.15x reports each command (and patch) a code-mode script ran as an item_completed event. */
   private itemCompleted(p: Json): void {
     const item = isRecord(p.item) ? p.item : undefined;
     if (item?.type === 'FileChange' && (item.status === 'completed' || item.status === 'failed')) {
-      const state = this.openCodeModeCall((s) => s.name === 'apply_patch' && s.codeMode?.exitCode === undefined);
-      if (state) state.codeMode!.exitCode = item.status === 'completed' ? 0 : 1;
+      this.codeModePatch(item.status === 'completed');
       return;
     }
     if (item?.type !== 'CommandExecution' || typeof item.exit_code !== 'number') return;
-    const argv = Array.isArray(item.command) ? item.command.filter((x): x is string => typeof x === 'string') : [];
-    const command = argv.length === 3 && /^-l?c$/.test(argv[1]!) ? argv[2] : argv.join(' ');
+    // the same reading of `["/bin/zsh", "-lc", "<script>"]` as the call's own command
+    const command = commandOf('exec_command', { command: item.command });
+    if (command === undefined) return;
     const state = this.openCodeModeCall((s) => s.call.command === command && s.codeMode?.exitCode === undefined);
     if (state) state.codeMode!.exitCode = item.exit_code;
   }
@@ -474,6 +481,9 @@ class CodexSession {
     result.name = state.name;
     if (exit !== undefined) result.exitCode = exit;
     state.result = pushToolResult(this.events, result);
+    // answered: no later event reports on it (the list stays as short as the calls in flight)
+    const at = callId ? this.codeModeOpen.lastIndexOf(callId) : -1;
+    if (at >= 0) this.codeModeOpen.splice(at, 1);
   }
 
   private execEnd(p: Json, base: EventBaseInput): void {
@@ -511,14 +521,8 @@ class CodexSession {
     const callId = str(p.call_id);
     const failed = p.success === false;
     const state = callId ? this.calls.get(callId) : undefined;
-    if (!state) {
-      // a patch a code-mode script applied: the event has its own id; the script's output follows
-      const open = this.openCodeModeCall((s) => s.name === 'apply_patch');
-      if (open) {
-        open.codeMode!.exitCode = failed ? 1 : 0;
-        return;
-      }
-    }
+    // a patch a code-mode script applied: the event has its own id; the script's output follows
+    if (!state && this.codeModePatch(!failed)) return;
     if (state?.result) {
       if (failed) state.result.isError = true;
       state.authoritative = true;

@@ -106,7 +106,10 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const done = new Set<string>();
   const usedFixes = new Set<number>();
+  /** Base names of the files the session wrote before the step in hand (kept as the loop goes). */
+  const written = new Set<string>();
   for (const step of view.steps) {
+    if (!step.failed && !step.rejected && isEdit(step)) for (const f of editedFiles(step)) written.add(f);
     if (!step.command || step.rejected) continue;
     if (!step.failed && !step.families.some((f) => isCheck(f))) continue;
     for (const f of findings(step.output)) {
@@ -115,7 +118,7 @@ export function checkFindingDrafts(view: SessionView): Draft[] {
       if (done.has(key)) continue;
       const base = f.file.replace(/^.*\//, '');
       // a finding in a file this session wrote before the check is its own slip, not the repo's
-      if (view.steps.slice(0, step.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).includes(base))) continue;
+      if (written.has(base)) continue;
       const fix = view.steps.slice(step.pos + 1, step.pos + 16).find((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).includes(base));
       // One pitfall per fixing edit: several findings fixed at once are one lesson.
       if (!fix || usedFixes.has(fix.call.index)) continue;

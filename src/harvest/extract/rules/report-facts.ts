@@ -41,12 +41,12 @@ const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|ad
  * it ("Pushed. The README is live at …", "Verified with sample input …"): the outcome of this
  * turn, not how things are. (A line that opens "Implemented X as …" may still say how X works.) */
 const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
-/** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
- * what follows lists this turn's work. */
-const CHANGE_HEADING = /^(?:implemented|added|created|fixed|updated|removed|refactored)\b/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
  * collapsible …"): this turn's change log. ("Implemented X as …" may still say how X works.) */
 const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b/i;
+/** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
+ * what follows lists this turn's work. */
+const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner);
 /** A verdict on the change under review ("No security-relevant behavior change", "No issues
  * found", "LGTM"): about one diff, not about the code base. */
 const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*)\b)|lgtm\b|looks good to me\b)/i;
@@ -92,7 +92,7 @@ function subjectless(ctx: string, line: string): boolean {
 /** A heading under which the agent reports this turn, not how things are: work done, its own
  * action, a change it announces, its verdict on a diff, an offer to the user. */
 function turnHeading(inner: string): boolean {
-  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || CHANGE_HEADING.test(inner) || REVIEW_VERDICT.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
+  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || changeHeading(inner) || REVIEW_VERDICT.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
 }
 
 /** A section anywhere under a heading that reports work done ("All 3 subtasks completed" /
@@ -202,7 +202,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || CHANGE_LINE.test(inner) || underProgress(section)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || underProgress(section)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);

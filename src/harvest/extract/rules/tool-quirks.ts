@@ -264,7 +264,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const err = errorLine(s.output, 200);
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
-  if (SCHEMA_ERROR.test(s.output) && view.steps.some((r) => r.pos > s.pos && r.pos <= s.pos + 3 && r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
+  if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
   const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   return {
     category: 'tool-quirk',
