@@ -52,10 +52,11 @@ export function clip(text: string, max: number): string {
 }
 
 /**
- * A text cut to `max` characters at the end of its last whole sentence or list entry ("…; …",
- * "… .") that fits, so that an item (or a cause within one) never stops mid-thought; what does
- * not fit is left out. Only when no boundary leaves `keep` characters (half of `max` unless
- * given) is it cut at a word, with '…'.
+ * An item's text cut to `max` characters at the end of its last whole sentence or list entry
+ * ("…; …", "… .") that fits, so that an item never stops mid-thought; what does not fit is
+ * left out. Only when no boundary leaves `keep` characters (half of `max` unless given) is it
+ * cut at a word, with '…'. (A cause inside an item is cut by clipSentences, at the sentences the
+ * sentence splitter finds: "Reproduced. 0042 runs …" stays one sentence there.)
  */
 export function clipWhole(text: string, max: number, keep = max / 2): string {
   const t = oneLine(text);
@@ -110,6 +111,18 @@ export function unreadableProse(text: string): boolean {
 /** The user saying the problem is still there ("still not working", "it still does it"): what
  * was tried or claimed did not fix it. */
 export const STILL_BROKEN = /\b(?:still (?:not|doesn'?t|does(?: it| that| this)?|do(?:es)? the same|happens|happening|occurs|shows?|there|broken|fails|failing|the same|getting|an issue)|not working|doesn'?t work|same (?:error|problem|issue)|didn'?t (?:work|help|fix))\b/i;
+
+/** The whole sentences of `text` that fit in `max` characters (a cause cut mid-sentence reads
+ * as garbled); a first sentence longer than that is clipped. */
+export function clipSentences(text: string, max: number): string {
+  let out = '';
+  for (const s of sentences(text)) {
+    const next = out ? `${out} ${s}` : s;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out || clip(text, max);
+}
 
 /** Markdown emphasis, heading marks, list bullets and link targets removed; code spans kept. */
 export function stripMarkdown(line: string): string {

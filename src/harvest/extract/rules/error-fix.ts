@@ -10,7 +10,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
-import { clip, clipWhole, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
+import { clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
@@ -188,7 +188,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
-    if (why) parts.push(`Cause: ${sentence(clipWhole(why.text, 170, 0))}`);
+    if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
     if (fixed) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
@@ -256,7 +256,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const editName = edit ? editedFiles(edit)[0] : undefined;
     const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
     const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} fails with ` : ''}${code(clip(shownErr, 140))}.`];
-    parts.push(`Cause: ${sentence(clipWhole(why.text, 200, 0))}`);
+    parts.push(`Cause: ${sentence(clipSentences(why.text, 200))}`);
     if (fixSentence) parts.push(`Fix: ${sentence(clip(fixSentence, 160))}`);
     else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({
