@@ -1137,6 +1137,39 @@ describe('user corrections: what is one', () => {
     expect(session('thanks, now add a README')).toHaveLength(1);
   });
 
+  it('drops a correction that steers a document the agent is drafting, keeps one that leads to the code', () => {
+    const drafted = (after: (b: SessionBuilder) => SessionBuilder, rejected = false) =>
+      userCorrectionDrafts(
+        viewOf(
+          after(
+            new SessionBuilder()
+              .user('write the design for incremental sync into DESIGN.md')
+              .tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'a', new_string: 'b' }, rejected ? 'The user rejected this edit' : 'ok', { rejected })
+              .user("don't add notes to the design, the sync cursor is the same as the session id"),
+          ).build(),
+        ),
+      );
+    // the agent works on the draft and nothing else: what the user wanted lands in the document
+    expect(drafted((b) => b.tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'b', new_string: 'c' }, 'ok'))).toEqual([]);
+    expect(drafted((b) => b.bash('rm docs/NOTES.md docs/OLD-DESIGN.md', '')).length).toBe(0);
+    expect(drafted((b) => b.assistant('I will keep the design as it is.'), true)).toEqual([]);
+    // it looks at the code: the correction is about more than the draft
+    expect(drafted((b) => b.tool('Read', { file_path: '/repo/src/sync/types.ts' }, 'export interface SyncState {}').tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'b', new_string: 'c' }, 'ok'))).toHaveLength(1);
+    // a rejected edit of code is a correction of the code
+    expect(
+      userCorrectionDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('fix the sync')
+            .tool('Edit', { file_path: '/repo/src/sync.ts', old_string: 'a', new_string: 'b' }, 'rejected', { rejected: true })
+            .user("no, the sync cursor is the same as the session id, don't add a field")
+            .tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'b', new_string: 'c' }, 'ok')
+            .build(),
+        ),
+      ),
+    ).toHaveLength(1);
+  });
+
   it("adds what the agent did about it, never a lead-in, a look around or a patch", () => {
     const b = new SessionBuilder()
       .user('store the sync state')

@@ -22,6 +22,9 @@ const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?
 /** Imperative lines make a procedure (a pattern); descriptive ones a fact. */
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
+/** "Potential Security Weaknesses", "Possible causes": what the writer suspects, not what the
+ * session showed; speculation stated as fact. */
+const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possible|possibly|suspected|likely|probabl[ey])\b/i;
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
@@ -120,7 +123,8 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
     (l) =>
       l.score >= (important ? 0 : MIN_LINE) &&
       !noFactLine(ctx, l.text) &&
-      !/^(?:recommendation|suggestion|next step)s?:/i.test(l.text) &&
+      // advice and the writer's weighing of a finding ("Impact: … creating technical debt") are its opinion
+      !/^(?:recommendation|suggestion|next step|impact|severity)s?:/i.test(l.text) &&
       (report.source === 'delegate' || grounded(l.text, corpus)),
   );
 }
@@ -149,12 +153,14 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
 
 /** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
  * followed was left out), however long the path. */
+const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
+
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
@@ -171,7 +177,8 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     used += len;
   }
   // a long line ends at its last whole sentence or clause that fits, not mid-word
-  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text, 220, 60).replace(/[.;]$/, ''));
+  // a finding's label ("Issue: …") repeats what its heading says; the statement is the fact
+  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text.replace(FINDING_LABEL, ''), 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
   const text = sentence(ctx ? `${ctx}: ${body}` : body);
   const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
@@ -202,7 +209,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || turnHeading(inner) || underProgress(section)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);

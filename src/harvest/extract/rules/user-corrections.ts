@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { isReadOnly } from '../commands.js';
-import { EDIT_TOOLS, READ_TOOLS, type SessionView } from '../view.js';
+import { EDIT_TOOLS, READ_TOOLS, editedFiles, isEdit, type SessionView, type Step } from '../view.js';
 
 const CORRECTION = new RegExp(
   [
@@ -96,6 +96,40 @@ function touched(view: SessionView, after: number, until: number): string[] {
   return [...edits.slice(0, 2), ...reads.filter((r) => !edits.includes(r)).slice(0, 1)];
 }
 
+/** Prose documents (design notes, plans, docs pages), as opposed to code and configuration. */
+const PROSE_DOC = /\.(?:md|mdx|markdown|rst|adoc|txt)$/i;
+const FILE_ARG = /[\w./~-]+\.[A-Za-z]{1,8}\b/g;
+
+/** The prose documents a step works on, or undefined when it works on anything else (code,
+ * configuration, a command on other files) or on no file at all. */
+function proseFilesOf(step: Step): string[] | undefined {
+  const input = step.call.input;
+  // a copied terminal's panel gives the path as the head of `args` ("docs/x.md: old => new")
+  const named = [input.file_path ?? input.path ?? (typeof input.args === 'string' ? input.args.replace(/:.*$/s, '') : undefined)].filter((f): f is string => typeof f === 'string');
+  const files = isEdit(step)
+    ? editedFiles(step).length > 0 ? editedFiles(step) : named
+    : READ_TOOLS.has(step.call.name)
+      ? named
+      : step.command !== undefined
+        ? (step.command.match(FILE_ARG) ?? [])
+        : [];
+  return files.length > 0 && files.every((f) => PROSE_DOC.test(f)) ? files : undefined;
+}
+
+/** A correction that steers a document the agent is drafting: every step it led to (up to the
+ * next prompt) works on prose documents only, and so did the call the user rejected, if any.
+ * What the user wanted lands in that document, which the repository keeps; an item would
+ * restate a detail of a draft that was still being settled. A correction after which the agent
+ * looks at code or configuration is about more than the draft and stays. */
+function steersProseDraft(view: SessionView, promptIndex: number, until: number): boolean {
+  const before = view.steps.filter((s) => s.call.index < promptIndex);
+  const rejected = before[before.length - 1]?.rejected ? before[before.length - 1] : undefined;
+  if (rejected && !proseFilesOf(rejected)) return false;
+  const after = view.steps.filter((s) => s.call.index > promptIndex && s.call.index < until && (s.command !== undefined || isEdit(s) || READ_TOOLS.has(s.call.name)));
+  if (after.length === 0) return rejected !== undefined;
+  return after.every((s) => proseFilesOf(s) !== undefined);
+}
+
 /** The sentences of a long prompt that carry the correction (cues or identifiers), in order. */
 function correctionText(prompt: string): string {
   const text = oneLine(stripMarkdown(prompt));
@@ -174,6 +208,7 @@ function fromPrompts(view: SessionView): Draft[] {
     const text = correctionText(p.text);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
+    if (steersProseDraft(view, p.index, next)) return;
     const files = touched(view, p.index, next);
     const react = reaction(view, p.index, next);
     const rejected = rejectedBefore(view, p.index);
