@@ -437,6 +437,31 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {
+    const reflected = [
+      'The LLM did not conform to the edit format.',
+      'https://aider.chat/docs/troubleshooting/edit-errors.html',
+      '# 1 SEARCH/REPLACE block failed to match!',
+      '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src\\b.ts',
+      '<<<<<<< SEARCH',
+      "import { notUndefinedOrThrow } from './error.throw.ts';",
+      '=======',
+      '>>>>>>> REPLACE',
+      'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
+      'Just reply with fixed versions of the block above that failed to match.',
+    ].join('\n');
+    const session = new SessionBuilder({ agent: 'aider', format: 'aider' })
+      .user('add the import')
+      .tool('edit', { path: 'src/b.ts', search: "import { notUndefinedOrThrow } from './error.throw.ts';", replace: '' }, reflected, { isError: true })
+      .assistant('Here is the fixed `SEARCH/REPLACE` block: the file uses a different import.')
+      .build();
+    const [d] = toolQuirkDrafts(viewOf(session));
+    expect(d!.title).toBe('aider edit: # 1 SEARCH/REPLACE block failed to match!');
+    expect(d!.text).toBe(
+      "Aider rejects the model's edit with `# 1 SEARCH/REPLACE block failed to match!`: `The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc`.",
+    );
+  });
+
   it('leaves out a call that broke the tool\'s schema when the next call of that tool went through', () => {
     const refused = 'Output does not match required schema: /findings: must be array';
     const session = (fixed: boolean) =>

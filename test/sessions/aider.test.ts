@@ -229,6 +229,76 @@ describe('Aider reader on tricky and bad input', () => {
     expect(twin!.id).toBe(`${s!.id}-2`); // same start second, still distinct ids
   });
 
+  it("aider's unquoted message about a failed edit is that edit's output; each edit gets its own outcome", async () => {
+    // as aider 0.84 writes it on Windows: "Applied edit to" with backslashes, the failed block's
+    // message unquoted from "## SearchReplaceNoExactMatch" to "Just reply with fixed versions …"
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-06-02 14:29:21',
+        '',
+        '> Aider v0.84.0  ',
+        '> Main model: gemini/gemini-2.5-pro with diff-fenced edit format  ',
+        '',
+        '#### add the async variant  ',
+        '',
+        'Here are the edits:',
+        '',
+        '```ts',
+        'src/a.ts',
+        '<<<<<<< SEARCH',
+        'export const a = 1;',
+        '=======',
+        'export const a = 2;',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        '```ts',
+        'src/b.ts',
+        '<<<<<<< SEARCH',
+        'export const b = 1;',
+        '=======',
+        'export const b = 2;',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        '> Tokens: 15k sent, 993 received.  ',
+        '> Applied edit to src\\a.ts  ',
+        '> The LLM did not conform to the edit format.  ',
+        '> https://aider.chat/docs/troubleshooting/edit-errors.html  ',
+        '> # 1 SEARCH/REPLACE block failed to match!',
+        '',
+        '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src\\b.ts',
+        '<<<<<<< SEARCH',
+        'export const b = 1;',
+        '=======',
+        'export const b = 2;',
+        '>>>>>>> REPLACE',
+        '',
+        'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
+        '',
+        '# The other 1 SEARCH/REPLACE block were applied successfully.',
+        "Don't re-send them.",
+        'Just reply with fixed versions of the block above that failed to match.  ',
+        '',
+        'The file uses `let`. Here is the fixed block:',
+        '',
+      ].join('\n'),
+    );
+    const { sessions } = await readWith(aiderReader, f);
+    const s = sessions[0]!;
+    const edits = ofKind(s, 'tool_call').filter((c) => c.name === 'edit');
+    expect(edits.map((c) => c.input.path)).toEqual(['src/a.ts', 'src/b.ts']);
+    const outcome = (path: string) => ofKind(s, 'tool_result').find((r) => r.callId === edits.find((c) => c.input.path === path)!.callId)!;
+    expect(outcome('src/a.ts')).toMatchObject({ isError: false, output: 'Applied edit to src\\a.ts' });
+    expect(outcome('src/b.ts').isError).toBe(true);
+    expect(outcome('src/b.ts').output).toContain('The SEARCH section must exactly match');
+    expect(outcome('src/b.ts').output).toContain('Just reply with fixed versions');
+    // the model's words are only its own reply, and aider's quoted block is no edit of the model's
+    expect(ofKind(s, 'assistant').map((a) => a.text)).toEqual(['Here are the edits:\n\n```ts\nsrc/a.ts\n<<<<<<< SEARCH\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> REPLACE\n```\n\n```ts\nsrc/b.ts\n<<<<<<< SEARCH\nexport const b = 1;\n=======\nexport const b = 2;\n>>>>>>> REPLACE\n```', 'The file uses `let`. Here is the fixed block:']);
+  });
+
   it('text before the first header is read as its own session', async () => {
     const f = put(tempDir(), '.aider.chat.history.md', '#### hello  \n\nHi! What should we work on?\n');
     const { sessions, warnings } = await readWith(aiderReader, f);

@@ -83,6 +83,11 @@ function opensAnchoredNote(c: number): boolean {
   }
 }
 
+const slashed = (p: string): string => p.replace(/\\/g, '/');
+
+/** The last line of aider's message about a failed edit. */
+const REFLECTION_END = /^Just reply with fixed versions of the blocks? above that failed to match\b/;
+
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
 
 class AiderSession {
@@ -103,6 +108,7 @@ class AiderSession {
   endOffset = 0;
   fenceLine = 0;
   gitRepo: string | undefined;
+  callCount = 0;
 
   constructor(
     readonly file: string,
@@ -185,7 +191,7 @@ class AiderSession {
       const call = this.newCall(first, kind === 'test' ? 'test' : 'run', command ? { command } : {}, command);
       this.open = { call, kind, lines: [], at: first, failed: false };
     } else if (/^\/lint\b/.test(text)) {
-      const call = pushToolCall(this.events, { source: this.src(first), name: 'lint', input: {} });
+      const call = this.pushCall({ source: this.src(first), name: 'lint', input: {} });
       this.open = { call, kind: 'lint', lines: [], at: first, failed: false };
     }
   }
@@ -197,6 +203,19 @@ class AiderSession {
     while (a < b && lines[a]!.trim() === '') a++;
     while (b > a && lines[b - 1]!.trim() === '') b--;
     if (a === b) return;
+    // Aider hands a failed edit back to the model in an unquoted message ("## SearchReplaceNoExactMatch:
+    // …" through "Just reply with fixed versions of the block above that failed to match."): the
+    // edit's error output, not the model's words (its SEARCH block is no edit of the model's).
+    if (lines[a]!.startsWith('## SearchReplaceNoExactMatch')) {
+      let end = a;
+      while (end < b - 1 && !REFLECTION_END.test(lines[end]!)) end++;
+      const at = this.blockAt(block, a);
+      if (this.open?.kind !== 'edit-failure') this.startCall(at, 'edit', 'edit-failure', {});
+      this.open!.lines.push(lines.slice(a, end + 1).join('\n'));
+      a = end + 1;
+      while (a < b && lines[a]!.trim() === '') a++;
+      if (a === b) return;
+    }
     this.closeOpen();
     const text = b - a === 1 ? lines[a]! : lines.slice(a, b).join('\n');
     this.lastReply = text;
@@ -219,7 +238,7 @@ class AiderSession {
       let j = i + 1;
       for (; j < to && !/^={5,9}\s*$/.test(lines[j]!); j++) search.push(lines[j]!);
       for (j++; j < to && !/^>{5,9} REPLACE\s*$/.test(lines[j]!); j++) replace.push(lines[j]!);
-      const call = pushToolCall(this.events, {
+      const call = this.pushCall({
         source: this.src(this.blockAt(block, p >= from ? p : i)),
         name: 'edit',
         input: { path: filePath, search: search.join('\n'), replace: replace.join('\n') },
@@ -240,9 +259,13 @@ class AiderSession {
     let isError = o.failed || (exitCode !== undefined && exitCode !== 0);
     if (!isError && (o.kind === 'shell' || o.kind === 'test')) isError = looksFailed(output);
     if (o.kind === 'edit-failure') {
-      const targets = this.pendingEdits.length > 0 ? this.pendingEdits : [o.call];
+      // the message names the files whose blocks failed ("… failed to exactly match lines in
+      // src\\a.ts"): only their edits failed; without a name, every pending edit did
+      const named = new Set([...output.matchAll(/failed to exactly match lines in (.+)$/gm)].map((m) => slashed(m[1]!.trim())));
+      const failed = this.pendingEdits.filter((c) => named.has(slashed(String(c.input.path ?? ''))));
+      const targets = failed.length > 0 ? failed : this.pendingEdits.length > 0 ? this.pendingEdits : [o.call];
       for (const call of targets) this.result(call, o.at, output, true);
-      this.pendingEdits = [];
+      this.pendingEdits = this.pendingEdits.filter((c) => !targets.includes(c));
       return;
     }
     this.result(o.call, o.at, output, isError, exitCode);
@@ -260,11 +283,19 @@ class AiderSession {
     pushToolResult(this.events, r as unknown as NewResult);
   }
 
+  /** Every call gets an id its result carries: aider answers edits out of order (an edit block
+   * of an earlier reply can fail after later ones applied), and pairing by order would give one
+   * edit another's outcome. */
+  private pushCall(c: NewCall): ToolCallEvent {
+    c.callId = `aider-${++this.callCount}`;
+    return pushToolCall(this.events, c);
+  }
+
   /** `{ source, name, input, command? }`, without a spread (see result). */
   private newCall(l: At, name: string, input: Record<string, unknown>, command: string | undefined): ToolCallEvent {
     const c: NewCall = { source: this.src(l), name, input };
     if (command) c.command = command;
-    return pushToolCall(this.events, c);
+    return this.pushCall(c);
   }
 
   private startCall(l: At, name: string, kind: OpenCall['kind'], input: Record<string, unknown>, command?: string): void {
@@ -303,18 +334,19 @@ class AiderSession {
     if (t.startsWith('Applied edit to ') && (m = /^Applied edit to (.+?)\s*$/.exec(t))) {
       this.closeOpen();
       const file = m[1]!;
-      const mine = this.pendingEdits.filter((c) => c.input.path === file);
+      // aider on Windows names the file with backslashes where the model wrote slashes
+      const mine = this.pendingEdits.filter((c) => slashed(String(c.input.path ?? '')) === slashed(file));
       if (mine.length === 0) {
-        const call = pushToolCall(this.events, { source: this.ref(lineNo, offset), name: 'edit', input: { path: file } });
+        const call = this.pushCall({ source: this.ref(lineNo, offset), name: 'edit', input: { path: file } });
         this.result(call, { lineNo, offset }, t, false);
       }
       for (const call of mine) this.result(call, { lineNo, offset }, t, false);
-      this.pendingEdits = this.pendingEdits.filter((c) => c.input.path !== file);
+      this.pendingEdits = this.pendingEdits.filter((c) => !mine.includes(c));
       return;
     }
     if (t.startsWith('Commit ') && (m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {
       this.closeOpen();
-      const call = pushToolCall(this.events, { source: this.ref(lineNo, offset), name: 'commit', input: { hash: m[1], message: m[2] } });
+      const call = this.pushCall({ source: this.ref(lineNo, offset), name: 'commit', input: { hash: m[1], message: m[2] } });
       this.result(call, { lineNo, offset }, t, false);
       return;
     }

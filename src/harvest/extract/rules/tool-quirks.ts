@@ -76,7 +76,20 @@ function formatReason(output: string, err: string): string | undefined {
   return reason !== undefined && reason.length <= 140 ? reason : undefined;
 }
 
+/** Aider's own line for edit blocks that did not apply ("# 1 SEARCH/REPLACE block failed to
+ * match!"): the error, where the first error-like line of the output can be a line of the
+ * failed block that aider quotes back. */
+const FAILED_TO_MATCH = /^#?\s*\d+ SEARCH\/REPLACE blocks? failed to match!?/m;
+/** The rule aider states with it, which is what a later session needs to know. */
+const MATCH_RULE = /^The SEARCH section must exactly match[^\n]*/m;
+
+function aiderError(view: SessionView, s: Step): string | undefined {
+  return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
+}
+
 function aiderRejects(output: string, err: string): string {
+  const rule = FAILED_TO_MATCH.test(err) ? MATCH_RULE.exec(output)?.[0] : undefined;
+  if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.`;
   const reason = formatReason(output, err);
   return `Aider rejects the model's edit with ${code(err.replace(/\.$/, ''))}${reason ? `: ${code(reason)}` : ''}.`;
 }
@@ -231,10 +244,12 @@ function patchLineAt(s: Step, err: string): string | undefined {
 }
 
 function editRefused(view: SessionView, s: Step): Draft {
-  const err = errorLine(s.output, 180);
+  const stated = aiderError(view, s);
+  const err = stated ?? errorLine(s.output, 180);
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
-  const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
+  // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
+  const why = stated ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
   const aider = aiderEdit(view, s);
   const parts = [aider ? aiderRejects(s.output, err) : `${code(tool)} fails with ${code(err)}.`];
   const pointed = patchLineAt(s, err);
@@ -261,11 +276,12 @@ function editRefused(view: SessionView, s: Step): Draft {
 const SCHEMA_ERROR = /does not match (?:the )?(?:required |expected )?schema|InputValidationError|invalid (?:input|parameters?|arguments?)\b|must be (?:an? )?(?:array|string|object|number|boolean|integer)\b|(?:required|missing) (?:property|parameter|field)|unexpected (?:property|parameter|field|key)/i;
 
 function toolRefusal(view: SessionView, s: Step): Draft | undefined {
-  const err = errorLine(s.output, 200);
+  const stated = aiderError(view, s);
+  const err = stated ?? errorLine(s.output, 200);
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
-  const why = explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  const why = stated ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   return {
     category: 'tool-quirk',
     scope: 'agent',
