@@ -1162,7 +1162,7 @@ describe('user corrections: what is one', () => {
     expect(session('thanks, now add a README')).toHaveLength(1);
   });
 
-  it('drops a correction that steers a document the agent is drafting, keeps one that leads to the code', () => {
+  it('drops a correction that steers what the agent is drafting (a document, its own new code), keeps one that leads to other code', () => {
     const drafted = (after: (b: SessionBuilder) => SessionBuilder, rejected = false) =>
       userCorrectionDrafts(
         viewOf(
@@ -1180,6 +1180,20 @@ describe('user corrections: what is one', () => {
     expect(drafted((b) => b.assistant('I will keep the design as it is.'), true)).toEqual([]);
     // it looks at the code: the correction is about more than the draft
     expect(drafted((b) => b.tool('Read', { file_path: '/repo/src/sync/types.ts' }, 'export interface SyncState {}').tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'b', new_string: 'c' }, 'ok'))).toHaveLength(1);
+    // the same for code the session itself wrote: the request lands in that code
+    const built = (before: (b: SessionBuilder) => SessionBuilder, message: string) =>
+      userCorrectionDrafts(
+        viewOf(
+          before(new SessionBuilder().user('build the scroll watcher'))
+            .user(message)
+            .tool('Edit', { file_path: '/ext/content.js', old_string: 'scrolls', new_string: 'distance' }, 'ok')
+            .build(),
+        ),
+      );
+    const wrote = (b: SessionBuilder) => b.tool('Write', { file_path: '/ext/content.js', content: 'let scrolls = 0;' }, 'ok');
+    expect(built(wrote, 'no, the watcher does not count scrolls in content.js: trigger by scroll distance instead')).toEqual([]);
+    expect(built((b) => b.tool('Read', { file_path: '/ext/content.js' }, 'let scrolls = 0;'), 'no, the watcher does not count scrolls in content.js: trigger by scroll distance instead')).toHaveLength(1);
+    expect(built(wrote, 'no, the watcher must always count the distance in content.js, never the scrolls')).toHaveLength(1);
     // a rejected edit of code is a correction of the code
     expect(
       userCorrectionDrafts(

@@ -100,9 +100,12 @@ function touched(view: SessionView, after: number, until: number): string[] {
 const PROSE_DOC = /\.(?:md|mdx|markdown|rst|adoc|txt)$/i;
 const FILE_ARG = /[\w./~-]+\.[A-Za-z]{1,8}\b/g;
 
-/** The prose documents a step works on, or undefined when it works on anything else (code,
- * configuration, a command on other files) or on no file at all. */
-function proseFilesOf(step: Step): string[] | undefined {
+/** Base name of a path, as the edit helpers give it. */
+const baseName = (p: string): string => p.replace(/^.*[\\/]/, '');
+
+/** The files a step works on, or undefined when it works on none that `draft` accepts (or on
+ * no file at all). */
+function draftFilesOf(step: Step, draft: (file: string) => boolean): string[] | undefined {
   const input = step.call.input;
   // a copied terminal's panel gives the path as the head of `args` ("docs/x.md: old => new")
   const named = [input.file_path ?? input.path ?? (typeof input.args === 'string' ? input.args.replace(/:.*$/s, '') : undefined)].filter((f): f is string => typeof f === 'string');
@@ -113,21 +116,25 @@ function proseFilesOf(step: Step): string[] | undefined {
       : step.command !== undefined
         ? (step.command.match(FILE_ARG) ?? [])
         : [];
-  return files.length > 0 && files.every((f) => PROSE_DOC.test(f)) ? files : undefined;
+  return files.length > 0 && files.every(draft) ? files : undefined;
 }
 
-/** A correction that steers a document the agent is drafting: every step it led to (up to the
- * next prompt) works on prose documents only, and so did the call the user rejected, if any.
- * What the user wanted lands in that document, which the repository keeps; an item would
- * restate a detail of a draft that was still being settled. A correction after which the agent
- * looks at code or configuration is about more than the draft and stays. */
-function steersProseDraft(view: SessionView, promptIndex: number, until: number): boolean {
+/** A correction that steers what the agent is drafting in this session: every step it led to
+ * (up to the next prompt) works only on prose documents or on files the session itself had
+ * already written, and so did the call the user rejected, if any. What the user wanted lands
+ * in that draft (a design note, the feature being built), which the repository keeps; an item
+ * would restate a detail of work that was still being settled. A correction after which the
+ * agent looks at other code or configuration is about more than the draft and stays, and so
+ * does a standing rule said about the draft ("always …", "next time …"). */
+function steersDraft(view: SessionView, promptIndex: number, until: number): boolean {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
+  const own = new Set(before.filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)).map(baseName));
+  const draft = (f: string): boolean => PROSE_DOC.test(f) || own.has(baseName(f));
   const rejected = before[before.length - 1]?.rejected ? before[before.length - 1] : undefined;
-  if (rejected && !proseFilesOf(rejected)) return false;
+  if (rejected && !draftFilesOf(rejected, draft)) return false;
   const after = view.steps.filter((s) => s.call.index > promptIndex && s.call.index < until && (s.command !== undefined || isEdit(s) || READ_TOOLS.has(s.call.name)));
   if (after.length === 0) return rejected !== undefined;
-  return after.every((s) => proseFilesOf(s) !== undefined);
+  return after.every((s) => draftFilesOf(s, draft) !== undefined);
 }
 
 /** The sentences of a long prompt that carry the correction (cues or identifiers), in order. */
@@ -208,7 +215,8 @@ function fromPrompts(view: SessionView): Draft[] {
     const text = correctionText(p.text);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
-    if (steersProseDraft(view, p.index, next)) return;
+    // a standing rule ("always …", "next time …") reaches past the draft it was said about
+    if (!CONVENTION.test(whole) && !MISTAKE.test(whole) && steersDraft(view, p.index, next)) return;
     const files = touched(view, p.index, next);
     const react = reaction(view, p.index, next);
     const rejected = rejectedBefore(view, p.index);
