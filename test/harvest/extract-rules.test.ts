@@ -273,6 +273,8 @@ describe('report facts', () => {
     const titles = (heading: string) => fromReport(`## Report\n\n### ${heading}\n${lines}\n${GAPS}`).map((d) => d.title);
     expect(titles('PaneChannel (lib/app_web/channels/pane_channel.ex)')).toEqual(['PaneChannel (lib/app_web/channels/pane_channel.ex)']);
     expect(titles('Summary')).toEqual([]);
+    // a heading whose subject is a pronoun names nothing either
+    expect(titles('What it does')).toEqual([]);
   });
 
   it('leaves out prose the rules cannot read, offers, "you can now" lines and placeholders', () => {
@@ -288,6 +290,9 @@ describe('report facts', () => {
       '- If you want, I can also move `assets/build.js` to `scripts/build.mjs`',
       '- You can now run `node assets/build.js --watch` from `assets/` to rebuild on change',
       '- The bundle deploys to `https://vercel.com/<your-team-or-username>/app` via `vercel --prod`',
+      '- SQLite database for the assets cache: `database: "../path/to/your.db"` in config/dev.exs',
+      // one session's file, named by its id
+      '- Source copied from the session file `~/.codex/sessions/2026/02/13/rollout-2026-02-13T12-48-41-019c581e-8542-7bb1-b7e1-7e6221c3047c.jsonl`',
     ]) {
       const t = text(line);
       expect(t, line).toContain('priv/static/assets/');

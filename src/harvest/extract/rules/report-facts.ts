@@ -89,8 +89,11 @@ interface Scored {
 const BARE_VERB = /^(?:streams|uses|loads|handles|provides|renders|reads|writes|returns|runs|calls|creates|stores|sends|receives|manages|supports|shows|displays|fetches|parses|generates|builds|checks|validates|converts|wraps|exposes|implements|contains|defines|discovers|integrates|allows|enables|lets)\b/i;
 
 function subjectless(ctx: string, line: string): boolean {
-  return (ctx === '' || (GENERIC_TITLE.test(ctx) && concreteness(ctx) === 0)) && BARE_VERB.test(line);
+  return (ctx === '' || (GENERIC_TITLE.test(ctx) && concreteness(ctx) === 0) || PRONOUN_HEADING.test(ctx)) && BARE_VERB.test(line);
 }
+
+/** "What it does", "How it works": the heading's subject is a pronoun, named only above it. */
+const PRONOUN_HEADING = /^(?:what|how|why|where) (?:it|this|they|these) (?:does|do|is|are|works?)\b[^/]*$/i;
 
 /** A heading under which the agent reports this turn, not how things are: work done, its own
  * action, a change it announces, its verdict on a diff, an offer to the user. */
@@ -104,16 +107,22 @@ function underProgress(section: Section): boolean {
   return section.headings.some((h) => PROGRESS_SECTION.test(h));
 }
 
-/** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`). */
-const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>/i;
+/** A placeholder for what the agent did not know (`vercel.com/<your-team-or-username>/app`,
+ * `database: "../path/to/your.db"`). */
+const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>|\bpath\/to\/|\byour[-_.]?(?:db|database|project|app|file|token|key|domain|username)\b/i;
+
+/** A UUID names one thing of one moment (a session file, a request, a run): a line that needs
+ * one says nothing a later session can use. */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
 
 /** "See section 1 above", "as described below": a pointer to other text, nothing on its own. */
 const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|listed))\b.*\b(?:above|below|earlier|previous(?:ly)?)\b/i;
 
 /** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
- * mark, a verb without its subject, a placeholder where the fact should be, a pointer elsewhere. */
+ * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, a
+ * pointer elsewhere. */
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
