@@ -633,6 +633,19 @@ describe('error → fix details', () => {
     expect(clone!.text).not.toContain('Fix:');
   });
 
+  it('leaves out a look around that exits non-zero: "not there" is its answer', () => {
+    const session = (first: string) =>
+      new SessionBuilder()
+        .user('add the linter')
+        .bash(first, 'Exit code 2\n.\n..\nbun.lock\npackage.json', 2)
+        .assistant('The project uses bun: there is a bun.lock, because the other lock files are missing.')
+        .bash('bun add -d oxlint && ls -a', 'installed oxlint\n.\n..\nbun.lock')
+        .build();
+    expect(errorFixDrafts(viewOf(session('ls -a && cat package.json && ls bun.lock* package-lock.json pnpm-lock.yaml')))).toEqual([]);
+    // a command that acts is still a failure to learn from
+    expect(errorFixDrafts(viewOf(session('bun install --frozen-lockfile && ls bun.lock* package-lock.json')))).toHaveLength(1);
+  });
+
   it('joins a terminal-wrapped error line, and unwraps "Command failed" to the real error', () => {
     expect(errorLine('Error: Command failed: git clone x y\nfatal: destination path y already exists and\nis not an empty directory.')).toBe(
       'fatal: destination path y already exists and is not an empty directory.',

@@ -158,6 +158,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!s.failed || !s.command || quirkKind(s)) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
+    // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not
+    // there": its output is the answer, not a failure with a fix
+    if (s.families.every((f) => !f || f === 'cd' || isReadOnly(f))) continue;
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
