@@ -20,6 +20,7 @@ import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, opensAsJson, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
+import { isInjectedUserText } from './claude-code.js';
 
 interface MdLine {
   text: string;
@@ -236,7 +237,10 @@ class SpecStoryBuilder {
     this.endChunk();
     if (this.section?.role === 'user') {
       const lines = this.userLines;
-      if (lines.length > 0) pushText(this.events, 'user', joinText(lines).trim(), this.base(lines[0]!));
+      // SpecStory copies a Claude Code chat's harness text into user turns as it stands
+      // (`<local-command-caveat>`, `<command-name>/effort`): Claude Code's words, not the user's
+      const text = joinText(lines).trim();
+      if (lines.length > 0) pushText(this.events, 'user', text, this.base(lines[0]!, isInjectedUserText(text)));
     }
     this.userLines = [];
     this.section = undefined;
