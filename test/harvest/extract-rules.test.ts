@@ -300,6 +300,19 @@ describe('report facts', () => {
     }
   });
 
+  it('leaves out what a review says about the change under review', () => {
+    const review = '## Security review\n\n### Generator (lib/generator/rerank.ts)\n- `rerank.ts` replaces the `.max(24)` throw with a `clampName` transform; the diff introduces no new sink\n- Model output `name` flows to `Look.name` and is rendered as React text, so it is escaped\n- `lib/generator/rerank.ts` validates every candidate with the zod schema in `lib/generator/schema.ts`\n';
+    const closing = (task: string) => {
+      const b = new SessionBuilder().user(task);
+      for (const f of ['rerank.ts', 'schema.ts', 'look.tsx']) b.tool('Read', { file_path: `/home/dev/demo/lib/generator/${f}` }, 'clampName Look.name .max(24) zod lib/generator/schema.ts React text');
+      return reportFactDrafts(viewOf(b.assistant(`${review}\n${GAPS}`).build())).map((d) => d.text).join('\n');
+    };
+    expect(closing('Review this change for security vulnerabilities. Changed files: lib/generator/rerank.ts')).toBe('');
+    const explored = closing('Explain how the generator ranks looks');
+    expect(explored).toContain('validates every candidate');
+    expect(explored).not.toContain('the diff introduces');
+  });
+
   it("leaves out sections that announce the agent's change, a promise, or instructions for the user", () => {
     const titles = (heading: string) =>
       fromReport(`## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${GAPS}`).map((d) => d.title);
@@ -320,6 +333,8 @@ describe('report facts', () => {
     // what the agent just did to the repository ("Pushed. The app is live at …") is this turn's outcome
     expect(closing('Pushed. The Convex backend runs with `npx convex dev`, as the README now says.')).not.toContain('Pushed.');
     expect(closing('Implemented the dev setup with:')).not.toContain('The Convex backend runs with');
+    // a lead sentence that reports the agent's work makes the rest a report of that work
+    expect(closing('I installed both servers and set them up. `npm run dev` starts the app.')).not.toContain('The Convex backend runs with');
     expect(closing('Both servers are now started and read `.env.local`:')).not.toContain('The Convex backend runs with');
     // a line that goes on from a change report ("Each has …") goes with it
     const each = '- Each panel of the page has a Collapse button in its header, wired in `app/page.tsx`\n';
@@ -442,6 +457,17 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it('says what to do about cut output by the kind of call: narrow a search, read a saved file, slice a log', () => {
+    const cut = (tool: string, input: Record<string, unknown>, output: string) => toolQuirkDrafts(viewOf(new SessionBuilder().user('find the config').tool(tool, input, output).build()))[0]!.text;
+    const saved = '<persisted-output>\nOutput too large (34.6KB). Full output saved to: /home/dev/.claude/projects/x/tool-results/t.txt\n\nPreview (first 2KB):\na.json\n</persisted-output>';
+    expect(cut('Grep', { pattern: 'playwright' }, saved)).toBe(
+      'The `Grep` tool truncates long output (marked `<persisted-output>`); it shows a preview and saves the whole output to a file (`Output too large (…). Full output saved to: …`): narrow the search (a path, a glob), or read that file in slices.',
+    );
+    expect(cut('Bash', { command: 'cat build.log' }, saved)).toContain('): read that file in slices.');
+    expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
+    expect(cut('grep', { pattern: 'x' }, 'a\n[... omitted 120 of 400 lines ...]\nb')).toContain('narrow the search (a path, a glob, a more specific pattern)');
+  });
+
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {
     const reflected = [
       'The LLM did not conform to the edit format.',
@@ -701,6 +727,17 @@ describe('error → fix details', () => {
 });
 
 describe('missing files', () => {
+  it('says nothing when the file was looked for under a wrong root: a guess of where the checkout is', () => {
+    const session = (tried: string) =>
+      new SessionBuilder({ cwd: '/home/dev/demo' })
+        .user('review the generator')
+        .tool('Read', { file_path: tried }, 'File does not exist. Note: your current working directory is /home/dev/demo.', { isError: true })
+        .tool('Glob', { pattern: '**/rerank.ts' }, '/home/dev/demo/lib/generator/rerank.ts')
+        .build();
+    expect(missingFileDrafts(viewOf(session('/home/dev/Desktop/demo-copy/lib/generator/rerank.ts')))).toEqual([]);
+    expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts live in lib/generator/']);
+  });
+
   it('says where files live after a wrong guess, ignoring vendored copies', () => {
     const session = new SessionBuilder()
       .user('look at the styles')
@@ -1169,7 +1206,14 @@ describe('user corrections: what is one', () => {
       "ah, that fixed it. I think the issue is there were two layers of parent/child dialogs, it's not the root",
       'Two errors show up on chrome: `The default_popup file in the manifest doesn\'t exist.` and `Service worker registration failed.`',
       "Therefore, kindly update with that logic, and i'll later test it, it isn't urgent",
+      "No that's not what I wanted, I want you to update disabled.lua with every plugin you found",
     ]) expect(drafts(message), message).toEqual([]);
+  });
+
+  it('reads the opening prompt as the task unless a sentence of its own lays down a convention', () => {
+    const opening = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user(text).assistant('I will write `scripts/seed.ts`.').build()));
+    expect(opening('Architect: Create a seed script.\n1. File: scripts/seed.ts.\n2. Do NOT modify the schema.\n3. Import the pool from src/db.ts to ensure we use the Railway connection.')).toEqual([]);
+    expect(opening('Seed scripts go in scripts/. We use the pool from src/db.ts for every database script, never Prisma.')).toHaveLength(1);
   });
 
   it('drops a correction the next message takes back', () => {

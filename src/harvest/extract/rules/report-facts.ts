@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, clipWhole, concreteness, sentence, unreadableProse } from '../text.js';
+import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -111,6 +111,10 @@ function underProgress(section: Section): boolean {
  * `database: "../path/to/your.db"`). */
 const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>|\bpath\/to\/|\byour[-_.]?(?:db|database|project|app|file|token|key|domain|username)\b/i;
 
+/** "The diff introduces no new sink", "this patch only renames": about the change under
+ * review, which is history once merged, not how the code is. */
+const ABOUT_THE_DIFF = /\b(?:the|this) (?:diff|patch|changeset)\b|\bthis (?:pr|pull request|change)\b/i;
+
 /** A UUID names one thing of one moment (a session file, a request, a run): a line that needs
  * one says nothing a later session can use. */
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
@@ -119,10 +123,10 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i
 const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|listed))\b.*\b(?:above|below|earlier|previous(?:ly)?)\b/i;
 
 /** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
- * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, a
- * pointer elsewhere. */
+ * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, talk
+ * about the diff under review, a pointer elsewhere. */
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
@@ -213,6 +217,10 @@ const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:h
 
 /** A short report (a closing summary) reads best as one item: its lead, then its sections. */
 function compactDraft(report: Report, corpus: string): Draft | undefined {
+  // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
+  // that change (its config, its scripts), as a heading "Here's what was added" would
+  const lead = oneLine(report.text).trimStart();
+  if (FIRST_PERSON_DID.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {
@@ -262,11 +270,18 @@ export function disputed(view: SessionView, report: Report): boolean {
   return next !== undefined && (isCorrection(next.text) || STILL_BROKEN.test(next.text));
 }
 
+/** A session asked to review a change ("Review this change for security vulnerabilities"). */
+const REVIEW_TASK = /^\s*(?:please\s+)?(?:(?:security|code)\s+)?review (?:this|the|these|my|our) (?:\w+ )?(?:change|diff|patch|pr|pull request|commit|branch)(?:es|s)?\b/i;
+
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const summaries: Draft[] = [];
   let corpus: string | undefined;
+  // the closing report of a review describes the change under review ("Replaces the throw with
+  // a transform", "rename only"): history once merged, not how the code is
+  const reviewing = REVIEW_TASK.test(view.prompts[0]?.text ?? '');
   for (const report of reportsOf(view)) {
+    if (reviewing && report.source === 'closing') continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     const changed = report.source === 'delegate' ? editedAfter(view, report.event) : new Set<string>();

@@ -357,6 +357,9 @@ function cascade(view: SessionView): Draft | undefined {
   };
 }
 
+/** Tools that search files by name or content: a cut result is a search too wide. */
+const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_content', 'codebase_search', 'file_search', 'FindFiles', 'SearchText']);
+
 /** Output cut by the agent's tool (one quirk per tool). */
 function truncation(view: SessionView): Draft[] {
   const seen = new Set<string>();
@@ -369,11 +372,20 @@ function truncation(view: SessionView): Draft[] {
     seen.add(tool);
     // the marker in its general form: this output's counts ("omitted 0 of 67 lines") mislead
     const marker = clip(m[0].replace(/omitted \d+ of \d+ lines/, 'omitted N of M lines'), 80);
+    // Claude Code keeps a preview and saves the whole output to a file it names; what to do
+    // next depends on that, and on whether the call was a search or a read
+    const saved = /Output too large \([^)]*\)\. Full output saved to:/.exec(s.output);
+    const search = SEARCH_TOOLS.has(tool);
+    const advice = saved
+      ? `it shows a preview and saves the whole output to a file (${code('Output too large (…). Full output saved to: …')}): ${search ? 'narrow the search (a path, a glob), or read' : 'read'} that file in slices`
+      : search
+        ? `narrow the search (a path, a glob, a more specific pattern) instead of reading past the cut`
+        : `read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them`;
     out.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} output is truncated`,
-      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}); read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them.`,
+      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'output'],

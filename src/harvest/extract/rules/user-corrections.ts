@@ -34,10 +34,12 @@ const MAX_CORRECTION = 300;
  * a request, not a statement that something the agent believed or did was wrong. */
 const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
+/** A sentence that is a convention: it opens with its cue. */
+const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
 /** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
 const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
-const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain)\b/i;
+const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain|i (?:want|need|would like|'d like) you to)\b/i;
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
  * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
 const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
@@ -196,7 +198,10 @@ function fromPrompts(view: SessionView): Draft[] {
   view.prompts.forEach((p, i) => {
     const whole = oneLine(stripMarkdown(p.text));
     if (whole.length < 12 || whole.length > 1200) return;
-    if (i === 0 && !CONVENTION.test(whole)) return; // the opening prompt is the task, not a correction
+    // the opening prompt is the task, not a correction, unless it lays down a convention in a
+    // sentence of its own ("We use pnpm.", "Never push to main."): "to ensure we use the pool"
+    // in a step of the task is part of the task
+    if (i === 0 && !sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')))) return;
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own
     const own = whole.replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
