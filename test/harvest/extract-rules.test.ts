@@ -1271,6 +1271,21 @@ describe('user corrections: what is one', () => {
     ).toHaveLength(1);
   });
 
+  it('files an instruction as a way of working, and says nothing of a script whose body is left out', () => {
+    const [d] = userCorrectionDrafts(
+      viewOf(
+        new SessionBuilder()
+          .user('make the devcontainer work in JetBrains')
+          .assistant('I will add a workaround for the JetBrains seccomp bug to `devcontainer.json`.')
+          .user("Yeah, don't add complications just to work around JetBrains dev container bugs in devcontainer.json")
+          .bash("python3 - <<'EOF'\nimport json\nEOF\ngit diff", 'ok')
+          .build(),
+      ),
+    );
+    expect(d!.category).toBe('pattern');
+    expect(d!.text).not.toContain('the agent then ran');
+  });
+
   it("adds what the agent did about it, never a lead-in, a look around or a patch", () => {
     const b = new SessionBuilder()
       .user('store the sync state')

@@ -37,6 +37,12 @@ const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** A sentence that is a convention: it opens with its cue. */
 const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
 /** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
+/** A script fed through a heredoc, its body left out of the shown command (`python3 - <<EOF … EOF`). */
+const HEREDOC_ELIDED = /<<-?\s*['"]?\w+['"]?\s*…/;
+
+/** A sentence that tells the agent what to do (or not): an instruction, not a statement. */
+const INSTRUCTION = /^(?:don'?t|do not|never|always|avoid|stop|use|prefer|keep|only)\b/i;
+
 const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
 const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain|i (?:want|need|would like|'d like) you to)\b/i;
@@ -228,14 +234,16 @@ function fromPrompts(view: SessionView): Draft[] {
     const context: string[] = [];
     if (rejected) context.push(rejected);
     if (files.length > 0 && !files.some((f) => text.includes(f))) context.push(`applies to ${files.map((f) => `\`${f}\``).join(', ')}`);
-    // the first command that acted on the correction; a look around (`find`, `cat`) or a patch
-    // applied through the shell says nothing about what the correction was about
-    const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected && !/^apply_?patch$/.test(s.program) && s.families.some((f) => f && !isReadOnly(f)));
+    // the first command that acted on the correction; a look around (`find`, `cat`), a patch
+    // applied through the shell, or a script whose body the command line leaves out (`python3 -
+    // <<EOF … EOF`), says nothing about what the correction was about
+    const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected && !/^apply_?patch$/.test(s.program) && !HEREDOC_ELIDED.test(s.command) && s.families.some((f) => f && !isReadOnly(f)));
     if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
     if (react && !ran) context.push(`the agent then: ${react}`);
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
-    // procedure is a pattern; a statement of how things are is a fact.
-    const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) ? 'pattern' : 'fact';
+    // procedure or an instruction is a pattern; a statement of how things are is a fact.
+    // An instruction ("don't add complications for …", "use gpt-4o-mini") is a way of working.
+    const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) || INSTRUCTION.test(text.replace(/^(?:yeah|yes|yep|sure)\b[\s,.!]*/i, '').replace(INTERJECTION, '')) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
     const pronounLed = text.length <= 80 && PRONOUN_LED.test(text);
