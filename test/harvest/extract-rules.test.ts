@@ -268,6 +268,13 @@ describe('report facts', () => {
     expect(reportFactDrafts(viewOf(session('it still does it after the restart')))).toEqual([]);
   });
 
+  it('names a section by its own heading when that names a file, not by the path of headings above it', () => {
+    const lines = '- HTTP: Bandit adapter on `127.0.0.1:4010`, set in `config/dev.exs`\n- Per-worktree overrides go in `config/dev.local.exs`, which `scripts/setup_worktree.sh` writes\n';
+    const texts = (inner: string) => fromReport(`## Report\n\n## CONFIG FILES\n\n### ${inner}\n${lines}\n${GAPS}`).map((d) => d.text);
+    expect(texts('config/dev.exs')[0]).toMatch(/^config\/dev\.exs: HTTP: Bandit adapter/);
+    expect(texts('Endpoint settings')[0]).toMatch(/^CONFIG FILES \/ Endpoint settings: HTTP: Bandit adapter/);
+  });
+
   it('needs a subject: lines that start with their verb under a generic heading say nothing alone', () => {
     const lines = '- Streams terminal output via `Phoenix.Channel` to the `assets/js/app.js` clients\n- Uses `xterm.js` from `assets/vendor/` for each pane view\n';
     const titles = (heading: string) => fromReport(`## Report\n\n### ${heading}\n${lines}\n${GAPS}`).map((d) => d.title);

@@ -65,6 +65,18 @@ function context(section: Section): string {
   return useful.slice(-2).join(' / ');
 }
 
+/** How a fact names its section (the filters read the whole `context`): the innermost heading
+ * alone when it names a file or an identifier ("Build Script (`assets/build.js`)"). A path of
+ * headings ("BUILD AND ASSET PIPELINE / Build Script …") reads as a fragment of the report, not
+ * as the subject of a fact. */
+function subjectOf(section: Section, ctx: string): string {
+  const inner = section.headings[section.headings.length - 1];
+  return inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx;
+}
+
+/** A heading that names a file or a code identifier (`x`, dev.exs). */
+const NAMES_FILE = /`[^`]+`|\b[\w-]+\.[a-z]{1,5}\b/i;
+
 /** Whether most words of a code span occur in the corpus (values may be paraphrased: `host:port`). */
 function spanSeen(span: string, corpus: string): boolean {
   if (corpus.includes(span)) return true;
@@ -193,13 +205,14 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // a finding's label ("Issue: …") repeats what its heading says; the statement is the fact
   const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text.replace(FINDING_LABEL, ''), 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
-  const text = sentence(ctx ? `${ctx}: ${body}` : body);
+  const subject = subjectOf(section, ctx);
+  const text = sentence(subject ? `${subject}: ${body}` : body);
   const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
   return {
     score,
     draft: {
       category,
-      title: (ctx || parts[0]!).replace(/`/g, ''),
+      title: (subject || parts[0]!).replace(/`/g, ''),
       text,
       confidence: CONFIDENCE.stated,
       event: report.event,
@@ -235,7 +248,8 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
-    parts.push(ctx && !GENERIC_TITLE.test(ctx) ? `${ctx}: ${body}` : body);
+    const subject = subjectOf(section, ctx);
+    parts.push(subject && !GENERIC_TITLE.test(subject) ? `${subject}: ${body}` : body);
   }
   if (parts.length === 0 || best < MIN_LINE) return undefined;
   const text = sentence(parts.join('. '));
