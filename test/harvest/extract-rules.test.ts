@@ -364,6 +364,9 @@ describe('errors the user pasted', () => {
     expect(p?.text).toContain('came from regex backslashes');
     expect(p?.text).toContain('raw string');
     expect(p?.title).toBe("./gen.py in.txt > out.html: SyntaxWarning: invalid escape sequence '\\s'");
+    // a warning is printed, not a failure; the fix says what to do
+    expect(p?.text).toMatch(/^`\.\/gen\.py in\.txt > out\.html` prints `SyntaxWarning/);
+    expect(p?.text).toContain('Fix: Convert the script block to a raw string');
   });
 });
 

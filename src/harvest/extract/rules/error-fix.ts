@@ -229,6 +229,17 @@ const FIX_SENTENCE = /^(?:converted|changed|moved|added|removed|replaced|fixed|s
  * Errors the user pasted into a prompt, explained later by the agent ("the problem is …") and
  * fixed by an edit. The explanation must quote part of the error so it is about this error.
  */
+/** "Converted the block to a raw string" → "Convert the block to a raw string": a fix is what
+ * to do next time, not what was done once. One entry per verb FIX_SENTENCE opens with. */
+const INSTRUCTION_OF: Record<string, string> = {
+  converted: 'Convert', changed: 'Change', moved: 'Move', added: 'Add', removed: 'Remove', replaced: 'Replace', fixed: 'Fix',
+  switched: 'Switch', made: 'Make', renamed: 'Rename', reordered: 'Reorder', wrapped: 'Wrap', escaped: 'Escape', updated: 'Update',
+};
+
+function asInstruction(fix: string): string {
+  return fix.replace(FIX_SENTENCE, (verb) => INSTRUCTION_OF[verb.toLowerCase()] ?? verb);
+}
+
 function fromReportedErrors(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   for (const p of view.prompts) {
@@ -258,9 +269,11 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const edit = view.steps.find((s) => s.call.index > why.event - 8 && s.call.index > p.index && !s.failed && !s.rejected && isEdit(s));
     const editName = edit ? editedFiles(edit)[0] : undefined;
     const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
-    const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} fails with ` : ''}${code(clip(shownErr, 140))}.`];
+    // a warning does not fail the command: it prints it
+    const verb = /^\w*Warning:|^warning:/i.test(shownErr) ? 'prints' : 'fails with';
+    const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} ${verb} ` : ''}${code(clip(shownErr, 140))}.`];
     parts.push(`Cause: ${sentence(clipSentences(why.text, 200))}`);
-    if (fixSentence) parts.push(`Fix: ${sentence(clip(fixSentence, 160))}`);
+    if (fixSentence) parts.push(`Fix: ${sentence(clip(asInstruction(fixSentence), 160))}`);
     else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({
       category: 'pitfall',
