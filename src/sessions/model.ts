@@ -134,6 +134,9 @@ export interface Session {
   subagent?: string;
   /** For subagent sessions: the parent session id. */
   parentId?: string;
+  /** For subagent sessions: base names of the files the parent session edited after this one
+   * ended (set by the harvest from the parent's transcript, when that file is there). */
+  parentEditsAfter?: string[];
   /** Repository name: from the git remote when recorded, else cwd basename. */
   repo?: string;
   /** Repository name from a remote URL the transcript records (Codex), when it records one. */

@@ -268,6 +268,33 @@ describe('report facts', () => {
     expect(reportFactDrafts(viewOf(session('it still does it after the restart')))).toEqual([]);
   });
 
+  it("drops a subagent's section about a file its parent session changed later, named by path or by module", () => {
+    const sections = [
+      '## Exploration Report',
+      '',
+      '### TranscriptRenderer Service API',
+      '#### Subagent Detection',
+      '- Reads `agent_id` from the message map and falls back to matching `/agent-[a-z0-9]+/` in the text',
+      '- Each row gets `row_class/1` classes such as `is-tool-use` and `is-tool-result` for the stylesheet',
+      '',
+      '### PageLive (`lib/app_web/live/page_live.ex`)',
+      '- Loads messages via `load_messages/1` filtering by `session_id`, then calls `Renderer.render/2` with `cwd`',
+      '- Row classes come from `row_class/1`: `is-tool-use`, `is-tool-result`, `is-thinking`',
+      '',
+    ].join('\n');
+    const text = (parentEditsAfter?: string[]) => {
+      const b = new SessionBuilder({ parentId: 'parent-1', subagent: 'Explore', ...(parentEditsAfter ? { parentEditsAfter } : {}) }).user('explore the rendering');
+      for (const f of ['renderer.ex', 'page_live.ex', 'build.js']) b.tool('Read', { file_path: `/home/dev/demo/lib/${f}` }, 'agent_id row_class/1 is-tool-use is-tool-result load_messages/1 Renderer.render/2 assets/build.js priv/static/assets/');
+      return reportFactDrafts(viewOf(b.assistant(`${sections}${report.slice(report.indexOf('### Build'))}\n${GAPS}`).build())).map((d) => d.text).join('\n');
+    };
+    expect(text()).toContain('agent_id');
+    expect(text()).toContain('load_messages/1');
+    const later = text(['page_live.ex', 'transcript_renderer.ex']);
+    expect(later).not.toContain('load_messages/1'); // the PageLive section, by its path
+    expect(later).not.toContain('agent_id'); // under "TranscriptRenderer Service API": transcript_renderer.ex
+    expect(later).toContain('assets/build.js');
+  });
+
   it('names a section by its own heading when that names a file, not by the path of headings above it', () => {
     const lines = '- HTTP: Bandit adapter on `127.0.0.1:4010`, set in `config/dev.exs`\n- Per-worktree overrides go in `config/dev.local.exs`, which `scripts/setup_worktree.sh` writes\n';
     const texts = (inner: string) => fromReport(`## Report\n\n## CONFIG FILES\n\n### ${inner}\n${lines}\n${GAPS}`).map((d) => d.text);

@@ -7,6 +7,7 @@
 import { loadFile, readSessionFile, type LoadedFile } from '../../sessions/read.js';
 import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
 import { hashBytes, hashFile, type HashAlgorithm } from '../file-hash.js';
+import { withParentEdits } from '../parent-edits.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
 import type { FileOutcome, FileTask } from './protocol.js';
 
@@ -29,7 +30,7 @@ export async function readAndHarvest(
 ): Promise<ReadOutcome> {
   const result = await readSessionFile(file, { ...(format ? { format } : {}), ...(ctx.maxLineBytes ? { maxLineBytes: ctx.maxLineBytes } : {}) }, loaded);
   const harvest: FileHarvest = result.sessions.length
-    ? harvestFileSessions(file, result.sessions, hash, ctx, await extract())
+    ? harvestFileSessions(file, await withParentEdits(file, result.sessions), hash, ctx, await extract())
     : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
   const outcome: ReadOutcome = { ok: result.ok, warnings: result.warnings, harvest };
   if (result.notTranscript && !format) outcome.notTranscript = true;

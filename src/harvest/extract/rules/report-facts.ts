@@ -161,11 +161,14 @@ function editedAfter(view: SessionView, event: number): Set<string> {
   return out;
 }
 
-/** A section about a file (its heading names it) that the session changed after the report
- * describes code that no longer exists: stale the moment it is written. */
+/** A section about a file (its heading names it, or the module it holds) that the session
+ * changed after the report describes code that no longer exists: stale the moment it is written. */
 function staleSection(ctx: string, changed: Set<string>): boolean {
   if (changed.size === 0) return false;
-  return [...ctx.matchAll(/[\w.-]+\.[a-z]{1,5}\b/gi)].some((m) => changed.has(m[0]));
+  if ([...ctx.matchAll(/[\w.-]+\.[a-z]{1,5}\b/gi)].some((m) => changed.has(m[0]))) return true;
+  // a module named the way its file is ("TranscriptRenderer" in transcript_renderer.ex)
+  const stems = new Set([...changed].map((f) => f.replace(/\.[^.]+$/, '').toLowerCase()));
+  return [...ctx.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)].some((m) => stems.has(m[0].replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase()));
 }
 
 /** A section of one short line ("Features: Code syntax highlighting (via Highlight.js)",
@@ -186,7 +189,8 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
-  if (report.source === 'delegate' && staleSection(ctx, changed)) return undefined;
+  // the whole heading path: a section under a heading about a changed file is about that file
+  if (staleSection(section.headings.join(' / '), changed)) return undefined;
   const kept = keptLines(section, report, corpus);
   if (kept.length === 0 || tooSlight(kept)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
@@ -229,7 +233,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
 const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:has|have|is|are|was|were|can|will|gets?|gives?|keeps?|shows?|uses?|runs?|takes?|makes?)\b|also\b)/i;
 
 /** A short report (a closing summary) reads best as one item: its lead, then its sections. */
-function compactDraft(report: Report, corpus: string): Draft | undefined {
+function compactDraft(report: Report, corpus: string, changed: Set<string>): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = oneLine(report.text).trimStart();
@@ -239,7 +243,7 @@ function compactDraft(report: Report, corpus: string): Draft | undefined {
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);
@@ -298,11 +302,14 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (reviewing && report.source === 'closing') continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
-    const changed = report.source === 'delegate' ? editedAfter(view, report.event) : new Set<string>();
+    // a subagent session's report goes stale with what its parent session changed after it
+    const parentLater = view.session.parentEditsAfter ?? [];
+    const changed = report.source === 'delegate' || parentLater.length > 0 ? editedAfter(view, report.event) : new Set<string>();
+    for (const f of parentLater) changed.add(f);
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
-      const d = compactDraft(report, facts);
+      const d = compactDraft(report, facts, changed);
       if (d) summaries.push(d);
       continue;
     }
