@@ -653,6 +653,16 @@ describe('repo rules', () => {
     expect(all).not.toContain('What versions exist'); // example sections are not rules
   });
 
+  it('reads a prompt that only names a rule file as that rule governing the work, unless the agent then edits that file', () => {
+    const mention = (then: (b: SessionBuilder) => SessionBuilder) =>
+      repoRuleDrafts(viewOf(then(new SessionBuilder().user('fix the session start').tool('Edit', { file_path: '/repo/src/start.ts', old_string: 'a', new_string: 'b' }, 'ok').user('@test-driven-bugfix.mdc')).build()));
+    expect(mention((b) => b.tool('Read', { file_path: '/repo/.cursor/rules/test-driven-bugfix.mdc' }, '# Test-driven bugfix')).map((d) => d.text)).toEqual([
+      'The user points the agent to the project rule `test-driven-bugfix.mdc` right after the change to `start.ts`; work of this kind follows that rule file.',
+    ]);
+    // the file is what the user wants changed
+    expect(mention((b) => b.tool('Edit', { file_path: '/repo/.cursor/rules/test-driven-bugfix.mdc', old_string: 'a', new_string: 'b' }, 'ok'))).toEqual([]);
+  });
+
   it('reads rule files the agent opened, never our own bootstrap block', () => {
     const session = new SessionBuilder()
       .user('fix the build')
@@ -1244,6 +1254,7 @@ describe('user corrections: what is one', () => {
       'Two errors show up on chrome: `The default_popup file in the manifest doesn\'t exist.` and `Service worker registration failed.`',
       "Therefore, kindly update with that logic, and i'll later test it, it isn't urgent",
       "No that's not what I wanted, I want you to update disabled.lua with every plugin you found",
+      "No, your task isn't to reorganize the index.html sections. Just verify that every link in index.html works",
     ]) expect(drafts(message), message).toEqual([]);
   });
 

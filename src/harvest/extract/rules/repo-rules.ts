@@ -157,10 +157,13 @@ const RULE_MENTION = /^\s*@?((?:[\w.-]+\/)*[\w.-]+\.mdc|(?:[\w.-]+\/)*(?:CLAUDE|
 
 function fromRuleMentions(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
-  for (const p of view.prompts) {
+  view.prompts.forEach((p, i) => {
     const m = RULE_MENTION.exec(oneLine(p.text));
-    if (!m) continue;
+    if (!m) return;
     const name = m[1]!.replace(/^.*\//, '');
+    // the agent then edits that file: it is what the user wants changed, not a rule to follow
+    const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
+    if (view.steps.some((s) => s.call.index > p.index && s.call.index < next && !s.rejected && editedFiles(s).some((f) => f.replace(/^.*[\\/]/, '') === name))) return;
     // What the rule was invoked on: the files the agent last changed before the prompt.
     const edits = view.steps.filter((s) => s.call.index < p.index && !s.failed && !s.rejected).flatMap((s) => editedFiles(s));
     const last = edits[edits.length - 1];
@@ -175,7 +178,7 @@ function fromRuleMentions(view: SessionView): Draft[] {
       rule: 'repo-rule',
       score: 6.5,
     });
-  }
+  });
   return drafts;
 }
 

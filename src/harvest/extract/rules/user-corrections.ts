@@ -27,8 +27,10 @@ const CORRECTION = new RegExp(
   'i',
 );
 const PROCEDURE = /^(?:before|first|always|never|when)\b|\bbefore (?:providing|proposing|doing|making|editing|committing|writing|changing|you|we)\b|\befficient(?:ly)?\b|\bworkflow\b/i;
-/** The user pointing at something the agent did wrong ("you wasted", "next time", "your task isn't"). */
-const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|your task (?:is|isn'?t)|i (?:did )?specifically)\b/i;
+/** The user pointing at something the agent did wrong ("you wasted", "next time"). */
+const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|i (?:did )?specifically)\b/i;
+/** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
+const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
  * a request, not a statement that something the agent believed or did was wrong. */
@@ -220,6 +222,8 @@ function fromPrompts(view: SessionView): Draft[] {
     if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
     if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening) || FIXED_IT.test(whole)) return;
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
+    // a correction of what the task is redirects this session's work; it says nothing lasting
+    if (TASK_SCOPE.test(whole)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
