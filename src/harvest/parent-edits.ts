@@ -32,11 +32,14 @@ const editsOf = new Map<string, Promise<TimedEdit[]>>();
 async function parentEdits(parentFile: string, parentId: string): Promise<TimedEdit[]> {
   let edits = editsOf.get(parentFile);
   if (!edits) {
-    edits = readSessionFile(parentFile, { format: 'claude-code' }).then((r) => {
-      const parent = r.sessions.find((s) => s.id === parentId);
-      if (!parent) return [];
-      return viewOf(parent).steps.flatMap((s) => (s.call.time && !s.failed && !s.rejected && isEdit(s) ? [{ time: s.call.time, files: editedFiles(s) }] : []));
-    });
+    edits = readSessionFile(parentFile, { format: 'claude-code' })
+      .then((r) => {
+        const parent = r.sessions.find((s) => s.id === parentId);
+        if (!parent) return [];
+        return viewOf(parent).steps.flatMap((s) => (s.call.time && !s.failed && !s.rejected && isEdit(s) ? [{ time: s.call.time, files: editedFiles(s) }] : []));
+      })
+      // an unreadable parent says nothing about later edits; the subagent is harvested as it is
+      .catch((): TimedEdit[] => []);
     // a harvest visits a parent's subagent files together; older parents need not stay in memory
     if (editsOf.size >= 8) editsOf.delete(editsOf.keys().next().value!);
     editsOf.set(parentFile, edits);

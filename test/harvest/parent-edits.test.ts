@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSessions } from '../../src/sessions/read.js';
 import { parentTranscript, withParentEdits } from '../../src/harvest/parent-edits.js';
@@ -25,6 +25,11 @@ describe("a subagent session and its parent's later edits", () => {
     expect(parentTranscript(copy, PARENT_ID)).toBeUndefined();
     const [sub] = await withParentEdits(copy, (await readSessions([copy])).sessions);
     expect(sub!.parentEditsAfter).toBeUndefined();
+    // a parent file that cannot be read as a Claude Code session says nothing
+    writeFileSync(join(alone, '..', '..', `${PARENT_ID}.jsonl`), 'not a transcript\n{"broken": \n');
+    expect(parentTranscript(copy, PARENT_ID)).toBeDefined();
+    const [again] = await withParentEdits(copy, (await readSessions([copy])).sessions);
+    expect(again!.parentEditsAfter).toBeUndefined();
     // a file that is not under <parent id>/subagents/ has no parent beside it
     expect(parentTranscript(join(DIR, 'failed-migration.jsonl'), PARENT_ID)).toBeUndefined();
   });
