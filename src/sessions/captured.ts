@@ -2,7 +2,9 @@
  * The captured-session format (version 1): what `compound capture` writes on a developer's machine
  * so that raw transcripts never leave it. JSON lines: a header
  *   {"compound_session":1,"id":…,"format":<the source format>,"agent":…,"repo"?,"remoteRepo"?,
- *    "branch"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,"parentId"?}
+ *    "branch"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,"parentId"?,"parentEditsAfter"?}
+ * (`parentEditsAfter`: for a subagent, the base names of the files its parent session edited
+ * after it ended, read on the machine where the parent transcript is)
  * then one line per normalized event, every text redacted whole and then shortened (a tool output
  * keeps a head and a tail): {"k":kind,"t"?:time,"i"?:injected,"sc"?:sidechain, and the kind's
  * fields: text/model, or name/input/command/callId, or output/isError/exitCode/cascade/rejected/
@@ -65,6 +67,7 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   const header: Record<string, unknown> = { compound_session: CAPTURED_VERSION, id: r(session.id), format: session.format, agent: session.agent };
   if (session.subagent) header.subagent = session.subagent;
   if (session.parentId) header.parentId = r(session.parentId);
+  if (session.parentEditsAfter?.length) header.parentEditsAfter = session.parentEditsAfter.map(r);
   if (repo) header.repo = repo;
   if (session.branch) header.branch = r(session.branch);
   header.models = session.models;

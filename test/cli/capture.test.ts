@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, GIT_ENV, runCli, tempDir } from '../helpers.js';
+import { CLI, GIT_ENV, PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
+import { readSessions } from '../../src/sessions/read.js';
 import { writeClaudeSession, type Turn } from '../harvest/model/fake-model.js';
 
 const SECRET = ['ghp_', 'Q8r2Lx7Vn4Kd9Tf3Wm6Hp1Zs5Jc0Gb8Ya2Ue'].join('');
@@ -52,6 +53,20 @@ describe('compound capture', () => {
     writeClaudeSession(file, 'eeeeeeee-1111-4c3d-9e8f-000000000001', '/home/zeldaq/src/invoices', [...turns(), { user: 'thanks' }, { assistant: 'Done.' }]);
     const grown = runCli(['capture', raw, '--to', inbox, '--json'], { env });
     expect((JSON.parse(grown.stdout) as { captured: unknown[] }).captured).toHaveLength(1);
+  });
+
+  it("carries a subagent's parent edits along: the parent transcript stays on this machine", async () => {
+    const raw = tempDir();
+    const id = '1b7e4c20-5d2a-4f0e-9c61-3a8d2f7b9e01';
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code', `${id}.jsonl`), join(raw, `${id}.jsonl`));
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code', id), join(raw, id), { recursive: true });
+    const inbox = tempDir();
+    const r = runCli(['capture', raw, '--to', inbox, '--json'], { env: { COMPOUND_CACHE_DIR: tempDir() } });
+    expect(r.code, r.stderr).toBe(0);
+    const sub = files(inbox).find((f) => readFileSync(f, 'utf8').split('\n')[0]!.includes('"parentId"'))!;
+    expect(JSON.parse(readFileSync(sub, 'utf8').split('\n')[0]!).parentEditsAfter).toEqual(['export.ts']);
+    const [session] = (await readSessions([sub])).sessions;
+    expect(session!.parentEditsAfter).toEqual(['export.ts']);
   });
 
   it('delivers to an inbox branch pushed to origin without checking it out; a CI clone harvests it', () => {

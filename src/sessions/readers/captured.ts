@@ -70,6 +70,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
       agent: str(header.agent) ?? 'unknown',
       subagent: str(header.subagent),
       parentId: str(header.parentId),
+      parentEditsAfter: Array.isArray(header.parentEditsAfter) ? header.parentEditsAfter.filter((f): f is string => typeof f === 'string') : undefined,
       repo: str(header.repo),
       branch: str(header.branch),
       models: Array.isArray(header.models) ? header.models.filter((m): m is string => typeof m === 'string') : [],

@@ -136,6 +136,7 @@ export interface SessionInit {
   models?: string[];
   subagent?: string | undefined;
   parentId?: string | undefined;
+  parentEditsAfter?: string[] | undefined;
   repo?: string | undefined;
   remoteRepo?: string | undefined;
   cwd?: string | undefined;
@@ -154,6 +155,7 @@ export function makeSession(init: SessionInit): Session {
     agent: init.agent,
     subagent: init.subagent || undefined,
     parentId: init.parentId || undefined,
+    parentEditsAfter: init.parentEditsAfter?.length ? init.parentEditsAfter : undefined,
     repo: init.repo || undefined,
     remoteRepo: init.remoteRepo || undefined,
     cwd: init.cwd || undefined,
