@@ -661,6 +661,8 @@ describe('repo rules', () => {
     ]);
     // the file is what the user wants changed
     expect(mention((b) => b.tool('Edit', { file_path: '/repo/.cursor/rules/test-driven-bugfix.mdc', old_string: 'a', new_string: 'b' }, 'ok'))).toEqual([]);
+    const named = new SessionBuilder().user('In test-driven-bugfix.mdc, reorder the lists. DO NOT change the contents.').assistant('Which lists?').user('test-driven-bugfix.mdc').assistant('The numbered list or the bullets?');
+    expect(repoRuleDrafts(viewOf(named.build()))).toEqual([]);
   });
 
   it('reads rule files the agent opened, never our own bootstrap block', () => {

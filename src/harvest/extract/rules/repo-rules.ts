@@ -161,7 +161,9 @@ function fromRuleMentions(view: SessionView): Draft[] {
     const m = RULE_MENTION.exec(oneLine(p.text));
     if (!m) return;
     const name = m[1]!.replace(/^.*\//, '');
-    // the agent then edits that file: it is what the user wants changed, not a rule to follow
+    // the agent then edits that file, or the prompt before named it ("In CONVENTIONS.md, reorder
+    // the lists"): it is what the user wants changed, not a rule to follow
+    if (i > 0 && view.prompts[i - 1]!.text.includes(name)) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     if (view.steps.some((s) => s.call.index > p.index && s.call.index < next && !s.rejected && editedFiles(s).some((f) => f.replace(/^.*[\\/]/, '') === name))) return;
     // What the rule was invoked on: the files the agent last changed before the prompt.

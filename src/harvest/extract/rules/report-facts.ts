@@ -21,10 +21,10 @@ const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|co
 const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?:s|ing)?|build|lint\w*|hooks?|ci|install\w*|setup|environment|env|versions?|runtime|node\.js|logs?|logging|debug|deploy\w*|port|server|docs?|documentation|commits?|migrations?|priority|requires?)\b/i;
 /** Imperative lines make a procedure (a pattern); descriptive ones a fact. */
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
-/** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 /** "Potential Security Weaknesses", "Possible causes": what the writer suspects, not what the
  * session showed; speculation stated as fact. */
 const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possible|possibly|suspected|likely|probabl[ey])\b/i;
+/** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
@@ -179,10 +179,11 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
   return kept.length === 1 && (kept[0]!.text.replace(/(?:~|\.{0,2})(?:\/[\w.-]+)+\//g, '').length < 90 || LOCATION_ONLY.test(kept[0]!.text));
 }
 
-/** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
- * followed was left out), however long the path. */
+/** "Issue: …" before a finding: the heading already says it is one. */
 const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
 
+/** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
+ * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {

@@ -38,13 +38,11 @@ const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** A sentence that is a convention: it opens with its cue. */
 const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
-/** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
 /** A script fed through a heredoc, its body left out of the shown command (`python3 - <<EOF … EOF`). */
 const HEREDOC_ELIDED = /<<-?\s*['"]?\w+['"]?\s*…/;
-
 /** A sentence that tells the agent what to do (or not): an instruction, not a statement. */
 const INSTRUCTION = /^(?:don'?t|do not|never|always|avoid|stop|use|prefer|keep|only)\b/i;
-
+/** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
 const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
 const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain|i (?:want|need|would like|'d like) you to)\b/i;
@@ -245,8 +243,8 @@ function fromPrompts(view: SessionView): Draft[] {
     if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
     if (react && !ran) context.push(`the agent then: ${react}`);
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
-    // procedure or an instruction is a pattern; a statement of how things are is a fact.
-    // An instruction ("don't add complications for …", "use gpt-4o-mini") is a way of working.
+    // procedure or an instruction ("don't add complications for …", "use gpt-4o-mini") is a
+    // pattern, a way of working; a statement of how things are is a fact.
     const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) || INSTRUCTION.test(text.replace(/^(?:yeah|yes|yep|sure)\b[\s,.!]*/i, '').replace(INTERJECTION, '')) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
