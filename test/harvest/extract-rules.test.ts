@@ -919,6 +919,19 @@ describe('slow commands', () => {
     expect(drafts[0]!.text).toContain('the 120000 ms timeout was too short');
   });
 
+  it('says a first run that warms up spent its time on a one-time step when its output shows one', () => {
+    const commits = new SessionBuilder()
+      .user('commit it')
+      .bash('git commit -m "x"', '[DIALYZER]\nAdding 4109 modules to deps-dev.plt\ndone in 2m8.83s\n')
+      .bash('git commit -m "y"', '[DIALYZER]\nPLT is up to date!\ndone in 0m9.1s\n')
+      .build();
+    // events: prompt 0, call 1, result 2, call 3, result 4
+    const [warm] = slowCommandDrafts(viewOf(timed(commits, [0, 0, 160, 170, 190])));
+    expect(warm!.text).toContain('the time went to a one-time step that later runs reuse: `Adding 4109 modules to deps-dev.plt … done in 2m8.83s`');
+    const [always] = slowCommandDrafts(viewOf(timed(commits, [0, 0, 160, 170, 330])));
+    expect(always!.text).toContain('the output shows `Adding 4109 modules to deps-dev.plt … done in 2m8.83s`');
+  });
+
   it('tells a first run that warms up (later runs take at most half as long) from a command slow every time', () => {
     const twice = new SessionBuilder()
       .user('test it')

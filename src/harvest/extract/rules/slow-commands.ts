@@ -88,6 +88,9 @@ function timingLine(output: string): string | undefined {
   return clip(lead && lead !== lines[at] ? `${lead} … ${lines[at]}` : lines[at]!, 130);
 }
 
+/** A step done once and then reused: building a dialyzer PLT, compiling, downloading, installing. */
+const ONE_TIME_STEP = /\b(?:adding \d+ modules to|building|compiling|downloading|installing|creating|generating|populating)\b/i;
+
 export function slowCommandDrafts(view: SessionView): Draft[] {
   const events = view.session.events;
   // the event with a given index: by position when events are numbered so (see event-at.ts)
@@ -111,7 +114,9 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const later = warmUp(view, s, fam, seconds, secondsOf);
     const parts = [later === undefined ? `${code(clip(shownCommand(s.command), 80))} takes about ${human(seconds)} in this repo` : `The first ${code(clip(shownCommand(s.command), 80))} run in this checkout took about ${human(seconds)} (later runs at most ${human(later)})`];
     if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
-    if (timing) parts.push(`the output shows ${code(timing)}`);
+    // a first run that builds what later runs reuse (a PLT, the dependencies): that is the cause
+    if (timing && later !== undefined && ONE_TIME_STEP.test(timing)) parts.push(`the time went to a one-time step that later runs reuse: ${code(timing)}`);
+    else if (timing) parts.push(`the output shows ${code(timing)}`);
     const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';
     slowest.set(fam, {
       seconds,
