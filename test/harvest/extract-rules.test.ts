@@ -295,6 +295,12 @@ describe('report facts', () => {
     expect(later).toContain('assets/build.js');
   });
 
+  it('keeps a list without the count before it: the count is stale at the next addition', () => {
+    const text = fromReport(`## Report\n\n### Provider Registry (\`src/providers/core/registry.ts\`)\n- 7 providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM, AI-Run SSO\n- Declarative templates with the \`registerProvider\` decorator in \`src/providers/core/registry.ts\`\n\n${GAPS}`).map((d) => d.text).join('\n');
+    expect(text).toContain('providers: OpenAI, Azure OpenAI');
+    expect(text).not.toContain('7 providers');
+  });
+
   it('names a section by its own heading when that names a file, not by the path of headings above it', () => {
     const lines = '- HTTP: Bandit adapter on `127.0.0.1:4010`, set in `config/dev.exs`\n- Per-worktree overrides go in `config/dev.local.exs`, which `scripts/setup_worktree.sh` writes\n';
     const texts = (inner: string) => fromReport(`## Report\n\n## CONFIG FILES\n\n### ${inner}\n${lines}\n${GAPS}`).map((d) => d.text);

@@ -179,6 +179,9 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
   return kept.length === 1 && (kept[0]!.text.replace(/(?:~|\.{0,2})(?:\/[\w.-]+)+\//g, '').length < 90 || LOCATION_ONLY.test(kept[0]!.text));
 }
 
+/** "5 registered agents: CodeMie Native, Claude Code, …": a count that leads a list. */
+const COUNTED_LIST = /^\d+ ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*s):/i;
+
 /** "Issue: …" before a finding: the heading already says it is one. */
 const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
 
@@ -207,8 +210,9 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     used += len;
   }
   // a long line ends at its last whole sentence or clause that fits, not mid-word
-  // a finding's label ("Issue: …") repeats what its heading says; the statement is the fact
-  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text.replace(FINDING_LABEL, ''), 220, 60).replace(/[.;]$/, ''));
+  // a finding's label ("Issue: …") repeats what its heading says, and a count before a list
+  // ("7 providers: OpenAI, …") is stale at the next addition (and often already off by one)
+  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text.replace(FINDING_LABEL, '').replace(COUNTED_LIST, '$1:'), 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
   const subject = subjectOf(section, ctx);
   const text = sentence(subject ? `${subject}: ${body}` : body);
