@@ -1276,6 +1276,7 @@ describe('user corrections: what is one', () => {
       "Therefore, kindly update with that logic, and i'll later test it, it isn't urgent",
       "No that's not what I wanted, I want you to update disabled.lua with every plugin you found",
       "No, your task isn't to reorganize the index.html sections. Just verify that every link in index.html works",
+      "export the current session to the repository using the correct naming scheme, don't export sensitive information",
     ]) expect(drafts(message), message).toEqual([]);
   });
 

@@ -34,7 +34,7 @@ const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
  * a request, not a statement that something the agent believed or did was wrong. */
-const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help)\b/i;
+const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help|export|import|install|upload|download|deploy|commit|push|publish|release|copy|save|rerun|restart|start|revert|undo)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** A sentence that is a convention: it opens with its cue. */
 const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
