@@ -1277,6 +1277,8 @@ describe('user corrections: what is one', () => {
       "No that's not what I wanted, I want you to update disabled.lua with every plugin you found",
       "No, your task isn't to reorganize the index.html sections. Just verify that every link in index.html works",
       "export the current session to the repository using the correct naming scheme, don't export sensitive information",
+      "Two errors show up on chrome: 'The default_popup file in the manifest doesn't exist. Confirm it exists and then reload the extension.' refering to the manifest.json file",
+      "It says 'The default_popup file in the manifest doesn't exist.' for the manifest.json file",
     ]) expect(drafts(message), message).toEqual([]);
   });
 
