@@ -154,11 +154,13 @@ export function register(program: Command): void {
             const users = [...config.redact_users, ...(isGenericUserName(me) ? [] : [me]), ...usersFromPath(s.cwd), ...usersFromPath(result.file)];
             const r = (text: string): string => redact(text, { users }).text;
             const key = `${s.agent}/${r(s.id)}`;
-            if ((ledger[key] ?? -1) >= s.events.length) continue; // sent already, as it is now
+            // a subagent is sent again when its parent, still running at the last capture, edited more
+            const size = s.events.length + (s.parentEditsAfter?.length ?? 0);
+            if ((ledger[key] ?? -1) >= size) continue; // sent already, as it is now
             const repo = resolveRepo(s, result.file, { aliases: config.repo_aliases, users }).repo;
             const name = `${sanitizeName(s.agent)}/${sanitizeName(r(s.id)).slice(0, 120) || 'session'}.jsonl`;
             files.set(name, renderCaptured(s, repo, r));
-            ledger[key] = s.events.length;
+            ledger[key] = size;
             sent.push({ session: r(s.id), agent: s.agent, events: s.events.length, file: name });
           }
         });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, GIT_ENV, PROJECT_ROOT, runCli, tempDir } from '../helpers.js';
 import { readSessions } from '../../src/sessions/read.js';
@@ -67,6 +67,18 @@ describe('compound capture', () => {
     expect(JSON.parse(readFileSync(sub, 'utf8').split('\n')[0]!).parentEditsAfter).toEqual(['export.ts']);
     const [session] = (await readSessions([sub])).sessions;
     expect(session!.parentEditsAfter).toEqual(['export.ts']);
+    // captured while the parent had not yet edited: sent again once it has
+    const early = tempDir();
+    const parentLines = readFileSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code', `${id}.jsonl`), 'utf8').split('\n');
+    const beforeEdit = parentLines.findIndex((l) => l.includes('export.ts') && l.includes('"tool_use"'));
+    writeFileSync(join(early, `${id}.jsonl`), `${parentLines.slice(0, beforeEdit).join('\n')}\n`);
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code', id), join(early, id), { recursive: true });
+    const env = { COMPOUND_CACHE_DIR: tempDir() };
+    const inbox2 = tempDir();
+    const subCaptured = (out: string) => (JSON.parse(out) as { captured: { session: string }[] }).captured.filter((c) => c.session.includes('agent-'));
+    expect(subCaptured(runCli(['capture', early, '--to', inbox2, '--json'], { env }).stdout)).toHaveLength(1);
+    cpSync(join(PROJECT_ROOT, 'test_sessions', 'claude-code', `${id}.jsonl`), join(early, `${id}.jsonl`));
+    expect(subCaptured(runCli(['capture', early, '--to', inbox2, '--json'], { env }).stdout)).toHaveLength(1);
   });
 
   it('delivers to an inbox branch pushed to origin without checking it out; a CI clone harvests it', () => {

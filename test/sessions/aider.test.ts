@@ -299,6 +299,65 @@ describe('Aider reader on tricky and bad input', () => {
     expect(ofKind(s, 'assistant').map((a) => a.text)).toEqual(['Here are the edits:\n\n```ts\nsrc/a.ts\n<<<<<<< SEARCH\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> REPLACE\n```\n\n```ts\nsrc/b.ts\n<<<<<<< SEARCH\nexport const b = 1;\n=======\nexport const b = 2;\n>>>>>>> REPLACE\n```', 'The file uses `let`. Here is the fixed block:']);
   });
 
+  it("when every block failed, aider's message ends at its rule line and the model's retry after it is read", async () => {
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-06-02 14:29:21',
+        '',
+        '> Aider v0.84.0  ',
+        '',
+        '#### make b 2  ',
+        '',
+        '```ts',
+        'src/b.ts',
+        '<<<<<<< SEARCH',
+        'export const b = 1;',
+        '=======',
+        'export const b = 2;',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        '> Tokens: 15k sent, 993 received.  ',
+        '> # 1 SEARCH/REPLACE block failed to match!',
+        '',
+        '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src\\b.ts',
+        '<<<<<<< SEARCH',
+        'export const b = 1;',
+        '=======',
+        'export const b = 2;',
+        '>>>>>>> REPLACE',
+        '',
+        'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
+        '',
+        'The file uses `let`. Here is the fixed block:',
+        '',
+        '```ts',
+        'src/b.ts',
+        '<<<<<<< SEARCH',
+        'export let b = 1;',
+        '=======',
+        'export let b = 2;',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        '> Applied edit to src\\b.ts  ',
+        '',
+      ].join('\n'),
+    );
+    const s = (await readWith(aiderReader, f)).sessions[0]!;
+    const edits = ofKind(s, 'tool_call').filter((c) => c.name === 'edit');
+    expect(edits.map((c) => [c.input.path, c.input.search])).toEqual([
+      ['src/b.ts', 'export const b = 1;'],
+      ['src/b.ts', 'export let b = 1;'],
+    ]);
+    const results = ofKind(s, 'tool_result');
+    expect(results.map((r) => r.isError)).toEqual([true, false]);
+    expect(results[0]!.output).not.toContain('Here is the fixed block');
+    expect(ofKind(s, 'assistant').at(-1)!.text).toContain('The file uses `let`. Here is the fixed block:');
+  });
+
   it('text before the first header is read as its own session', async () => {
     const f = put(tempDir(), '.aider.chat.history.md', '#### hello  \n\nHi! What should we work on?\n');
     const { sessions, warnings } = await readWith(aiderReader, f);

@@ -276,7 +276,7 @@ function editedFilesOf(step: Step): string[] {
   patched(step.call.command ?? '');
   for (const v of Object.values(input)) if (typeof v === 'string') patched(v);
   if (out.length === 0) return [];
-  return [...new Set(out.map((p) => p.replace(/^.*\//, '')))];
+  return [...new Set(out.map((p) => p.replace(/^.*[\\/]/, '')))];
 }
 
 /** True when a step changed files. */

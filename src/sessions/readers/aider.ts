@@ -85,7 +85,10 @@ function opensAnchoredNote(c: number): boolean {
 
 const slashed = (p: string): string => p.replace(/\\/g, '/');
 
-/** The last line of aider's message about a failed edit. */
+/** Lines of aider's message about a failed edit: the rule it states, the note that other blocks
+ * applied (written only when some did), and the line that then ends the message. */
+const MATCH_RULE_LINE = /^The SEARCH section must exactly match\b/;
+const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied/;
 const REFLECTION_END = /^Just reply with fixed versions of the blocks? above that failed to match\b/;
 
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
@@ -207,8 +210,13 @@ class AiderSession {
     // …" through "Just reply with fixed versions of the block above that failed to match."): the
     // edit's error output, not the model's words (its SEARCH block is no edit of the model's).
     if (lines[a]!.startsWith('## SearchReplaceNoExactMatch')) {
+      // it ends at aider's rule line, or, when other blocks of the reply applied ("# The other 1
+      // SEARCH/REPLACE block were applied successfully."), at "Just reply with fixed versions …"
       let end = a;
-      while (end < b - 1 && !REFLECTION_END.test(lines[end]!)) end++;
+      while (end < b - 1 && !MATCH_RULE_LINE.test(lines[end]!)) end++;
+      let k = end + 1;
+      while (k < b && lines[k]!.trim() === '') k++;
+      if (k < b && OTHERS_APPLIED.test(lines[k]!)) for (end = k; end < b - 1 && !REFLECTION_END.test(lines[end]!); end++);
       const at = this.blockAt(block, a);
       if (this.open?.kind !== 'edit-failure') this.startCall(at, 'edit', 'edit-failure', {});
       this.open!.lines.push(lines.slice(a, end + 1).join('\n'));

@@ -104,6 +104,9 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
   return first;
 }
 
+/** Commands that only look for files or text (not `sed`, `jq` or `git fetch`, which act on input). */
+const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath']);
+
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
 
@@ -160,7 +163,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not
     // there": its output is the answer, not a failure with a fix
-    if (s.families.every((f) => !f || f === 'cd' || isReadOnly(f))) continue;
+    if (s.families.every((f) => !f || f === 'cd' || LOOK_AROUND.has(f))) continue;
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.

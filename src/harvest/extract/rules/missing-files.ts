@@ -198,7 +198,8 @@ export function missingFileDrafts(view: SessionView): Draft[] {
       if (miss.name && hits.some((h) => h === miss.tried)) continue; // found where it was looked for: a slip
       // the same path under another root (`~/Desktop/app-copy/lib/a.ts`, found as `lib/a.ts`): a
       // wrong guess of where the checkout is, nothing about the repository's layout
-      if (miss.name && hits.some((h) => miss.tried.endsWith(`/${h}`))) continue;
+      // (only a path outside the checkout: one still absolute once made relative to it)
+      if (miss.name && /^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && hits.some((h) => miss.tried.endsWith(`/${h}`))) continue;
       const what = miss.dir ? `There is no ${code(miss.dir)} folder` : `${code(miss.name ?? miss.tried)} is not at ${code(miss.tried)}`;
       const found = miss.dir ? `reports ${code('No such file or directory')}` : `finds ${miss.step.failed ? code(err) : 'nothing'}`;
       const files = miss.ext && !miss.name ? `the ${code(`.${miss.ext}`)} files` : code(miss.name!);

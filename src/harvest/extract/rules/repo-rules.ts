@@ -155,6 +155,12 @@ function fromRuleFiles(view: SessionView): Draft[] {
 /** A prompt that only points at a rule file (`@test-driven-bugfix.mdc`): that rule governs this work. */
 const RULE_MENTION = /^\s*@?((?:[\w.-]+\/)*[\w.-]+\.mdc|(?:[\w.-]+\/)*(?:CLAUDE|AGENTS|CONVENTIONS|CONTRIBUTING)\.md)\s*$/i;
 
+/** "follow CONVENTIONS.md", "per docs/STYLE.md", "see AGENTS.md": the file named as the rule. */
+function citesAsGuide(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(String.raw`\b(?:follow(?:ing)?|per|see|according to)\s+(?:the\s+)?@?(?:[\w.-]+/)*${escaped}`, 'i').test(text);
+}
+
 function fromRuleMentions(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   view.prompts.forEach((p, i) => {
@@ -162,8 +168,9 @@ function fromRuleMentions(view: SessionView): Draft[] {
     if (!m) return;
     const name = m[1]!.replace(/^.*\//, '');
     // the agent then edits that file, or the prompt before named it ("In CONVENTIONS.md, reorder
-    // the lists"): it is what the user wants changed, not a rule to follow
-    if (i > 0 && view.prompts[i - 1]!.text.includes(name)) return;
+    // the lists", not "follow CONVENTIONS.md"): it is what the user wants changed, not a rule to follow
+    const prev = view.prompts[i - 1]?.text ?? '';
+    if (prev.includes(name) && !citesAsGuide(prev, name)) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     if (view.steps.some((s) => s.call.index > p.index && s.call.index < next && !s.rejected && editedFiles(s).some((f) => f.replace(/^.*[\\/]/, '') === name))) return;
     // What the rule was invoked on: the files the agent last changed before the prompt.

@@ -23,7 +23,7 @@ const OPERATIONAL = /\b(?:config(?:uration)?|settings?|scripts?|commands?|test(?
 const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|before|first|set up|import|mock|spy|add|do not|don't|keep)\b/i;
 /** "Potential Security Weaknesses", "Possible causes": what the writer suspects, not what the
  * session showed; speculation stated as fact. */
-const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possible|possibly|suspected|likely|probabl[ey])\b/i;
+const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possibly|suspected|likely|probabl[ey])\b|\bpossible (?:causes?|issues?|problems?|bugs?|reasons?|risks?|weakness\w*|vulnerabilit\w*)\b/i;
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
@@ -125,7 +125,10 @@ const PLACEHOLDER = /<(?:your|my|the)[-_ ][^>]{1,40}>|\bpath\/to\/|\byour[-_.]?(
 
 /** "The diff introduces no new sink", "this patch only renames": about the change under
  * review, which is history once merged, not how the code is. */
-const ABOUT_THE_DIFF = /\b(?:the|this) (?:diff|patch|changeset)\b|\bthis (?:pr|pull request|change)\b/i;
+const ABOUT_THE_DIFF = /\b(?:the|this) (?:diff|patch|changeset) (?:only |also |just )?(?:introduces|adds|removes|changes|does|doesn'?t|keeps|makes|replaces|renames|touches|moves)\b|\bthis (?:pr|pull request|change)\b/i;
+
+/** "Here is the corrected SEARCH/REPLACE block. It will find …": the reply hands over its own edit. */
+const PRESENTS_CHANGE = /^here(?:'s| is| are) (?:the |my |an? )?(?:corrected|fixed|updated|revised|modified|amended|new|complete|full)\b/i;
 
 /** A UUID names one thing of one moment (a session file, a request, a run): a line that needs
  * one says nothing a later session can use. */
@@ -136,9 +139,9 @@ const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|
 
 /** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
  * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, talk
- * about the diff under review, a pointer elsewhere. */
+ * about the diff under review, the agent handing over its own edit, a pointer elsewhere. */
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
@@ -166,9 +169,9 @@ function editedAfter(view: SessionView, event: number): Set<string> {
 function staleSection(ctx: string, changed: Set<string>): boolean {
   if (changed.size === 0) return false;
   if ([...ctx.matchAll(/[\w.-]+\.[a-z]{1,5}\b/gi)].some((m) => changed.has(m[0]))) return true;
-  // a module named the way its file is ("TranscriptRenderer" in transcript_renderer.ex)
-  const stems = new Set([...changed].map((f) => f.replace(/\.[^.]+$/, '').toLowerCase()));
-  return [...ctx.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)].some((m) => stems.has(m[0].replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase()));
+  // a module named the way its file is (TranscriptRenderer in transcript_renderer.ex, TranscriptRenderer.tsx or transcript-renderer.ts)
+  const stems = new Set([...changed].map((f) => f.replace(/\.[^.]+$/, '').replace(/[-_]/g, '').toLowerCase()));
+  return [...ctx.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)].some((m) => stems.has(m[0].toLowerCase()));
 }
 
 /** A section of one short line ("Features: Code syntax highlighting (via Highlight.js)",
@@ -180,7 +183,7 @@ function tooSlight(kept: readonly ReportLine[]): boolean {
 }
 
 /** "5 registered agents: CodeMie Native, Claude Code, …": a count that leads a list. */
-const COUNTED_LIST = /^\d+ ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*s):/i;
+const COUNTED_LIST = /^\d+ ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*s):(?=(?:\s*[^,;]{1,40},){2})/i;
 
 /** "Issue: …" before a finding: the heading already says it is one. */
 const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
@@ -238,11 +241,14 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
 const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:has|have|is|are|was|were|can|will|gets?|gives?|keeps?|shows?|uses?|runs?|takes?|makes?)\b|also\b)/i;
 
 /** A short report (a closing summary) reads best as one item: its lead, then its sections. */
+/** A lead sentence that reports a change the agent made ("I installed …"; not "I've looked through …"). */
+const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted)\b/i;
+
 function compactDraft(report: Report, corpus: string, changed: Set<string>): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = oneLine(report.text).trimStart();
-  if (FIRST_PERSON_DID.test(lead)) return undefined;
+  if (LEAD_DID.test(lead) || PRESENTS_CHANGE.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {

@@ -30,7 +30,7 @@ const PROCEDURE = /^(?:before|first|always|never|when)\b|\bbefore (?:providing|p
 /** The user pointing at something the agent did wrong ("you wasted", "next time"). */
 const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|i (?:did )?specifically)\b/i;
 /** "Two errors show up on chrome", "I'm getting this error", "It says '… doesn't exist'", "still happens": a failure reported. */
-const BUG_REPORT = /\b(?:errors?|warnings?|exceptions?|crash(?:es)?) (?:show(?:s)? up|appears?|occurs?|happens?|(?:is|are) (?:thrown|shown|raised))\b|\bi(?:'m| am)? (?:get|got|see|getting|seeing) (?:an? |this |these |the following |two |some )?(?:errors?|exceptions?|warnings?)\b|^still (?:happens|fails|failing|broken)\b|^(?:it|this|that|chrome|the (?:browser|console|app|page|build)) (?:still )?(?:says|shows|prints|gives|throws)\b/i;
+const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|exceptions?|crash(?:es)?) (?:show(?:s)? up|appears?|occurs?|happens?|(?:is|are) (?:thrown|shown|raised))\b|^i(?:'m| am)? (?:get|got|see|getting|seeing) (?:an? |this |these |the following |two |some )?(?:errors?|exceptions?|warnings?)\b|^still (?:happens|fails|failing|broken)\b|^(?:it|this|that|chrome|the (?:browser|console|app|page|build)) (?:still )?(?:says|shows|prints|gives|throws)\b/i;
 
 /** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
@@ -108,7 +108,7 @@ function touched(view: SessionView, after: number, until: number): string[] {
 }
 
 /** Prose documents (design notes, plans, docs pages), as opposed to code and configuration. */
-const PROSE_DOC = /\.(?:md|mdx|markdown|rst|adoc|txt)$/i;
+const PROSE_DOC = /\.(?:md|mdx|markdown|rst|adoc)$/i;
 const FILE_ARG = /[\w./~-]+\.[A-Za-z]{1,8}\b/g;
 
 /** Base name of a path, as the edit helpers give it. */
@@ -226,7 +226,7 @@ function fromPrompts(view: SessionView): Draft[] {
     // a correction of what the task is redirects this session's work; it says nothing lasting
     if (TASK_SCOPE.test(whole)) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
-    if (BUG_REPORT.test(whole)) return;
+    if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
