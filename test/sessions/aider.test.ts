@@ -229,62 +229,47 @@ describe('Aider reader on tricky and bad input', () => {
     expect(twin!.id).toBe(`${s!.id}-2`); // same start second, still distinct ids
   });
 
+  /** A fenced SEARCH/REPLACE block of the model's for `file`: `name = 1` becomes `name = 2`. */
+  const block = (file: string, decl: string): string[] => ['```ts', file, '<<<<<<< SEARCH', `${decl} = 1;`, '=======', `${decl} = 2;`, '>>>>>>> REPLACE', '```', ''];
+  /** Aider's unquoted message about a block for `file` that failed to match, as 0.84 writes it. */
+  const failedMessage = (file: string, decl: string): string[] => [
+    `## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ${file}`,
+    ...block(file, decl).slice(2, 7),
+    '',
+    'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
+    '',
+  ];
+
+  /** An aider 0.84 history file of one session holding `lines`. */
+  const history = (lines: string[]): string => put(tempDir(), '.aider.chat.history.md', ['# aider chat started at 2025-06-02 14:29:21', '', '> Aider v0.84.0  ', ...lines].join('\n'));
+
   it("aider's unquoted message about a failed edit is that edit's output; each edit gets its own outcome", async () => {
     // as aider 0.84 writes it on Windows: "Applied edit to" with backslashes, the failed block's
     // message unquoted from "## SearchReplaceNoExactMatch" to "Just reply with fixed versions …"
-    const f = put(
-      tempDir(),
-      '.aider.chat.history.md',
+    const f = history(
       [
-        '# aider chat started at 2025-06-02 14:29:21',
-        '',
-        '> Aider v0.84.0  ',
         '> Main model: gemini/gemini-2.5-pro with diff-fenced edit format  ',
         '',
         '#### add the async variant  ',
         '',
         'Here are the edits:',
         '',
-        '```ts',
-        'src/a.ts',
-        '<<<<<<< SEARCH',
-        'export const a = 1;',
-        '=======',
-        'export const a = 2;',
-        '>>>>>>> REPLACE',
-        '```',
-        '',
-        '```ts',
-        'src/b.ts',
-        '<<<<<<< SEARCH',
-        'export const b = 1;',
-        '=======',
-        'export const b = 2;',
-        '>>>>>>> REPLACE',
-        '```',
-        '',
+        ...block('src/a.ts', 'export const a'),
+        ...block('src/b.ts', 'export const b'),
         '> Tokens: 15k sent, 993 received.  ',
         '> Applied edit to src\\a.ts  ',
         '> The LLM did not conform to the edit format.  ',
         '> https://aider.chat/docs/troubleshooting/edit-errors.html  ',
         '> # 1 SEARCH/REPLACE block failed to match!',
         '',
-        '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src\\b.ts',
-        '<<<<<<< SEARCH',
-        'export const b = 1;',
-        '=======',
-        'export const b = 2;',
-        '>>>>>>> REPLACE',
-        '',
-        'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
-        '',
+        ...failedMessage('src\\b.ts', 'export const b'),
         '# The other 1 SEARCH/REPLACE block were applied successfully.',
         "Don't re-send them.",
         'Just reply with fixed versions of the block above that failed to match.  ',
         '',
         'The file uses `let`. Here is the fixed block:',
         '',
-      ].join('\n'),
+      ],
     );
     const { sessions } = await readWith(aiderReader, f);
     const s = sessions[0]!;
@@ -300,51 +285,22 @@ describe('Aider reader on tricky and bad input', () => {
   });
 
   it("when every block failed, aider's message ends at its rule line and the model's retry after it is read", async () => {
-    const f = put(
-      tempDir(),
-      '.aider.chat.history.md',
+    const f = history(
       [
-        '# aider chat started at 2025-06-02 14:29:21',
-        '',
-        '> Aider v0.84.0  ',
         '',
         '#### make b 2  ',
         '',
-        '```ts',
-        'src/b.ts',
-        '<<<<<<< SEARCH',
-        'export const b = 1;',
-        '=======',
-        'export const b = 2;',
-        '>>>>>>> REPLACE',
-        '```',
-        '',
+        ...block('src/b.ts', 'export const b'),
         '> Tokens: 15k sent, 993 received.  ',
         '> # 1 SEARCH/REPLACE block failed to match!',
         '',
-        '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src\\b.ts',
-        '<<<<<<< SEARCH',
-        'export const b = 1;',
-        '=======',
-        'export const b = 2;',
-        '>>>>>>> REPLACE',
-        '',
-        'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc',
-        '',
+        ...failedMessage('src\\b.ts', 'export const b'),
         'The file uses `let`. Here is the fixed block:',
         '',
-        '```ts',
-        'src/b.ts',
-        '<<<<<<< SEARCH',
-        'export let b = 1;',
-        '=======',
-        'export let b = 2;',
-        '>>>>>>> REPLACE',
-        '```',
-        '',
+        ...block('src/b.ts', 'export let b'),
         '> Applied edit to src\\b.ts  ',
         '',
-      ].join('\n'),
+      ],
     );
     const s = (await readWith(aiderReader, f)).sessions[0]!;
     const edits = ofKind(s, 'tool_call').filter((c) => c.name === 'edit');
