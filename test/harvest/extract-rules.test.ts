@@ -421,6 +421,10 @@ describe('the cause of a failure', () => {
     expect(failing('The CSS file is in `priv/static/assets/` which is gitignored. Let\'s try to:\n1. force it')).not.toContain("Let's try");
   });
 
+  it("states the cause, not the agent finding it (\"I've found that …\")", () => {
+    expect(failing("I've found that the CSS file is in `priv/static/assets/` which is gitignored.")).toContain('Cause: The CSS file is in `priv/static/assets/` which is gitignored.');
+  });
+
   it('keeps list items apart as sentences, and drops the conjunction that led into them', () => {
     const text = failing('We have a conflicting state:\n\n1. The `priv/static/assets` folder is ignored by `.gitignore` already\n2. But the stylesheet in it is tracked and must be added');
     expect(text).toMatch(/Cause: The `priv\/static\/assets` folder is ignored by `\.gitignore` already\. The stylesheet in it is tracked/);

@@ -153,10 +153,12 @@ function joined(a: string, b: string): string {
   return /[.!?;:]["')\]]*$/.test(a) ? `${a} ${standalone(b)}` : `${a}. ${standalone(b)}`;
 }
 
-/** "But there's a directory …" continued the agent's reasoning; as a cause it stands alone. */
+/** "But there's a directory …" continued the agent's reasoning, and "I've encountered a
+ * SyntaxError in …" narrates the agent finding it; as a cause it stands alone. */
 function standalone(s: string): string {
-  return s.replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase());
+  return s.replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase()).replace(FOUND_IT, (_, c: string) => c.toUpperCase());
 }
+const FOUND_IT = /^(?:I(?:'ve| have)? (?:encountered|found|noticed|discovered|identified|spotted)|I (?:can )?see|Now I (?:see|understand))(?: that)?,?\s+(\S)/;
 
 /**
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
