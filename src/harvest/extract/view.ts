@@ -253,6 +253,11 @@ export function promptBefore(view: SessionView, index: number): UserEvent | unde
 
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
+/** A path's last part, whichever separator it uses (`C:\\app\\a.ts`, `src/a.ts`). */
+export function fileName(path: string): string {
+  return path.replace(/^.*[\\/]/, '');
+}
+
 /** Base names of the files a step edits (edit tools, or apply_patch bodies in a shell call or custom tool). */
 export function editedFiles(step: Step): string[] {
   // Rules ask for a step's edited files many times (some once per step per prompt or line); a
@@ -276,7 +281,7 @@ function editedFilesOf(step: Step): string[] {
   patched(step.call.command ?? '');
   for (const v of Object.values(input)) if (typeof v === 'string') patched(v);
   if (out.length === 0) return [];
-  return [...new Set(out.map((p) => p.replace(/^.*[\\/]/, '')))];
+  return [...new Set(out.map(fileName))];
 }
 
 /** True when a step changed files. */

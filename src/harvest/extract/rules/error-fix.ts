@@ -115,7 +115,7 @@ const OWN_TOOL = /^(?:npx\s+)?compound\b/;
  * editing that file again fixed it (an undefined name, an unused import it had just added). True
  * of this session's code, not of the repository or its tools. */
 function ownSlip(view: SessionView, failed: Step, fix: Step, err: string): boolean {
-  const inError = (f: string) => err.includes(f.replace(/^.*[\\/]/, ''));
+  const inError = (f: string) => err.includes(f);
   const before = new Set(view.steps.slice(0, failed.pos).filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)).filter(inError));
   if (before.size === 0) return false;
   return view.steps.slice(failed.pos + 1, fix.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => before.has(f)));
@@ -140,7 +140,7 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
       cmds.set(f, clip(simple, 40));
     });
   }
-  const named = [...edits].filter((f) => err.includes(f.replace(/^.*[\\/]/, '')));
+  const named = [...edits].filter((f) => err.includes(f));
   // pushed into a list of one elements kind whether empty or not (see emptyList)
   const out = emptyList<string>();
   if (named.length > 0) {
@@ -226,18 +226,20 @@ function fromToolFailures(view: SessionView): Draft[] {
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
 const REPORTED_ERROR = /^\s*(?:[\w ]*error[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
 const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;
-const FIX_SENTENCE = /^(?:converted|changed|moved|added|removed|replaced|fixed|switched|made|renamed|reordered|wrapped|escaped|updated)\b/i;
 
 /**
  * Errors the user pasted into a prompt, explained later by the agent ("the problem is …") and
  * fixed by an edit. The explanation must quote part of the error so it is about this error.
  */
 /** "Converted the block to a raw string" → "Convert the block to a raw string": a fix is what
- * to do next time, not what was done once. One entry per verb FIX_SENTENCE opens with. */
+ * to do next time, not what was done once. The verbs a reported fix opens with. */
 const INSTRUCTION_OF: Record<string, string> = {
   converted: 'Convert', changed: 'Change', moved: 'Move', added: 'Add', removed: 'Remove', replaced: 'Replace', fixed: 'Fix',
   switched: 'Switch', made: 'Make', renamed: 'Rename', reordered: 'Reorder', wrapped: 'Wrap', escaped: 'Escape', updated: 'Update',
 };
+
+/** A sentence that reports the fix it made ("Converted the block …"). */
+const FIX_SENTENCE = new RegExp(`^(?:${Object.keys(INSTRUCTION_OF).join('|')})\\b`, 'i');
 
 function asInstruction(fix: string): string {
   return fix.replace(FIX_SENTENCE, (verb) => INSTRUCTION_OF[verb.toLowerCase()] ?? verb);

@@ -172,7 +172,7 @@ function fromRuleMentions(view: SessionView): Draft[] {
     const prev = view.prompts[i - 1]?.text ?? '';
     if (prev.includes(name) && !citesAsGuide(prev, name)) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
-    if (view.steps.some((s) => s.call.index > p.index && s.call.index < next && !s.rejected && editedFiles(s).some((f) => f.replace(/^.*[\\/]/, '') === name))) return;
+    if (view.steps.some((s) => s.call.index > p.index && s.call.index < next && !s.rejected && editedFiles(s).includes(name))) return;
     // What the rule was invoked on: the files the agent last changed before the prompt.
     const edits = view.steps.filter((s) => s.call.index < p.index && !s.failed && !s.rejected).flatMap((s) => editedFiles(s));
     const last = edits[edits.length - 1];

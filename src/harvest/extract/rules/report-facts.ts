@@ -160,7 +160,7 @@ function keptLines(section: Section, report: Report, corpus: string): ReportLine
 /** Base names of the files the session changed after `event` (a report read before them). */
 function editedAfter(view: SessionView, event: number): Set<string> {
   const out = new Set<string>();
-  for (const s of view.steps) if (s.call.index > event && !s.failed && !s.rejected && isEdit(s)) for (const f of editedFiles(s)) out.add(f.replace(/^.*[\\/]/, ''));
+  for (const s of view.steps) if (s.call.index > event && !s.failed && !s.rejected && isEdit(s)) for (const f of editedFiles(s)) out.add(f);
   return out;
 }
 
@@ -248,7 +248,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>): Dra
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = oneLine(report.text).trimStart();
-  if (LEAD_DID.test(lead) || PRESENTS_CHANGE.test(lead)) return undefined;
+  if (LEAD_DID.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {

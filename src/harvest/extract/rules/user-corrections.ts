@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { isReadOnly } from '../commands.js';
-import { EDIT_TOOLS, READ_TOOLS, editedFiles, isEdit, type SessionView, type Step } from '../view.js';
+import { EDIT_TOOLS, READ_TOOLS, editedFiles, fileName, isEdit, type SessionView, type Step } from '../view.js';
 
 const CORRECTION = new RegExp(
   [
@@ -45,8 +45,8 @@ const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:y
 const HEREDOC_ELIDED = /<<-?\s*['"]?\w+['"]?\s*…/;
 /** A sentence that tells the agent what to do (or not): an instruction, not a statement. */
 const INSTRUCTION = /^(?:don'?t|do not|never|always|avoid|stop|use|prefer|keep|only)\b/i;
-/** An interjection before the message proper ("no,", "NO. Listen.", "hang on", "wait"). */
-const INTERJECTION = /^(?:(?:no+|nope|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
+/** An interjection before the message proper ("no,", "NO. Listen.", "yeah,", "hang on", "wait"). */
+const INTERJECTION = /^(?:(?:no+|nope|yeah|yes|yep|wait|stop|hang on|hold on|listen|ok(?:ay)?|hmm+|well|actually)\b[\s,.!:;-]*)+/i;
 /** A sentence that asks for work or an answer ("can you also …", "please …", "tell me why"). */
 const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain|i (?:want|need|would like|'d like) you to)\b/i;
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
@@ -111,9 +111,6 @@ function touched(view: SessionView, after: number, until: number): string[] {
 const PROSE_DOC = /\.(?:md|mdx|markdown|rst|adoc)$/i;
 const FILE_ARG = /[\w./~-]+\.[A-Za-z]{1,8}\b/g;
 
-/** Base name of a path, as the edit helpers give it. */
-const baseName = (p: string): string => p.replace(/^.*[\\/]/, '');
-
 /** The files a step works on, or undefined when it works on none that `draft` accepts (or on
  * no file at all). */
 function draftFilesOf(step: Step, draft: (file: string) => boolean): string[] | undefined {
@@ -139,8 +136,8 @@ function draftFilesOf(step: Step, draft: (file: string) => boolean): string[] | 
  * does a standing rule said about the draft ("always …", "next time …"). */
 function steersDraft(view: SessionView, promptIndex: number, until: number): boolean {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
-  const own = new Set(before.filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)).map(baseName));
-  const draft = (f: string): boolean => PROSE_DOC.test(f) || own.has(baseName(f));
+  const own = new Set(before.filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)));
+  const draft = (f: string): boolean => PROSE_DOC.test(f) || own.has(fileName(f));
   const rejected = before[before.length - 1]?.rejected ? before[before.length - 1] : undefined;
   if (rejected && !draftFilesOf(rejected, draft)) return false;
   const after = view.steps.filter((s) => s.call.index > promptIndex && s.call.index < until && (s.command !== undefined || isEdit(s) || READ_TOOLS.has(s.call.name)));
@@ -250,7 +247,7 @@ function fromPrompts(view: SessionView): Draft[] {
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
     // procedure or an instruction ("don't add complications for …", "use gpt-4o-mini") is a
     // pattern, a way of working; a statement of how things are is a fact.
-    const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) || INSTRUCTION.test(text.replace(/^(?:yeah|yes|yep|sure)\b[\s,.!]*/i, '').replace(INTERJECTION, '')) ? 'pattern' : 'fact';
+    const category = MISTAKE.test(whole) || rejected ? 'pitfall' : PROCEDURE.test(text) || INSTRUCTION.test(text.replace(INTERJECTION, '')) ? 'pattern' : 'fact';
     // "no it should be http" names nothing alone: when the agent restated it as a statement,
     // that statement leads and the user's words follow as the correction it came from
     const pronounLed = text.length <= 80 && PRONOUN_LED.test(text);
