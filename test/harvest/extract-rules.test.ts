@@ -378,6 +378,9 @@ describe('report facts', () => {
     // a lead sentence that reports the agent's work makes the rest a report of that work
     expect(closing('I installed both servers and set them up. `npm run dev` starts the app.')).not.toContain('The Convex backend runs with');
     expect(closing('Both servers are now started and read `.env.local`:')).not.toContain('The Convex backend runs with');
+    // a reply that thanks the user or says what the user gave talks about the chat, not the repository
+    expect(closing('Thank you! You have now added:')).not.toContain('The Convex backend runs with');
+    expect(closing("You've shared the config files:")).not.toContain('The Convex backend runs with');
     // a line that goes on from a change report ("Each has …") goes with it
     const each = '- Each panel of the page has a Collapse button in its header, wired in `app/page.tsx`\n';
     expect(closing('How the app runs:', each)).toContain('Each panel');
@@ -1286,6 +1289,24 @@ describe('user corrections: what is one', () => {
       "Two errors show up on chrome: 'The default_popup file in the manifest doesn't exist. Confirm it exists and then reload the extension.' refering to the manifest.json file",
       "It says 'The default_popup file in the manifest doesn't exist.' for the manifest.json file",
     ]) expect(drafts(message), message).toEqual([]);
+  });
+
+  it('reads a prompt that casts the agent in a role, asks for an audit, or repeats an earlier prompt as the task', () => {
+    const task = "You are auditing the core repository to prepare it for release.\nObjectives:\n1. Verify ESM compliance\nConstraints:\n- Avoid unnecessary implementation logic, focus on scaffolding.";
+    const later = (...prompts: string[]) => {
+      const b = new SessionBuilder().user('list the entry points').assistant('The entry point is `dist/index.js`.');
+      for (const p of prompts) b.user(p).assistant('The schemas live in `dist/schemas/index.js`.');
+      return userCorrectionDrafts(viewOf(b.build()));
+    };
+    expect(later(task)).toEqual([]);
+    expect(later('You are a senior TypeScript engineer. Never add implementation logic, only stubs.')).toEqual([]);
+    expect(later('Now audit the overall structure and provide a checklist.\nConstraints:\n- Avoid unnecessary implementation logic.')).toEqual([]);
+    // the task pasted again, reworded after its first line
+    const first = "The core package isn't ready for a release: `dist/index.js` is missing and the exports are not ESM.";
+    expect(later(first)).toHaveLength(1);
+    expect(later(first, `${first.slice(0, 70)} Also the schemas are missing.`)).toHaveLength(1);
+    // "you are wrong" is a correction, not a role
+    expect(later("You are wrong, it's not ESM: `package.json` has no \"type\": \"module\"")).toHaveLength(1);
   });
 
   it('reads the opening prompt as the task unless a sentence of its own lays down a convention', () => {

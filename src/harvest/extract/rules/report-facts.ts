@@ -244,6 +244,10 @@ const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:h
 /** A lead sentence that reports a change the agent made ("I installed …"; not "I've looked through …"). */
 const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted)\b/i;
 
+/** A reply that opens by thanking the user or saying what the user did ("Thank you! You have now
+ * added: …", "You've shared …"): talk about the chat, its list what the user gave or should give. */
+const TO_THE_USER = /^(?:\W*(?:thanks?|thank you)\b|you(?:'ve| have)? (?:now |just )?(?:added|shared|provided|sent|uploaded|pasted|given)\b)/i;
+
 function compactDraft(report: Report, corpus: string, changed: Set<string>): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
@@ -311,6 +315,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   const reviewing = REVIEW_TASK.test(view.prompts[0]?.text ?? '');
   for (const report of reportsOf(view)) {
     if (reviewing && report.source === 'closing') continue;
+    if (TO_THE_USER.test(oneLine(report.text).trimStart())) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it

@@ -32,12 +32,15 @@ const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|n
 /** "Two errors show up on chrome", "I'm getting this error", "It says '… doesn't exist'", "still happens": a failure reported. */
 const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|exceptions?|crash(?:es)?) (?:show(?:s)? up|appears?|occurs?|happens?|(?:is|are) (?:thrown|shown|raised))\b|^i(?:'m| am)? (?:get|got|see|getting|seeing) (?:an? |this |these |the following |two |some )?(?:errors?|exceptions?|warnings?)\b|^still (?:happens|fails|failing|broken)\b|^(?:it|this|that|chrome|the (?:browser|console|app|page|build)) (?:still )?(?:says|shows|prints|gives|throws)\b/i;
 
+/** "You are auditing the core repository …", "You are a senior engineer …": a prompt that casts
+ * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
+const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|working on|helping|tasked|acting as|in charge of)\b)/i;
 /** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
  * a request, not a statement that something the agent believed or did was wrong. */
-const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help|export|import|install|upload|download|deploy|commit|push|publish|release|copy|save|rerun|restart|start|revert|undo)\b/i;
+const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help|export|import|install|upload|download|deploy|commit|push|publish|release|copy|save|rerun|restart|start|revert|undo|audit|analy[sz]e|investigate|inspect|assess|evaluate|summari[sz]e|describe|provide|identify|suggest|plan|design|draft|prepare|finali[sz]e|complete|verify|confirm|debug|compare)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** A sentence that is a convention: it opens with its cue. */
 const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
@@ -188,6 +191,12 @@ function echoesWord(text: string, react: string | undefined): boolean {
 }
 const ECHO_STOP = new Set(['the', 'and', 'not', 'but', 'should', 'would', 'could', 'this', 'that', 'there', 'here', 'its', "it's", 'always', 'never', 'need', 'try', 'use', 'just', 'with', 'from', 'for', 'are', 'was', 'works', 'work']);
 
+/** Whether two prompts open with the same words (the first 60 characters, spacing ignored). */
+function sameOpening(a: string, b: string): boolean {
+  const head = (t: string): string => oneLine(t).toLowerCase().slice(0, 60);
+  return head(a).length >= 40 && head(a) === head(b);
+}
+
 /** The agent's call the user rejected just before correcting it. */
 function rejectedBefore(view: SessionView, promptIndex: number): string | undefined {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
@@ -221,7 +230,9 @@ function fromPrompts(view: SessionView): Draft[] {
     if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening) || FIXED_IT.test(whole)) return;
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
     // a correction of what the task is redirects this session's work; it says nothing lasting
-    if (TASK_SCOPE.test(whole)) return;
+    if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole)) return;
+    // the same prompt sent again (its opening the same as an earlier one's) is the task restated
+    if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
     if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
