@@ -474,6 +474,11 @@ describe('what a failure teaches', () => {
     const readBack = failing('However, I noticed the output shows an ERROR from the dependency resolver because `flask` is pinned.');
     expect(readBack.map((d) => d.text).join('')).not.toContain('I noticed');
     expect(failing('It says to pin `werkzeug` because the resolver cannot take the installed packages into account.').map((d) => d.text).join('')).not.toContain('It says');
+    // the error's code and what it means, a line of quoted code, the agent's plan: none says why
+    const causes = (explanation: string) => failing(explanation).map((d) => d.text).join('');
+    expect(causes("The errors are ResolutionImpossible, which means pip can't find versions that satisfy `flask`.")).not.toContain('which means');
+    expect(causes('from flask import Flask  # needs `werkzeug` 3 because of the new routing')).not.toContain('from flask import');
+    expect(causes('So the plan is to pin `werkzeug` because the resolver cannot upgrade it.')).not.toContain('the plan is');
     // the same command again from the checkout, with nothing in between, is a retry, not a fix
     expect(failThenFix('cd ~/src/app && npm view enhanced-resolve versions --json | cat', 'npm error Missing script: "buildcd"', 'Let me run that again.', 'npm view enhanced-resolve versions --json | cat')).toEqual([]);
   });

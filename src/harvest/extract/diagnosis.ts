@@ -102,13 +102,19 @@ interface SentenceFacts {
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 
-/** "I noticed the output shows an Error: …", "It says to install …": the error read back, not
- * why it happened. */
-const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b/i;
+/** "I noticed the output shows an Error: …", "It says to install …", "The errors are E0401, which
+ * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
+const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
+
+/** "The plan is to move …": what the agent will do next, not why it failed. */
+const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b/i;
+
+/** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
+const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;
 
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
-  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s);
+  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s);
   return {
     text: s,
     excluded,
