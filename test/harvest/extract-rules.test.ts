@@ -381,6 +381,17 @@ describe('report facts', () => {
     // a reply that thanks the user or says what the user gave talks about the chat, not the repository
     expect(closing('Thank you! You have now added:')).not.toContain('The Convex backend runs with');
     expect(closing("You've shared the config files:")).not.toContain('The Convex backend runs with');
+    // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
+    const actedOn = (tool: string) => {
+      const b = new SessionBuilder().user('start the app');
+      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
+      b.assistant('How the app runs:\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n\n## Notes\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start');
+      b.tool(tool, { path: 'app/page.tsx' }, 'edited').assistant('Done.');
+      return reportFactDrafts(viewOf(b.user('thanks').build())).map((d) => d.text).join('\n');
+    };
+    expect(actedOn('unknown_tool')).toContain('The Convex backend runs with');
+    for (const tool of ['edit_file_v2', 'copilot_replaceString']) expect(actedOn(tool), tool).toBe('');
     // a line that goes on from a change report ("Each has …") goes with it
     const each = '- Each panel of the page has a Collapse button in its header, wired in `app/page.tsx`\n';
     expect(closing('How the app runs:', each)).toContain('Each panel');
@@ -737,6 +748,8 @@ describe('error → fix details', () => {
         .bash('bun add -d oxlint && ls -a', 'installed oxlint\n.\n..\nbun.lock')
         .build();
     expect(errorFixDrafts(viewOf(session('ls -a && cat package.json && ls bun.lock* package-lock.json pnpm-lock.yaml')))).toEqual([]);
+    // a separator printed between the looks (`echo ---`) is no action either
+    expect(errorFixDrafts(viewOf(session('ls -a; echo "---"; ls bun.lock* package-lock.json 2>/dev/null')))).toEqual([]);
     // a command that acts is still a failure to learn from
     expect(errorFixDrafts(viewOf(session('bun install --frozen-lockfile && ls bun.lock* package-lock.json')))).toHaveLength(1);
   });
@@ -1043,6 +1056,13 @@ describe('recurring command sequences', () => {
     const cut = new SessionBuilder().user('check the flags of every book');
     for (let i = 0; i < 12; i++) cut.bash('source .venv/bin/activate && sqlite3 library.sqlite "SELECT ZTITLE, Z…', `Book ${i}|0`);
     expect(extractSession(cut.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+
+  it('leave out changing directory and setting the environment, in PowerShell as in the shell: the setup of a step', () => {
+    const b = new SessionBuilder().user('upgrade the build to Java 21');
+    const line = (goal: string) => `Push-Location "C:\\Users\\dev\\wallpaper"; $env:JAVA_HOME="C:\\Users\\dev\\.jdk\\jdk-21"; $env:PATH="$env:JAVA_HOME\\bin;$env:PATH"; & "C:\\Users\\dev\\scoop\\apps\\maven\\3.9.11\\bin\\mvn.cmd" -q ${goal}; Pop-Location`;
+    for (const goal of ['compile', 'test']) b.bash(line(goal), 'BUILD SUCCESS');
+    expect(extractSession(b.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
   });
 
   it("show what the runs have in common: a task id or this task's files are the run's detail", () => {

@@ -38,11 +38,47 @@ export const simpleCommands: (command: string) => string[] = memo(simpleCommands
 function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
   const out = emptyList<string>();
-  for (const part of body.split(/\s*(?:&&|\|\||;|\n)\s*/)) {
-    const first = part.split(/\s\|\s/)[0]!.trim();
+  for (const part of splitUnquoted(body, LIST_SEPARATOR, LIST_SPLIT)) {
+    const first = splitUnquoted(part, PIPE, PIPE_SPLIT)[0]!.trim();
     if (first) out.push(first);
   }
   return out;
+}
+
+const LIST_SEPARATOR = /&&|\|\||;|\n/y;
+const LIST_SPLIT = /\s*(?:&&|\|\||;|\n)\s*/;
+const PIPE = /\s\|\s/y;
+const PIPE_SPLIT = /\s\|\s/;
+
+/** `text` split at every match of the sticky `separator` outside quotes (a `;` inside
+ * `"$env:X\bin;$env:PATH"` separates nothing). With a quote left open (an apostrophe in
+ * `echo don't`), quotes cannot be told from text: it is split at every match (`split`). */
+function splitUnquoted(text: string, separator: RegExp, split: RegExp): string[] {
+  if (!/["']/.test(text)) return text.split(split);
+  const parts: string[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      continue;
+    }
+    separator.lastIndex = i;
+    const m = separator.exec(text);
+    if (!m) continue;
+    parts.push(text.slice(start, i).trim());
+    start = i + m[0].length;
+    i = start - 1;
+  }
+  if (quote) return text.split(split);
+  parts.push(text.slice(start).trim());
+  return parts;
 }
 
 /** `family` of each simple command of a command line, in order. */
@@ -53,7 +89,9 @@ export const commandFamilies: (command: string) => readonly string[] = memo((com
   return out;
 });
 
-const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
+const CHANGE_DIR = new Set(['cd', 'pushd', 'popd', 'push-location', 'pop-location', 'set-location', 'sl', 'chdir']);
+// `&` is PowerShell's call operator (`& "C:\…\mvn.cmd" -q …`)
+const WRAPPERS = new Set(['&', 'sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
 const RUNNERS_WITH_SUBCOMMAND = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'mix', 'cargo', 'go', 'docker', 'kubectl', 'bd', 'gh', 'pip', 'pip3',
   'poetry', 'uv', 'make', 'bundle', 'rails', 'rake', 'dotnet', 'gradle', 'mvn', 'brew', 'apt', 'apt-get', 'deno',
@@ -67,7 +105,7 @@ export const tokens: (simple: string) => string[] = memo(tokensOf);
 function tokensOf(simple: string): string[] {
   const out: string[] = [];
   for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  while (out.length > 0 && (/^\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
+  while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
   return out;
 }
 
@@ -75,8 +113,14 @@ function tokensOf(simple: string): string[] {
 export const program: (simple: string) => string = memo(programOf);
 
 function programOf(simple: string): string {
-  const t = tokens(simple)[0] ?? '';
-  return t.replace(/^.*\//, '');
+  return programName(tokens(simple)[0] ?? '');
+}
+
+/** A program path without its directory, and on Windows without its `.exe`/`.cmd` suffix
+ * (`C:\scoop\…\mvn.cmd` → `mvn`), so it is the program a POSIX shell would name. */
+function programName(path: string): string {
+  const base = path.replace(/^.*[\\/]/, '');
+  return base !== path && /\\/.test(path) ? base.replace(/\.(?:exe|cmd|bat|ps1)$/i, '') : base;
 }
 
 /**
@@ -88,8 +132,9 @@ export const family: (simple: string) => string = memo(familyOf);
 function familyOf(simple: string): string {
   const t = tokens(simple);
   if (t.length === 0) return '';
-  const prog = t[0]!.replace(/^.*\//, '');
-  if (prog === 'cd') return 'cd';
+  const prog = programName(t[0]!);
+  // PowerShell's and the shell's other ways to change directory are cd too
+  if (CHANGE_DIR.has(prog.toLowerCase())) return 'cd';
   if (INTERPRETERS.has(prog)) {
     const script = t.slice(1).find((a) => !a.startsWith('-'));
     if (t[1] === '-m' && t[2]) return `${prog} -m ${t[2]}`;

@@ -293,6 +293,8 @@ export function isEdit(step: Step): boolean {
 export const EDIT_TOOLS = new Set([
   'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'edit_file', 'write_file', 'replace', 'str_replace',
   'str_replace_editor', 'create_file', 'search_replace', 'patch',
+  // Cursor's and Copilot's newer edit tools, as SpecStory exports name them
+  'edit_file_v2', 'copilot_replaceString', 'copilot_createFile', 'copilot_insertEdit',
   // aider's reader names each SEARCH/REPLACE or whole-file block the model wrote an `edit`
   'edit',
 ]);
@@ -301,6 +303,8 @@ export const EDIT_TOOLS = new Set([
 export const READ_TOOLS = new Set([
   'Read', 'read_file', 'Glob', 'Grep', 'LS', 'list_directory', 'search_file_content', 'glob', 'grep', 'codebase_search',
   'file_search', 'view', 'read_many_files',
+  // Cursor's and Copilot's newer read and search tools (SpecStory exports)
+  'read_file_v2', 'list_dir', 'grep_search', 'glob_file_search', 'ripgrep_raw_search', 'semantic_search_full', 'copilot_readFile',
   // Gemini CLI's panel titles in a copied terminal (console-md)
   'ReadFile', 'ReadManyFiles', 'ReadFolder', 'FindFiles', 'SearchText',
 ]);

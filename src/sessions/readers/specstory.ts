@@ -109,8 +109,16 @@ interface ParsedTool {
   shell: boolean;
 }
 
+/** Tools that run a shell command, by the names SpecStory's sources give them. */
+const SHELL_TOOLS = new Set(['Bash', 'run_in_terminal', 'shell_command', 'run_terminal_cmd', 'run_terminal_command_v2']);
+/** The command of a shell tool written inline rather than fenced: a line that is one code span
+ * (Claude Code via the SpecStory CLI: a description line, then `` `git diff && …` ``) or
+ * Copilot's input list (`- command: `mvn -q …``). */
+const INLINE_COMMAND = /^(?:- command: )?`([^`\n]+)`$/;
+
 function parseTool(lines: MdLine[]): ParsedTool {
   let name: string | undefined;
+  let shellType = false;
   let summary: string | undefined;
   const plain: MdLine[] = [];
   const fences: Fence[] = [];
@@ -132,6 +140,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
     const t = l.text.trim();
     const attr = /data-tool-name="([^"]*)"/.exec(t);
     if (attr) name ??= attr[1];
+    if (/data-tool-type="shell"/.test(t)) shellType = true;
     const tu = /^Tool use: \*\*([^*]+)\*\*/.exec(t);
     if (tu) {
       name ??= tu[1];
@@ -156,6 +165,10 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const diff = fences.find((f) => f.lang === 'diff');
   let command = typeof input.command === 'string' ? input.command : undefined;
   if (shellIdx !== -1) command = fences[shellIdx]!.text;
+  else if (command === undefined && (shellType || SHELL_TOOLS.has(name ?? ''))) {
+    const inline = plain.map((l) => INLINE_COMMAND.exec(l.text.trim())).find((m) => m !== null);
+    if (inline) command = unescapeHtml(inline[1]!);
+  }
   if (command !== undefined) input.command = command;
   if (diff) input.diff = diff.text;
   const shell = command !== undefined;
@@ -164,7 +177,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   let output: ParsedTool['output'];
   const outFence = fences.find((f, i) => i > shellIdx && OUTPUT_LANGS.has(f.lang));
   if (outFence) output = { text: outFence.text, at: outFence.at };
-  else if (summary !== undefined && !diff && plain.length > 0) {
+  else if (summary !== undefined && !diff && !shell && plain.length > 0) {
     // a <details> body (search hits, directory listing) is the tool's result
     output = { text: joinText(plain), at: plain[0]! };
   }

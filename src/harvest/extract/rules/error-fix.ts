@@ -104,8 +104,9 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
   return first;
 }
 
-/** Commands that only look for files or text (not `sed`, `jq` or `git fetch`, which act on input). */
-const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath']);
+/** Commands that only look for files or text, or print (`echo ---` between them), not `sed`, `jq`
+ * or `git fetch`, which act on input. */
+const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath', 'echo', 'printf', 'pwd']);
 
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;

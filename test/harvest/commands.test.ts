@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { family, program, simpleCommands } from '../../src/harvest/extract/commands.js';
+
+describe('simple commands of a command line', () => {
+  it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
+    expect(simpleCommands('a && b; c | d')).toEqual(['a', 'b', 'c']);
+    expect(simpleCommands('echo "a;b" && git commit -m "x; y && z"')).toEqual(['echo "a;b"', 'git commit -m "x; y && z"']);
+    expect(simpleCommands("rg 'a | b' src | head -5")).toEqual(["rg 'a | b' src"]);
+    // an apostrophe in text leaves a quote open: every separator splits, as before quotes were read
+    expect(simpleCommands("echo don't; ls")).toEqual(["echo don't", 'ls']);
+  });
+
+  it("read PowerShell's directory changes, environment settings and call operator as the shell's", () => {
+    const line = 'Push-Location "C:\\Users\\dev\\app"; $env:JAVA_HOME="C:\\jdk-21"; $env:PATH="$env:JAVA_HOME\\bin;$env:PATH"; & "C:\\scoop\\maven\\bin\\mvn.cmd" -q verify; Pop-Location';
+    const simple = simpleCommands(line);
+    expect(simple).toHaveLength(5);
+    expect(simple.map(family)).toEqual(['cd', '', '', 'mvn verify', 'cd']);
+    expect(program(simple[3]!)).toBe('mvn');
+    // a POSIX path keeps its file name whole
+    expect(program('./render.py x')).toBe('render.py');
+    expect(family('/usr/bin/git status')).toBe('git status');
+  });
+});
