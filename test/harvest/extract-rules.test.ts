@@ -381,6 +381,10 @@ describe('report facts', () => {
     // a reply that thanks the user or says what the user gave talks about the chat, not the repository
     expect(closing('Thank you! You have now added:')).not.toContain('The Convex backend runs with');
     expect(closing("You've shared the config files:")).not.toContain('The Convex backend runs with');
+    // the agent announcing its find, and a commit's SHA, are no part of the fact
+    const found = closing('How the app runs:', '- Found it. The latest commit (`48ce1136a2`) moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
+    expect(found).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
+    expect(found).not.toMatch(/Found it|48ce1136a2/);
     // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
     const actedOn = (tool: string) => {
       const b = new SessionBuilder().user('start the app');
@@ -416,6 +420,25 @@ describe('errors the user pasted', () => {
     // a warning is printed, not a failure; the fix says what to do
     expect(p?.text).toMatch(/^`\.\/gen\.py in\.txt > out\.html` prints `SyntaxWarning/);
     expect(p?.text).toContain('Fix: Convert the script block to a raw string');
+  });
+
+  it("keeps no cause the user's next message refutes, and titles a bare error line by itself", () => {
+    const session = (reply: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('The page crashes:\nError: Maximum update depth exceeded. This can happen when a component repeatedly calls setState.')
+            .assistant('The problem is that `CalendarInner` calls `initState(props)` in an effect on `[props]`, so every store update gives new props and runs it again: maximum update depth exceeded.')
+            .tool('Edit', { file_path: '/home/dev/app/Calendar.tsx', old_string: 'useEffect', new_string: '' }, 'updated')
+            .assistant('Removed the duplicate effect.')
+            .user(reply)
+            .build(),
+        ),
+      );
+    const [kept] = session('thanks, now the week view');
+    expect(kept?.title).toBe('Error: Maximum update depth exceeded. This can happen when a…');
+    expect(session('still doesn’t work, why did it work before?')).toEqual([]);
+    expect(session("it still doesn't work")).toEqual([]);
   });
 });
 

@@ -110,7 +110,7 @@ export function unreadableProse(text: string): boolean {
 
 /** The user saying the problem is still there ("still not working", "it still does it"): what
  * was tried or claimed did not fix it. */
-export const STILL_BROKEN = /\b(?:still (?:not|doesn'?t|does(?: it| that| this)?|do(?:es)? the same|happens|happening|occurs|shows?|there|broken|fails|failing|the same|getting|an issue)|not working|doesn'?t work|same (?:error|problem|issue)|didn'?t (?:work|help|fix))\b/i;
+export const STILL_BROKEN = /\b(?:still (?:not|doesn['’]?t|does(?: it| that| this)?|do(?:es)? the same|happens|happening|occurs|shows?|there|broken|fails|failing|the same|getting|an issue)|not working|doesn['’]?t work|same (?:error|problem|issue)|didn['’]?t (?:work|help|fix))\b/i;
 
 /** The whole sentences of `text` that fit in `max` characters (a cause cut mid-sentence reads
  * as garbled); a first sentence longer than that is clipped. */

@@ -10,7 +10,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
-import { clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
+import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
@@ -258,6 +258,9 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const quoted = /['"`]([^'"`]{4,})['"`]/.exec(errLine)?.[1];
     const distinctive = [...words(errLine)].filter((w) => w.length >= 6 && !/[/.]/.test(w));
     const firstReply = view.events.find((e) => e.index > p.index && e.kind === 'assistant');
+    // when the user's next prompt says it is still broken, what the agent took for the cause did not hold
+    const next = view.prompts.find((q) => q.index > p.index);
+    if (next && STILL_BROKEN.test(next.text)) continue;
     const explaining = view.events.filter((e) => {
       if (e.index <= p.index || (e.kind !== 'assistant' && e.kind !== 'reasoning') || !EXPLAINS.test(e.text)) return false;
       const text = e.text.toLowerCase();
@@ -283,7 +286,8 @@ function fromReportedErrors(view: SessionView): Draft[] {
     else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({
       category: 'pitfall',
-      title: `${cmdLine ? clip(cmdLine, 40) : 'Error'}: ${clip(shownErr, 50)}`,
+      // an error line names its kind ("Error: …", "TypeError: …"): without a command it is the title
+      title: cmdLine ? `${clip(cmdLine, 40)}: ${clip(shownErr, 50)}` : /^[\w ]*(?:error|exception|warning)\b/i.test(shownErr) ? clip(shownErr, 70) : `Error: ${clip(shownErr, 60)}`,
       text: parts.join(' '),
       confidence: CONFIDENCE.stated,
       event: why.event,

@@ -187,6 +187,16 @@ const COUNTED_LIST = /^\d+ ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*s):(?=(?:\s*[^,;]{1,
 
 /** "Issue: …" before a finding: the heading already says it is one. */
 const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
+/** A commit named by its SHA ("the latest commit (`48ce1136a2`) changed …"): the id means
+ * nothing after a rebase and nothing to a reader; the sentence says what the commit did. */
+const SHA_ASIDE = /\s*\(`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?\)|(?<=\bcommit) `?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?(?=[\s,.;:])/g;
+/** "Found it.", "Found the problem:": the agent announcing its find, before it says what it is. */
+const FOUND_LEAD = /^(?:found it|found (?:the|a) (?:issue|problem|bug|cause|culprit))[.!:]\s+/i;
+
+/** A report line as a fact states it: without the agent's announcement or a commit's SHA. */
+function factLine(text: string): string {
+  return text.replace(FOUND_LEAD, '').replace(SHA_ASIDE, '');
+}
 
 /** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
  * followed was left out), however long the path. */
@@ -215,7 +225,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // a long line ends at its last whole sentence or clause that fits, not mid-word
   // a finding's label ("Issue: …") repeats what its heading says, and a count before a list
   // ("7 providers: OpenAI, …") is stale at the next addition (and often already off by one)
-  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(l.text.replace(FINDING_LABEL, '').replace(COUNTED_LIST, '$1:'), 220, 60).replace(/[.;]$/, ''));
+  const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(factLine(l.text).replace(FINDING_LABEL, '').replace(COUNTED_LIST, '$1:'), 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
   const subject = subjectOf(section, ctx);
   const text = sentence(subject ? `${subject}: ${body}` : body);
@@ -266,7 +276,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>): Dra
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
-    const body = kept.map((l) => l.text.replace(/[.;]$/, '')).join('; ');
+    const body = kept.map((l) => factLine(l.text).replace(/[.;]$/, '')).join('; ');
     const subject = subjectOf(section, ctx);
     parts.push(subject && !GENERIC_TITLE.test(subject) ? `${subject}: ${body}` : body);
   }
