@@ -582,6 +582,12 @@ describe('tool quirks of the agent', () => {
     expect(d!.text).toBe(
       "Aider rejects the model's edit with `# 1 SEARCH/REPLACE block failed to match!`: `The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc`.",
     );
+    // when aider says the reply's other blocks were applied, the item says so
+    const partly = new SessionBuilder({ agent: 'aider', format: 'aider' })
+      .user('add the import')
+      .tool('edit', { path: 'src/b.ts', search: 'x', replace: '' }, reflected.replace('Just reply', "# The other 2 SEARCH/REPLACE blocks were applied successfully.\nDon't re-send them.\nJust reply"), { isError: true })
+      .build();
+    expect(toolQuirkDrafts(viewOf(partly))[0]!.text).toContain("It still applies the reply's other blocks and asks the model to resend only the failed one.");
   });
 
   it('leaves out a call that broke the tool\'s schema when the next call of that tool went through', () => {

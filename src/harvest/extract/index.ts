@@ -6,6 +6,7 @@
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
 import { makeCandidate, type RuleExtractor } from './build.js';
+import { aiderNotices } from './rules/aider-notices.js';
 import { checkFindings } from './rules/check-findings.js';
 import { commandPatterns } from './rules/command-patterns.js';
 import { dataFormats } from './rules/data-formats.js';
@@ -31,6 +32,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   errorFix,
   checkFindings,
   toolQuirks,
+  aiderNotices,
   outputNoise,
   oversizedOutput,
   userCorrections,

@@ -87,9 +87,14 @@ function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
 }
 
+/** "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
+ * keeps the reply's blocks that matched and asks only for the failed one again. */
+const OTHERS_APPLIED = /^#?\s*The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully/m;
+
 function aiderRejects(output: string, err: string): string {
   const rule = FAILED_TO_MATCH.test(err) ? MATCH_RULE.exec(output)?.[0] : undefined;
-  if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.`;
+  const others = OTHERS_APPLIED.test(output) ? " It still applies the reply's other blocks and asks the model to resend only the failed one." : '';
+  if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.${others}`;
   const reason = formatReason(output, err);
   return `Aider rejects the model's edit with ${code(err.replace(/\.$/, ''))}${reason ? `: ${code(reason)}` : ''}.`;
 }
@@ -255,7 +260,7 @@ function editRefused(view: SessionView, s: Step): Draft {
   const pointed = patchLineAt(s, err);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
-  if (retry) parts.push(aider ? "The model's next edit, corrected, was applied." : `A retry of ${code(tool)} with corrected input succeeded.`);
+  if (retry) parts.push(aider ? "The model's resent block was applied." : `A retry of ${code(tool)} with corrected input succeeded.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',

@@ -1,0 +1,105 @@
+/**
+ * Aider's own notices that what was asked did not happen, though nothing failed loudly: it skips
+ * files that match .gitignore (an edit the model wrote, a file named on the command line), and
+ * it answers an in-chat command it does not have with `Invalid command: /x`. The notice is
+ * aider's own words, so the item is what aider did, not a guess.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { clip, code } from '../text.js';
+import { fileName, type SessionView } from '../view.js';
+
+const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
+const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
+const INVALID = /^Invalid command: (\/\S+)/;
+/** Aider's in-chat commands (`/help` lists them): an invalid one that differs from one of these
+ * only in case or a missing space is that command mistyped, not a command aider lacks. */
+const COMMANDS = new Set([
+  'add', 'architect', 'ask', 'chat-mode', 'clear', 'code', 'commit', 'context', 'copy', 'copy-context', 'diff', 'drop', 'edit',
+  'editor', 'editor-model', 'exit', 'git', 'help', 'lint', 'load', 'ls', 'map', 'map-refresh', 'model', 'models', 'multiline-mode',
+  'paste', 'quit', 'read-only', 'reasoning-effort', 'report', 'reset', 'run', 'save', 'settings', 'test', 'think-tokens', 'tokens',
+  'undo', 'voice', 'weak-model', 'web',
+]);
+const MAX_NAMED = 4;
+
+/** Aider's notice lines, each with the event that holds it (a system event holds several). */
+function noticeLines(view: SessionView): { line: string; event: number }[] {
+  const out: { line: string; event: number }[] = [];
+  for (const e of view.session.events) {
+    if (e.kind !== 'system') continue;
+    for (const raw of e.text.split('\n')) out.push({ line: raw.trim(), event: e.index });
+  }
+  return out;
+}
+
+/** What an invalid command was meant to be: `/Add` → `/add`, `/ask你好` → `/ask`. */
+function mistyped(command: string): string | undefined {
+  const word = command.slice(1);
+  if (COMMANDS.has(word.toLowerCase()) && !COMMANDS.has(word)) return `/${word.toLowerCase()}`;
+  const prefix = [...COMMANDS].filter((c) => word.startsWith(c) && word.length > c.length && !/^[\w-]/.test(word.slice(c.length))).sort((a, b) => b.length - a.length)[0];
+  return prefix ? `/${prefix}` : undefined;
+}
+
+function repoPath(path: string): string {
+  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path) ? fileName(path) : path.replace(/\\/g, '/');
+}
+
+function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
+  const drafts: Draft[] = [];
+  for (const [re, what] of [
+    [SKIPPED_EDIT, 'applies no edit to a file that matches .gitignore: the model\'s edits to'],
+    [SKIPPED_ADD, 'adds no file that matches .gitignore to the chat (not even one named on its command line):'],
+  ] as const) {
+    const hits = lines.filter((l) => re.test(l.line));
+    if (hits.length === 0) continue;
+    // a path relative to the repository says where (`models/modules/__init__.py`); an absolute one
+    // names this machine's folders, so only its file name is kept
+    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!)))];
+    const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
+    drafts.push({
+      category: 'tool-quirk',
+      scope: 'repo',
+      title: re === SKIPPED_EDIT ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
+      text: `Aider ${what} ${named}${re === SKIPPED_EDIT ? ' were skipped' : ' was skipped'} (${code(clip(hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${files[0]}$2`), 120))}).`,
+      confidence: CONFIDENCE.stated,
+      event: hits[0]!.event,
+      tags: ['aider', 'gitignore', ...files.slice(0, 2)],
+      quotes: [clip(hits[0]!.line, 160)],
+      rule: 'aider-notice',
+      score: 6,
+    });
+  }
+  return drafts;
+}
+
+function invalidCommandDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l) => INVALID.test(l.line));
+  if (hits.length === 0) return undefined;
+  const commands = [...new Set(hits.map((h) => INVALID.exec(h.line)![1]!))];
+  const missing = commands.filter((c) => mistyped(c) === undefined);
+  const typos = commands.filter((c) => mistyped(c) !== undefined);
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.`);
+  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${typos.slice(0, 2).map((c) => `${code(clip(c, 24))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: missing.length > 0 ? `aider has no ${missing.slice(0, 3).join(', ')} command` : 'aider commands are lowercase and need a space after them',
+    text: parts.join(' '),
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', ...commands.slice(0, 3).map((c) => c.slice(1))],
+    quotes: [clip(hits[0]!.line, 160)],
+    rule: 'aider-notice',
+    score: 5,
+  };
+}
+
+export function aiderNoticeDrafts(view: SessionView): Draft[] {
+  if (view.session.agent !== 'aider') return [];
+  const lines = noticeLines(view);
+  const invalid = invalidCommandDraft(lines);
+  return [...gitignoreDrafts(lines), ...(invalid ? [invalid] : [])];
+}
+
+export const aiderNotices: RuleExtractor = ruleExtractor('aider-notice', aiderNoticeDrafts);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { readSessions } from '../../src/sessions/read.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { tempDir } from '../sessions/support.js';
+import { put } from '../sessions/reader-checks.js';
+
+/** The aider-notice items of an aider chat history written to a temporary checkout. */
+async function notices(history: string): Promise<{ title: string; text: string; scope: string }[]> {
+  const file = put(tempDir(), '.aider.chat.history.md', history);
+  const { sessions } = await readSessions([file]);
+  return sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice').map((c) => ({ title: c.title, text: c.text, scope: c.scope })));
+}
+
+const launch = (args: string) => `\n# aider chat started at 2025-07-16 20:11:30\n\n> /opt/homebrew/bin/aider ${args}  \n> Aider v0.85.2  \n> Main model: gpt-4.1 with diff edit format  \n> Git repo: .git with 257 files  \n\n`;
+
+describe('aider notices', () => {
+  it("names the files aider skipped because they match .gitignore, by their path in the repository", async () => {
+    const history = `${launch('--model gpt-4.1')}#### split the ASPP module out of models.py  \n\nHere are the blocks.\n\n> Tokens: 18k sent, 653 received.  \n> Skipping edits to models/modules/aspp.py that matches gitignore spec.  \n> Skipping edits to models/modules/__init__.py that matches gitignore spec.  \n> Applied edit to models.py  \n`;
+    const [item] = await notices(history);
+    expect(item!.scope).toBe('repo');
+    expect(item!.text).toBe(
+      "Aider applies no edit to a file that matches .gitignore: the model's edits to `models/modules/aspp.py`, `models/modules/__init__.py` were skipped (`Skipping edits to models/modules/aspp.py that matches gitignore spec.`).",
+    );
+    // a file named on the command line: its absolute path names this machine, so only its name is kept
+    const [added] = await notices(`${launch('.aider.conf.json')}`.replace('> Aider v0.85.2', '> Skipping /Users/dev/AFI/afi-core/.aider.conf.json that matches gitignore spec.  \n> Aider v0.85.2'));
+    expect(added!.text).toContain('`.aider.conf.json` was skipped');
+    expect(added!.text).not.toContain('/Users/dev');
+  });
+
+  it('says which in-chat commands aider lacks, and which were mistyped (case, a missing space)', async () => {
+    const history = `${launch('')}#### /grep PoIValidator  \n> Invalid command: /grep  \n\n#### /view src/index.ts  \n> Invalid command: /view  \n\n#### /Add src/index.ts  \n> Invalid command: /Add  \n`;
+    const [item] = await notices(history);
+    expect(item!.scope).toBe('agent');
+    expect(item!.title).toBe('aider has no /grep, /view command');
+    expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+  });
+
+  it('leaves alone a file the user declined to create', async () => {
+    expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
+  });
+});
