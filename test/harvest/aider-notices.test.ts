@@ -23,8 +23,11 @@ describe('aider notices', () => {
     );
     // a file named on the command line: its absolute path names this machine, so only its name is kept
     const [added] = await notices(`${launch('.aider.conf.json')}`.replace('> Aider v0.85.2', '> Skipping /Users/dev/AFI/afi-core/.aider.conf.json that matches gitignore spec.  \n> Aider v0.85.2'));
+    expect(added!.text).toContain('takes a file named on its command line as a file to edit');
     expect(added!.text).toContain('`.aider.conf.json` was skipped');
     expect(added!.text).not.toContain('/Users/dev');
+    // how aider treats its arguments is the same in every repository
+    expect(added!.scope).toBe('agent');
   });
 
   it('says which in-chat commands aider lacks, and which were mistyped (case, a missing space)', async () => {
@@ -33,6 +36,9 @@ describe('aider notices', () => {
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider has no /grep, /view command');
     expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+    // the user then ran it as a shell command: that is the way
+    const [ran] = await notices(`${history}\n#### !grep -rn PoIValidator src  \n> Add 1 line of command output to the chat? (Y)es/(N)o [Yes]: y  \n`);
+    expect(ran!.text).toContain('A shell command runs with `!` or `/run` (`!grep -rn …`).');
   });
 
   it('leaves alone a file the user declined to create', async () => {

@@ -1363,6 +1363,16 @@ describe('user corrections: what is one', () => {
     expect(later("You are wrong, it's not ESM: `package.json` has no \"type\": \"module\"")).toHaveLength(1);
   });
 
+  it('drops a message the agent answers by taking it as a request for work, keeps one it answers as corrected', () => {
+    const answered = (reply: string) =>
+      userCorrectionDrafts(
+        viewOf(new SessionBuilder().user('port the attendance script').assistant('I ported it and added a CSV export in `report.py`.').user("don't generate the csv, use the email address instead of the user id").assistant(reply).build()),
+      );
+    for (const reply of ["I'll help you modify the code to remove the CSV generation in `report.py`.", 'To implement the requested changes, we need to:', 'Ah, I understand. To implement this, I will change `report.py`.'])
+      expect(answered(reply), reply).toEqual([]);
+    expect(answered("You're right, the report has no CSV: `report.py` prints the email address, not the user id.")).toHaveLength(1);
+  });
+
   it('reads the opening prompt as the task unless a sentence of its own lays down a convention', () => {
     const opening = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user(text).assistant('I will write `scripts/seed.ts`.').build()));
     expect(opening('Architect: Create a seed script.\n1. File: scripts/seed.ts.\n2. Do NOT modify the schema.\n3. Import the pool from src/db.ts to ensure we use the Railway connection.')).toEqual([]);

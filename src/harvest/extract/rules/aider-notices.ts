@@ -48,7 +48,7 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
   const drafts: Draft[] = [];
   for (const [re, what] of [
     [SKIPPED_EDIT, 'applies no edit to a file that matches .gitignore: the model\'s edits to'],
-    [SKIPPED_ADD, 'adds no file that matches .gitignore to the chat (not even one named on its command line):'],
+    [SKIPPED_ADD, 'takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat:'],
   ] as const) {
     const hits = lines.filter((l) => re.test(l.line));
     if (hits.length === 0) continue;
@@ -58,7 +58,9 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
     const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
     drafts.push({
       category: 'tool-quirk',
-      scope: 'repo',
+      // a skipped edit says this repository's .gitignore covers files the model works on; a file
+      // named on the command line and skipped is how aider treats its arguments anywhere
+      scope: re === SKIPPED_EDIT ? 'repo' : 'agent',
       title: re === SKIPPED_EDIT ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
       text: `Aider ${what} ${named}${re === SKIPPED_EDIT ? ' were skipped' : ' was skipped'} (${code(clip(hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${files[0]}$2`), 120))}).`,
       confidence: CONFIDENCE.stated,
@@ -72,19 +74,30 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
   return drafts;
 }
 
-function invalidCommandDraft(lines: { line: string; event: number }[]): Draft | undefined {
+/** A later prompt that ran the program as a shell command (`!find …`, `/run find …`): how the
+ * user got what the invalid command was for. */
+function shellAlternative(view: SessionView, command: string, after: number): string | undefined {
+  const program = command.slice(1).toLowerCase();
+  const ran = view.prompts.find((p) => p.index > after && new RegExp(`^(?:!|/run\\s+)${program.replace(/[^\w-]/g, '')}\\b`).test(p.text.trim()));
+  return ran ? ran.text.trim().split(/\s+/).slice(0, 2).join(' ') : undefined;
+}
+
+function invalidCommandDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l) => INVALID.test(l.line));
   if (hits.length === 0) return undefined;
   const commands = [...new Set(hits.map((h) => INVALID.exec(h.line)![1]!))];
   const missing = commands.filter((c) => mistyped(c) === undefined);
   const typos = commands.filter((c) => mistyped(c) !== undefined);
   const parts: string[] = [];
-  if (missing.length > 0) parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.`);
+  if (missing.length > 0) {
+    const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
+    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
+  }
   if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${typos.slice(0, 2).map((c) => `${code(clip(c, 24))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: missing.length > 0 ? `aider has no ${missing.slice(0, 3).join(', ')} command` : 'aider commands are lowercase and need a space after them',
+    title: missing.length > 0 ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command` : 'aider commands are lowercase and need a space after them',
     text: parts.join(' '),
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
@@ -98,7 +111,7 @@ function invalidCommandDraft(lines: { line: string; event: number }[]): Draft | 
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const invalid = invalidCommandDraft(lines);
+  const invalid = invalidCommandDraft(view, lines);
   return [...gitignoreDrafts(lines), ...(invalid ? [invalid] : [])];
 }
 

@@ -260,7 +260,8 @@ function editRefused(view: SessionView, s: Step): Draft {
   const pointed = patchLineAt(s, err);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
-  if (retry) parts.push(aider ? "The model's resent block was applied." : `A retry of ${code(tool)} with corrected input succeeded.`);
+  // (aider applies whatever block the model resends: that it went in says nothing of whether it was right)
+  if (retry && !aider) parts.push(`A retry of ${code(tool)} with corrected input succeeded.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',

@@ -71,6 +71,11 @@ const WITHDRAWN = /^(?:(?:actually|oh|ok(?:ay)?|sorry)\b[\s,.!]*)?(?:never ?mind
 /** The user's guess at a cause ("I think it's because …", "maybe it's …"): a hypothesis to
  * check, not a statement of how things are. */
 const GUESS = /\bi (?:think|guess|suspect|bet|believe)(?: that)? (?:it'?s|this is|that'?s|it is) because\b|^(?:but |so )?(?:maybe|probably|perhaps) (?:it'?s|it is|because|the)\b/i;
+/** The agent's answer opens by taking the message as a request for work ("I'll help you modify
+ * the code to …", "To implement the requested changes, we need to:", "To create a proof of
+ * concept …"). A corrected agent says so ("You're right", "I apologize") or acts on the new fact
+ * ("I'll update the shared gitconfig"). */
+const TAKEN_AS_REQUEST = /^(?:(?:ok(?:ay)?|sure|certainly|alright|ah|great)[,.!]?\s+)?(?:(?:i (?:understand|see)|understood|got it)[,.!]?\s+)?(?:(?:i'?ll|i will|let me|i can)\s+help(?: you)?\b|to (?:implement|create|make|add|build) (?:the|this|these|that|a|an)\b|[^.!?:]{0,40}\bthe requested changes?\b)/i;
 const ANSWER = /User has answered your questions?:\s*"([^"]+)"\s*=\s*"([^"]+)"/;
 const AGREEMENT = /^(?:you'?re (?:absolutely )?(?:right|correct)|good (?:point|catch)|got it|understood|ah,?|i see|perfect|brilliant|excellent|great|sure|ok(?:ay)?)[!.,:]?\s*/i;
 
@@ -197,6 +202,12 @@ function sameOpening(a: string, b: string): boolean {
   return head(a).length >= 40 && head(a) === head(b);
 }
 
+/** Whether the agent's first answer to a prompt opens by taking it as a request for work. */
+function takenAsRequest(view: SessionView, after: number, until: number): boolean {
+  const reply = view.events.find((e) => e.index > after && e.index < until && e.kind === 'assistant');
+  return reply !== undefined && reply.kind === 'assistant' && TAKEN_AS_REQUEST.test(oneLine(reply.text).replace(/’/g, "'").trimStart());
+}
+
 /** The agent's call the user rejected just before correcting it. */
 function rejectedBefore(view: SessionView, promptIndex: number): string | undefined {
   const before = view.steps.filter((s) => s.call.index < promptIndex);
@@ -242,7 +253,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     // a standing rule ("always …", "next time …") reaches past the draft it was said about
-    if (!CONVENTION.test(whole) && !MISTAKE.test(whole) && steersDraft(view, p.index, next)) return;
+    if (!CONVENTION.test(whole) && !MISTAKE.test(whole) && (steersDraft(view, p.index, next) || takenAsRequest(view, p.index, next))) return;
     const files = touched(view, p.index, next);
     const react = reaction(view, p.index, next);
     const rejected = rejectedBefore(view, p.index);
