@@ -385,6 +385,10 @@ describe('report facts', () => {
     const found = closing('How the app runs:', '- Found it. The latest commit (`48ce1136a2`) moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
     expect(found).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
     expect(found).not.toMatch(/Found it|48ce1136a2/);
+    // nor is how it looked ("Looking at the git history, …")
+    const looked = closing('How the app runs:', '- Looking at the git history, the latest commit moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
+    expect(looked).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
+    expect(looked).not.toContain('Looking at');
     // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
     const actedOn = (tool: string) => {
       const b = new SessionBuilder().user('start the app');

@@ -193,9 +193,16 @@ const SHA_ASIDE = /\s*\(`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?\)|(?
 /** "Found it.", "Found the problem:": the agent announcing its find, before it says what it is. */
 const FOUND_LEAD = /^(?:found it|found (?:the|a) (?:issue|problem|bug|cause|culprit))[.!:]\s+/i;
 
-/** A report line as a fact states it: without the agent's announcement or a commit's SHA. */
+/** "Looking at the git history, …", "After reviewing the code, …": how the agent looked, not
+ * what it found. */
+const LOOKED_LEAD = /^(?:looking (?:at|through)|checking|after (?:reviewing|looking (?:at|through)|checking|reading)|having (?:looked at|checked|reviewed|read))\b[^,]{0,80},\s*/i;
+
+/** A report line as a fact states it: without the agent's announcement, how it looked, or a
+ * commit's SHA. */
 function factLine(text: string): string {
-  return text.replace(FOUND_LEAD, '').replace(SHA_ASIDE, '');
+  const line = text.replace(FOUND_LEAD, '').replace(SHA_ASIDE, '');
+  const fact = line.replace(LOOKED_LEAD, '');
+  return fact === line ? line : fact.charAt(0).toUpperCase() + fact.slice(1);
 }
 
 /** "Location: `/home/…/pane_list_live.ex`": where the section's code is (the code block that
