@@ -939,6 +939,9 @@ describe('listed open questions', () => {
     const closing = (q: string) => openQuestionDrafts(viewOf(new SessionBuilder().user('fix the linker').assistant(`The FFI build links now. ${q}`).build()));
     expect(closing('Why does the linker still pull `libsecp256k1.a` from the old build directory path?')).toHaveLength(1);
     expect(closing('Хотите, чтобы я сразу переписал ваш `secp_wrapper.h` в таком стиле для всех платформ?')).toEqual([]);
+    // a question the writer answers in the same paragraph is thinking aloud
+    expect(closing('What if `handleRelease` is called twice before the first stop request has finished? It uses the same `sessionId`. That is fine.')).toEqual([]);
+    expect(closing('What if `handleRelease` is called twice before the first stop request has finished?\n\nThe build itself links.')).toHaveLength(1);
   });
 });
 

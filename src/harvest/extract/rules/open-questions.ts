@@ -74,6 +74,17 @@ function fromReports(view: SessionView): Draft[] {
   return drafts;
 }
 
+/** "What if X is called twice? It uses the same id. That's fine.": a question the writer answers
+ * in the same line or paragraph is thinking aloud, not one left open. */
+function answeredInLine(text: string, question: string): boolean {
+  for (const block of text.split(/\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)/)) {
+    const said = sentences(block);
+    const at = said.indexOf(question);
+    if (at >= 0) return said.slice(at + 1).some((x) => !x.endsWith('?'));
+  }
+  return false;
+}
+
 /** Doubts and real questions in the agent's last message. */
 function closingDoubts(view: SessionView): Draft[] {
   const last = [...view.events].reverse().find((e) => e.kind === 'assistant');
@@ -82,7 +93,7 @@ function closingDoubts(view: SessionView): Draft[] {
   for (const s of sentences(last.text)) {
     // (in a language the rules cannot read, an offer to the user cannot be told from a question)
     if (unreadableProse(s)) continue;
-    const question = s.endsWith('?') && !OFFER.test(s);
+    const question = s.endsWith('?') && !OFFER.test(s) && !answeredInLine(last.text, s);
     if (!question && !DOUBT.test(s)) continue;
     // a question must stand alone for a later reader: "What about X?" does not
     if (concreteness(s) === 0 || s.split(/\s+/).length < 8) continue;
