@@ -41,6 +41,19 @@ describe('aider notices', () => {
     expect(ran!.text).toContain('A shell command runs with `!` or `/run` (`!grep -rn …`).');
   });
 
+  it('names a read-only file aider did not find from the repository root, and the subfolder aider ran in', async () => {
+    const banner = '\n# aider chat started at 2025-06-02 12:27:34\n\n> C:\\Users\\dev\\.local\\bin\\aider  \n> Aider v0.84.0  \n> Cur working dir: C:\\Users\\dev\\mono\\packages\\module\\es  \n> Git working dir: C:\\Users\\dev\\mono  \n> Error: Read-only file C:\\Users\\dev\\mono\\packages\\module\\es\\CONVENTIONS.md does not exist. Skipping.  \n> Repo-map can\'t include C:\\Users\\dev\\mono\\packages\\module\\es\\src\\string.join.ts  \n> Has it been deleted from the file system but not from git?  \n\n#### what does this package do?  \n';
+    const items = await notices(banner);
+    const read = items.find((i) => i.title.startsWith('aider skipped read-only'))!;
+    expect(read.scope).toBe('repo');
+    expect(read.text).toBe('Aider skips a read-only file that does not exist: `packages/module/es/CONVENTIONS.md` (`Read-only file CONVENTIONS.md does not exist. Skipping.`). Aider ran in `packages/module/es`, not at the repository root, and looked for the file there.');
+    expect(items.map((i) => i.text).join('\n')).not.toContain('Users');
+    // the repo map's warning is aider's behaviour: the same text in every repository
+    const map = items.find((i) => i.title.startsWith('aider: Repo-map'))!;
+    expect(map.scope).toBe('agent');
+    expect(map.text).toBe("Aider warns `Repo-map can't include <file>` (`Has it been deleted from the file system but not from git?`) for a file git still tracks but the disk no longer has: a deletion not yet committed.");
+  });
+
   it('leaves alone a file the user declined to create', async () => {
     expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
   });

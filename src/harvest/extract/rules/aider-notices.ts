@@ -1,6 +1,7 @@
 /**
  * Aider's own notices that what was asked did not happen, though nothing failed loudly: it skips
- * files that match .gitignore (an edit the model wrote, a file named on the command line), and
+ * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
+ * read-only file it cannot find, its repo map leaves out files deleted but not committed, and
  * it answers an in-chat command it does not have with `Invalid command: /x`. The notice is
  * aider's own words, so the item is what aider did, not a guess.
  */
@@ -12,6 +13,10 @@ import { fileName, type SessionView } from '../view.js';
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
 const INVALID = /^Invalid command: (\/\S+)/;
+const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
+const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
+const GIT_DIR = /^Git working dir: (.+?)\s*$/;
+const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
 /** Aider's in-chat commands (`/help` lists them): an invalid one that differs from one of these
  * only in case or a missing space is that command mistyped, not a command aider lacks. */
 const COMMANDS = new Set([
@@ -40,8 +45,68 @@ function mistyped(command: string): string | undefined {
   return prefix ? `/${prefix}` : undefined;
 }
 
-function repoPath(path: string): string {
-  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path) ? fileName(path) : path.replace(/\\/g, '/');
+/** A path as the repository names it: relative to the git working dir aider reports when it is
+ * under it, else (an absolute path naming this machine's folders) only its file name. */
+function repoPath(path: string, gitDir?: string): string {
+  const slashed = path.replace(/\\/g, '/');
+  const root = gitDir?.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (root && slashed.startsWith(`${root}/`)) return slashed.slice(root.length + 1);
+  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path) ? fileName(path) : slashed;
+}
+
+/** The first value a banner line of this session gives (`Git working dir: …`). */
+function bannerValue(lines: { line: string }[], re: RegExp): string | undefined {
+  for (const l of lines) {
+    const m = re.exec(l.line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** A file passed with --read (or /read-only) that aider did not find: named from the repository
+ * root, and, when aider ran in a subfolder and looked there, that said too. */
+function missingReadDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hit = lines.find((l) => MISSING_READ.test(l.line));
+  if (!hit) return undefined;
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const curDir = bannerValue(lines, CUR_DIR);
+  const missing = repoPath(MISSING_READ.exec(hit.line)![1]!, gitDir);
+  const here = curDir && gitDir && curDir !== gitDir ? repoPath(curDir, gitDir) : undefined;
+  const inHere = here !== undefined && missing.startsWith(`${here}/`);
+  return {
+    category: 'tool-quirk',
+    scope: 'repo',
+    title: `aider skipped read-only ${fileName(missing)}: not found`,
+    text: `Aider skips a read-only file that does not exist: ${code(missing)} (${code(`Read-only file ${fileName(missing)} does not exist. Skipping.`)}).${inHere ? ` Aider ran in ${code(here)}, not at the repository root, and looked for the file there.` : ''}`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'read-only', fileName(missing)],
+    quotes: [clip(`Read-only file ${missing} does not exist. Skipping.`, 160)],
+    rule: 'aider-notice',
+    signature: `aider read-only file not found ${missing}`,
+    score: 6,
+  };
+}
+
+/** Aider's repo map cannot read files git still tracks but the disk no longer has; aider asks
+ * "Has it been deleted from the file system but not from git?": a deletion not yet committed. */
+function repoMapDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l) => REPO_MAP_MISSING.test(l.line));
+  if (hits.length === 0 || !lines.some((l) => /deleted from the file system but not from git/.test(l.line))) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: "aider: Repo-map can't include a deleted file",
+    // the files are this repository's and this day's; the behaviour is aider's, the same text everywhere
+    text: `Aider warns ${code("Repo-map can't include <file>")} (${code('Has it been deleted from the file system but not from git?')}) for a file git still tracks but the disk no longer has: a deletion not yet committed.`,
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', 'repo-map'],
+    quotes: [clip(hits[0]!.line, 160)],
+    rule: 'aider-notice',
+    signature: 'aider repo-map cannot include a deleted file',
+    score: 4,
+  };
 }
 
 function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
@@ -54,7 +119,7 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
     if (hits.length === 0) continue;
     // a path relative to the repository says where (`models/modules/__init__.py`); an absolute one
     // names this machine's folders, so only its file name is kept
-    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!)))];
+    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, bannerValue(lines, GIT_DIR))))];
     const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
     drafts.push({
       category: 'tool-quirk',
@@ -111,8 +176,8 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const invalid = invalidCommandDraft(view, lines);
-  return [...gitignoreDrafts(lines), ...(invalid ? [invalid] : [])];
+  const found = [invalidCommandDraft(view, lines), missingReadDraft(lines), repoMapDraft(lines)].filter((d): d is Draft => d !== undefined);
+  return [...gitignoreDrafts(lines), ...found];
 }
 
 export const aiderNotices: RuleExtractor = ruleExtractor('aider-notice', aiderNoticeDrafts);
