@@ -54,6 +54,16 @@ describe('aider notices', () => {
     expect(map.text).toBe("Aider warns `Repo-map can't include <file>` (`Has it been deleted from the file system but not from git?`) for a file git still tracks but the disk no longer has: a deletion not yet committed.");
   });
 
+  it("reads a traceback through aider's own code as a crash of aider, with its version and model", async () => {
+    const trace = (frame: string) =>
+      `\n# aider chat started at 2025-06-02 12:04:48\n\n> /home/dev/.local/bin/aider  \n> Aider v0.84.0  \n> Model: openrouter/qwen/qwen3-235b-a22b with diff edit format  \n\n#### What's this dir doing?  \n\nIt holds the utilities.\n\n> Traceback (most recent call last):  \n> File "${frame}", line 2090, in compute_costs_from_tokens  \n> cost += cache_write_tokens * input_cost_per_token * 1.25  \n> TypeError: can't multiply sequence by non-int of type 'float'  \n`;
+    const [crash] = await notices(trace('/home/dev/.local/share/uv/tools/aider-chat/lib/python3.12/site-packages/aider/coders/base_coder.py'));
+    expect(crash!.scope).toBe('agent');
+    expect(crash!.text).toBe("Aider v0.84.0 crashed in its own `compute_costs_from_tokens` with `TypeError: can't multiply sequence by non-int of type 'float'` while running `openrouter/qwen/qwen3-235b-a22b`: a bug of aider, not of the code it works on.");
+    // a traceback of the user's program, run through aider, is no crash of aider
+    expect(await notices(trace('/home/dev/app/src/costs.py'))).toEqual([]);
+  });
+
   it('leaves alone a file the user declined to create', async () => {
     expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
   });

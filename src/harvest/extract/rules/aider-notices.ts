@@ -1,8 +1,9 @@
 /**
  * Aider's own notices that what was asked did not happen, though nothing failed loudly: it skips
  * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
- * read-only file it cannot find, its repo map leaves out files deleted but not committed, and
- * it answers an in-chat command it does not have with `Invalid command: /x`. The notice is
+ * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
+ * answers an in-chat command it does not have with `Invalid command: /x`, and a traceback through
+ * its own code says aider itself crashed. The notice is
  * aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
@@ -16,6 +17,10 @@ const INVALID = /^Invalid command: (\/\S+)/;
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const GIT_DIR = /^Git working dir: (.+?)\s*$/;
+const VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
+/** A frame of aider's own code in a traceback (`…/site-packages/aider/coders/base_coder.py", line 2090, in compute_costs_from_tokens`). */
+const AIDER_FRAME = /[\\/]aider[\\/][\w\\/]+\.py", line \d+, in (\w+)/;
+const EXCEPTION = /^(\w+(?:Error|Exception)): (.+?)\s*$/;
 const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
 /** Aider's in-chat commands (`/help` lists them): an invalid one that differs from one of these
  * only in case or a missing space is that command mistyped, not a command aider lacks. */
@@ -173,10 +178,44 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   };
 }
 
+/** A traceback that ends in aider's own code is a crash of aider, not of the user's program: the
+ * exception, the aider function it came from, the version and the model it ran with. */
+function crashDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const start = lines.findIndex((l) => l.line.startsWith('Traceback (most recent call last)'));
+  if (start < 0) return undefined;
+  let where: string | undefined;
+  for (const l of lines.slice(start + 1)) {
+    const frame = AIDER_FRAME.exec(l.line);
+    if (frame) {
+      where = frame[1];
+      continue;
+    }
+    const error = EXCEPTION.exec(l.line);
+    if (!error) continue;
+    if (!where) return undefined;
+    const version = bannerValue(lines, VERSION);
+    const model = view.session.models[0];
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider${version ? ` ${version}` : ''} crashes in ${where}`,
+      text: `Aider${version ? ` ${version}` : ''} crashed in its own ${code(where)} with ${code(clip(`${error[1]}: ${error[2]}`, 120))}${model ? ` while running ${code(model)}` : ''}: a bug of aider, not of the code it works on.`,
+      confidence: CONFIDENCE.stated,
+      event: l.event,
+      tags: ['aider', 'crash', where],
+      quotes: [clip(l.line, 160)],
+      rule: 'aider-notice',
+      signature: `aider crash ${where} ${error[1]}`,
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), missingReadDraft(lines), repoMapDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
