@@ -3,32 +3,42 @@ import { allCandidates, extractSession } from '../../src/harvest/extract/index.j
 import { CONFIDENCE } from '../../src/harvest/candidate.js';
 import { SessionBuilder } from './extract-session.js';
 
-/** A session where `git push` fails for lack of an upstream, the agent explains it, and the fix works. */
-function pushSession(): SessionBuilder {
+/** A session where `mix test` fails before the dependencies are fetched, the agent explains it,
+ * and the tests pass once they are. */
+function depsSession(): SessionBuilder {
   return new SessionBuilder()
-    .user('commit and push the change')
-    .bash('npm test', 'Tests  12 passed (12)')
-    .bash('git commit -m "fix parser"', '[main 1a2b3c4] fix parser')
-    .bash('git push', 'fatal: The current branch feature-x has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin feature-x', 128)
-    .assistant('The push failed because the new branch has no upstream branch configured on origin yet.')
-    .bash('git push --set-upstream origin feature-x', "branch 'feature-x' set up to track 'origin/feature-x'.")
-    .assistant('Pushed.');
+    .user('run the tests and commit')
+    .bash('mix test', '** (Mix) Could not find an SCM for dependency :phoenix from Spotter.MixProject', 1)
+    .assistant('The tests fail because the dependencies of this checkout were never fetched.')
+    .bash('mix deps.get', 'Resolving Hex dependencies...')
+    .bash('mix test', '42 tests, 0 failures')
+    .assistant('All tests pass.');
 }
 
 describe('extractSession: error → cause → fix', () => {
   it('yields one pitfall naming the symptom, the cause and the fix, verified at 0.9', () => {
-    const pitfalls = extractSession(pushSession().build()).filter((c) => c.category === 'pitfall');
+    const pitfalls = extractSession(depsSession().build()).filter((c) => c.category === 'pitfall');
     expect(pitfalls).toHaveLength(1);
     const p = pitfalls[0]!;
-    expect(p.text).toContain('has no upstream branch'); // symptom
-    expect(p.text).toContain('Cause: The push failed because'); // cause
-    expect(p.text).toContain('git push --set-upstream origin feature-x'); // fix
+    expect(p.text).toContain('Could not find an SCM for dependency'); // symptom
+    expect(p.text).toContain('Cause: The tests fail because'); // cause
+    expect(p.text).toContain('Fix: `mix deps.get`, then `mix test` succeeded.'); // fix
     expect(p.confidence).toBe(CONFIDENCE.verified);
     expect(p.rule).toBe('error-fix');
     expect(p.signature).toBeDefined();
     expect(p.signature).not.toMatch(/\d/);
     expect(p.evidence.line).toBeGreaterThan(0);
     expect(p.repo).toBe('demo');
+  });
+
+  it("leaves out a failure whose own message names the command that then fixed it (git's 'use git push --set-upstream …')", () => {
+    const session = new SessionBuilder()
+      .user('commit and push the change')
+      .bash('git push', 'fatal: The current branch feature-x has no upstream branch.\nTo push the current branch and set the remote as upstream, use\n\n    git push --set-upstream origin feature-x', 128)
+      .assistant('The push failed because the new branch has no upstream branch configured on origin yet.')
+      .bash('git push --set-upstream origin feature-x', "branch 'feature-x' set up to track 'origin/feature-x'.")
+      .build();
+    expect(extractSession(session).filter((c) => c.rule === 'error-fix')).toEqual([]);
   });
 
   it('is stated (0.7) when only the explanation is seen', () => {
@@ -182,8 +192,8 @@ describe('extractSession: what is never harvested', () => {
 
 describe('extractSession: determinism and hygiene', () => {
   it('gives identical output for the same session', () => {
-    const a = JSON.stringify(extractSession(pushSession().build()));
-    const b = JSON.stringify(extractSession(pushSession().build()));
+    const a = JSON.stringify(extractSession(depsSession().build()));
+    const b = JSON.stringify(extractSession(depsSession().build()));
     expect(a).toBe(b);
   });
 

@@ -197,6 +197,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
     if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
+    // the tool's own message named the command that then fixed it ("use git push --set-upstream
+    // origin x"): the next session reads the same message, and the item would repeat it
+    if (fixed && namesItsFix(s.output, fix.command!)) continue;
     if (fixed) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
       parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
@@ -222,6 +225,13 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (secs.length > 0) draft.text = draft.text.replace(/ fails with (`[^`]*`)\./, ` fails with $1 (${secs.join(', ')}).`);
   }
   return drafts;
+}
+
+/** Whether a failure's output spells out the fix command (spacing aside). */
+function namesItsFix(output: string, fix: string): boolean {
+  const squeeze = (t: string): string => t.replace(/\s+/g, ' ').trim();
+  const command = squeeze(shownCommand(fix));
+  return command.length >= 8 && squeeze(output).includes(command);
 }
 
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
