@@ -1010,10 +1010,19 @@ describe('slow commands', () => {
     // events: prompt 0, call 1, result 2, call 3, result 4
     const warm = slowCommandDrafts(viewOf(timed(twice, [0, 0, 80, 85, 97])));
     expect(warm[0]!.title).toBe('The first mix test is slow (about 80 s)');
-    expect(warm[0]!.text).toContain('The first `mix test` run in this checkout took about 80 s (later runs at most 12 s)');
+    expect(warm[0]!.text).toContain('The first `mix test` run in a new checkout or worktree took about 80 s (later runs at most 12 s)');
     const always = slowCommandDrafts(viewOf(timed(twice, [0, 0, 80, 85, 150])));
     expect(always[0]!.title).toBe('mix test is slow (about 80 s)');
     expect(always[0]!.text).toContain('`mix test` takes about 80 s in this repo');
+    // a run that outlived the tool's timeout went on in the background: it took longer than measured
+    const outlived = new SessionBuilder()
+      .user('test it')
+      .tool('Bash', { command: 'mix test', timeout: 60000 }, 'Command running in background with ID: b7636e2. Output is being written to: /tmp/tasks/b7636e2.output')
+      .bash('mix test', '12 tests, 0 failures')
+      .build();
+    const [bg] = slowCommandDrafts(viewOf(timed(outlived, [0, 0, 61, 85, 94])));
+    expect(bg!.title).toBe('The first mix test is slow (over 61 s)');
+    expect(bg!.text).toContain("took over 61 s (later runs at most 9 s): it outlived the tool's timeout and went on in the background");
   });
 
   it('says nothing without timestamps or for quick commands', () => {

@@ -13,6 +13,7 @@ import { isReadOnly, shownCommand } from '../commands.js';
 import { clip, code, hookSections, literalNewlines } from '../text.js';
 import type { SessionView, Step } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
+import { BACKGROUND } from './tool-quirks.js';
 import { indexedByPosition } from '../event-at.js';
 
 const SLOW_SECONDS = 60;
@@ -112,7 +113,13 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const sections = hookSections(s.output);
     const timing = timingLine(s.output);
     const later = warmUp(view, s, fam, seconds, secondsOf);
-    const parts = [later === undefined ? `${code(clip(shownCommand(s.command), 80))} takes about ${human(seconds)} in this repo` : `The first ${code(clip(shownCommand(s.command), 80))} run in this checkout took about ${human(seconds)} (later runs at most ${human(later)})`];
+    // a command that outlived the tool's timeout went on in the background: the time measured is
+    // when the tool gave up waiting, so the command took longer than that
+    const outlived = BACKGROUND.test(s.output);
+    const lasted = `${outlived ? 'over' : 'about'} ${human(seconds)}`;
+    const went = outlived ? ": it outlived the tool's timeout and went on in the background" : '';
+    // a first run that later runs beat by half warmed up what they reuse: slow once per checkout
+    const parts = [later === undefined ? `${code(clip(shownCommand(s.command), 80))} takes ${lasted} in this repo${went}` : `The first ${code(clip(shownCommand(s.command), 80))} run in a new checkout or worktree took ${lasted} (later runs at most ${human(later)})${went}`];
     if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
     // a first run that builds what later runs reuse (a PLT, the dependencies): that is the cause
     if (timing && later !== undefined && ONE_TIME_STEP.test(timing)) parts.push(`the time went to a one-time step that later runs reuse: ${code(timing)}`);
@@ -123,7 +130,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
       fams: new Set(s.families.filter((f) => f && !isReadOnly(f))),
       draft: {
         category: 'fact',
-        title: later === undefined ? `${clip(fam, 40)} is slow (about ${human(seconds)})` : `The first ${clip(fam, 40)} is slow (about ${human(seconds)})`,
+        title: `${later === undefined ? '' : 'The first '}${clip(fam, 40)} is slow (${lasted})`,
         text: `${parts.join('; ')}. Give ${later === undefined ? 'it' : 'the first run'} a generous timeout${advice} or run it in the background.`,
         confidence: CONFIDENCE.verified,
         event: s.outputEvent,
