@@ -139,6 +139,19 @@ describe('extractSession: patterns', () => {
     expect(p?.text).toContain('`npm run format`');
     expect(p?.text).toContain('`npm run lint`');
     expect(p?.text).toContain('`npm run typecheck`');
+    expect(p?.text).not.toContain('hook');
+  });
+
+  it("says why the checks come first when a hook on the commit rejected an attempt", () => {
+    const session = new SessionBuilder()
+      .user('finish and commit')
+      .bash('git commit -m "feat: x"', 'Pre-commit validation failed:\n[FORMAT] Code is not formatted\n[DIALYZER] 2 errors', 1)
+      .bash('mix format', '')
+      .bash('mix dialyzer', 'done (passed successfully)')
+      .bash('git commit -m "feat: x"', '[main 123abcd] feat: x')
+      .build();
+    const p = extractSession(session).find((c) => c.title === 'Checks before git commit');
+    expect(p?.text).toContain('A hook on `git commit` runs FORMAT, DIALYZER and rejected the commit while they failed.');
   });
 });
 

@@ -7,7 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, isReadOnly, tokens } from '../commands.js';
-import { STILL_BROKEN, clip, code } from '../text.js';
+import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
 
 interface Run {
@@ -54,10 +54,13 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     windowStart = i + 1;
     if (checks.length < 2) continue;
     const examples = checks.slice(0, 5).map((f) => code(typical(all, f)));
+    // why the checks come first: a hook on the commit that ran its own and rejected an attempt
+    const hook = [...new Set(all.slice(0, i).filter((x) => x.fam === r.fam && x.step.failed).flatMap((x) => hookSections(x.step.output)))];
+    const why = hook.length > 0 ? ` A hook on ${code(r.fam)} runs ${hook.join(', ')} and rejected the commit while they failed.` : '';
     return {
       category: 'pattern',
       title: `Checks before ${r.fam}`,
-      text: `Before ${code(r.fam)}: run ${examples.join(', then ')}; the commit went through once they passed.`,
+      text: `Before ${code(r.fam)}: run ${examples.join(', then ')}; the commit went through once they passed.${why}`,
       confidence: CONFIDENCE.verified,
       event: r.step.call.index,
       tags: [...checks.flatMap((f) => f.split(' ')), 'commit'],
