@@ -36,6 +36,12 @@ describe('aider notices', () => {
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider has no /grep, /view command');
     expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+    // the command the user typed next on the same arguments, which aider took, is what was meant
+    const [bye] = await notices(`${launch('')}#### /bye  \n> Invalid command: /bye  \n\n#### /exit  \n`);
+    expect(bye!.text).toBe('Aider has no `/bye` in-chat command: it answers `Invalid command: /bye`. After `/bye` the user typed `/exit`, which aider took.');
+    // another command on other arguments says nothing of what was meant
+    const [find] = await notices(`${launch('')}#### /find PoIValidator  \n> Invalid command: /find  \n\n#### /edit *  \n`);
+    expect(find!.text).toBe('Aider has no `/find` in-chat command: it answers `Invalid command: /find`.');
     // the user then ran it as a shell command: that is the way
     const [ran] = await notices(`${history}\n#### !grep -rn PoIValidator src  \n> Add 1 line of command output to the chat? (Y)es/(N)o [Yes]: y  \n`);
     expect(ran!.text).toContain('A shell command runs with `!` or `/run` (`!grep -rn …`).');

@@ -152,6 +152,19 @@ function shellAlternative(view: SessionView, command: string, after: number): st
   return ran ? ran.text.trim().split(/\s+/).slice(0, 2).join(' ') : undefined;
 }
 
+/** The command the user typed next on the same arguments (`/bye` then `/exit`), when aider took it:
+ * what the invalid one was meant to be. */
+function nextCommandInstead(view: SessionView, command: string, notices: { line: string; event: number }[]): string | undefined {
+  const typed = [...view.prompts].reverse().find((p) => p.index < (notices.find((n) => n.line.startsWith(`Invalid command: ${command}`))?.event ?? -1));
+  if (!typed || !typed.text.trim().startsWith(command)) return undefined;
+  const next = view.prompts.find((p) => p.index > typed.index);
+  const words = (t: string): string[] => t.trim().split(/\s+/);
+  if (!next || !/^\/[a-z][\w-]*(?:\s|$)/.test(next.text.trim())) return undefined;
+  const name = words(next.text)[0]!;
+  const refused = notices.some((n) => n.event > next.index && n.line.startsWith(`Invalid command: ${name}`));
+  return !refused && name !== command && words(next.text).slice(1).join(' ') === words(typed.text).slice(1).join(' ') ? next.text.trim() : undefined;
+}
+
 function invalidCommandDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l) => INVALID.test(l.line));
   if (hits.length === 0) return undefined;
@@ -161,7 +174,9 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   const parts: string[] = [];
   if (missing.length > 0) {
     const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
-    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
+    const instead = missing.map((c) => [c, nextCommandInstead(view, c, lines)] as const).filter(([, n]) => n !== undefined);
+    const insteadText = instead.slice(0, 2).map(([c, n]) => ` After ${code(c)} the user typed ${code(n!)}, which aider took.`).join('');
+    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}${insteadText}`);
   }
   if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${typos.slice(0, 2).map((c) => `${code(clip(c, 24))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
