@@ -13,17 +13,22 @@ import { fileName, type SessionView } from '../view.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
-const INVALID = /^Invalid command: (\/\S+)/;
+/** `Invalid command: /grep`: a command-shaped name; a message that only starts with a slash
+ * (`/api/orders returns 500`) was a question aider misread, not a command the user looked for. */
+const INVALID = /^Invalid command: (\/[^\s/.]+)\s*$/;
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const GIT_DIR = /^Git working dir: (.+?)\s*$/;
 const VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
-/** A frame of aider's own code in a traceback (`…/site-packages/aider/coders/base_coder.py", line 2090, in compute_costs_from_tokens`). */
-const AIDER_FRAME = /[\\/]aider[\\/][\w\\/]+\.py", line \d+, in (\w+)/;
-const EXCEPTION = /^(\w+(?:Error|Exception)): (.+?)\s*$/;
+/** A frame of a traceback (`File "…", line 2090, in compute_costs_from_tokens`) and whether it is
+ * installed aider's own code (`…/site-packages/aider/coders/base_coder.py`). */
+const FRAME = /^File "([^"]+)", line \d+, in (\S+)/;
+const AIDER_CODE = /[\\/](?:site-packages|aider-chat[^\\/]*)[\\/](?:.*[\\/])?aider[\\/][\w\\/]+\.py$/;
+/** The exception line that ends a traceback (`TypeError: …`, `litellm.exceptions.APIError: …`). */
+const EXCEPTION = /^([\w.]*\w(?:Error|Exception|Interrupt|Exit)): (.+?)\s*$/;
 const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
 /** Aider's in-chat commands (`/help` lists them): an invalid one that differs from one of these
- * only in case or a missing space is that command mistyped, not a command aider lacks. */
+ * only in case, or runs into its text without a space, is that command mistyped. */
 const COMMANDS = new Set([
   'add', 'architect', 'ask', 'chat-mode', 'clear', 'code', 'commit', 'context', 'copy', 'copy-context', 'diff', 'drop', 'edit',
   'editor', 'editor-model', 'exit', 'git', 'help', 'lint', 'load', 'ls', 'map', 'map-refresh', 'model', 'models', 'multiline-mode',
@@ -42,7 +47,8 @@ function noticeLines(view: SessionView): { line: string; event: number }[] {
   return out;
 }
 
-/** What an invalid command was meant to be: `/Add` → `/add`, `/ask你好` → `/ask`. */
+/** What an invalid command was meant to be: `/Add` → `/add` (aider's commands are lowercase),
+ * `/ask你好` → `/ask` (a command followed by a character no command name has, with no space). */
 function mistyped(command: string): string | undefined {
   const word = command.slice(1);
   if (COMMANDS.has(word.toLowerCase()) && !COMMANDS.has(word)) return `/${word.toLowerCase()}`;
@@ -51,12 +57,25 @@ function mistyped(command: string): string | undefined {
 }
 
 /** A path as the repository names it: relative to the git working dir aider reports when it is
- * under it, else (an absolute path naming this machine's folders) only its file name. */
+ * under it (Windows drive letters in any case), else (an absolute path naming this machine's
+ * folders) only its file name. */
 function repoPath(path: string, gitDir?: string): string {
+  const inside = underRoot(path, gitDir);
+  if (inside !== undefined) return inside;
+  return isAbsolute(path) ? fileName(path) : path.replace(/\\/g, '/');
+}
+
+/** `path` relative to `root`, or undefined when it is not under it. */
+function underRoot(path: string, root: string | undefined): string | undefined {
+  if (!root) return undefined;
   const slashed = path.replace(/\\/g, '/');
-  const root = gitDir?.replace(/\\/g, '/').replace(/\/+$/, '');
-  if (root && slashed.startsWith(`${root}/`)) return slashed.slice(root.length + 1);
-  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path) ? fileName(path) : slashed;
+  const base = root.replace(/\\/g, '/').replace(/\/+$/, '');
+  const fold = (t: string): string => (/^[A-Za-z]:/.test(t) ? t.toLowerCase() : t);
+  return fold(slashed).startsWith(`${fold(base)}/`) ? slashed.slice(base.length + 1) : undefined;
+}
+
+function isAbsolute(path: string): boolean {
+  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path);
 }
 
 /** The first value a banner line of this session gives (`Git working dir: …`). */
@@ -75,7 +94,10 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
   if (!hit) return undefined;
   const gitDir = bannerValue(lines, GIT_DIR);
   const curDir = bannerValue(lines, CUR_DIR);
-  const missing = repoPath(MISSING_READ.exec(hit.line)![1]!, gitDir);
+  const path = MISSING_READ.exec(hit.line)![1]!;
+  // a file outside the repository (`~/.config/aider/CONVENTIONS.md`) is this machine's, not the repository's
+  if (isAbsolute(path) && underRoot(path, gitDir) === undefined) return undefined;
+  const missing = repoPath(path, gitDir);
   const here = curDir && gitDir && curDir !== gitDir ? repoPath(curDir, gitDir) : undefined;
   const inHere = here !== undefined && missing.startsWith(`${here}/`);
   return {
@@ -118,25 +140,31 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
   const drafts: Draft[] = [];
   for (const [re, what] of [
     [SKIPPED_EDIT, 'applies no edit to a file that matches .gitignore: the model\'s edits to'],
-    [SKIPPED_ADD, 'takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat:'],
+    [SKIPPED_ADD, 'takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat'],
   ] as const) {
     const hits = lines.filter((l) => re.test(l.line));
     if (hits.length === 0) continue;
     // a path relative to the repository says where (`models/modules/__init__.py`); an absolute one
     // names this machine's folders, so only its file name is kept
     const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, bannerValue(lines, GIT_DIR))))];
+    const edits = re === SKIPPED_EDIT;
+    // aider's notice with the path as the repository names it (never this machine's folders)
+    const notice = hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${edits ? files[0] : '<file>'}$2`);
     const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
     drafts.push({
       category: 'tool-quirk',
-      // a skipped edit says this repository's .gitignore covers files the model works on; a file
-      // named on the command line and skipped is how aider treats its arguments anywhere
-      scope: re === SKIPPED_EDIT ? 'repo' : 'agent',
-      title: re === SKIPPED_EDIT ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
-      text: `Aider ${what} ${named}${re === SKIPPED_EDIT ? ' were skipped' : ' was skipped'} (${code(clip(hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${files[0]}$2`), 120))}).`,
+      // a skipped edit says this repository's .gitignore covers files the model works on (named);
+      // a file named on the command line and skipped is how aider treats its arguments anywhere,
+      // so that item names none of this repository's files
+      scope: edits ? 'repo' : 'agent',
+      title: edits ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
+      text: edits
+        ? `Aider ${what} ${named} ${files.length > 1 ? 'were' : 'was'} skipped (${code(clip(notice, 120))}).`
+        : `Aider ${what} (${code(clip(notice, 120))}).`,
       confidence: CONFIDENCE.stated,
       event: hits[0]!.event,
-      tags: ['aider', 'gitignore', ...files.slice(0, 2)],
-      quotes: [clip(hits[0]!.line, 160)],
+      tags: ['aider', 'gitignore', ...(edits ? files.slice(0, 2) : [])],
+      quotes: [clip(notice, 160)],
       rule: 'aider-notice',
       score: 6,
     });
@@ -147,22 +175,10 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
 /** A later prompt that ran the program as a shell command (`!find …`, `/run find …`): how the
  * user got what the invalid command was for. */
 function shellAlternative(view: SessionView, command: string, after: number): string | undefined {
-  const program = command.slice(1).toLowerCase();
-  const ran = view.prompts.find((p) => p.index > after && new RegExp(`^(?:!|/run\\s+)${program.replace(/[^\w-]/g, '')}\\b`).test(p.text.trim()));
+  const program = command.slice(1).toLowerCase().replace(/[^\w-]/g, '');
+  if (program === '') return undefined;
+  const ran = view.prompts.find((p) => p.index > after && new RegExp(`^(?:!|/run\\s+)${program}\\b`).test(p.text.trim()));
   return ran ? ran.text.trim().split(/\s+/).slice(0, 2).join(' ') : undefined;
-}
-
-/** The command the user typed next on the same arguments (`/bye` then `/exit`), when aider took it:
- * what the invalid one was meant to be. */
-function nextCommandInstead(view: SessionView, command: string, notices: { line: string; event: number }[]): string | undefined {
-  const typed = [...view.prompts].reverse().find((p) => p.index < (notices.find((n) => n.line.startsWith(`Invalid command: ${command}`))?.event ?? -1));
-  if (!typed || !typed.text.trim().startsWith(command)) return undefined;
-  const next = view.prompts.find((p) => p.index > typed.index);
-  const words = (t: string): string[] => t.trim().split(/\s+/);
-  if (!next || !/^\/[a-z][\w-]*(?:\s|$)/.test(next.text.trim())) return undefined;
-  const name = words(next.text)[0]!;
-  const refused = notices.some((n) => n.event > next.index && n.line.startsWith(`Invalid command: ${name}`));
-  return !refused && name !== command && words(next.text).slice(1).join(' ') === words(typed.text).slice(1).join(' ') ? next.text.trim() : undefined;
 }
 
 function invalidCommandDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
@@ -174,9 +190,7 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   const parts: string[] = [];
   if (missing.length > 0) {
     const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
-    const instead = missing.map((c) => [c, nextCommandInstead(view, c, lines)] as const).filter(([, n]) => n !== undefined);
-    const insteadText = instead.slice(0, 2).map(([c, n]) => ` After ${code(c)} the user typed ${code(n!)}, which aider took.`).join('');
-    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}${insteadText}`);
+    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
   }
   if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${typos.slice(0, 2).map((c) => `${code(clip(c, 24))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
@@ -196,18 +210,28 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
 /** A traceback that ends in aider's own code is a crash of aider, not of the user's program: the
  * exception, the aider function it came from, the version and the model it ran with. */
 function crashDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
-  const start = lines.findIndex((l) => l.line.startsWith('Traceback (most recent call last)'));
-  if (start < 0) return undefined;
-  let where: string | undefined;
-  for (const l of lines.slice(start + 1)) {
-    const frame = AIDER_FRAME.exec(l.line);
+  // each traceback: its frames in order, then the exception line that ends it
+  let last: { file: string; fn: string } | undefined;
+  let inTrace = false;
+  for (const l of lines) {
+    if (l.line.startsWith('Traceback (most recent call last)')) {
+      inTrace = true;
+      last = undefined;
+      continue;
+    }
+    if (!inTrace) continue;
+    const frame = FRAME.exec(l.line);
     if (frame) {
-      where = frame[1];
+      last = { file: frame[1]!, fn: frame[2]! };
       continue;
     }
     const error = EXCEPTION.exec(l.line);
     if (!error) continue;
-    if (!where) return undefined;
+    inTrace = false;
+    // the error was raised in aider's own code only when the traceback's last frame is aider's
+    // (every aider traceback starts in aider/main.py, whatever library it ends in)
+    if (!last || !AIDER_CODE.test(last.file)) continue;
+    const where = last.fn;
     const version = bannerValue(lines, VERSION);
     const model = view.session.models[0];
     return {
