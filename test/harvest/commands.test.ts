@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { family, program, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { family, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
 
 describe('simple commands of a command line', () => {
   it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
@@ -16,6 +16,15 @@ describe('simple commands of a command line', () => {
     expect(simple).toHaveLength(5);
     expect(simple.map(family)).toEqual(['cd', '', '', 'mvn verify', 'cd']);
     expect(program(simple[3]!)).toBe('mvn');
+    // the step's main command is past a change of directory or an environment setting, in any spelling
+    expect(mainCommand('Set-Location C:\\work\\app; npm test')).toBe('npm test');
+    expect(family(mainCommand('$env:JAVA_HOME = "C:\\jdk17"; mvn -q test'))).toBe('mvn test');
+    expect(shownCommand('Push-Location D:\\clients\\acme\\app; npm test')).toBe('npm test');
+    // Windows' program suffixes and script folders, in either slash
+    expect(family('npm.cmd run build')).toBe('npm run build');
+    expect(family('C:/tools/maven/bin/mvn.cmd -q test')).toBe('mvn test');
+    expect(family('python.exe -m pytest')).toBe('python -m pytest');
+    expect(family('python C:\\Users\\dev\\proj\\scripts\\gen.py')).toBe('python gen.py');
     // a POSIX path keeps its file name whole
     expect(program('./render.py x')).toBe('render.py');
     expect(family('/usr/bin/git status')).toBe('git status');

@@ -105,6 +105,8 @@ export const tokens: (simple: string) => string[] = memo(tokensOf);
 function tokensOf(simple: string): string[] {
   const out: string[] = [];
   for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  // PowerShell's usual `$env:NAME = "value"` is three tokens: a setting, like `NAME=value`
+  if (out.length >= 2 && /^\$env:\w+$/.test(out[0]!) && out[1] === '=') out.splice(0, 3);
   while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
   return out;
 }
@@ -116,11 +118,11 @@ function programOf(simple: string): string {
   return programName(tokens(simple)[0] ?? '');
 }
 
-/** A program path without its directory, and on Windows without its `.exe`/`.cmd` suffix
- * (`C:\scoop\…\mvn.cmd` → `mvn`), so it is the program a POSIX shell would name. */
-function programName(path: string): string {
-  const base = path.replace(/^.*[\\/]/, '');
-  return base !== path && /\\/.test(path) ? base.replace(/\.(?:exe|cmd|bat|ps1)$/i, '') : base;
+/** A program path without its directory, in either slash, and without Windows' `.exe`/`.cmd`/
+ * `.bat` suffix (`C:\scoop\…\mvn.cmd`, `npm.cmd` → `mvn`, `npm`): the program a POSIX shell
+ * would name. */
+export function programName(path: string): string {
+  return path.replace(/^.*[\\/]/, '').replace(/\.(?:exe|cmd|bat)$/i, '');
 }
 
 /**
@@ -138,7 +140,7 @@ function familyOf(simple: string): string {
   if (INTERPRETERS.has(prog)) {
     const script = t.slice(1).find((a) => !a.startsWith('-'));
     if (t[1] === '-m' && t[2]) return `${prog} -m ${t[2]}`;
-    return script ? `${prog} ${script.replace(/^.*\//, '')}` : prog;
+    return script ? `${prog} ${script.replace(/^.*[\\/]/, '')}` : prog;
   }
   if (RUNNERS_WITH_SUBCOMMAND.has(prog)) {
     const sub = t.slice(1).find((a) => !a.startsWith('-'));
@@ -206,12 +208,15 @@ export const mainCommand: (command: string) => string = memo(mainCommandOf);
 
 function mainCommandOf(command: string): string {
   const parts = simpleCommands(command);
-  return parts.find((p) => program(p) !== 'cd') ?? parts[0] ?? '';
+  // a change of directory (in any shell's words) or an environment setting only sets up the step
+  return parts.find((p) => family(p) !== 'cd' && family(p) !== '') ?? parts[0] ?? '';
 }
 
 /** A command as an item shows it: a leading `cd` into an absolute or home path (`cd ~/Desktop/x/app &&
  * npm run build`) says where this machine keeps the checkout, not what to run, and names a person's
  * folders; a relative `cd services/web &&` stays, it is part of how to run it. */
 export function shownCommand(command: string): string {
-  return command.replace(/^\s*cd\s+(?:"(?:~|\/|[A-Za-z]:)[^"]*"|'(?:~|\/|[A-Za-z]:)[^']*'|(?:~|\/|[A-Za-z]:)[^\s&;|]*)\s*(?:&&|;)\s*/, '');
+  return command.replace(LEADING_CD, '');
 }
+/** `cd`, `pushd`, `Set-Location` or `Push-Location` into an absolute or home path, then `&&` or `;`. */
+const LEADING_CD = /^\s*(?:cd|pushd|chdir|set-location|push-location|sl)\s+(?:"(?:~|\/|[A-Za-z]:)[^"]*"|'(?:~|\/|[A-Za-z]:)[^']*'|(?:~|\/|[A-Za-z]:)[^\s&;|]*)\s*(?:&&|;)\s*/i;

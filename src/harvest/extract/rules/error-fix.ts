@@ -8,7 +8,7 @@
 import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { commandFamilies, family, isCheck, isReadOnly, mainCommand, shownCommand, tokens } from '../commands.js';
+import { commandFamilies, family, isCheck, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
@@ -66,7 +66,7 @@ function intended(view: SessionView, s: Step): boolean {
 /** Program and leading subcommand words of a simple command (`minsky session start --task 8` → minsky session start). */
 function subcommandPath(simple: string): string[] {
   const t = tokens(simple);
-  const out = t.length > 0 ? [t[0]!.replace(/^.*\//, '')] : [];
+  const out = t.length > 0 ? [programName(t[0]!)] : [];
   for (const w of t.slice(1)) {
     if (out.length >= 4 || !/^[a-z][\w:-]*$/.test(w)) break;
     out.push(w);
