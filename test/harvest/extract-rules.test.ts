@@ -443,6 +443,8 @@ describe('errors the user pasted', () => {
     expect(kept?.title).toBe('Error: Maximum update depth exceeded. This can happen when a…');
     expect(session('still doesn’t work, why did it work before?')).toEqual([]);
     expect(session("it still doesn't work")).toEqual([]);
+    // a new complaint about something else is no refutation of this diagnosis
+    expect(session('fixed, thanks. The logout link is not working on mobile though')).toHaveLength(1);
   });
 });
 

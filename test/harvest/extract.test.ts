@@ -39,6 +39,15 @@ describe('extractSession: error → cause → fix', () => {
       .bash('git push --set-upstream origin feature-x', "branch 'feature-x' set up to track 'origin/feature-x'.")
       .build();
     expect(extractSession(session).filter((c) => c.rule === 'error-fix')).toEqual([]);
+    // git's hint naming `git push --help` is no fix the message gave: a rebase came between
+    const rejected = new SessionBuilder()
+      .user('push the change')
+      .bash('git push', " ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs\nhint: Updates were rejected because the remote contains work that you do not have locally.\nhint: See the 'Note about fast-forwards' in 'git push --help' for details.", 1)
+      .assistant('The push was rejected because the remote has commits this clone does not have yet.')
+      .bash('git pull --rebase origin main', 'Successfully rebased and updated refs/heads/main.')
+      .bash('git push', 'main -> main')
+      .build();
+    expect(extractSession(rejected).filter((c) => c.rule === 'error-fix')).toHaveLength(1);
   });
 
   it('is stated (0.7) when only the explanation is seen', () => {
@@ -152,6 +161,17 @@ describe('extractSession: patterns', () => {
       .build();
     const p = extractSession(session).find((c) => c.title === 'Checks before git commit');
     expect(p?.text).toContain('A hook on `git commit` runs FORMAT, DIALYZER and rejected the commit while they failed.');
+    // progress tags of lint-staged are no checks, and a failure of the build before the commit is no hook
+    const staged = new SessionBuilder()
+      .user('finish and commit')
+      .bash('git commit -m "feat: x"', 'husky - pre-commit hook\n[STARTED] Running tasks for staged files...\n[FAILED] eslint --fix [FAILED]\n[SKIPPED] Skipped because of errors', 1)
+      .bash('mvn -q verify && git commit -m "feat: x"', '[INFO] Scanning for projects...\n[ERROR] Failed to execute goal', 1)
+      .bash('npm run lint', 'no problems')
+      .bash('npm test', '3 passed')
+      .bash('git commit -m "feat: x"', '[main 123abcd] feat: x')
+      .build();
+    const q = extractSession(staged).find((c) => c.title === 'Checks before git commit');
+    expect(q?.text).not.toMatch(/STARTED|SKIPPED|INFO|ERROR/);
   });
 });
 

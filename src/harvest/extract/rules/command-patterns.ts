@@ -8,6 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, isReadOnly, tokens } from '../commands.js';
 import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
+import { actionFamilyOf } from './error-fix.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
 
 interface Run {
@@ -41,11 +42,18 @@ function isCommit(fam: string): boolean {
 }
 
 /** Checks run since the previous commit, before a commit that went through. */
+/** Output that says a hook ran (`Pre-commit validation failed`, husky, lefthook). */
+const HOOK_OUTPUT = /\bhooks?\b|pre-?commit|husky|lefthook|lint-staged/i;
+/** Bracketed tags that are log levels or progress, not the name of a check. */
+const LOG_TAG = /^(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|FATAL|NOTICE|STARTED|COMPLETED|FAILED|SKIPPED|SUCCESS|PASS(?:ED)?|OK|DONE|RUNNING)$/;
+
 function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
   let windowStart = 0;
   for (let i = 0; i < all.length; i++) {
     const r = all[i]!;
     if (!isCommit(r.fam)) continue;
+    // the attempts of this commit are the window since the last commit that went through
+    const windowOpen = windowStart;
     if (r.step.failed) continue;
     const checks: string[] = [];
     for (const prev of all.slice(windowStart, i)) {
@@ -54,8 +62,9 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     windowStart = i + 1;
     if (checks.length < 2) continue;
     const examples = checks.slice(0, 5).map((f) => code(typical(all, f)));
-    // why the checks come first: a hook on the commit that ran its own and rejected an attempt
-    const hook = [...new Set(all.slice(0, i).filter((x) => x.fam === r.fam && x.step.failed).flatMap((x) => hookSections(x.step.output)))];
+    // why the checks come first: a hook on the commit (the failing command itself) that ran its
+    // own checks and rejected an attempt of this window; log levels and progress tags are no checks
+    const hook = [...new Set(all.slice(windowOpen, i).filter((x) => x.fam === r.fam && x.step.failed && actionFamilyOf(x.step.families) === r.fam && HOOK_OUTPUT.test(x.step.output)).flatMap((x) => hookSections(x.step.output)).filter((sec) => !LOG_TAG.test(sec)))];
     const why = hook.length > 0 ? ` A hook on ${code(r.fam)} runs ${hook.join(', ')} and rejected the commit while they failed.` : '';
     return {
       category: 'pattern',

@@ -199,7 +199,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     const fixed = fix !== undefined && !plainRetry && !blurred;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
-    if (fixed && namesItsFix(s.output, fix.command!)) continue;
+    if (fixed && between.length === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
     if (fixed) {
       const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
       parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
@@ -227,12 +227,20 @@ function fromToolFailures(view: SessionView): Draft[] {
   return drafts;
 }
 
-/** Whether a failure's output spells out the fix command (spacing aside). */
-function namesItsFix(output: string, fix: string): boolean {
+/** Whether a failure's output spells out the fix command, a command other than the one that
+ * failed, as a line of its own or quoted whole (spacing aside): `    git push --set-upstream
+ * origin x`, not the `git push` inside `'git push --help'`. */
+function namesItsFix(output: string, failed: string, fix: string): boolean {
   const squeeze = (t: string): string => t.replace(/\s+/g, ' ').trim();
   const command = squeeze(shownCommand(fix));
-  return command.length >= 8 && squeeze(output).includes(command);
+  if (command.length < 8 || command === squeeze(shownCommand(failed))) return false;
+  return output.split('\n').some((line) => {
+    const l = squeeze(line).replace(/^[$>#]\s*/, '');
+    return l === command || l.includes(`\`${command}\``) || l.includes(`'${command}'`) || l.includes(`"${command}"`);
+  });
 }
+
+const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t (?:work|help|fix)\b/i;
 
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
 const REPORTED_ERROR = /^\s*(?:[\w ]*error[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
@@ -268,9 +276,10 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const quoted = /['"`]([^'"`]{4,})['"`]/.exec(errLine)?.[1];
     const distinctive = [...words(errLine)].filter((w) => w.length >= 6 && !/[/.]/.test(w));
     const firstReply = view.events.find((e) => e.index > p.index && e.kind === 'assistant');
-    // when the user's next prompt says it is still broken, what the agent took for the cause did not hold
+    // when the user's next prompt says it is still broken, what the agent took for the cause did
+    // not hold ("still", "the same error": a new complaint about something else is no refutation)
     const next = view.prompts.find((q) => q.index > p.index);
-    if (next && STILL_BROKEN.test(next.text)) continue;
+    if (next && STILL_BROKEN.test(next.text) && STILL_OR_SAME.test(next.text)) continue;
     const explaining = view.events.filter((e) => {
       if (e.index <= p.index || (e.kind !== 'assistant' && e.kind !== 'reasoning') || !EXPLAINS.test(e.text)) return false;
       const text = e.text.toLowerCase();
