@@ -381,10 +381,14 @@ describe('report facts', () => {
     // a reply that thanks the user or says what the user gave talks about the chat, not the repository
     expect(closing('Thank you! You have now added:')).not.toContain('The Convex backend runs with');
     expect(closing("You've shared the config files:")).not.toContain('The Convex backend runs with');
+    // a polite or causal "thanks" is no talk about what the user gave
+    expect(closing('Thanks to `convex.json`, every checkout uses the same backend:')).toContain('The Convex backend runs with');
+    expect(closing('Thanks for the details. How the app runs:')).toContain('The Convex backend runs with');
     // the agent announcing its find, and a commit's SHA, are no part of the fact
     const found = closing('How the app runs:', '- Found it. The latest commit (`48ce1136a2`) moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
     expect(found).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
     expect(found).not.toMatch(/Found it|48ce1136a2/);
+    for (const sha of ['(commit `48ce1136a2`)', 'in Commit 48ce1136a2']) expect(closing('How the app runs:', `- The latest change ${sha} moved \`NEXT_PUBLIC_CONVEX_URL\` from \`.env.local\` into \`convex.json\`\n`), sha).not.toContain('48ce1136a2');
     // nor is how it looked ("Looking at the git history, …")
     const looked = closing('How the app runs:', '- Looking at the git history, the latest commit moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
     expect(looked).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
@@ -944,6 +948,8 @@ describe('listed open questions', () => {
     // a question the writer answers in the same paragraph is thinking aloud
     expect(closing('What if `handleRelease` is called twice before the first stop request has finished? It uses the same `sessionId`. That is fine.')).toEqual([]);
     expect(closing('What if `handleRelease` is called twice before the first stop request has finished?\n\nThe build itself links.')).toHaveLength(1);
+    // context after a question is no answer to it
+    expect(closing('Should the retry count of `SyncService` be configurable per tenant? Right now it is hardcoded to 3.')).toHaveLength(1);
   });
 });
 
@@ -1377,6 +1383,9 @@ describe('user corrections: what is one', () => {
     const first = "The core package isn't ready for a release: `dist/index.js` is missing and the exports are not ESM.";
     expect(later(first)).toHaveLength(1);
     expect(later(first, `${first.slice(0, 70)} Also the schemas are missing.`)).toHaveLength(1);
+    // "you are working on the wrong …" is a correction, and a noun that is also a verb opens no request
+    expect(later("You're reviewing the wrong workflow: deploys must only run from `release.yml`, never from `ci.yml`")).toHaveLength(1);
+    expect(later('Draft pull requests must not deploy: `deploy.yml` has to skip them, it is not run for drafts')).toHaveLength(1);
     // "you are wrong" is a correction, not a role
     expect(later("You are wrong, it's not ESM: `package.json` has no \"type\": \"module\"")).toHaveLength(1);
   });

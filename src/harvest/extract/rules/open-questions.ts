@@ -75,15 +75,17 @@ function fromReports(view: SessionView): Draft[] {
 }
 
 /** "What if X is called twice? It uses the same id. That's fine.": a question the writer answers
- * in the same line or paragraph is thinking aloud, not one left open. */
+ * in the same line or paragraph, with a verdict, is thinking aloud, not one left open ("Should X
+ * be configurable? Right now it is hardcoded." gives context, not an answer). */
 function answeredInLine(text: string, question: string): boolean {
   for (const block of text.split(/\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)/)) {
     const said = sentences(block);
     const at = said.indexOf(question);
-    if (at >= 0) return said.slice(at + 1).some((x) => !x.endsWith('?'));
+    if (at >= 0) return said.slice(at + 1).some((x) => !x.endsWith('?') && VERDICT.test(x));
   }
   return false;
 }
+const VERDICT = /^(?:yes|no)\b|\b(?:(?:that|this|which|it)(?:'s| is) (?:fine|ok(?:ay)?|correct|good|safe|handled|expected|not (?:a|an) (?:problem|issue))|prevents? (?:it|that|this|double|duplicate)|(?:is|are) handled)\b/i;
 
 /** Doubts and real questions in the agent's last message. */
 function closingDoubts(view: SessionView): Draft[] {

@@ -189,7 +189,7 @@ const COUNTED_LIST = /^\d+ ((?:[a-z][\w-]* ){0,2}[a-z][\w-]*s):(?=(?:\s*[^,;]{1,
 const FINDING_LABEL = /^(?:issue|problem|finding|observation):\s*/i;
 /** A commit named by its SHA ("the latest commit (`48ce1136a2`) changed …"): the id means
  * nothing after a rebase and nothing to a reader; the sentence says what the commit did. */
-const SHA_ASIDE = /\s*\(`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?\)|(?<=\bcommit) `?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?(?=[\s,.;:])/g;
+const SHA_ASIDE = /\s*\((?:commit )?`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?\)|(?<=\b[Cc]ommit) `?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`?(?=[\s,.;:]|$)/g;
 /** "Found it.", "Found the problem:": the agent announcing its find, before it says what it is. */
 const FOUND_LEAD = /^(?:found it|found (?:the|a) (?:issue|problem|bug|cause|culprit))[.!:]\s+/i;
 
@@ -261,9 +261,10 @@ const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:h
 /** A lead sentence that reports a change the agent made ("I installed …"; not "I've looked through …"). */
 const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted)\b/i;
 
-/** A reply that opens by thanking the user or saying what the user did ("Thank you! You have now
- * added: …", "You've shared …"): talk about the chat, its list what the user gave or should give. */
-const TO_THE_USER = /^(?:\W*(?:thanks?|thank you)\b|you(?:'ve| have)? (?:now |just )?(?:added|shared|provided|sent|uploaded|pasted|given)\b)/i;
+/** A reply that opens by saying what the user added or shared ("Thank you! You have now added:
+ * …", "You've shared …"): talk about the chat, its list what the user gave or should give. A
+ * polite "Thanks for the details." or a causal "Thanks to `convex.json`, …" says nothing of it. */
+const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s*)?you(?:'ve| have)? (?:now |just )?(?:added|shared|provided|sent|uploaded|pasted|given)\b/i;
 
 function compactDraft(report: Report, corpus: string, changed: Set<string>): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports

@@ -34,13 +34,13 @@ const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|
 
 /** "You are auditing the core repository …", "You are a senior engineer …": a prompt that casts
  * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
-const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|working on|helping|tasked|acting as|in charge of)\b)/i;
+const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|tasked|acting as|in charge of)\b(?![^.!?]{0,40}\bwrong\b))/i;
 /** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
  * a request, not a statement that something the agent believed or did was wrong. */
-const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help|export|import|install|upload|download|deploy|commit|push|publish|release|copy|save|rerun|restart|start|revert|undo|audit|analy[sz]e|investigate|inspect|assess|evaluate|summari[sz]e|describe|provide|identify|suggest|plan|design|draft|prepare|finali[sz]e|complete|verify|confirm|debug|compare)\b/i;
+const REQUEST = /^(?:please\s+|can you\s+|could you\s+|now\s+|also\s+|and\s+)?(?:add|create|implement|write|make|update|reorder|sort|change|refactor|move|rename|build|generate|fix|remove|delete|replace|convert|extract|include|put|set up|setup|document|translate|format|rewrite|modify|edit|improve|optimi[sz]e|clean up|split|merge|show|list|explain|run|test|check|review|look at|read|find|search|open|give|tell|help|export|import|install|upload|download|deploy|commit|push|publish|release|copy|save|rerun|restart|start|revert|undo|audit|analy[sz]e|investigate|inspect|assess|evaluate|summari[sz]e|describe|provide|identify|suggest|prepare|finali[sz]e|verify|confirm|compare)\b/i;
 const CONVENTION = /\b(?:always|never|we use|must)\b/i;
 /** A sentence that is a convention: it opens with its cue. */
 const STATED_CONVENTION = /^(?:always|never|we (?:always |never |only )?use|(?:you|we) must|(?:you|we) (?:always|never))\b/i;
