@@ -596,8 +596,12 @@ describe('tool quirks of the agent', () => {
     const partly = new SessionBuilder({ agent: 'aider', format: 'aider' })
       .user('add the import')
       .tool('edit', { path: 'src/b.ts', search: 'x', replace: '' }, reflected.replace('Just reply', "# The other 2 SEARCH/REPLACE blocks were applied successfully.\nDon't re-send them.\nJust reply"), { isError: true })
+      .tool('edit', { path: 'src/b.ts', search: 'y', replace: '' }, 'Applied edit to src/b.ts')
       .build();
-    expect(toolQuirkDrafts(viewOf(partly))[0]!.text).toContain("It still applies the reply's other blocks and asks the model to resend only the failed one.");
+    const [applied] = toolQuirkDrafts(viewOf(partly));
+    expect(applied!.text).toContain("It still applies the reply's other blocks and asks the model to resend only the failed one.");
+    // the resent block went in, which verifies nothing about it
+    expect(applied!.confidence).toBe(0.7);
   });
 
   it('leaves out a call that broke the tool\'s schema when the next call of that tool went through', () => {

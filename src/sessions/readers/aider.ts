@@ -88,7 +88,7 @@ const slashed = (p: string): string => p.replace(/\\/g, '/');
 /** Lines of aider's message about a failed edit: the rule it states, the note that other blocks
  * applied (written only when some did), and the line that then ends the message. */
 const MATCH_RULE_LINE = /^The SEARCH section must exactly match\b/;
-const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied/;
+export const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied/;
 const REFLECTION_END = /^Just reply with fixed versions of the blocks? above that failed to match\b/;
 
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;

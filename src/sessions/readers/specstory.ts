@@ -107,6 +107,8 @@ interface ParsedTool {
   command?: string;
   output?: { text: string; at: MdLine };
   shell: boolean;
+  /** The rendering marked the result an error (`**Error:**` before it). */
+  failed?: boolean;
 }
 
 /** Tools that run a shell command, by the names SpecStory's sources give them. */
@@ -114,7 +116,11 @@ const SHELL_TOOLS = new Set(['Bash', 'run_in_terminal', 'shell_command', 'run_te
 /** The command of a shell tool written inline rather than fenced: a line that is one code span
  * (Claude Code via the SpecStory CLI: a description line, then `` `git diff && …` ``) or
  * Copilot's input list (`- command: `mvn -q …``). */
-const INLINE_COMMAND = /^(?:- command: )?`([^`\n]+)`$/;
+const INLINE_COMMAND = /^(?:- command: )?`(.+)`$/;
+/** Copilot's input list with a multi-line value (`- command:`, then a bare fence) and the result
+ * that follows (`**Result:**` or `**Error:**`, then a bare fence). */
+const COMMAND_LABEL = /^- command:\s*$/;
+const RESULT_LABEL = /^\*\*(Result|Error):\*\*\s*$/;
 
 function parseTool(lines: MdLine[]): ParsedTool {
   let name: string | undefined;
@@ -164,10 +170,19 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const shellIdx = fences.findIndex((f) => SHELL_LANGS.has(f.lang));
   const diff = fences.find((f) => f.lang === 'diff');
   let command = typeof input.command === 'string' ? input.command : undefined;
+  // labelled fences: the first fence after `- command:` is the command, after `**Result:**` the output
+  const fenceAfter = (label: RegExp): Fence | undefined => {
+    const at = plain.find((l) => label.test(l.text.trim()));
+    return at ? fences.find((f) => f.at.lineNo > at.lineNo) : undefined;
+  };
+  const labelledCommand = fenceAfter(COMMAND_LABEL);
+  const resultLabel = plain.find((l) => RESULT_LABEL.test(l.text.trim()));
+  const labelledOutput = fenceAfter(RESULT_LABEL);
   if (shellIdx !== -1) command = fences[shellIdx]!.text;
   else if (command === undefined && (shellType || SHELL_TOOLS.has(name ?? ''))) {
     const inline = plain.map((l) => INLINE_COMMAND.exec(l.text.trim())).find((m) => m !== null);
     if (inline) command = unescapeHtml(inline[1]!);
+    else if (labelledCommand) command = labelledCommand.text;
   }
   if (command !== undefined) input.command = command;
   if (diff) input.diff = diff.text;
@@ -175,7 +190,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const toolName = name ?? desc?.name ?? (shell ? 'run_terminal_cmd' : diff ? 'edit_file' : 'unknown');
 
   let output: ParsedTool['output'];
-  const outFence = fences.find((f, i) => i > shellIdx && OUTPUT_LANGS.has(f.lang));
+  const outFence = labelledOutput ?? fences.find((f, i) => i > shellIdx && f !== labelledCommand && OUTPUT_LANGS.has(f.lang));
   if (outFence) output = { text: outFence.text, at: outFence.at };
   else if (summary !== undefined && !diff && !shell && plain.length > 0) {
     // a <details> body (search hits, directory listing) is the tool's result
@@ -184,6 +199,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const out: ParsedTool = { name: toolName, input, shell };
   if (command !== undefined) out.command = command;
   if (output) out.output = output;
+  if (resultLabel && RESULT_LABEL.exec(resultLabel.text.trim())![1] === 'Error') out.failed = true;
   return out;
 }
 
@@ -297,7 +313,7 @@ class SpecStoryBuilder {
         ...this.base(tool.output.at),
         name: tool.name,
         output: tool.output.text,
-        isError: tool.shell && looksFailed(tool.output.text, tool.command),
+        isError: tool.failed === true || (tool.shell && looksFailed(tool.output.text, tool.command)),
         ...(exitCode !== undefined ? { exitCode } : {}),
       });
     }

@@ -12,6 +12,7 @@ import { shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
+import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
 
@@ -87,13 +88,12 @@ function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
 }
 
-/** "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
- * keeps the reply's blocks that matched and asks only for the failed one again. */
-const OTHERS_APPLIED = /^#?\s*The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully/m;
 
 function aiderRejects(output: string, err: string): string {
   const rule = FAILED_TO_MATCH.test(err) ? MATCH_RULE.exec(output)?.[0] : undefined;
-  const others = OTHERS_APPLIED.test(output) ? " It still applies the reply's other blocks and asks the model to resend only the failed one." : '';
+  // "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
+  // keeps the reply's blocks that matched and asks only for the failed one again
+  const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? " It still applies the reply's other blocks and asks the model to resend only the failed one." : '';
   if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.${others}`;
   const reason = formatReason(output, err);
   return `Aider rejects the model's edit with ${code(err.replace(/\.$/, ''))}${reason ? `: ${code(reason)}` : ''}.`;
@@ -267,13 +267,14 @@ function editRefused(view: SessionView, s: Step): Draft {
     scope: 'agent',
     title: `${aider ? 'aider edit' : tool}: ${clip(err, 60)}`,
     text: parts.join(' '),
-    confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
+    // (a resent aider block went in whether or not it was right: it verifies nothing)
+    confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [tool],
     quotes: [err],
     rule: 'tool-quirk',
     signature: errorSignature(err),
-    score: 6 + (retry ? 1 : 0),
+    score: 6 + (retry && !aider ? 1 : 0),
   };
 }
 
