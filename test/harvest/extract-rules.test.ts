@@ -523,6 +523,8 @@ describe('what a failure teaches', () => {
     expect(causes("The errors are ResolutionImpossible, which means pip can't find versions that satisfy `flask`.")).not.toContain('which means');
     expect(causes('from flask import Flask  # needs `werkzeug` 3 because of the new routing')).not.toContain('from flask import');
     expect(causes('So the plan is to pin `werkzeug` because the resolver cannot upgrade it.')).not.toContain('the plan is');
+    // the agent's own to-do in a cause is what anyone meeting the error has to do
+    expect(causes('The resolver fails because I need to pin `werkzeug` 3 for `flask` 3.')).toContain('because you need to pin `werkzeug` 3');
     // the same command again from the checkout, with nothing in between, is a retry, not a fix
     expect(failThenFix('cd ~/src/app && npm view enhanced-resolve versions --json | cat', 'npm error Missing script: "buildcd"', 'Let me run that again.', 'npm view enhanced-resolve versions --json | cat')).toEqual([]);
   });

@@ -159,11 +159,18 @@ function joined(a: string, b: string): string {
   return /[.!?;:]["')\]]*$/.test(a) ? `${a} ${standalone(b)}` : `${a}. ${standalone(b)}`;
 }
 
-/** "But there's a directory …" continued the agent's reasoning, and "I've encountered a
- * SyntaxError in …" narrates the agent finding it; as a cause it stands alone. */
+/** "But there's a directory …" continued the agent's reasoning, "I've encountered a SyntaxError
+ * in …" narrates the agent finding it, and "I need to use X" is the agent's own to-do; as a
+ * cause it stands alone. */
 function standalone(s: string): string {
-  return s.replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase()).replace(FOUND_IT, (_, c: string) => c.toUpperCase());
+  return s
+    .replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase())
+    .replace(FOUND_IT, (_, c: string) => c.toUpperCase())
+    .replace(OWN_NEED, 'you $1');
 }
+/** "The error indicates that I need to use X": what the agent had to do is what anyone meeting
+ * the error has to do. */
+const OWN_NEED = /\b(?:I|we) (need to|have to|must|should)\b/g;
 const FOUND_IT = /^(?:I(?:'ve| have)? (?:encountered|found|noticed|discovered|identified|spotted)|I (?:can )?see|Now I (?:see|understand))(?: that)?,?\s+(\S)/;
 
 /**
