@@ -22,10 +22,14 @@ describe('aider notices', () => {
       "Aider applies no edit to a file that matches .gitignore: the model's edits to `models/modules/aspp.py`, `models/modules/__init__.py` were skipped (`Skipping edits to models/modules/aspp.py that matches gitignore spec.`).",
     );
     // a file named on the command line: its absolute path names this machine, so only its name is kept
-    const [added] = await notices(`${launch('.aider.conf.json')}`.replace('> Aider v0.85.2', '> Skipping /Users/dev/AFI/afi-core/.aider.conf.json that matches gitignore spec.  \n> Aider v0.85.2'));
+    const skipped = (file: string, banner = '') => notices(`${launch(file)}`.replace('> Aider v0.85.2', `${banner}> Skipping /Users/dev/AFI/afi-core/${file} that matches gitignore spec.  \n> Aider v0.85.2`));
+    // a file of the repository is not named in an item about how aider treats its arguments anywhere
+    const [added] = await skipped('.env');
     expect(added!.text).toBe('Aider takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat (`Skipping <file> that matches gitignore spec.`).');
-    // how aider treats its arguments is the same in every repository
     expect(added!.scope).toBe('agent');
+    // aider's own file is aider's: named, with the .gitignore line aider itself wrote
+    const [own] = await skipped('.aider.conf.json', '> Added .aider* to .gitignore  \n');
+    expect(own!.text).toBe('Aider takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat: `.aider.conf.json` was skipped (`Skipping .aider.conf.json that matches gitignore spec.`); aider itself had added `.aider*` to .gitignore.');
   });
 
   it('says which in-chat commands aider lacks, and which were mistyped (case, a missing space)', async () => {

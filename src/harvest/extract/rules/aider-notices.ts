@@ -148,9 +148,14 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
     // names this machine's folders, so only its file name is kept
     const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, bannerValue(lines, GIT_DIR))))];
     const edits = re === SKIPPED_EDIT;
+    // aider's own files (`.aider.conf.json`) are aider's, not the repository's: an agent-scope
+    // item may name them, and say that aider put `.aider*` into .gitignore itself
+    const ownFiles = !edits && files.every((f) => /^\.aider/.test(fileName(f)));
+    const shown = edits || ownFiles ? files[0] : '<file>';
     // aider's notice with the path as the repository names it (never this machine's folders)
-    const notice = hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${edits ? files[0] : '<file>'}$2`);
+    const notice = hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${shown}$2`);
     const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
+    const ownIgnore = ownFiles && lines.some((l) => /^Added \.aider\* to \.gitignore/.test(l.line)) ? '; aider itself had added `.aider*` to .gitignore' : '';
     drafts.push({
       category: 'tool-quirk',
       // a skipped edit says this repository's .gitignore covers files the model works on (named);
@@ -160,10 +165,12 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
       title: edits ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
       text: edits
         ? `Aider ${what} ${named} ${files.length > 1 ? 'were' : 'was'} skipped (${code(clip(notice, 120))}).`
-        : `Aider ${what} (${code(clip(notice, 120))}).`,
+        : ownFiles
+          ? `Aider ${what}: ${named} ${files.length > 1 ? 'were' : 'was'} skipped (${code(clip(notice, 120))})${ownIgnore}.`
+          : `Aider ${what} (${code(clip(notice, 120))}).`,
       confidence: CONFIDENCE.stated,
       event: hits[0]!.event,
-      tags: ['aider', 'gitignore', ...(edits ? files.slice(0, 2) : [])],
+      tags: ['aider', 'gitignore', ...(edits || ownFiles ? files.slice(0, 2) : [])],
       quotes: [clip(notice, 160)],
       rule: 'aider-notice',
       score: 6,
