@@ -173,6 +173,8 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
       tags: ['aider', 'gitignore', ...(edits || ownFiles ? files.slice(0, 2) : [])],
       quotes: [clip(notice, 160)],
       rule: 'aider-notice',
+      // the same files skipped again in a later launch of the same history are the same item
+      signature: `aider gitignore ${edits ? 'edit' : 'argument'} ${files.join(' ')}`,
       score: 6,
     });
   }
