@@ -80,6 +80,15 @@ describe('aider notices', () => {
     expect(await notices(throughAider)).toEqual([]);
   });
 
+  it('reads a command name aider tried to create as a file: two commands in one message', async () => {
+    const history = `${launch('')}#### /add src/a.test.tsx  \n#### /add src/b.tsx  \n> No files matched '/add'. Do you want to create /add? (Y)es/(N)o [Yes]: y  \n> Error creating file /add: [Errno 30] Read-only file system: '/add'  \n> Added src/b.tsx to the chat  \n`;
+    const [item] = await notices(history);
+    expect(item!.scope).toBe('agent');
+    expect(item!.text).toBe("Aider runs one in-chat command per message and reads the rest of the message as its arguments: a second `/add` line in the same message was taken for a file to create (`Error creating file /add: [Errno 30] Read-only file system: '/add'`). Send each command as its own message.");
+    // a real file aider could not create is no such thing
+    expect(await notices(`${launch('')}#### /add /etc/app.conf  \n> Error creating file /etc/app.conf: [Errno 13] Permission denied  \n`)).toEqual([]);
+  });
+
   it('leaves alone a file the user declined to create', async () => {
     expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
   });

@@ -2,7 +2,8 @@
  * Aider's own notices that what was asked did not happen, though nothing failed loudly: it skips
  * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
  * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
- * answers an in-chat command it does not have with `Invalid command: /x`, and a traceback through
+ * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
+ * message becomes a file name of the first, and a traceback through
  * its own code says aider itself crashed. The notice is
  * aider's own words, so the item is what aider did, not a guess.
  */
@@ -16,6 +17,9 @@ const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?
 /** `Invalid command: /grep`: a command-shaped name; a message that only starts with a slash
  * (`/api/orders returns 500`) was a question aider misread, not a command the user looked for. */
 const INVALID = /^Invalid command: (\/[^\s/.]+)\s*$/;
+/** `Error creating file /add: …` (after `No files matched '/add'. Do you want to create /add?`):
+ * a command name taken as a file name. */
+const COMMAND_AS_FILE = /^(?:No files matched '|Error creating file )\/([a-z][a-z-]*)(?:'|:)/;
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const GIT_DIR = /^Git working dir: (.+?)\s*$/;
@@ -260,10 +264,34 @@ function crashDraft(view: SessionView, lines: { line: string; event: number }[])
   return undefined;
 }
 
+/** A message with two in-chat commands (`/add a.ts` and, on the next line, `/add b.ts`): aider
+ * runs the first and reads the rest as its arguments, so it looks for a file named `/add`. */
+function commandAsFileDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hit = lines.find((l) => {
+    const m = COMMAND_AS_FILE.exec(l.line);
+    return m !== null && COMMANDS.has(m[1]!);
+  });
+  if (!hit) return undefined;
+  const command = `/${COMMAND_AS_FILE.exec(hit.line)![1]}`;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider runs one in-chat command per message',
+    text: `Aider runs one in-chat command per message and reads the rest of the message as its arguments: a second ${code(command)} line in the same message was taken for a file to create (${code(clip(hit.line, 100))}). Send each command as its own message.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', command.slice(1)],
+    quotes: [clip(hit.line, 160)],
+    rule: 'aider-notice',
+    signature: 'aider one command per message',
+    score: 5,
+  };
+}
+
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
