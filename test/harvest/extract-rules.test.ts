@@ -1482,7 +1482,7 @@ describe('user corrections: what is one', () => {
     expect(d!.text).not.toContain('the agent then ran');
   });
 
-  it("adds what the agent did about it, never a lead-in, a look around or a patch", () => {
+  it("adds no lead-in, look around or patch of the agent, nor its reading of the correction", () => {
     const b = new SessionBuilder()
       .user('store the sync state')
       .assistant('I will append it to `state.jsonl`.')
@@ -1493,7 +1493,9 @@ describe('user corrections: what is one', () => {
     const text = userCorrectionDrafts(viewOf(b.assistant('So the state is one JSON file per session at `~/.app/sessions/{id}.json`.').build()))[0]!.text;
     expect(text).not.toContain('Current SyncState fields');
     expect(text).not.toContain('the agent then ran');
-    expect(text).toContain('the agent then: the state is one JSON file per session');
+    // the agent's reading is not the user's knowledge (reviewers found such readings overruled or unchecked)
+    expect(text).not.toContain('the agent then:');
+    expect(text).toMatch(/^User correction: the sync state isn't a jsonl file, there is one json file per session/);
   });
 });
 

@@ -265,7 +265,8 @@ function fromPrompts(view: SessionView): Draft[] {
     // <<EOF … EOF`), says nothing about what the correction was about
     const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected && !/^apply_?patch$/.test(s.program) && !HEREDOC_ELIDED.test(s.command) && s.families.some((f) => f && !isReadOnly(f)));
     if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
-    if (react && !ran) context.push(`the agent then: ${react}`);
+    // (the agent's next sentence is its reading of the correction, not the user's knowledge:
+    // reviewers found it quoting a reading the user then overruled, or a path it never checked)
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
     // procedure or an instruction ("don't add complications for …", "use gpt-4o-mini") is a
     // pattern, a way of working; a statement of how things are is a fact.
