@@ -205,7 +205,10 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
     const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
     parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
   }
-  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${typos.slice(0, 2).map((c) => `${code(clip(c, 24))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
+  // a command run into its text shows as `/ask<text>`: the user's words are this session's
+  const shown = (c: string): string => (c.toLowerCase() === mistyped(c) ? c : `${c.slice(0, mistyped(c)!.length)}<text>`);
+  const distinct = [...new Map(typos.map((c) => [shown(c), c])).values()];
+  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${distinct.slice(0, 2).map((c) => `${code(shown(c))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',
