@@ -5,10 +5,10 @@ import { tempDir } from '../sessions/support.js';
 import { put } from '../sessions/reader-checks.js';
 
 /** The aider-notice items of an aider chat history written to a temporary checkout. */
-async function notices(history: string): Promise<{ title: string; text: string; scope: string }[]> {
+async function notices(history: string): Promise<{ title: string; text: string; scope: string; quotes: string[] }[]> {
   const file = put(tempDir(), '.aider.chat.history.md', history);
   const { sessions } = await readSessions([file]);
-  return sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice').map((c) => ({ title: c.title, text: c.text, scope: c.scope })));
+  return sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice').map((c) => ({ title: c.title, text: c.text, scope: c.scope, quotes: c.quotes })));
 }
 
 const launch = (args: string) => `\n# aider chat started at 2025-07-16 20:11:30\n\n> /opt/homebrew/bin/aider ${args}  \n> Aider v0.85.2  \n> Main model: gpt-4.1 with diff edit format  \n> Git repo: .git with 257 files  \n\n`;
@@ -44,6 +44,7 @@ describe('aider notices', () => {
     // a command run into its text: the user's words stay out of an item about aider
     const [glued] = await notices(`${launch('')}#### /ask你把文件搬运到哪里了  \n> Invalid command: /ask你把文件搬运到哪里了  \n`);
     expect(glued!.text).toBe("Aider's in-chat commands are lowercase and need a space before their text: `/ask<text>` is an invalid command (the command is `/ask`).");
+    expect(glued!.quotes).toEqual(['Invalid command: /ask<text>']);
     // a message that only starts with a slash is no command the user looked for
     expect(await notices(`${launch('')}#### /api/orders returns 500 since the deploy  \n> Invalid command: /api/orders  \n`)).toEqual([]);
     // a command name aider cannot read (`/你好`) has no shell way
@@ -67,6 +68,7 @@ describe('aider notices', () => {
     // the repo map's warning is aider's behaviour: the same text in every repository
     const map = items.find((i) => i.title.startsWith('aider: Repo-map'))!;
     expect(map.scope).toBe('agent');
+    expect(map.quotes).toEqual(["Repo-map can't include packages/module/es/src/string.join.ts"]);
     expect(map.text).toBe("Aider warns `Repo-map can't include <file>` (`Has it been deleted from the file system but not from git?`) for a file git still tracks but the disk no longer has: a deletion not yet committed.");
   });
 

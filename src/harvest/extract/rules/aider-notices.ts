@@ -3,9 +3,8 @@
  * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
  * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
  * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
- * message becomes a file name of the first, and a traceback through
- * its own code says aider itself crashed. The notice is
- * aider's own words, so the item is what aider did, not a guess.
+ * message becomes a file name of the first, and a traceback through its own code says aider
+ * itself crashed. The notice is aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -124,6 +123,8 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
 function repoMapDraft(lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l) => REPO_MAP_MISSING.test(l.line));
   if (hits.length === 0 || !lines.some((l) => /deleted from the file system but not from git/.test(l.line))) return undefined;
+  // the evidence quotes the file as the repository names it, not this machine's folders
+  const file = repoPath(REPO_MAP_MISSING.exec(hits[0]!.line)![1]!, bannerValue(lines, GIT_DIR));
   return {
     category: 'tool-quirk',
     scope: 'agent',
@@ -133,7 +134,7 @@ function repoMapDraft(lines: { line: string; event: number }[]): Draft | undefin
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'repo-map'],
-    quotes: [clip(hits[0]!.line, 160)],
+    quotes: [clip(`Repo-map can't include ${file}`, 160)],
     rule: 'aider-notice',
     signature: 'aider repo-map cannot include a deleted file',
     score: 4,
@@ -206,7 +207,10 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
     parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
   }
   // a command run into its text shows as `/ask<text>`: the user's words are this session's
-  const shown = (c: string): string => (c.toLowerCase() === mistyped(c) ? c : `${c.slice(0, mistyped(c)!.length)}<text>`);
+  const shown = (c: string): string => {
+    const meant = mistyped(c);
+    return meant === undefined || c.toLowerCase() === meant ? c : `${c.slice(0, meant.length)}<text>`;
+  };
   const distinct = [...new Map(typos.map((c) => [shown(c), c])).values()];
   if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${distinct.slice(0, 2).map((c) => `${code(shown(c))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
@@ -216,8 +220,8 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
     text: parts.join(' '),
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
-    tags: ['aider', ...commands.slice(0, 3).map((c) => c.slice(1))],
-    quotes: [clip(hits[0]!.line, 160)],
+    tags: ['aider', ...commands.slice(0, 3).map((c) => shown(c).replace(/<text>$/, '').slice(1))],
+    quotes: [`Invalid command: ${shown(commands[0]!)}`],
     rule: 'aider-notice',
     score: 5,
   };
