@@ -143,6 +143,7 @@ function repoMapDraft(lines: { line: string; event: number }[]): Draft | undefin
 
 function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
   const drafts: Draft[] = [];
+  const gitDir = bannerValue(lines, GIT_DIR);
   for (const [re, what] of [
     [SKIPPED_EDIT, 'applies no edit to a file that matches .gitignore: the model\'s edits to'],
     [SKIPPED_ADD, 'takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat'],
@@ -151,7 +152,7 @@ function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
     if (hits.length === 0) continue;
     // a path relative to the repository says where (`models/modules/__init__.py`); an absolute one
     // names this machine's folders, so only its file name is kept
-    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, bannerValue(lines, GIT_DIR))))];
+    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, gitDir)))];
     const edits = re === SKIPPED_EDIT;
     // aider's own files (`.aider.conf.json`) are aider's, not the repository's: an agent-scope
     // item may name them, and say that aider put `.aider*` into .gitignore itself
