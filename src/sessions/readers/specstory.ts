@@ -171,13 +171,11 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const diff = fences.find((f) => f.lang === 'diff');
   let command = typeof input.command === 'string' ? input.command : undefined;
   // labelled fences: the first fence after `- command:` is the command, after `**Result:**` the output
-  const fenceAfter = (label: RegExp): Fence | undefined => {
-    const at = plain.find((l) => label.test(l.text.trim()));
-    return at ? fences.find((f) => f.at.lineNo > at.lineNo) : undefined;
-  };
-  const labelledCommand = fenceAfter(COMMAND_LABEL);
-  const resultLabel = plain.find((l) => RESULT_LABEL.test(l.text.trim()));
-  const labelledOutput = fenceAfter(RESULT_LABEL);
+  const labelAt = (label: RegExp): MdLine | undefined => plain.find((l) => label.test(l.text.trim()));
+  const fenceAfter = (at: MdLine | undefined): Fence | undefined => (at ? fences.find((f) => f.at.lineNo > at.lineNo) : undefined);
+  const labelledCommand = fenceAfter(labelAt(COMMAND_LABEL));
+  const resultLabel = labelAt(RESULT_LABEL);
+  const labelledOutput = fenceAfter(resultLabel);
   if (shellIdx !== -1) command = fences[shellIdx]!.text;
   else if (command === undefined && (shellType || SHELL_TOOLS.has(name ?? ''))) {
     const inline = plain.map((l) => INLINE_COMMAND.exec(l.text.trim())).find((m) => m !== null);
@@ -199,7 +197,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const out: ParsedTool = { name: toolName, input, shell };
   if (command !== undefined) out.command = command;
   if (output) out.output = output;
-  if (resultLabel && RESULT_LABEL.exec(resultLabel.text.trim())![1] === 'Error') out.failed = true;
+  if (resultLabel?.text.trim().startsWith('**Error')) out.failed = true;
   return out;
 }
 
