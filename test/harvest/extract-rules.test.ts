@@ -17,6 +17,7 @@ import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { oversizedOutputDrafts } from '../../src/harvest/extract/rules/oversized-output.js';
 import { slowCommandDrafts } from '../../src/harvest/extract/rules/slow-commands.js';
+import { recipeForm } from '../../src/harvest/extract/rules/command-patterns.js';
 import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import type { Session } from '../../src/sessions/model.js';
 import { editedFiles, viewOf } from '../../src/harvest/extract/view.js';
@@ -305,7 +306,22 @@ describe('report facts', () => {
     const lines = '- HTTP: Bandit adapter on `127.0.0.1:4010`, set in `config/dev.exs`\n- Per-worktree overrides go in `config/dev.local.exs`, which `scripts/setup_worktree.sh` writes\n';
     const texts = (inner: string) => fromReport(`## Report\n\n## CONFIG FILES\n\n### ${inner}\n${lines}\n${GAPS}`).map((d) => d.text);
     expect(texts('config/dev.exs')[0]).toMatch(/^config\/dev\.exs: HTTP: Bandit adapter/);
-    expect(texts('Endpoint settings')[0]).toMatch(/^CONFIG FILES \/ Endpoint settings: HTTP: Bandit adapter/);
+    // a heading in capitals is typography: the subject reads in sentence case (a file name keeps its own)
+    expect(texts('Endpoint settings')[0]).toMatch(/^Config files \/ Endpoint settings: HTTP: Bandit adapter/);
+    const mixed = fromReport(`## Report\n\n## MIX.EXS DEPENDENCIES\n\n### Web stack\n${lines}\n${GAPS}`).map((d) => d.text);
+    expect(mixed[0]).toMatch(/^mix\.exs dependencies \/ Web stack: /);
+  });
+
+  it('names a section by the heading above when its own names only an aspect ("Current State")', () => {
+    const drafts = (inner: string, lines: string) => fromReport(`## Report\n\n## DATABASE\n\n### ${inner}\n${lines}\n${GAPS}`);
+    const db = drafts('Current State', '- SQLite via `ash_sqlite` and `ecto_sqlite3` in `mix.exs`\n- Repo: `lib/app/repo.ex` using `AshSqlite.Repo`\n');
+    expect(db[0]!.text).toMatch(/^Database: SQLite via `ash_sqlite`/);
+    // the heading alone says little: the title goes on with what the section says of it
+    expect(db[0]!.title).toBe('Database: SQLite via ash_sqlite and ecto_sqlite3 in mix.exs');
+    // unless that line is a labelled entry of its own
+    const labelled = drafts('Key Concepts', '- Repo: `lib/app/repo.ex` using `AshSqlite.Repo` with `ash_sqlite`\n- Migrations: `priv/repo/migrations` run by `mix ash.migrate`\n');
+    expect(labelled[0]!.title).toBe('Database');
+    expect(drafts('Connection Pooling', '- Repo: `lib/app/repo.ex` using `AshSqlite.Repo` with `ash_sqlite`\n- Migrations: `priv/repo/migrations` run by `mix ash.migrate`\n')[0]!.title).toBe('Database / Connection Pooling');
   });
 
   it('needs a subject: lines that start with their verb under a generic heading say nothing alone', () => {
@@ -393,6 +409,12 @@ describe('report facts', () => {
     const looked = closing('How the app runs:', '- Looking at the git history, the latest commit moved `NEXT_PUBLIC_CONVEX_URL` from `.env.local` into `convex.json`\n');
     expect(looked).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
     expect(looked).not.toContain('Looking at');
+    // nor the answer word of a reply to the user's question ("No — …")
+    for (const answer of ['No — ', 'Yes, ', 'Right: ']) {
+      const answered = closing('How the app runs:', `- ${answer}the latest commit moved \`NEXT_PUBLIC_CONVEX_URL\` from \`.env.local\` into \`convex.json\`\n`);
+      expect(answered, answer).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
+    }
+    expect(closing('How the app runs:', '- No issues remain once `convex.json` pins the deployment for `NEXT_PUBLIC_CONVEX_URL` in `.env.local`\n')).toContain('No issues remain');
     // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
     const actedOn = (tool: string) => {
       const b = new SessionBuilder().user('start the app');
@@ -1137,6 +1159,33 @@ describe('recurring command sequences', () => {
     expect(texts).toContain('`tk show <id>` → `tk claim <id> --status doing`');
     expect(texts).not.toContain('app-7.1');
     expect(texts).not.toContain('lib/b.ex');
+  });
+});
+
+describe('commands of a recipe', () => {
+  it("hold for the next task: this task's files and picked tests are placeholders, redirections go", () => {
+    expect(recipeForm('npm test -- --run src/plugins/__tests__/reasoning.test.ts -t "Compaction Config"')).toBe('npm test -- --run <test file> -t "<test name>"');
+    expect(recipeForm('python3 render.py rollout-2025-09-08T20-55-49.jsonl -o output.html')).toBe('python3 render.py <file>.jsonl -o <file>.html');
+    expect(recipeForm('./render.py example.jsonl > /dev/null 2> warn.txt')).toBe('./render.py <file>.jsonl');
+    expect(recipeForm('./render.py --all --sessions-dir example 2>/dev/null')).toBe('./render.py --all --sessions-dir example');
+    expect(recipeForm('mix test test/web/live/session_live_test.exs')).toBe('mix test <test file>');
+    expect(recipeForm('go test ./pkg/... -run TestFoo')).toBe('go test ./pkg/... -run "<test name>"');
+    expect(recipeForm('pytest --testNamePattern=slow tests/unit')).toBe('pytest --testNamePattern="<test name>" tests/unit');
+  });
+
+  it("keep the project's own configuration files, directories, URLs and the script an interpreter runs", () => {
+    expect(recipeForm('cargo test --manifest-path crates/x/Cargo.toml')).toBe('cargo test --manifest-path crates/x/Cargo.toml');
+    expect(recipeForm('npx vitest run --config vite.config.ts src/x.test.ts')).toBe('npx vitest run --config vite.config.ts <test file>');
+    expect(recipeForm('FOO=1 node scripts/eval.mjs --extractor model')).toBe('FOO=1 node scripts/eval.mjs --extractor model');
+    expect(recipeForm('curl -s http://localhost:3000/api/health.json')).toBe('curl -s http://localhost:3000/api/health.json');
+    expect(recipeForm('pytest tests/unit')).toBe('pytest tests/unit');
+  });
+
+  it('say a verification once when two runs differ only in the test file', () => {
+    const b = new SessionBuilder().user('fix the parser').tool('Edit', { file_path: 'src/parse.ts', old_string: 'a', new_string: 'b' }, 'ok');
+    b.bash('npx vitest run test/parse.test.ts', '3 passed').bash('npx vitest run test/lex.test.ts', '2 passed').bash('npm run build', 'ok');
+    const verify = extractSession(b.build()).find((c) => c.title.startsWith('Verify changes'));
+    expect(verify?.text).toBe('After changing code, verify with `npx vitest run <test file>`, then `npm run build`; all passed at the end of the session.');
   });
 });
 

@@ -61,7 +61,7 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     }
     windowStart = i + 1;
     if (checks.length < 2) continue;
-    const examples = checks.slice(0, 5).map((f) => code(typical(all, f)));
+    const examples = checks.slice(0, 5).map((f) => code(recipeForm(typical(all, f))));
     // why the checks come first: a hook on the commit (the failing command itself) that ran its
     // own checks and rejected an attempt of this window; log levels and progress tags are no checks
     const hook = [...new Set(all.slice(windowOpen, i).filter((x) => x.fam === r.fam && x.step.failed && actionFamilyOf(x.step.families) === r.fam && HOOK_OUTPUT.test(x.step.output)).flatMap((x) => hookSections(x.step.output)).filter((sec) => !LOG_TAG.test(sec)))];
@@ -90,12 +90,16 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   }
   if (!lastEdit) return undefined;
   const cmds: Run[] = [];
+  const forms: string[] = [];
   for (const r of all) {
     if (r.step.pos <= lastEdit.pos || r.step.failed || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
-    if (!cmds.some((c) => c.simple === r.simple)) cmds.push(r);
+    const form = recipeForm(r.simple);
+    if (forms.includes(form)) continue;
+    forms.push(form);
+    cmds.push(r);
   }
   if (cmds.length < 2) return undefined;
-  const examples = cmds.slice(0, 4).map((c) => code(c.simple));
+  const examples = forms.slice(0, 4).map((f) => code(f));
   return {
     category: 'pattern',
     title: `Verify changes with ${cmds[0]!.fam}`,
@@ -248,6 +252,69 @@ export function generalized(variants: readonly string[]): string {
 
 const PATH_ARG = /^[^-].*(?:\/|\.[a-z]{1,5}$)/i;
 
+/** A file of tests by the usual naming (`x.test.ts`, `x_spec.py`, `test_x.py`, `x_test.exs`). */
+const TEST_FILE = /(?:^|\/)(?:test_[\w-]+\.py|[\w.-]+[._-](?:test|spec)\.[a-z]{1,5}|[\w-]+_(?:test|spec)\.[a-z]{1,5})$/i;
+/** Flags that pick tests by name (`-t "Compaction Config"`, `-k slow`, `--grep`, go's `-run`). */
+const TEST_FILTER = /^(?:-t|-k|-run|--grep|--testNamePattern|--test-name-pattern|--only)$/;
+/** The project's own configuration (`Cargo.toml`, `tsconfig.build.json`, `vite.config.ts`): the
+ * same for every task. */
+const PROJECT_FILE = /(?:^|\/)(?:cargo\.toml|package\.json|tsconfig[\w.-]*\.json|pyproject\.toml|setup\.(?:cfg|py)|go\.mod|mix\.exs|pom\.xml|build\.gradle(?:\.kts)?|[\w-]*compose[\w.-]*\.ya?ml|[\w.-]+\.config\.[a-z]+|\.?[\w-]*rc(?:\.[a-z]+)?|[\w-]+\.(?:ini|toml|cfg))$/i;
+/** A redirection of output (`> /dev/null`, `2> warn.txt`, `2>/dev/null`): how the agent read the
+ * output this time. */
+const REDIRECT = /^(?:\d?>>?|&>)(.*)$/;
+
+/**
+ * A command of a recipe in the form that holds for the next task: the files it names this time
+ * (a test file, the log a script was given) are placeholders (`<test file>`, `<file>.jsonl`),
+ * a test picked by name is `"<test name>"`, and redirections of its output are left out. The
+ * program, a script run by an interpreter, subcommands, flags and directories stay.
+ */
+export function recipeForm(simple: string): string {
+  const parts = [...simple.matchAll(/"[^"]*"|'[^']*'|\S+/g)].map((m) => m[0]);
+  const out: string[] = [];
+  let seenProgram = false;
+  let scriptNext = false;
+  for (let i = 0; i < parts.length; i++) {
+    const raw = parts[i]!;
+    const bare = raw.replace(/^(["'])(.*)\1$/, '$2');
+    const redirect = REDIRECT.exec(raw);
+    if (redirect && raw !== '&') {
+      if (redirect[1] === '' && !raw.endsWith('&1')) i++;
+      continue;
+    }
+    if (!seenProgram) {
+      out.push(raw);
+      // environment settings and wrappers come before the program
+      if (!/^(?:\$env:)?\w+=/.test(raw) && !['sudo', 'env', 'time', 'nohup', 'exec', '&'].includes(raw)) {
+        seenProgram = true;
+        scriptNext = /^(?:.*\/)?(?:python3?|node|ruby|perl|php|bash|sh|deno|bun|elixir|tsx|ts-node)$/.test(bare);
+      }
+      continue;
+    }
+    if (scriptNext && !bare.startsWith('-')) {
+      out.push(raw);
+      scriptNext = false;
+      continue;
+    }
+    const filter = /^(--[\w-]+)=(.*)$/.exec(bare);
+    if (filter && TEST_FILTER.test(filter[1]!)) {
+      out.push(`${filter[1]}="<test name>"`);
+      continue;
+    }
+    if (TEST_FILTER.test(bare) && parts[i + 1] !== undefined) {
+      out.push(raw, '"<test name>"');
+      i++;
+      continue;
+    }
+    if (!bare.includes('://') && PATH_ARG.test(bare) && /\.[a-z]{1,5}$/i.test(bare) && !PROJECT_FILE.test(bare)) {
+      out.push(TEST_FILE.test(bare) ? '<test file>' : `<file>${/\.[a-z]{1,5}$/i.exec(bare)![0]}`);
+      continue;
+    }
+    out.push(raw);
+  }
+  return out.join(' ');
+}
+
 /** Three or more paths in one command (`git add a.ex b.ex c.js`) are the files of this task. */
 function withoutFileList(command: string): string {
   const t = tokens(command);
@@ -276,16 +343,18 @@ function scriptInvocations(all: readonly Run[]): Draft[] {
   const drafts: Draft[] = [];
   for (const [script, list] of [...byScript.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (list.length < 3) continue;
+    // one example per set of flags, in the form that holds for the next run (the files it was
+    // given and where its output went this time are that run's)
     const shapes = new Map<string, string>();
     for (const r of list) {
       const flags = tokens(r.simple).filter((x) => /^--?[a-zA-Z]/.test(x)).sort().join(' ');
-      if (!shapes.has(flags)) shapes.set(flags, r.simple);
+      if (!shapes.has(flags)) shapes.set(flags, recipeForm(r.simple));
     }
-    const examples = [...shapes.values()].slice(0, 3).map((s) => code(s));
+    const examples = [...new Set(shapes.values())].slice(0, 3).map((s) => code(s));
     drafts.push({
       category: 'fact',
       title: `How ${script} is run`,
-      text: `${code(script)} is run as ${examples.join('; also ')} (${list.length} successful runs).`,
+      text: `${code(script)} is run as ${examples.join('; also ')}.`,
       confidence: CONFIDENCE.verified,
       event: list[0]!.step.call.index,
       tags: [script, list[0]!.fam.split(' ')[0]!],

@@ -71,7 +71,28 @@ function context(section: Section): string {
  * as the subject of a fact. */
 function subjectOf(section: Section, ctx: string): string {
   const inner = section.headings[section.headings.length - 1];
-  return inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx;
+  const path = ctx.split(' / ');
+  // "DATABASE / Current State": the aspect names no subject; the heading above it does
+  if (path.length === 2 && ASPECT_HEADING.test(path[1]!.trim())) return sentenceCase(path[0]!);
+  return sentenceCase(inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx);
+}
+
+/** Headings that name an aspect of what the heading above names ("Current State", "Key
+ * Concepts", "Output"), not a subject of their own. */
+const ASPECT_HEADING = /^(?:(?:the )?current (?:state|setup)|overview|details|key (?:concepts|components|points|facts|ideas)|output|structure|contents|notes|usage|general)$/i;
+
+/** A heading in capitals ("MIX.EXS DEPENDENCIES") is the report's typography: in a fact's
+ * subject it reads as shouting. */
+function sentenceCase(heading: string): string {
+  return heading
+    .split(' / ')
+    .map((h) => {
+      if (!/[A-Z]{2}/.test(h) || /[a-z]/.test(h)) return h;
+      const lower = h.toLowerCase();
+      // a file name keeps its case ("MIX.EXS DEPENDENCIES" is about mix.exs)
+      return /^[\w-]+\.[a-z]{1,5}\b/.test(lower) ? lower : lower.charAt(0).toUpperCase() + lower.slice(1);
+    })
+    .join(' / ');
 }
 
 /** A heading that names a file or a code identifier (`x`, dev.exs). */
@@ -193,15 +214,19 @@ const SHA_ASIDE = /\s*\((?:commit )?`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{
 /** "Found it.", "Found the problem:": the agent announcing its find, before it says what it is. */
 const FOUND_LEAD = /^(?:found it|found (?:the|a) (?:issue|problem|bug|cause|culprit))[.!:]\s+/i;
 
+/** "No — all three overrides need to stay …", "Yes, …": the answer to the user's question,
+ * before the fact that answers it. */
+const ANSWER_LEAD = /^(?:no|yes|yep|nope|correct|right|exactly|indeed)\s*(?:[—–]|--?|[,.:!])\s+(?=\S)/i;
+
 /** "Looking at the git history, …", "After reviewing the code, …": how the agent looked, not
  * what it found. */
 const LOOKED_LEAD = /^(?:looking (?:at|through)|checking|after (?:reviewing|looking (?:at|through)|checking|reading)|having (?:looked at|checked|reviewed|read))\b[^,]{0,80},\s*/i;
 
-/** A report line as a fact states it: without the agent's announcement, how it looked, or a
- * commit's SHA. */
+/** A report line as a fact states it: without the agent's announcement, its answer word, how it
+ * looked, or a commit's SHA. */
 function factLine(text: string): string {
   const line = text.replace(FOUND_LEAD, '').replace(SHA_ASIDE, '');
-  const fact = line.replace(LOOKED_LEAD, '');
+  const fact = line.replace(ANSWER_LEAD, '').replace(LOOKED_LEAD, '');
   return fact === line ? line : fact.charAt(0).toUpperCase() + fact.slice(1);
 }
 
@@ -241,7 +266,10 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     score,
     draft: {
       category,
-      title: (subject || parts[0]!).replace(/`/g, ''),
+      // a subject that is only the heading above an aspect ("Database") says little alone: the
+      // title goes on with what the section says of it ("Database: SQLite via ash_sqlite")
+      // (not when that line is itself a labelled entry: "Unit tests: `vitest run src`")
+      title: (subject && subject !== ctx && !subject.includes(' / ') && !NAMES_FILE.test(subject) && !/^[^:`]{1,40}:/.test(parts[0]!) ? `${subject}: ${clip(parts[0]!, 60)}` : subject || parts[0]!).replace(/`/g, ''),
       text,
       confidence: CONFIDENCE.stated,
       event: report.event,
