@@ -547,6 +547,11 @@ describe('what a failure teaches', () => {
     expect(causes('So the plan is to pin `werkzeug` because the resolver cannot upgrade it.')).not.toContain('the plan is');
     // the agent's own to-do in a cause is what anyone meeting the error has to do
     expect(causes('The resolver fails because I need to pin `werkzeug` 3 for `flask` 3.')).toContain('because you need to pin `werkzeug` 3');
+    // the agent's own act this session is its story, not why the tool fails for the next one
+    expect(causes('The resolver fails because I didn\'t pin `werkzeug` 3 in `requirements.txt` for `flask` 3.')).not.toContain('Cause:');
+    expect(causes('I modified `requirements.txt` to include `werkzeug` 9 but the resolver fails due to the pin.')).not.toContain('Cause:');
+    expect(causes("There's an npm error about a missing version of `werkzeug` because of the pin.")).not.toContain('Cause:');
+    expect(causes('However, the resolver fails because `flask` 3 requires `werkzeug` 3, which the old `requirements.txt` pins to 2.')).toContain('Cause: The resolver fails because');
     // the same command again from the checkout, with nothing in between, is a retry, not a fix
     expect(failThenFix('cd ~/src/app && npm view enhanced-resolve versions --json | cat', 'npm error Missing script: "buildcd"', 'Let me run that again.', 'npm view enhanced-resolve versions --json | cat')).toEqual([]);
   });

@@ -102,9 +102,10 @@ interface SentenceFacts {
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 
-/** "I noticed the output shows an Error: …", "It says to install …", "The errors are E0401, which
+/** "I noticed the output shows an Error: …", "It says to install …", "there's an npm error about
+ * …", "The errors are E0401, which
  * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
-const READS_BACK = /\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
+const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
 
 /** "The plan is to move …": what the agent will do next, not why it failed. */
 const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b/i;
@@ -112,9 +113,14 @@ const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;
 
+/** "because I didn't close the string", "I modified package.json to include …", "I need the
+ * X package": the agent's own act or want this session. Its slip is the story of this session, not why the code or the tool fails
+ * for the next one (and its account of what it did was wrong as often as not). */
+const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b/;
+
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
-  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s);
+  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
   return {
     text: s,
     excluded,
@@ -164,7 +170,7 @@ function joined(a: string, b: string): string {
  * cause it stands alone. */
 function standalone(s: string): string {
   return s
-    .replace(/^(?:But|And|So|Also),?\s+(\S)/, (_, c: string) => c.toUpperCase())
+    .replace(/^(?:But|And|So|Also|However),?\s+(\S)/, (_, c: string) => c.toUpperCase())
     .replace(FOUND_IT, (_, c: string) => c.toUpperCase())
     .replace(OWN_NEED, 'you $1');
 }

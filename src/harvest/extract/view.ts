@@ -295,6 +295,7 @@ export const EDIT_TOOLS = new Set([
   'str_replace_editor', 'create_file', 'search_replace', 'patch',
   // Cursor's and Copilot's newer edit tools, as SpecStory exports name them
   'edit_file_v2', 'copilot_replaceString', 'copilot_createFile', 'copilot_insertEdit',
+  'replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file',
   // aider's reader names each SEARCH/REPLACE or whole-file block the model wrote an `edit`
   'edit',
 ]);
@@ -305,6 +306,7 @@ export const READ_TOOLS = new Set([
   'file_search', 'view', 'read_many_files',
   // Cursor's and Copilot's newer read and search tools (SpecStory exports)
   'read_file_v2', 'list_dir', 'grep_search', 'glob_file_search', 'ripgrep_raw_search', 'semantic_search_full', 'copilot_readFile',
+  'semantic_search',
   // Gemini CLI's panel titles in a copied terminal (console-md)
   'ReadFile', 'ReadManyFiles', 'ReadFolder', 'FindFiles', 'SearchText',
 ]);

@@ -121,6 +121,35 @@ const INLINE_COMMAND = /^(?:- command: )?`(.+)`$/;
  * that follows (`**Result:**` or `**Error:**`, then a bare fence). */
 const COMMAND_LABEL = /^- command:\s*$/;
 const RESULT_LABEL = /^\*\*(Result|Error):\*\*\s*$/;
+/** Copilot's input list (`**Input:**`, then `- filePath: `x`` or `- newString:` before a fence):
+ * the arguments of the call, never its output. */
+const INPUT_LABEL = /^\*\*Input:\*\*\s*$/;
+const INPUT_ITEM = /^- (\w+):(?:\s+`(.*)`)?\s*$/;
+
+/** The arguments a Copilot input list gives, and the fences that held multi-line values. */
+function inputList(plain: readonly MdLine[], fences: readonly Fence[], end: number): { input: Record<string, string>; fences: Set<Fence> } {
+  const input: Record<string, string> = {};
+  const used = new Set<Fence>();
+  const label = plain.find((l) => INPUT_LABEL.test(l.text.trim()));
+  if (!label) return { input, fences: used };
+  const items = plain.filter((l) => l.lineNo > label.lineNo && l.lineNo < end);
+  items.forEach((l, i) => {
+    const m = INPUT_ITEM.exec(l.text.trim());
+    if (!m) return;
+    if (m[2] !== undefined) {
+      input[m[1]!] = unescapeHtml(m[2]);
+      return;
+    }
+    // `- newString:` owns the fence that follows it, before the next item
+    const next = items[i + 1]?.lineNo ?? end;
+    const value = fences.find((f) => f.at.lineNo > l.lineNo && f.at.lineNo < next);
+    if (value) {
+      input[m[1]!] = value.text;
+      used.add(value);
+    }
+  });
+  return { input, fences: used };
+}
 
 function parseTool(lines: MdLine[]): ParsedTool {
   let name: string | undefined;
@@ -165,8 +194,10 @@ function parseTool(lines: MdLine[]): ParsedTool {
   if (current) fences.push({ lang: current.lang, text: current.body.join('\n'), at: current.at });
 
   const desc = describe(summary ?? plain[0]?.text.trim() ?? '');
-  const input: Record<string, unknown> = { ...(desc?.input ?? {}) };
-  if (summary !== undefined && !desc) input.summary = summary;
+  const resultAt = plain.find((l) => RESULT_LABEL.test(l.text.trim()))?.lineNo ?? Infinity;
+  const listed = inputList(plain, fences, resultAt);
+  const input: Record<string, unknown> = { ...listed.input, ...(desc?.input ?? {}) };
+  if (summary && !desc) input.summary = summary;
   const shellIdx = fences.findIndex((f) => SHELL_LANGS.has(f.lang));
   const diff = fences.find((f) => f.lang === 'diff');
   let command = typeof input.command === 'string' ? input.command : undefined;
@@ -188,9 +219,9 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const toolName = name ?? desc?.name ?? (shell ? 'run_terminal_cmd' : diff ? 'edit_file' : 'unknown');
 
   let output: ParsedTool['output'];
-  const outFence = labelledOutput ?? fences.find((f, i) => i > shellIdx && f !== labelledCommand && OUTPUT_LANGS.has(f.lang));
+  const outFence = labelledOutput ?? fences.find((f, i) => i > shellIdx && f !== labelledCommand && !listed.fences.has(f) && OUTPUT_LANGS.has(f.lang));
   if (outFence) output = { text: outFence.text, at: outFence.at };
-  else if (summary !== undefined && !diff && !shell && plain.length > 0) {
+  else if (summary !== undefined && !diff && !shell && plain.length > 0 && !plain.some((l) => INPUT_LABEL.test(l.text.trim()))) {
     // a <details> body (search hits, directory listing) is the tool's result
     output = { text: joinText(plain), at: plain[0]! };
   }
@@ -337,6 +368,13 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       warnLineQuality(warnings, l, 'cut');
       const line: MdLine = { text: l.text, lineNo: l.lineNo, offset: l.offset };
       const text = l.text;
+      if (fence.inside && text.startsWith('_**') && HEADER.exec(text)?.[2] !== undefined) {
+        // A dated section header (`_**User (2025-10-16 20:52:31Z)**_`) is only ever written at
+        // the top level: the fence open before it was never closed (SpecStory leaves a lone
+        // ``` in some Copilot turns). Reading on inside it would swallow the rest of the chat.
+        warnings.add(fenceStart, 'code block not closed before the next chat section');
+        fence.reset();
+      }
       if (fence.inside) {
         // SpecStory glues the closing ``` of an injected rule onto its last line; the `---`
         // that follows still ends the chunk.
