@@ -983,6 +983,12 @@ describe('listed open questions', () => {
     expect(closing('What if `handleRelease` is called twice before the first stop request has finished?\n\nThe build itself links.')).toHaveLength(1);
     // context after a question is no answer to it
     expect(closing('Should the retry count of `SyncService` be configurable per tenant? Right now it is hardcoded to 3.')).toHaveLength(1);
+    // questions laid out side by side in a list are options for the user to choose, in any language
+    const options = closing('Clarify how `User` relates to `Person`, for example:\n    *   ¿`User` *extiende* `Person` (un usuario es una persona con credenciales)?\n    *   ¿Un `User` *tiene una* `Person` asociada como perfil?\n');
+    expect(options).toEqual([]);
+    // a question alone in a list item is still one, without its list marker
+    const alone = closing('Left open:\n- Why does the linker still pull `libsecp256k1.a` from the old build directory path?\n');
+    expect(alone.map((d) => d.title)).toEqual(['Open: Why does the linker still pull `libsecp256k1.a` from the…']);
   });
 });
 

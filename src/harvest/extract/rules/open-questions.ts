@@ -87,15 +87,30 @@ function answeredInLine(text: string, question: string): boolean {
 }
 const VERDICT = /^(?:yes|no)\b|\b(?:(?:that|this|which|it)(?:'s| is) (?:fine|ok(?:ay)?|correct|good|safe|handled|expected|not (?:a|an) (?:problem|issue))|prevents? (?:it|that|this|double|duplicate)|(?:is|are) handled)\b/i;
 
+/** List items that are questions next to a sibling question ("For example: - Does `User` extend
+ * `Person`? - Does a `User` have a `Person`?"): options laid out for the user to choose from,
+ * in any language, not a question left open. */
+function optionQuestions(text: string): string[] {
+  const items = text.split('\n').map((l) => {
+    const m = /^(\s*)(?:[-*+•]|\d+[.)])\s+(.*\?)\s*$/.exec(l);
+    return m ? { indent: m[1]!.length, text: m[2]! } : undefined;
+  });
+  // compared without emphasis marks, which the sentences are read without
+  return items.filter((it, i) => it && [items[i - 1], items[i + 1]].some((n) => n && n.indent === it.indent)).map((it) => it!.text.replace(/[*_]/g, ''));
+}
+
 /** Doubts and real questions in the agent's last message. */
 function closingDoubts(view: SessionView): Draft[] {
   const last = [...view.events].reverse().find((e) => e.kind === 'assistant');
   if (!last || last.kind !== 'assistant') return [];
   const drafts: Draft[] = [];
-  for (const s of sentences(last.text)) {
+  const options = optionQuestions(last.text);
+  for (const raw of sentences(last.text)) {
+    // a list item's marker is no part of the question
+    const s = raw.replace(/^(?:[-*+•]|\d+[.)])\s+/, '');
     // (in a language the rules cannot read, an offer to the user cannot be told from a question)
-    if (unreadableProse(s)) continue;
-    const question = s.endsWith('?') && !OFFER.test(s) && !answeredInLine(last.text, s);
+    if (unreadableProse(s) || options.some((o) => o.includes(s.replace(/[*_]/g, '')))) continue;
+    const question = s.endsWith('?') && !OFFER.test(s) && !answeredInLine(last.text, raw);
     if (!question && !DOUBT.test(s)) continue;
     // a question must stand alone for a later reader: "What about X?" does not
     if (concreteness(s) === 0 || s.split(/\s+/).length < 8) continue;
