@@ -94,6 +94,17 @@ describe('aider notices', () => {
     expect(await notices(`${launch('')}#### /add /etc/app.conf  \n> Error creating file /etc/app.conf: [Errno 13] Permission denied  \n`)).toEqual([]);
   });
 
+  it('reads a file aider named after the line above a code block (a heading) as its edit format at work', async () => {
+    const whole = (above: string, name: string) =>
+      `${launch('--model ollama_chat/devstral').replace('with diff edit format', 'with whole edit format')}#### explain the flow  \n\nThe flow:\n\n${above}\n\`\`\`\n[UI] -> [API] -> [DB]\n\`\`\`\n\n> Tokens: 11k sent, 4.2k received.  \n> ${name}  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to ${name}  \n> Commit 2c924fe docs: add the flow  \n`;
+    const [item] = await notices(whole('### Topology', 'Topology'));
+    expect(item!.scope).toBe('agent');
+    expect(item!.title).toBe('aider takes the line above a code block for a file name');
+    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`).");
+    // a file the model meant (a path, an extension, a name such as Makefile) is no stray
+    for (const name of ['docs/flow.md', 'flow.md', 'Makefile']) expect(await notices(whole(name, name)), name).toEqual([]);
+  });
+
   it('leaves alone a file the user declined to create', async () => {
     expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
   });

@@ -3,8 +3,8 @@
  * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
  * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
  * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
- * message becomes a file name of the first, and a traceback through its own code says aider
- * itself crashed. The notice is aider's own words, so the item is what aider did, not a guess.
+ * message becomes a file name of the first, a line of the reply above a code block becomes a
+ * file's name, and a traceback through its own code says aider itself crashed. The notice is aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -296,10 +296,64 @@ function commandAsFileDraft(lines: { line: string; event: number }[]): Draft | u
   };
 }
 
+const APPLIED = /^Applied edit to (.+?)\s*$/;
+const EDIT_FORMAT = /^(?:Main )?[Mm]odel: .* with (\S+) edit format\b/;
+/** Files that are named without an extension. */
+const BARE_FILE_NAMES = /^(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|Vagrantfile|Jenkinsfile|LICENSE|README|CHANGELOG|NOTICE|AUTHORS|CODEOWNERS|VERSION|\.[\w.-]+)$/;
+
+/** The line above a fence as aider reads it for a file name (`### Topology` → `Topology`). */
+function asFileName(line: string): string {
+  return line.trim().replace(/^#+\s*/, '').replace(/^[*`]+|[*`:]+$/g, '').trim();
+}
+
+/** Whether `name` could be a file name a model meant: a path, a name with an extension, or a
+ * file that has none by custom; a heading word or a line of prose is none. */
+function plausibleFile(name: string): boolean {
+  return !/\s/.test(name) && (/[./\\]/.test(name) || BARE_FILE_NAMES.test(name));
+}
+
+/** Aider writing a file named after a line of the reply (`Applied edit to Topology`, from a
+ * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
+ * just above a fence names the file the block is written to, whatever that line says. */
+function strayFileDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  for (const step of view.steps) {
+    // (the reader gives each edit aider applied as an `edit` call and its notice as the result)
+    const applied = APPLIED.exec(step.output.trim());
+    const name = applied?.[1];
+    if (step.call.name !== 'edit' || name === undefined || plausibleFile(name)) continue;
+    const hit = { line: applied![0], event: step.call.index };
+    // the reply that held it: a line that reads as `name` right above a fence
+    const reply = [...view.session.events].reverse().find((e) => e.kind === 'assistant' && e.index < hit.event);
+    if (!reply || reply.kind !== 'assistant') continue;
+    const replyLines = reply.text.split('\n');
+    const at = replyLines.findIndex((l, i) => asFileName(l) === name && /^\s*(?:```|~~~)/.test(replyLines[i + 1] ?? ''));
+    if (at < 0) continue;
+    const format = bannerValue(lines, EDIT_FORMAT);
+    const above = clip(replyLines[at]!.trim(), 60);
+    // aider's auto-commit follows the edit before the next message
+    const nextPrompt = view.prompts.find((p) => p.index > hit.event)?.index ?? Infinity;
+    const committed = view.steps.some((s) => s.call.name === 'commit' && s.call.index > hit.event && s.call.index < nextPrompt);
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: 'aider takes the line above a code block for a file name',
+      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider create ${committed ? 'and commit ' : ''}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}).`,
+      confidence: CONFIDENCE.stated,
+      event: hit.event,
+      tags: ['aider', 'edit-format', 'file-name'],
+      quotes: [clip(hit.line, 160)],
+      rule: 'aider-notice',
+      signature: 'aider line above a fence taken as a file name',
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
