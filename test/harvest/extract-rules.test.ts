@@ -587,6 +587,19 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it('says a wrapper message hides the real error "every" time only when no failure came back otherwise', () => {
+    const denied = 'failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: ';
+    const session = (extra: boolean) => {
+      const b = new SessionBuilder({ format: 'codex', agent: 'codex' }).user('render the log');
+      b.tool('shell', { command: ['python3', 'render.py', 'a.jsonl'] }, `${denied}SyntaxError: invalid syntax`, { isError: true });
+      b.tool('shell', { command: ['python3', 'render.py', 'b.jsonl'] }, `${denied}FileNotFoundError: b.jsonl`, { isError: true });
+      if (extra) b.tool('shell', { command: ['rg', '-n', 'x', 'src'] }, 'exit code 1', { isError: true });
+      return toolQuirkDrafts(viewOf(b.build())).find((d) => d.title.startsWith('Misleading failure'))!.text;
+    };
+    expect(session(false)).toBe('Every failing `shell` command is reported as `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error` although its stderr shows the real error; read stderr before assuming that message.');
+    expect(session(true)).toMatch(/^A failing `shell` command can be reported as /);
+  });
+
   it('says what to do about cut output by the kind of call: narrow a search, read a saved file, slice a log', () => {
     const cut = (tool: string, input: Record<string, unknown>, output: string) => toolQuirkDrafts(viewOf(new SessionBuilder().user('find the config').tool(tool, input, output).build()))[0]!.text;
     const saved = '<persisted-output>\nOutput too large (34.6KB). Full output saved to: /home/dev/.claude/projects/x/tool-results/t.txt\n\nPreview (first 2KB):\na.json\n</persisted-output>';

@@ -448,11 +448,15 @@ function wrapperMessage(view: SessionView): Draft | undefined {
     const causes = [...new Set(steps.map((s) => errorLine(oneLine(s.output).split(/stderr:/i)[1] ?? '', 70)))].filter(Boolean);
     if (steps.length < 2 || causes.length < 2) continue;
     const first = steps[0]!;
+    // "every" only when no failure of the tool came back otherwise; the stderr lines are this
+    // session's errors, kept as evidence, not in the text
+    const every = view.steps.every((x) => !x.failed || x.call.name !== first.call.name || steps.includes(x));
+    const subject = every ? `Every failing ${code(first.call.name)} command is reported` : `A failing ${code(first.call.name)} command can be reported`;
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `Misleading failure message from ${first.call.name}`,
-      text: `Every failing ${code(first.call.name)} command is reported as ${code(clip(prefix, 110))} although stderr shows the real cause (${causes.slice(0, 2).map((c) => code(c)).join(', ')}); read stderr before assuming that message.`,
+      text: `${subject} as ${code(clip(prefix, 110))} although its stderr shows the real error; read stderr before assuming that message.`,
       confidence: CONFIDENCE.verified,
       event: first.outputEvent,
       tags: [first.call.name, 'stderr'],
