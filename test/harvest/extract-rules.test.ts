@@ -1555,6 +1555,22 @@ describe('user corrections: what is one', () => {
     expect(d!.text).not.toContain('the agent then ran');
   });
 
+  it("shows the agent's next command only when it carries what the correction names", () => {
+    const after = (command: string) =>
+      userCorrectionDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('find the book in the library database')
+            .assistant('I will read the whole diary log first.')
+            .user("no, don't read whole logs: query the `ZBOOK` table for the prefix \"Automobil v podnikan\"")
+            .bash(command, 'ok')
+            .build(),
+        ),
+      )[0]!.text;
+    expect(after("sqlite3 library.sqlite \"SELECT ZTITLE FROM ZBOOK WHERE ZTITLE LIKE 'Automobil v podnikan%'\"")).toContain('the agent then ran');
+    expect(after('git stash && npm run build')).not.toContain('the agent then ran');
+  });
+
   it("adds no lead-in, look around or patch of the agent, nor its reading of the correction", () => {
     const b = new SessionBuilder()
       .user('store the sync state')

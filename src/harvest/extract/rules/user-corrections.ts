@@ -264,7 +264,10 @@ function fromPrompts(view: SessionView): Draft[] {
     // applied through the shell, or a script whose body the command line leaves out (`python3 -
     // <<EOF … EOF`), says nothing about what the correction was about
     const ran = view.steps.find((s) => s.call.index > p.index && s.call.index < next && s.command !== undefined && !s.failed && !s.rejected && !/^apply_?patch$/.test(s.program) && !HEREDOC_ELIDED.test(s.command) && s.families.some((f) => f && !isReadOnly(f)));
-    if (ran) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
+    // …and only a command that carries something the correction names (its quoted text, one of
+    // its longer words): another is the agent's next step, whatever it was (a reviewer found "the
+    // agent then ran sqlite3" under "read only the lines I gave you")
+    if (ran && carriesCorrection(ran.command!, text)) context.push(`the agent then ran ${code(clip(ran.command!, 120))}`);
     // (the agent's next sentence is its reading of the correction, not the user's knowledge:
     // reviewers found it quoting a reading the user then overruled, or a path it never checked)
     // A correction of something the agent did (or tried: a rejected call) is a pitfall; a
@@ -294,6 +297,17 @@ function fromPrompts(view: SessionView): Draft[] {
   });
   return drafts;
 }
+
+/** Whether a command holds a quoted phrase of the correction or one of its words of five or
+ * more letters (`Automobil` in `sqlite3 … LIKE 'Automobil v podnikan%'`). */
+function carriesCorrection(command: string, correction: string): boolean {
+  const cmd = command.toLowerCase();
+  const quoted = [...correction.matchAll(/"([^"]{3,})"|“([^”]{3,})”|`([^`]{3,})`/g)].map((m) => (m[1] ?? m[2] ?? m[3]!).toLowerCase());
+  if (quoted.some((q) => cmd.includes(q))) return true;
+  const words = correction.toLowerCase().match(/[\p{L}\d_-]{5,}/gu) ?? [];
+  return words.some((w) => !COMMON_WORDS.has(w) && cmd.includes(w));
+}
+const COMMON_WORDS = new Set(['should', 'would', 'could', 'about', 'there', 'their', 'which', 'these', 'those', 'where', 'while', 'because', 'always', 'never', 'instead', 'please', 'again', 'first', 'other', 'every', 'before', 'after', 'still', 'using', 'other']);
 
 /** The option labels the agent offered for one question of an AskUserQuestion-style call. */
 function optionLabels(input: Record<string, unknown>, question: string): string[] {
