@@ -1424,7 +1424,7 @@ describe('user corrections: what is one', () => {
       .user('No, the git settings live in the `settings` repo, not in ~/.gitconfig')
       .assistant("I'll update the shared/gitconfig file with the recommended settings:")
       .build();
-    expect(userCorrectionDrafts(viewOf(named))[0]!.text).toMatch(/^User correction: No, the git settings live in the `settings` repo/);
+    expect(userCorrectionDrafts(viewOf(named))[0]!.text).toMatch(/^User correction: The git settings live in the `settings` repo/);
   });
 
   it('drops praise that moves on, an opinion on what to do, a request, a follow-up and a stopgap', () => {
@@ -1553,6 +1553,13 @@ describe('user corrections: what is one', () => {
     );
     expect(d!.category).toBe('pattern');
     expect(d!.text).not.toContain('the agent then ran');
+  });
+
+  it('leaves out the words that only mark disagreement ("NO. Listen."), in the item but not in a quote of the user', () => {
+    const drafts = (said: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('plan the research agent').assistant('I will use `gpt-4o` for every step of the planner.').user(said).build()));
+    const [d] = drafts('NO. Listen. Use `gpt-4o-mini` for the planner steps.');
+    expect(d!.text).toBe('User correction: Use `gpt-4o-mini` for the planner steps.');
+    expect(d!.title).toBe('Use `gpt-4o-mini` for the planner steps.');
   });
 
   it("shows the agent's next command only when it carries what the correction names", () => {

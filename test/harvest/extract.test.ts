@@ -118,7 +118,7 @@ describe('extractSession: user corrections', () => {
     const facts = extractSession(session).filter((c) => c.rule === 'user-correction');
     expect(facts).toHaveLength(1);
     expect(facts[0]!.category).toBe('fact');
-    expect(facts[0]!.text).toContain("it's not a jsonl file");
+    expect(facts[0]!.text).toContain("It's not a jsonl file");
     expect(facts[0]!.confidence).toBe(CONFIDENCE.stated);
   });
 });

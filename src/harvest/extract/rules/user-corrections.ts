@@ -172,6 +172,13 @@ function correctionText(prompt: string): string {
   return all.filter((s) => chosen.has(s)).join(' ');
 }
 
+/** "NO. Listen. Use gpt-4o-mini.": the words that only mark disagreement say nothing the item's
+ * "User correction:" does not; the correction is what follows them. */
+function withoutInterjection(text: string): string {
+  const rest = text.replace(INTERJECTION, '');
+  return rest.length >= 12 && rest !== text ? rest.charAt(0).toUpperCase() + rest.slice(1) : text;
+}
+
 /** A short correction whose subject is a pronoun ("no it should be http") names nothing alone. */
 const PRONOUN_LED = /^(?:(?:no+|nope|wrong)\b[\s,.!]*)?(?:it|this|that|they|these|those)(?:'s|\s)/i;
 /** Narration of what the agent will do next, not a statement of how things are. */
@@ -249,7 +256,8 @@ function fromPrompts(view: SessionView): Draft[] {
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
-    const text = correctionText(p.text);
+    const said = correctionText(p.text);
+    const text = withoutInterjection(said);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     // a standing rule ("always …", "next time …") reaches past the draft it was said about
@@ -285,7 +293,7 @@ function fromPrompts(view: SessionView): Draft[] {
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
       text: stated
-        ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(text, 80)}")`
+        ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(said, 80)}")`
         : `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
       confidence: CONFIDENCE.stated,
       event: p.index,
