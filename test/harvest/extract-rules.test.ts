@@ -672,6 +672,13 @@ describe('tool quirks of the agent', () => {
     expect(quirks[0]!.text).toContain('`sandbox_permissions: "require_escalated"`');
     // a permission error nothing resolved is a symptom, not a lesson
     expect(toolQuirkDrafts(viewOf(session(false)))).toEqual([]);
+    // the sandbox failing to start the command at all is the same lesson; a command that ran in
+    // it and failed (its stderr follows) is not
+    const runner = 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })';
+    const started = (output: string) =>
+      toolQuirkDrafts(viewOf(new SessionBuilder().user('list the repo').tool('shell_command', { command: 'Get-ChildItem -Force' }, output, { isError: true }).tool('shell_command', { command: 'Get-ChildItem -Force', sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\nsrc').build())).map((d) => d.title);
+    expect(started(runner)).toEqual(['The sandbox blocks Get-ChildItem: rerun it with escalated permissions']);
+    expect(started('failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: Get-ChildItem: Cannot find path')).toEqual([]);
   });
 
   it('names the sibling-cascade of parallel calls once', () => {

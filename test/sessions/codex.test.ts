@@ -193,6 +193,25 @@ describe('Codex reader: details', () => {
     expect(s!.endedAt).toBe('2026-01-05T10:00:07.000Z'); // the time of the last, skipped, record
   });
 
+  it('a command that could not start ("execution error: …", no exit code) failed', async () => {
+    const file = join(tempDir(), 'rollout-start.jsonl');
+    const env = (type: string, payload: Record<string, unknown>, t: number) => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
+    const call = (id: string, command: string, t: number) => env('response_item', { type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command }), call_id: id }, t);
+    const output = (id: string, text: string, t: number) => env('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+    writeFileSync(
+      file,
+      [
+        env('session_meta', { id: 'start-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: 'C:\\repos\\app' }, 0),
+        call('c1', 'Get-ChildItem -Force', 1),
+        output('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
+        call('c2', 'Get-ChildItem -Force', 3),
+        output('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
+      ].join('\n') + '\n',
+    );
+    const [s] = await codexReader.read(file);
+    expect(results(s!).map((r) => r.isError)).toEqual([true, false]);
+  });
+
   it('recognises injected context and repository names', () => {
     expect(isInjectedCodexText('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
     expect(isInjectedCodexText('<turn_aborted>\nThe user interrupted.\n</turn_aborted>')).toBe(true);

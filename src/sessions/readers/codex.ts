@@ -100,7 +100,9 @@ interface ParsedOutput {
 const EXITED_RE = /^Process exited with code (-?\d+)\s*$/m;
 const RUNNING_RE = /^Process running with session ID (\d+)\s*$/m;
 const EXIT_CODE_LINE_RE = /^Exit code: (-?\d+)\s*$/m;
-const FAILED_TOOL_RE = /^[a-z_]+ failed: /;
+/** `apply_patch failed: …`, and `execution error: Io(…)`: a command that could not even start
+ * (Windows' sandbox runner refusing, `CreateProcessAsUserW failed: 1312`). */
+const FAILED_TOOL_RE = /^(?:[a-z_]+ failed: |execution error: )/;
 const SANDBOX_EXIT_RE = /exit code: (-?\d+)/;
 
 /** `legacyShell`: a legacy shell call, whose successful results are always the JSON envelope. */

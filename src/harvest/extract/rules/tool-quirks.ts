@@ -19,6 +19,9 @@ export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 't
 const MISSING_COMMAND = /command not found: ([\w.+-]*[a-zA-Z][\w.+-]*)|(?:^|[\s:])([\w.+-]*[a-zA-Z][\w.+-]*): (?:command )?not found\b|'([\w.+-]+)' is not recognized as an internal/m;
 const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([\w.]+)'/;
 const PERMISSION = /permission denied|EACCES|operation not permitted/i;
+/** The sandbox itself refusing or failing to start the command (`windows sandbox: runner error:
+ * CreateProcessAsUserW failed`): no stderr of a command that ran follows. */
+const SANDBOX_REFUSAL = /\bsandbox\b.{0,60}\b(?:error|denied|refused|blocked)\b/i;
 const TOO_LARGE = /exceeds (?:the )?maximum allowed (?:size|tokens)|file (?:is )?too large|content \([\d.]+\s*[KMG]?B\) exceeds/i;
 const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a directory/i;
 /** MISSING_COMMAND and MISSING_MODULE, after a cheap search for a literal every match contains
@@ -117,7 +120,7 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
-  if (PERMISSION.test(out)) return 'permission';
+  if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
   if (TOO_LARGE.test(out)) return 'too-large';
   if (isEditStep(s)) return 'edit-refused';
   if (!s.command && !READ_TOOLS.has(s.call.name) && !PATH_PROBLEM.test(out) && out.trim().length > 0) return 'tool-refusal';
