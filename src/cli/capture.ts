@@ -19,6 +19,7 @@ import { forEachSessionFile } from '../sessions/read.js';
 import { parseFromList } from '../sessions/walk.js';
 import { renderCaptured } from '../sessions/captured.js';
 import { withParentEdits } from '../harvest/parent-edits.js';
+import { withAiderLaunches } from '../harvest/aider-launches.js';
 import { redact, isGenericUserName } from '../redact/index.js';
 import { resolveRepo } from '../harvest/repo-name.js';
 import { usersFromPath } from '../harvest/redact-candidate.js';
@@ -149,7 +150,8 @@ export function register(program: Command): void {
         const sent: { session: string; agent: string; events: number; file: string }[] = [];
         await forEachSessionFile(paths.map((p) => resolve(p)), { ...(from ? { from } : {}) }, async (result) => {
           // a subagent's parent transcript is on this machine only: what it edited later goes along
-          for (const s of await withParentEdits(result.file, result.sessions)) {
+          // …and so do the other launches of an aider chat history (which model then worked)
+          for (const s of withAiderLaunches(await withParentEdits(result.file, result.sessions))) {
             if (s.format === 'captured') continue;
             const users = [...config.redact_users, ...(isGenericUserName(me) ? [] : [me]), ...usersFromPath(s.cwd), ...usersFromPath(result.file)];
             const r = (text: string): string => redact(text, { users }).text;

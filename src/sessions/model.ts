@@ -124,6 +124,18 @@ export type SessionEvent =
 
 export type EventKind = SessionEvent['kind'];
 
+/** How an aider launch went: a reply came (`answered`), only errors (`failed`), or nothing was asked. */
+export interface AiderLaunch {
+  model?: string;
+  outcome: 'answered' | 'failed' | 'idle';
+}
+
+export interface AiderLaunches {
+  /** This session's place in `all`. */
+  at: number;
+  all: AiderLaunch[];
+}
+
 export interface Session {
   /** Stable id: the transcript's own session id when it records one, else derived from path. */
   id: string;
@@ -137,6 +149,10 @@ export interface Session {
   /** For subagent sessions: base names of the files the parent session edited after this one
    * ended (set by the harvest from the parent's transcript, when that file is there). */
   parentEditsAfter?: string[];
+  /** For an aider launch: every launch of the same chat history, in order, with its model and how
+   * it went, and which one this is (set by the harvest from the file's sessions; an aider launch
+   * alone cannot tell that the next launch, with another model, worked). */
+  aiderLaunches?: AiderLaunches;
   /** Repository name: from the git remote when recorded, else cwd basename. */
   repo?: string;
   /** Repository name from a remote URL the transcript records (Codex), when it records one. */

@@ -8,6 +8,7 @@ import { loadFile, readSessionFile, type LoadedFile } from '../../sessions/read.
 import type { ReadWarning, SessionFormat } from '../../sessions/model.js';
 import { hashBytes, hashFile, type HashAlgorithm } from '../file-hash.js';
 import { withParentEdits } from '../parent-edits.js';
+import { withAiderLaunches } from '../aider-launches.js';
 import { harvestFileSessions, type ExtractFn, type FileHarvest, type SessionContext } from '../file-sessions.js';
 import type { FileOutcome, FileTask } from './protocol.js';
 
@@ -30,7 +31,7 @@ export async function readAndHarvest(
 ): Promise<ReadOutcome> {
   const result = await readSessionFile(file, { ...(format ? { format } : {}), ...(ctx.maxLineBytes ? { maxLineBytes: ctx.maxLineBytes } : {}) }, loaded);
   const harvest: FileHarvest = result.sessions.length
-    ? harvestFileSessions(file, await withParentEdits(file, result.sessions), hash, ctx, await extract())
+    ? harvestFileSessions(file, withAiderLaunches(await withParentEdits(file, result.sessions)), hash, ctx, await extract())
     : { sessions: 0, sessionsSkipped: 0, redactions: 0, candidates: [], ledger: [] };
   const outcome: ReadOutcome = { ok: result.ok, warnings: result.warnings, harvest };
   if (result.notTranscript && !format) outcome.notTranscript = true;

@@ -4,7 +4,7 @@
  * evidence line of its event); the session keeps its source format and agent.
  */
 import { forEachLine, type Preloaded } from '../lines.js';
-import type { Session, SessionEvent, SessionFormat } from '../model.js';
+import type { AiderLaunch, AiderLaunches, Session, SessionEvent, SessionFormat } from '../model.js';
 import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { errorMessage, fileSize, isRecord, lineOptionsFor, makeSession, str, warnLineQuality, Warnings } from './common.js';
@@ -71,6 +71,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
       subagent: str(header.subagent),
       parentId: str(header.parentId),
       parentEditsAfter: Array.isArray(header.parentEditsAfter) ? header.parentEditsAfter.filter((f): f is string => typeof f === 'string') : undefined,
+      aiderLaunches: aiderLaunchesOf(header.aiderLaunches),
       repo: str(header.repo),
       branch: str(header.branch),
       models: Array.isArray(header.models) ? header.models.filter((m): m is string => typeof m === 'string') : [],
@@ -82,6 +83,20 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
       warnings: warnings.list,
     }),
   ];
+}
+
+/** The launches of an aider history as a captured header carries them; anything malformed is none. */
+function aiderLaunchesOf(v: unknown): AiderLaunches | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const { at, all } = v as { at?: unknown; all?: unknown };
+  if (typeof at !== 'number' || !Number.isInteger(at) || !Array.isArray(all) || at < 0 || at >= all.length) return undefined;
+  const launches: AiderLaunch[] = [];
+  for (const l of all) {
+    const { model, outcome } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown };
+    if (outcome !== 'answered' && outcome !== 'failed' && outcome !== 'idle') return undefined;
+    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome });
+  }
+  return { at, all: launches };
 }
 
 /** From the first complete line, without building the head: every file asks this reader first. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
+import type { AiderLaunches, ReadWarning, Session, SessionEvent, SessionFormat } from '../model.js';
 import type { ReadOptions } from '../reader.js';
 import { validUtf8Text, type Line, type LineOptions, type Preloaded } from '../lines.js';
 
@@ -137,6 +137,7 @@ export interface SessionInit {
   subagent?: string | undefined;
   parentId?: string | undefined;
   parentEditsAfter?: string[] | undefined;
+  aiderLaunches?: AiderLaunches | undefined;
   repo?: string | undefined;
   remoteRepo?: string | undefined;
   cwd?: string | undefined;
@@ -156,6 +157,7 @@ export function makeSession(init: SessionInit): Session {
     subagent: init.subagent || undefined,
     parentId: init.parentId || undefined,
     parentEditsAfter: init.parentEditsAfter?.length ? init.parentEditsAfter : undefined,
+    aiderLaunches: init.aiderLaunches,
     repo: init.repo || undefined,
     remoteRepo: init.remoteRepo || undefined,
     cwd: init.cwd || undefined,

@@ -4,12 +4,14 @@
  * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
  * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
  * message becomes a file name of the first, a line of the reply above a code block becomes a
- * file's name, and a traceback through its own code says aider itself crashed. The notice is aider's own words, so the item is what aider did, not a guess.
+ * file's name, a traceback through its own code says aider itself crashed, and a launch whose
+ * model requests failed before a launch with another model worked says which model names work. The notice is aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
+import { LITELLM_ERROR } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -350,10 +352,56 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
   return undefined;
 }
 
+/** A model request aider reports failed because of the model named or its quota (not a key). */
+const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
+const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
+
+/** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
+function modelErrorMessage(line: string): string {
+  const message = /"message":\s*"([^"]{5,200})"/.exec(line)?.[1];
+  if (message) return message.replace(/\\n.*$/, '').split(/(?<=\.)\s/)[0]!.replace(/\.$/, '').trim();
+  const after = line.replace(/^litellm\.\w+:\s*/, '').replace(/^(?:litellm\.)?\w+(?:Error|Exception):\s*/, '').replace(/^\w+Exception\s*-\s*/, '');
+  return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
+}
+
+/** A launch whose model requests failed (a model name litellm does not know, a quota), followed
+ * by a launch with another model that got replies: which model names failed, and which worked. */
+function modelSwitchDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const launches = view.session.aiderLaunches;
+  if (!launches) return undefined;
+  const { at, all } = launches;
+  const here = all[at];
+  if (here?.outcome !== 'failed' || !here.model) return undefined;
+  // said once, by the first failing launch of a run (idle launches in between do not end it)
+  const before = all.slice(0, at).filter((l) => l.outcome !== 'idle').pop();
+  if (before?.outcome === 'failed') return undefined;
+  const error = lines.find((l) => LITELLM_ERROR.test(l.line));
+  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line)) return undefined;
+  const rest = all.slice(at + 1);
+  const workedAt = rest.findIndex((l) => l.outcome === 'answered');
+  const worked = rest[workedAt]?.model;
+  if (workedAt < 0 || !worked || worked === here.model) return undefined;
+  const others = [...new Set(rest.slice(0, workedAt).filter((l) => l.outcome === 'failed' && l.model && l.model !== here.model && l.model !== worked).map((l) => l.model!))];
+  const message = clip(modelErrorMessage(error.line), 110);
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
+    text: `Aider's requests with ${code(here.model)} failed (${code(message)})${others.length > 0 ? `, and so did the next launch${others.length > 1 ? 'es' : ''} with ${others.slice(0, MAX_NAMED).map((m) => code(m)).join(', ')}` : ''}; the launch with ${code(worked)} then worked.`,
+    confidence: CONFIDENCE.stated,
+    event: error.event,
+    tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
+    quotes: [message],
+    rule: 'aider-notice',
+    signature: `aider model failed ${here.model} worked ${worked}`,
+    score: 6,
+  };
+}
+
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 

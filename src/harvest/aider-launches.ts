@@ -1,0 +1,25 @@
+/**
+ * An aider chat history holds one session per launch, and a launch that only failed (a model
+ * name litellm does not know, a quota) is often followed by a launch with another model that
+ * worked: the lesson is the pair, and no launch alone can tell. This gives every aider session
+ * of one file the list of the file's launches (model and how each went) and its place in it.
+ * Pure: the answer depends only on the sessions of the file.
+ */
+import type { AiderLaunch, Session } from '../sessions/model.js';
+
+/** Aider's report of a failed model request (`litellm.NotFoundError: …`). */
+export const LITELLM_ERROR = /^litellm\.\w+Error\b/m;
+
+/** How one launch went: any reply means it worked, only litellm errors that it failed. */
+export function launchOutcome(session: Session): AiderLaunch['outcome'] {
+  if (session.events.some((e) => e.kind === 'assistant')) return 'answered';
+  return session.events.some((e) => e.kind === 'system' && LITELLM_ERROR.test(e.text)) ? 'failed' : 'idle';
+}
+
+/** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
+export function withAiderLaunches(sessions: readonly Session[]): Session[] {
+  const launches = sessions.filter((s) => s.format === 'aider');
+  if (launches.length < 2) return [...sessions];
+  const all: AiderLaunch[] = launches.map((s) => ({ ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s) }));
+  return sessions.map((s) => (s.format === 'aider' ? { ...s, aiderLaunches: { at: launches.indexOf(s), all } } : s));
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { readSessions } from '../../src/sessions/read.js';
+import { renderCaptured } from '../../src/sessions/captured.js';
+import { withAiderLaunches } from '../../src/harvest/aider-launches.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { tempDir } from '../sessions/support.js';
+import { put } from '../sessions/reader-checks.js';
+
+const launch = (time: string, model: string, body: string) =>
+  `\n# aider chat started at 2025-06-02 ${time}\n\n> /usr/local/bin/aider --model ${model}  \n> Aider v0.84.0  \n> Model: ${model} with diff edit format  \n> Git repo: .git with 40 files  \n\n${body}`;
+const failed = (error: string) => `#### hi  \n> ${error}  \n\n`;
+const answered = '#### hi  \n\nHello! What should we change?\n\n> Tokens: 2k sent, 12 received.  \n\n';
+const NOT_PROVIDED = 'litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=qwen3-235b-a22b';
+const NOT_VALID = 'litellm.BadRequestError: OpenrouterException - {"error":{"message":"qwen3-235b-a22b is not a valid model ID","code":400},"user_id":"user_2xuwz0Dux3"}';
+
+async function sessionsOf(history: string) {
+  const file = put(tempDir(), '.aider.chat.history.md', history);
+  return withAiderLaunches((await readSessions([file])).sessions);
+}
+
+const modelItems = async (history: string) =>
+  (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice' && c.category === 'pitfall').map((c) => c.text));
+
+describe('the launches of an aider chat history', () => {
+  it('gives every launch the models of the file and how each went', async () => {
+    const sessions = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:54:05', 'openrouter/qwen3-235b-a22b', '') + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
+    expect(sessions.map((s) => s.aiderLaunches?.at)).toEqual([0, 1, 2]);
+    expect(sessions[0]!.aiderLaunches!.all).toEqual([
+      { model: 'qwen3-235b-a22b', outcome: 'failed' },
+      { model: 'openrouter/qwen3-235b-a22b', outcome: 'idle' },
+      { model: 'openrouter/qwen/qwen3-235b-a22b', outcome: 'answered' },
+    ]);
+  });
+
+  it('says which model names failed and which then worked, once per run of failed launches', async () => {
+    const history = launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:54:05', 'openrouter/qwen3-235b-a22b', '') + launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered);
+    expect(await modelItems(history)).toEqual([
+      "Aider's requests with `qwen3-235b-a22b` failed (`LLM Provider NOT provided`), and so did the next launch with `openrouter/qwen3-235b-a22b`; the launch with `openrouter/qwen/qwen3-235b-a22b` then worked.",
+    ]);
+    // the provider's message, not its wrapping (nor the user id beside it)
+    const alone = await modelItems(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
+    expect(alone).toEqual(["Aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked."]);
+  });
+
+  it('says nothing without a later launch that worked with another model, nor of an API key', async () => {
+    expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)))).toEqual([]);
+    expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:50:00', 'qwen3-235b-a22b', answered))).toEqual([]);
+    const key = 'litellm.AuthenticationError: AuthenticationError: Lm_studioException - Incorrect API key provided: fake-api-key.';
+    expect(await modelItems(launch('22:40:12', 'lm_studio/qwen3', failed(key)) + launch('22:40:47', 'openai/qwen3', answered))).toEqual([]);
+  });
+
+  it('travels with a captured session, and a malformed list is none', async () => {
+    const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
+    const dir = tempDir();
+    const file = join(dir, 'captured.jsonl');
+    writeFileSync(file, renderCaptured(first!, 'app', (t) => t));
+    const [back] = (await readSessions([file])).sessions;
+    expect(back!.aiderLaunches).toEqual(first!.aiderLaunches);
+    const lines = renderCaptured(first!, 'app', (t) => t).split('\n');
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    writeFileSync(file, [JSON.stringify({ ...header, aiderLaunches: { at: 5, all: [] } }), ...lines.slice(1)].join('\n'));
+    expect((await readSessions([file])).sessions[0]!.aiderLaunches).toBeUndefined();
+  });
+});
