@@ -2,9 +2,11 @@
  * The captured-session format (version 1): what `compound capture` writes on a developer's machine
  * so that raw transcripts never leave it. JSON lines: a header
  *   {"compound_session":1,"id":…,"format":<the source format>,"agent":…,"repo"?,"remoteRepo"?,
- *    "branch"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,"parentId"?,"parentEditsAfter"?}
+ *    "branch"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,"parentId"?,"parentEditsAfter"?,
+ *    "aiderLaunches"?}
  * (`parentEditsAfter`: for a subagent, the base names of the files its parent session edited
- * after it ended, read on the machine where the parent transcript is)
+ * after it ended, read on the machine where the parent transcript is; `aiderLaunches`: for an
+ * aider launch, {at, all:[{model?, outcome}]}, every launch of its chat history and its place)
  * then one line per normalized event, every text redacted whole and then shortened (a tool output
  * keeps a head and a tail): {"k":kind,"t"?:time,"i"?:injected,"sc"?:sidechain, and the kind's
  * fields: text/model, or name/input/command/callId, or output/isError/exitCode/cascade/rejected/
