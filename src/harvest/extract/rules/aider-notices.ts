@@ -4,8 +4,10 @@
  * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
  * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
  * message becomes a file name of the first, a line of the reply above a code block becomes a
- * file's name, a traceback through its own code says aider itself crashed, and a launch whose
- * model requests failed before a launch with another model worked says which model names work. The notice is aider's own words, so the item is what aider did, not a guess.
+ * file's name, /undo refuses a commit aider did not make in this chat, a traceback through its
+ * own code says aider itself crashed, and a launch whose model requests failed before a launch
+ * with another model worked says which model names work. The notice is aider's own words, so the
+ * item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -352,6 +354,30 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
   return undefined;
 }
 
+const UNDO_REFUSED = /^The last commit was not made by aider in this chat session\.?\s*$/;
+
+/** `/undo` refused: aider undoes only the commits it made in this chat session (not the user's,
+ * not those of an earlier launch), and points to a destructive `git reset` instead. */
+function undoDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => UNDO_REFUSED.test(l.line));
+  if (at < 0) return undefined;
+  const hit = lines[at]!;
+  const hint = /^You could try `\/git reset/.test(lines[at + 1]?.line ?? '');
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: "aider's /undo undoes only its own commits of this chat session",
+    text: `Aider's ${code('/undo')} undoes only a commit aider made in the current chat session: for any other last commit (the user's, or one from an earlier launch) it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'undo'],
+    quotes: [hit.line],
+    rule: 'aider-notice',
+    signature: 'aider undo only its own commits',
+    score: 5,
+  };
+}
+
 /** A model request aider reports failed because of the model named or its quota (not a key). */
 const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
 const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
@@ -401,7 +427,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
