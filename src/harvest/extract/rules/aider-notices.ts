@@ -301,6 +301,7 @@ function commandAsFileDraft(lines: { line: string; event: number }[]): Draft | u
 }
 
 const APPLIED = /^Applied edit to (.+?)\s*$/;
+const DECLINED = /^Skipping edits to (.+?)\s*$/;
 const EDIT_FORMAT = /^(?:Main )?[Mm]odel: .* with (\S+) edit format\b/;
 /** Files that are named without an extension. */
 const BARE_FILE_NAMES = /^(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|Vagrantfile|Jenkinsfile|LICENSE|README|CHANGELOG|NOTICE|AUTHORS|CODEOWNERS|VERSION|\.[\w.-]+)$/;
@@ -320,12 +321,20 @@ function plausibleFile(name: string): boolean {
  * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
  * just above a fence names the file the block is written to, whatever that line says. */
 function strayFileDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
-  for (const step of view.steps) {
-    // (the reader gives each edit aider applied as an `edit` call and its notice as the result)
+  // the files aider wrote (the reader gives each applied edit as an `edit` call and its notice as
+  // the result) and those it asked to create and the user declined (`Skipping edits to <name>`)
+  const written = view.steps.flatMap((step) => {
     const applied = APPLIED.exec(step.output.trim());
-    const name = applied?.[1];
-    if (step.call.name !== 'edit' || name === undefined || plausibleFile(name)) continue;
-    const hit = { line: applied![0], event: step.call.index };
+    return step.call.name === 'edit' && applied ? [{ name: applied[1]!, line: applied[0], event: step.call.index, declined: false }] : [];
+  });
+  const declined = lines.flatMap((l, i) => {
+    const skipped = DECLINED.exec(l.line);
+    // (aider names the file, asks `Create new file?`, and on "n" skips it; the reader keeps the name)
+    return skipped && !SKIPPED_EDIT.test(l.line) && lines[i - 1]?.line === skipped[1] ? [{ name: skipped[1]!, line: l.line, event: l.event, declined: true }] : [];
+  });
+  for (const hit of [...written, ...declined].sort((a, b) => a.event - b.event)) {
+    const name = hit.name;
+    if (plausibleFile(name)) continue;
     // the reply that held it: a line that reads as `name` right above a fence
     const reply = [...view.session.events].reverse().find((e) => e.kind === 'assistant' && e.index < hit.event);
     if (!reply || reply.kind !== 'assistant') continue;
@@ -337,11 +346,12 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     // aider's auto-commit follows the edit before the next message
     const nextPrompt = view.prompts.find((p) => p.index > hit.event)?.index ?? Infinity;
     const committed = view.steps.some((s) => s.call.name === 'commit' && s.call.index > hit.event && s.call.index < nextPrompt);
+    const made = hit.declined ? 'ask to create ' : `create ${committed ? 'and commit ' : ''}`;
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
-      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider create ${committed ? 'and commit ' : ''}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}).`,
+      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],
