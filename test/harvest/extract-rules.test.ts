@@ -296,6 +296,22 @@ describe('report facts', () => {
     expect(later).toContain('assets/build.js');
   });
 
+  it("leaves out a closing report's section about a file the session itself wrote: the file says it", () => {
+    const closing = (edited?: string) => {
+      const b = new SessionBuilder().user('start the app');
+      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
+      if (edited) b.tool('Edit', { file_path: `/home/dev/app/${edited}`, old_string: 'a', new_string: 'b' }, 'updated');
+      b.assistant('How the app runs:\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n\n## `convex.json`\n- It pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- `NEXT_PUBLIC_CONVEX_URL` comes from the deployment that `convex.json` names\n\n## Notes\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start');
+      return reportFactDrafts(viewOf(b.user('thanks, now add the page').build())).map((d) => d.text).join('\n');
+    };
+    expect(closing()).toContain('It pins the deployment');
+    expect(closing('src/other.ts')).toContain('It pins the deployment');
+    const wrote = closing('convex.json');
+    expect(wrote).not.toContain('It pins the deployment');
+    expect(wrote).toContain('The Convex backend runs with `npx convex dev`');
+  });
+
   it('keeps a list without the count before it: the count is stale at the next addition', () => {
     const text = fromReport(`## Report\n\n### Provider Registry (\`src/providers/core/registry.ts\`)\n- 7 providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM, AI-Run SSO\n- Declarative templates with the \`registerProvider\` decorator in \`src/providers/core/registry.ts\`\n\n${GAPS}`).map((d) => d.text).join('\n');
     expect(text).toContain('providers: OpenAI, Azure OpenAI');
@@ -472,6 +488,21 @@ describe('errors the user pasted', () => {
     // a new complaint about something else is no refutation of this diagnosis
     expect(session('fixed, thanks. The logout link is not working on mobile though')).toHaveLength(1);
   });
+
+  it('reads a heading of a spec that names errors ("Error messages: …") as no error', () => {
+    const spec = (line: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user(`Fix pinning for members.\n${line}`)
+            .assistant('The problem is that the pin handler maps a FORBIDDEN error to a generic failure, so the toast says "Failed".')
+            .tool('Edit', { file_path: '/home/dev/app/pin.ts', old_string: 'Failed', new_string: 'You cannot pin' }, 'updated')
+            .build(),
+        ),
+      );
+    expect(spec('Error messages: When a pin action fails, surface a human-readable message')).toEqual([]);
+    expect(spec('Error: FORBIDDEN error when a member pins a message')).toHaveLength(1);
+  });
 });
 
 /** The error → fix drafts of a session in which `failed` fails with `output`, the agent says
@@ -547,6 +578,8 @@ describe('what a failure teaches', () => {
     expect(causes('So the plan is to pin `werkzeug` because the resolver cannot upgrade it.')).not.toContain('the plan is');
     // the agent's own to-do in a cause is what anyone meeting the error has to do
     expect(causes('The resolver fails because I need to pin `werkzeug` 3 for `flask` 3.')).toContain('because you need to pin `werkzeug` 3');
+    // what the agent does next ("Adding a mock so the test can run, then re-running …") is no cause
+    expect(causes('Adding a `werkzeug` pin so the resolver can finish, then re-running the install because `flask` 3 needs it.')).not.toContain('Cause:');
     // the agent's own act this session is its story, not why the tool fails for the next one
     expect(causes('The resolver fails because I didn\'t pin `werkzeug` 3 in `requirements.txt` for `flask` 3.')).not.toContain('Cause:');
     expect(causes('I modified `requirements.txt` to include `werkzeug` 9 but the resolver fails due to the pin.')).not.toContain('Cause:');
@@ -609,6 +642,16 @@ describe('tool quirks of the agent', () => {
     expect(cut('Bash', { command: 'cat build.log' }, saved)).toContain('): read that file in slices.');
     expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
     expect(cut('grep', { pattern: 'x' }, 'a\n[... omitted 120 of 400 lines ...]\nb')).toContain('narrow the search (a path, a glob, a more specific pattern)');
+  });
+
+  it("takes no cause of an aider edit-format refusal from the model's next reply: the model never sees aider's parser", () => {
+    const session = new SessionBuilder({ agent: 'aider', format: 'aider' })
+      .user('fix the image script')
+      .tool('edit', { path: 'main.py' }, "The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nNo filename provided before ``` in file listing", { isError: true })
+      .assistant('The script fails because `protobuf` and `sentencepiece` are missing from the environment, so you need to install them.')
+      .build();
+    const [d] = toolQuirkDrafts(viewOf(session));
+    expect(d!.text).toBe("Aider rejects the model's edit with `The LLM did not conform to the edit format`: `No filename provided before ''' in file listing`.");
   });
 
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {
@@ -1560,6 +1603,25 @@ describe('user corrections: what is one', () => {
     );
     expect(d!.category).toBe('pattern');
     expect(d!.text).not.toContain('the agent then ran');
+  });
+
+  it('reads a reported symptom or announced work as no correction, whatever its negation', () => {
+    const said = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('fix the hotkey of the extension').assistant('I changed the keybinding in `package.json` to Ctrl+Alt+M.').user(text).build()));
+    for (const text of [
+      "Ctrl Alt M isn't working again",
+      "Hmmm it doesn't seem like the hotkey is working again.",
+      'Also I think ctrl + alt + M doesn\'t really work as a hotkey for this. It seems to not work in windows.',
+      'The dropdown isn\'t showing which means the launch json is improper.',
+      'So the ctrl alt p command does work. It is the M command that doesn\'t',
+      "No....I don't know. It was working earlier today when we pushed the update, it's not now.",
+      'Ok great thank you. Now the Ctrl Alt M hotkey to minify for some reason doesn\'t work.',
+      'I have a new update we need to do. See how "yummy cheese" was kept? it is bad and shouldn\'t be kept.',
+      'One more fix to push today: a string command with a comment after it does not get rid of the comment',
+    ])
+      expect(said(text), text).toEqual([]);
+    // a correction beside a symptom still is one; a statement of how a thing is configured is no symptom
+    expect(said("The hotkey still isn't working. It doesn't have to do with a conflict in `keybindings.json`.")).toHaveLength(1);
+    expect(said('Draft builds must not publish: `publish.yml` has to skip them, it is not run for drafts')).toHaveLength(1);
   });
 
   it('leaves out the words that only mark disagreement ("NO. Listen."), in the item but not in a quote of the user', () => {

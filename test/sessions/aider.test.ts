@@ -182,6 +182,34 @@ describe('Aider reader on tricky and bad input', () => {
     expect(s.models).toEqual(['openai/gpt-4.1']);
   });
 
+  it('a history whose trailing spaces were stripped (an editor, a commit hook) still tells aider from the reply', async () => {
+    const lines = [
+      '# aider chat started at 2025-06-11 15:37:15',
+      '> /home/dev/.local/bin/aider --model ollama_chat/devstral',
+      '> Aider v0.84.0',
+      '> Model: ollama_chat/devstral:latest with whole edit format',
+      '',
+      '#### add a prompt argument',
+      '',
+      'main.py',
+      '```',
+      'import sys',
+      '```',
+      '',
+      '> Tokens: 1.3k sent, 273 received.',
+      '> Applied edit to main.py',
+      '> Commit 96ffb8d feat: accept the prompt as an argument',
+      '',
+      '#### /undo',
+      '> The last commit was not made by aider in this chat session.',
+      '',
+    ];
+    const s = (await readWith(aiderReader, put(tempDir(), '.aider.chat.history.md', lines.join('\n')))).sessions[0]!;
+    expect(ofKind(s, 'assistant').map((e) => e.text)).toEqual(['main.py\n```\nimport sys\n```']);
+    expect(ofKind(s, 'tool_result').map((e) => e.output)).toContain('Applied edit to main.py');
+    expect(ofKind(s, 'user').map((e) => e.text)).toEqual(['add a prompt argument', '/undo']);
+  });
+
   it('headings and quotes in a reply are reply text; /ask echoes and /help prompts are injected', async () => {
     const f = put(
       tempDir(),

@@ -9,7 +9,8 @@ import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, ove
 
 const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
 const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxWarning|DeprecationWarning)\b.*?:/;
-const FATAL_LINE = /^\s*(?:fatal|error|ERROR|Error|FAIL(?:ED)?|npm ERR!)\b/;
+/** (not "Error messages: …", "Error handling:" — a heading of a spec or a report names errors, it is none) */
+const FATAL_LINE = /^\s*(?:fatal|(?:error|ERROR|Error)(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)|FAIL(?:ED)?|npm ERR!)\b/;
 const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
 const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
@@ -107,8 +108,9 @@ const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i thin
  * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
 const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
 
-/** "The plan is to move …": what the agent will do next, not why it failed. */
-const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b/i;
+/** "The plan is to move …", "Adding a mock so the test can run, then re-running …": what the
+ * agent will do next, not why it failed. */
+const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
 
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;

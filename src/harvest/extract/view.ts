@@ -108,7 +108,10 @@ export function viewOf(session: Session): SessionView {
   const events = session.events.filter(harvestable);
   const prompts = events.filter((e): e is UserEvent => e.kind === 'user' && e.text.trim().length > 0);
 
-  // Pair calls with results: by call id, else the oldest unanswered call of the same name.
+  // Pair calls with results: by call id; without one, the call right before the result when it
+  // is still unanswered (a rendered transcript puts each result under its call; a call shown
+  // without its output must not take the next call's), else the oldest unanswered call of the
+  // same name.
   const calls: ToolCallEvent[] = [];
   const resultFor = new Map<number, ToolResultEvent>();
   const openById = new Map<string, ToolCallEvent>();
@@ -120,6 +123,8 @@ export function viewOf(session: Session): SessionView {
       if (e.callId) openById.set(e.callId, e);
     } else if (e.kind === 'tool_result') {
       let call = e.callId ? openById.get(e.callId) : undefined;
+      const last = calls[calls.length - 1];
+      if (!call && !e.callId && last && !last.callId && !resultFor.has(last.index) && (e.name === undefined || last.name === e.name)) call = last;
       if (!call) call = open.find((c) => !resultFor.has(c.index) && (e.name === undefined || c.name === e.name));
       if (call && !resultFor.has(call.index)) {
         resultFor.set(call.index, e);

@@ -112,6 +112,9 @@ class AiderSession {
   fenceLine = 0;
   gitRepo: string | undefined;
   callCount = 0;
+  /** Aider ends its own lines with two spaces; a history whose trailing spaces were stripped (an
+   * editor, a whitespace hook on commit) shows none, from its first banner line on. */
+  stripped: boolean | undefined;
 
   constructor(
     readonly file: string,
@@ -601,7 +604,9 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       }
       // Aider ends its own lines with a markdown hard break ("  "); inside a reply that is what
       // tells its notes and the next input from a "#### heading" or "> quote" of the model.
-      const own = block?.kind !== 'text' || endsWithTwoSpaces(rawText);
+      // (In a history whose trailing spaces were stripped, a `> ` or `#### ` line outside a fence
+      // is aider's, whatever the reply before it: a model's own quote or heading reads as aider's.)
+      const own = block?.kind !== 'text' || endsWithTwoSpaces(rawText) || s.stripped === true;
       // the first-character checks spare most lines the regexes, which are anchored on them
       const user = own && end >= 4 && c0 === 0x23 && rawText.startsWith('####') ? afterMarker(rawText, 4, end, terminators) : undefined;
       if (user !== undefined) {
@@ -610,6 +615,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
       }
       const note = own && end >= 1 && c0 === 0x3e /* > */ ? afterMarker(rawText, 1, end, terminators) : undefined;
       if (note !== undefined) {
+        if (s.stripped === undefined && !s.seenUser) s.stripped = !endsWithTwoSpaces(rawText);
         s.flushBlock();
         s.note(note, lineNo, offset);
         return;

@@ -183,12 +183,15 @@ function parseTool(lines: MdLine[]): ParsedTool {
     }
     const sum = /<summary>(.*?)(?:<\/summary>|$)/.exec(t);
     if (sum) {
-      summary = unescapeHtml(sum[1]!)
+      const said = unescapeHtml(sum[1]!)
         .replace(/^Tool use: \*\*[^*]+\*\*\s*(?:•\s*)?/, '')
         .trim();
+      // Cursor's newer exports repeat each call as an empty block after it: an empty summary
+      // there says nothing and must not erase the one before ("Edit file: …")
+      if (said !== '' || summary === undefined) summary = said;
       continue;
     }
-    if (/^<\/?(?:details|tool-use|think)\b[^>]*>\s*$/.test(t) || /^<tool-use\b/.test(t)) continue;
+    if (/^(?:<\/?(?:details|tool-use|think)\b[^>]*>\s*)+$/.test(t) || /^<tool-use\b/.test(t)) continue;
     if (t !== '') plain.push(l);
   }
   if (current) fences.push({ lang: current.lang, text: current.body.join('\n'), at: current.at });

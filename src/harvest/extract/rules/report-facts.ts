@@ -185,6 +185,13 @@ function editedAfter(view: SessionView, event: number): Set<string> {
   return out;
 }
 
+/** Base names of the files the session changed before `event` (a closing report on its own work). */
+function editedBefore(view: SessionView, event: number): Set<string> {
+  const out = new Set<string>();
+  for (const s of view.steps) if (s.call.index < event && !s.failed && !s.rejected && isEdit(s)) for (const f of editedFiles(s)) out.add(f);
+  return out;
+}
+
 /** A section about a file (its heading names it, or the module it holds) that the session
  * changed after the report describes code that no longer exists: stale the moment it is written. */
 function staleSection(ctx: string, changed: Set<string>): boolean {
@@ -368,6 +375,9 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const parentLater = view.session.parentEditsAfter ?? [];
     const changed = report.source === 'delegate' || parentLater.length > 0 ? editedAfter(view, report.event) : new Set<string>();
     for (const f of parentLater) changed.add(f);
+    // a closing report's section about a file the session itself wrote tells what it put there:
+    // this turn's change, which the file itself now says
+    if (report.source === 'closing') for (const f of editedBefore(view, report.event)) changed.add(f);
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {

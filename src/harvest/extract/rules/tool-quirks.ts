@@ -257,7 +257,8 @@ function editRefused(view: SessionView, s: Step): Draft {
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
-  const why = stated ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
+  // the model never explains aider's parser: its next reply is about the task, not the refusal
+  const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
   const aider = aiderEdit(view, s);
   const parts = [aider ? aiderRejects(s.output, err) : `${code(tool)} fails with ${code(err)}.`];
   const pointed = patchLineAt(s, err);
@@ -291,7 +292,8 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
-  const why = stated ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  // the model never explains aider's parser: its next reply is about the task, not the refusal
+  const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   return {
     category: 'tool-quirk',
     scope: 'agent',

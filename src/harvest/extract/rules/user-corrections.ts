@@ -32,6 +32,29 @@ const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|n
 /** "Two errors show up on chrome", "I'm getting this error", "It says '… doesn't exist'", "still happens": a failure reported. */
 const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|exceptions?|crash(?:es)?) (?:show(?:s)? up|appears?|occurs?|happens?|(?:is|are) (?:thrown|shown|raised))\b|^i(?:'m| am)? (?:get|got|see|getting|seeing) (?:an? |this |these |the following |two |some )?(?:errors?|exceptions?|warnings?)\b|^still (?:happens|fails|failing|broken)\b|^(?:it|this|that|chrome|the (?:browser|console|app|page|build)) (?:still )?(?:says|shows|prints|gives|throws)\b/i;
 
+/** A sentence that reports a symptom: a negation of what the software does ("X isn't working",
+ * "it doesn't seem like the hotkey is working", "still not seeing it", "it won't minify
+ * comments", "nothing happens", "it is the M command that doesn't"). */
+const SYMPTOM_VERB = String.raw`(?:work|show|see|appear|happen|open|load|start|display|initiali[sz]e|respond|render|fire|trigger|delete|remove|get rid|minify|compile|build|launch|run|save|close|update|change)`;
+const ADVERBS = String.raw`(?:\s+(?:really|even|actually|properly|still|quite|always|seem(?:s|ing)?\s+(?:to|like)(?:\s+[\w'-]+){0,4}?))*`;
+const SYMPTOM = new RegExp(
+  [
+    // "the hotkey isn't working", "still not seeing it", "it doesn't seem like it is working"
+    String.raw`\b(?:(?:is|are|was|were|does|do|did)n'?t|not|no longer)${ADVERBS}\s+(?:be\s+)?\w+ing\b`,
+    // "it doesn't work", "it won't minify comments", "it seems to not work"
+    String.raw`\b(?:(?:does|do|did|will|would|wo|can|could)n'?t|(?:does|do|did|will|would|can|could|to) not)${ADVERBS}\s+${SYMPTOM_VERB}\b`,
+    String.raw`\bnothing (?:happens|happened|changes|changed|shows)\b`,
+    // "it is the M command that doesn't", "it was working earlier, it's not now"
+    String.raw`\b(?:does|do|did|is|are|was|were|will|wo)n'?t\s*[.!]*$|\b(?:it|this|that)(?:'s| is) not(?:\s+(?:now|anymore|any more))?\s*[.!]*$`,
+  ].join('|'),
+  'i',
+);
+/** A message that announces the next piece of work ("I have a new update we need to do", "One
+ * more fix to push today: …"): a request, whatever the bug it then describes. */
+const NEW_WORK = /^(?:(?:i|we) (?:have|got|need) (?:a |one |another )?(?:new |small |quick |last |more )?(?:update|fix|change|feature|request|task|bug|issue|thing)s?\b|one more (?:fix|thing|change|update|feature|bug|issue)\b|(?:here'?s|there'?s) (?:a |one |another )?(?:new |small |quick )?(?:update|fix|change|feature|request|task|bug|issue)\b)/i;
+/** Doubt, not a statement: "I don't know", "not sure". */
+const UNSURE = /\b(?:i (?:don'?t|do not) know|not sure|no idea)\b/i;
+
 /** "You are auditing the core repository …", "You are a senior engineer …": a prompt that casts
  * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
 const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|tasked|acting as|in charge of)\b(?![^.!?]{0,40}\bwrong\b))/i;
@@ -54,7 +77,7 @@ const INTERJECTION = /^(?:(?:no+|nope|yeah|yes|yep|wait|stop|hang on|hold on|lis
 const ASKS = /(?:^|[.!?]\s+|,\s*)(?:(?:then|also|and|now|so|therefore)\b[,\s]+)?(?:(?:can|could|would|will) you|please|kindly|tell me|show me|explain|i (?:want|need|would like|'d like) you to)\b/i;
 /** A message that accepts the agent's work and goes on ("ok, now …", "great, but a small
  * update: …", "the tests now pass, now I want …") asks for the next change: a follow-up request. */
-const FOLLOW_UP = /^(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
+const FOLLOW_UP = /^(?:(?:ok(?:ay)?|great+|perfect|nice|cool|good|phenomenal|awesome|excellent|thanks?(?: you)?|the tests? (?:now )?pass(?:es)?)\b[\s!.,:;-]*)+(?:(?:the )?tests? (?:now )?pass(?:es)?\b[\s!.,:;-]*)?(?:(?:but|and|now|so|then)\b|(?:a|one) (?:small|last|final|little) (?:thing|update|change)|another thing|i (?:tweaked|changed|want|need|would like)|let'?s\b)/i;
 /** Praise of the work ("it's just super beautiful", "looks great", "love it"): the user accepted
  * it, and what follows is the next step. */
 /** "ah, that fixed it", "it works now": the agent's change worked, whatever the user adds. */
@@ -237,11 +260,16 @@ function fromPrompts(view: SessionView): Draft[] {
     if (i === 0 && !sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')))) return;
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own
-    const own = whole.replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
+    const quotedOut = whole.replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
+    // a sentence that reports a symptom ("the hotkey still isn't working", "nothing happens") or
+    // doubt ("I don't know") says what is broken, not what is right: its negation is no cue
+    const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x)).join(' ');
     if (!CORRECTION.test(own) && !MISTAKE.test(own)) return;
+    // …and once the interjections are gone, something must be left to say what is right
+    if (own.replace(INTERJECTION, '').split(/\s+/).filter((w) => /\w/.test(w)).length < 2) return;
     // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
     const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
-    if ((REQUEST.test(opening) || ASKS.test(whole)) && !MISTAKE.test(whole)) return;
+    if ((REQUEST.test(opening) || ASKS.test(whole) || NEW_WORK.test(opening)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     // (users often type the next sentence in lower case: "why did i ask about toml? it's not needed")
     if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;
