@@ -489,6 +489,14 @@ describe('errors the user pasted', () => {
     expect(session('fixed, thanks. The logout link is not working on mobile though')).toHaveLength(1);
   });
 
+  it('takes a success of the same command in another folder for no fix', () => {
+    const fixed = (dir: string) =>
+      failThenFix('cd backend && npm test', 'FAIL tests/pin.test.ts\nError: DATABASE_URL is not set because `.env` is missing', 'The tests fail because `DATABASE_URL` is not set: `backend/.env` is missing.', `cd ${dir} && npm test -- --runInBand`)[0]?.text ?? '';
+    expect(fixed('backend')).toContain('Fix: `cd backend && npm test -- --runInBand` succeeded.');
+    expect(fixed('~/src/shop/backend')).toContain('Fix: ');
+    expect(fixed('frontend')).not.toContain('Fix:');
+  });
+
   it('reads a heading of a spec that names errors ("Error messages: …") as no error', () => {
     const spec = (line: string) =>
       errorFixDrafts(

@@ -47,12 +47,20 @@ function detect(head: string): number {
 }
 
 function unescapeHtml(s: string): string {
+  if (!s.includes('&')) return s;
   return s
+    .replace(/&#(\d{1,6});/g, (m, n: string) => safeCodePoint(Number(n)) ?? m)
+    .replace(/&#x([0-9a-f]{1,6});/gi, (m, n: string) => safeCodePoint(parseInt(n, 16)) ?? m)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
+}
+
+/** A character for an HTML numeric entity (`&#96;` is a backtick), none for an invalid one. */
+function safeCodePoint(n: number): string | undefined {
+  return n > 0 && n <= 0x10ffff && (n < 0xd800 || n > 0xdfff) ? String.fromCodePoint(n) : undefined;
 }
 
 function trimBlank(lines: MdLine[]): MdLine[] {
@@ -196,6 +204,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   }
   if (current) fences.push({ lang: current.lang, text: current.body.join('\n'), at: current.at });
 
+  const html = lines.some((l) => /<(?:tool-use|details)\b/.test(l.text));
   const desc = describe(summary ?? plain[0]?.text.trim() ?? '');
   const resultAt = plain.find((l) => RESULT_LABEL.test(l.text.trim()))?.lineNo ?? Infinity;
   const listed = inputList(plain, fences, resultAt);
@@ -210,7 +219,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const labelledCommand = fenceAfter(labelAt(COMMAND_LABEL));
   const resultLabel = labelAt(RESULT_LABEL);
   const labelledOutput = fenceAfter(resultLabel);
-  if (shellIdx !== -1) command = fences[shellIdx]!.text;
+  if (shellIdx !== -1) command = html ? unescapeHtml(fences[shellIdx]!.text) : fences[shellIdx]!.text;
   else if (command === undefined && (shellType || SHELL_TOOLS.has(name ?? ''))) {
     const inline = plain.map((l) => INLINE_COMMAND.exec(l.text.trim())).find((m) => m !== null);
     if (inline) command = unescapeHtml(inline[1]!);
@@ -223,7 +232,8 @@ function parseTool(lines: MdLine[]): ParsedTool {
 
   let output: ParsedTool['output'];
   const outFence = labelledOutput ?? fences.find((f, i) => i > shellIdx && f !== labelledCommand && !listed.fences.has(f) && OUTPUT_LANGS.has(f.lang));
-  if (outFence) output = { text: outFence.text, at: outFence.at };
+  // inside a <tool-use>/<details> block, SpecStory writes the output HTML-escaped (`&gt; jest`)
+  if (outFence) output = { text: html ? unescapeHtml(outFence.text) : outFence.text, at: outFence.at };
   else if (summary !== undefined && !diff && !shell && plain.length > 0 && !plain.some((l) => INPUT_LABEL.test(l.text.trim()))) {
     // a <details> body (search hits, directory listing) is the tool's result
     output = { text: joinText(plain), at: plain[0]! };

@@ -94,7 +94,7 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
     const s = steps[i]!;
     const near = s.pos - failed.pos <= 6;
     if (!near && first) break;
-    if (s.failed || s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam)) continue;
+    if (s.failed || s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
     first ??= s;
     if (!near) break;
     flags ??= flagsOf(failed, fam);
@@ -102,6 +102,25 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
     if ([...flagsOf(s, fam)].some((f) => !f0.has(f))) return s;
   }
   return first;
+}
+
+/** The folder a command runs in, when it says so: the first `cd` of its line (`Set-Location x;`
+ * too) or the call's `workdir`. */
+function directoryOf(step: Step): string | undefined {
+  const at = step.families.indexOf('cd');
+  const dir = at >= 0 ? tokens(step.simple[at]!)[1] : undefined;
+  const workdir = step.call.input.workdir;
+  return (dir ?? (typeof workdir === 'string' ? workdir : undefined))?.replace(/[\\/]+$/, '');
+}
+
+/** `npm test` in the backend is not fixed by `npm test` in the frontend: when both commands say
+ * where they run, it is the same place (one path may be the other's tail: `~/shop/web`, `web`). */
+function sameDirectory(a: Step, b: Step): boolean {
+  const da = directoryOf(a)?.split(/[\\/]+/);
+  const db = directoryOf(b)?.split(/[\\/]+/);
+  if (!da || !db) return true;
+  const [short, long] = da.length <= db.length ? [da, db] : [db, da];
+  return short.every((part, i) => long[long.length - short.length + i] === part);
 }
 
 /** Commands that only look for files or text, or print (`echo ---` between them), not `sed`, `jq`
