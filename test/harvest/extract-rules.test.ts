@@ -312,6 +312,12 @@ describe('report facts', () => {
     expect(wrote).toContain('The Convex backend runs with `npx convex dev`');
   });
 
+  it('leaves out a line that only points at one line of a file (a diagnostic of the day)', () => {
+    const text = fromReport(`## Report\n\n### Build (\`turbo.json\`)\n- \`pnpm build\` runs \`turbo build\` over every package and writes \`dist/\` per package\n- \`turbo.json\` caches the \`build\` outputs in \`dist/**\`, so a second build of an unchanged package is skipped\n- \`packages/rich-renderers/src/image.ts:1\`\n- \`packages/rich-renderers/src/video.ts:12:4\`\n\n${GAPS}`).map((d) => d.text).join('\n');
+    expect(text).toContain('`pnpm build` runs `turbo build`');
+    expect(text).not.toContain('image.ts:1');
+  });
+
   it('keeps a list without the count before it: the count is stale at the next addition', () => {
     const text = fromReport(`## Report\n\n### Provider Registry (\`src/providers/core/registry.ts\`)\n- 7 providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM, AI-Run SSO\n- Declarative templates with the \`registerProvider\` decorator in \`src/providers/core/registry.ts\`\n\n${GAPS}`).map((d) => d.text).join('\n');
     expect(text).toContain('providers: OpenAI, Azure OpenAI');
@@ -1335,6 +1341,14 @@ describe('toolchain', () => {
     const configured = JSON.stringify({ ...JSON.parse(PACKAGE), 'lint-staged': { '*.ts': ['eslint --max-warnings=0', 'vitest related --run'], 'package.json': 'npm run license-check' } }, null, 2);
     const named = toolchainDrafts(viewOf(new SessionBuilder().user('set up').bash('cat package.json', configured).build()));
     expect(named[1]!.text).toContain('lint-staged runs `eslint --max-warnings=0`, `vitest related --run` on staged `*.ts`; `npm run license-check` on staged `package.json` before each commit');
+  });
+
+  it('names the hook manager it finds, counts commitlint only with a commit-msg hook, and says fixers rewrite the staged files', () => {
+    const pkg = JSON.stringify({ name: 'rich', scripts: { lint: 'eslint . --fix' }, 'simple-git-hooks': { 'pre-commit': 'pnpm lint-staged' }, 'lint-staged': { '*.{js,ts}': ['eslint --fix'], '*': 'prettier --write --ignore-unknown' }, devDependencies: { 'simple-git-hooks': '^2.11.1', 'lint-staged': '^15.2.0', '@commitlint/cli': '^19.0.0' } }, null, 2);
+    const [hooks] = toolchainDrafts(viewOf(new SessionBuilder().user('lint the repo').bash('cat package.json', pkg).build()));
+    expect(hooks!.text).toBe(
+      'Commits pass through git hooks: simple-git-hooks installs the git hooks; lint-staged runs `eslint --fix` on staged `*.{js,ts}`; `prettier --write --ignore-unknown` on staged `*` before each commit. Run the same checks before committing; they rewrite the staged files and stop a commit only on what they cannot fix.',
+    );
   });
 
   it('leaves out a Node.js minimum that every release maintained on the session\'s date meets', () => {

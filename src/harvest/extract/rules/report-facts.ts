@@ -158,11 +158,15 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i
 /** "See section 1 above", "as described below": a pointer to other text, nothing on its own. */
 const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|listed))\b.*\b(?:above|below|earlier|previous(?:ly)?)\b/i;
 
-/** A line that is no fact whatever its score: prose the rules cannot read, an offer, a status
+/** A line that is no fact whatever its score: a pointer to one line of a file, prose the rules cannot read, an offer, a status
  * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, talk
  * about the diff under review, the agent handing over its own edit, a pointer elsewhere. */
+/** "`packages/x/src/image.ts:1`": one line of one file, a place where something was today (a
+ * diagnostic, a hit), not how the code is. */
+const LINE_POINTER = /^`[^`\s]+:\d+(?::\d+)?`[.;,]?$/;
+
 function noFactLine(ctx: string, line: string): boolean {
-  return unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return LINE_POINTER.test(line.trim()) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {

@@ -1,6 +1,6 @@
 /**
  * The repo's toolchain contract, as the session saw it: which Node.js version the project
- * requires, and which git hooks every commit passes through (husky, lint-staged, commitlint,
+ * requires, and which git hooks every commit passes through (husky or simple-git-hooks, lint-staged, commitlint,
  * Gitleaks). An agent that does not know them commits into a failing hook or runs the wrong
  * runtime; they are read from a package.json the tools printed (verified) or from a subagent's
  * report on the repo (stated). Never from the agent's own edits or closing claims.
@@ -20,7 +20,8 @@ const NODE_HEADING_THEN_REQUIRED = /#+\s*node(?:\.js)?\s+version\s*\n+\s*(?:\*\*
 export const PACKAGE_JSON = /"(?:dev)?[dD]ependencies"\s*:\s*\{/;
 
 interface Hooks {
-  husky: boolean;
+  /** The tool that installs the hooks (husky, simple-git-hooks, lefthook), or ''. */
+  manager: string;
   lintStaged: boolean;
   commitlint: boolean;
   conventional: boolean;
@@ -32,9 +33,11 @@ function hooksIn(text: string, fromPackageJson: boolean): Hooks {
   const hookContext = fromPackageJson || /\b(?:pre-commit|git hooks?|commit hooks?|commit-msg)\b/i.test(text);
   const has = (re: RegExp) => hookContext && re.test(text);
   return {
-    husky: has(/\bhusky\b/i),
+    manager: has(/\bhusky\b/i) ? 'husky' : has(/\bsimple-git-hooks\b/i) ? 'simple-git-hooks' : has(/\blefthook\b/i) ? 'lefthook' : '',
     lintStaged: has(/\blint-staged\b/i),
-    commitlint: has(/\bcommitlint\b/i),
+    // commitlint among a package.json's dependencies checks nothing by itself: a commit-msg hook
+    // (or a script for one, `commitlint --edit`) must run it; a report on the hooks says so itself
+    commitlint: has(/\bcommitlint\b/i) && (!fromPackageJson || /\bcommit-msg\b|\bcommitlint\s+(?:--edit|-e)\b/i.test(text)),
     conventional: has(/\bconfig-conventional\b|\bconventional commits?\b/i),
     // Gitleaks counts only where it is said to run on commit.
     gitleaks: /\b(?:pre-commit|commit hooks?)\b[^\n]{0,80}\bgitleaks\b|\bgitleaks\b[^\n]{0,80}\bpre-commit\b/i.test(text),
@@ -76,12 +79,15 @@ export function lintStagedTasks(text: string): string | undefined {
 
 function describeHooks(h: Hooks, tasks: string | undefined): string | undefined {
   const parts: string[] = [];
-  if (h.husky) parts.push('husky installs the git hooks');
+  if (h.manager) parts.push(`${h.manager} installs the git hooks`);
   if (h.lintStaged) parts.push(tasks ? `lint-staged runs ${tasks} before each commit` : 'lint-staged checks the staged files before each commit');
   if (h.commitlint) parts.push(`commitlint checks each commit message${h.conventional ? ' (conventional commits: `type(scope): subject`)' : ''}`);
   if (h.gitleaks) parts.push('the pre-commit hook also runs Gitleaks secret detection');
   if (parts.length < 2) return undefined; // one tool alone says little about what a commit goes through
-  return `Commits pass through git hooks: ${parts.join('; ')}. Run the same checks before committing, and expect a commit to fail when they do.`;
+  // fixers (`eslint --fix`, `prettier --write`) rewrite the staged files and fail only on what they cannot fix
+  const fixers = tasks !== undefined && [...tasks.matchAll(/`([^`]+)`(?= on staged|, )/g)].every((m) => /--fix\b|--write\b|\bformat\b/.test(m[1]!));
+  const expect = fixers ? 'they rewrite the staged files and stop a commit only on what they cannot fix' : 'expect a commit to fail when they do';
+  return `Commits pass through git hooks: ${parts.join('; ')}. Run the same checks before committing; ${expect}.`;
 }
 
 interface Evidence {
@@ -145,7 +151,7 @@ export function toolchainDrafts(view: SessionView): Draft[] {
     break;
   }
   // the git hooks, from every piece of evidence together
-  const all: Hooks = { husky: false, lintStaged: false, commitlint: false, conventional: false, gitleaks: false };
+  const all: Hooks = { manager: '', lintStaged: false, commitlint: false, conventional: false, gitleaks: false };
   let first: Evidence | undefined;
   let verified = false;
   for (const e of evidence) {
@@ -154,7 +160,11 @@ export function toolchainDrafts(view: SessionView): Draft[] {
     if (!any) continue;
     first ??= e;
     verified ||= e.verified;
-    for (const k of Object.keys(all) as (keyof Hooks)[]) all[k] ||= h[k];
+    all.manager ||= h.manager;
+    all.lintStaged ||= h.lintStaged;
+    all.commitlint ||= h.commitlint;
+    all.conventional ||= h.conventional;
+    all.gitleaks ||= h.gitleaks;
   }
   const tasks = evidence.filter((e) => e.verified).map((e) => lintStagedTasks(e.text)).find((t) => t !== undefined);
   const hooks = describeHooks(all, tasks);
