@@ -44,6 +44,13 @@ describe('the launches of an aider chat history', () => {
     expect(alone).toEqual(["Aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked."]);
   });
 
+  it("quotes the first sentence of the provider's message, however long the message", async () => {
+    const gone = `litellm.NotFoundError: Vertex_ai_betaException - b'{\\n  "error": {\\n    "code": 404,\\n    "message": "This model models/gemini-2.5-flash is no longer available to new users. Please update your code to use models/gemini-3.6-flash for the latest features and improvements. We recommend you to use the Interactions API.",\\n    "status": "NOT_FOUND"\\n  }\\n}\\n'`;
+    expect(await modelItems(launch('10:00:00', 'gemini/gemini-2.5-flash', failed(gone)) + launch('10:05:00', 'gemini/gemini-3.6-flash', answered))).toEqual([
+      "Aider's requests with `gemini/gemini-2.5-flash` failed (`This model models/gemini-2.5-flash is no longer available to new users`); the launch with `gemini/gemini-3.6-flash` then worked.",
+    ]);
+  });
+
   it('says nothing without a later launch that worked with another model, nor of an API key', async () => {
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)))).toEqual([]);
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:50:00', 'qwen3-235b-a22b', answered))).toEqual([]);

@@ -394,7 +394,7 @@ const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz
 
 /** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
 function modelErrorMessage(line: string): string {
-  const message = /"message":\s*"([^"]{5,200})"/.exec(line)?.[1];
+  const message = /"message":\s*"([^"]{5,600})"/.exec(line)?.[1];
   if (message) return message.replace(/\\n.*$/, '').split(/(?<=\.)\s/)[0]!.replace(/\.$/, '').trim();
   const after = line.replace(/^litellm\.\w+:\s*/, '').replace(/^(?:litellm\.)?\w+(?:Error|Exception):\s*/, '').replace(/^\w+Exception\s*-\s*/, '');
   return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
