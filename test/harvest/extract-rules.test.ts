@@ -1641,8 +1641,13 @@ describe('user corrections: what is one', () => {
       'One more fix to push today: a string command with a comment after it does not get rid of the comment',
     ])
       expect(said(text), text).toEqual([]);
+    // only denying the agent's guess, or only pointing at lines of a file, says nothing of what is right
+    expect(said("It isn't the key combination. I am telling you when I press ctrl alt m nothing happens at all.")).toEqual([]);
+    expect(said("But the alias's are there look at lines 8-18")).toEqual([]);
+    expect(said("It isn't the key combination: the keybinding in `package.json` must be `ctrl+alt+y`.")).toHaveLength(1);
     // a correction beside a symptom still is one; a statement of how a thing is configured is no symptom
-    expect(said("The hotkey still isn't working. It doesn't have to do with a conflict in `keybindings.json`.")).toHaveLength(1);
+    expect(said("The hotkey still isn't working. It doesn't have to do with a conflict in `keybindings.json`.")).toEqual([]);
+    expect(said("The hotkey still isn't working. The command should be `ic10.minify`, not `ic10SafeMinifier.minify`.")).toHaveLength(1);
     expect(said('Draft builds must not publish: `publish.yml` has to skip them, it is not run for drafts')).toHaveLength(1);
   });
 

@@ -52,6 +52,11 @@ const SYMPTOM = new RegExp(
 /** A message that announces the next piece of work ("I have a new update we need to do", "One
  * more fix to push today: …"): a request, whatever the bug it then describes. */
 const NEW_WORK = /^(?:(?:i|we) (?:have|got|need) (?:a |one |another )?(?:new |small |quick |last |more )?(?:update|fix|change|feature|request|task|bug|issue|thing)s?\b|one more (?:fix|thing|change|update|feature|bug|issue)\b|(?:here'?s|there'?s) (?:a |one |another )?(?:new |small |quick )?(?:update|fix|change|feature|request|task|bug|issue)\b)/i;
+/** A sentence that only denies ("It isn't the key combination.", "It doesn't have to do with a
+ * conflict.") says what is wrong, not what is right. */
+const DENIAL = /^(?:but\s+)?(?:it|this|that)(?:'s| is|'s not| is not|\s+isn'?t)\s*(?:not\s+)?(?:the|a|an|about|because of)\b[^,;:]{0,60}[.!]?$|^(?:but\s+)?(?:it|this|that) (?:doesn'?t|does not) have (?:anything )?to do with\b[^,;:]{0,80}[.!]?$/i;
+/** "look at lines 8-18", "see line 42": the place in a file the user points at this time. */
+const LINE_POINTER = /\b(?:look at|see|check|in) lines?\s+\d+(?:\s*[-–]\s*\d+)?\b/i;
 /** Doubt, not a statement: "I don't know", "not sure". */
 const UNSURE = /\b(?:i (?:don'?t|do not) know|not sure|no idea)\b/i;
 
@@ -265,8 +270,11 @@ function fromPrompts(view: SessionView): Draft[] {
     // doubt ("I don't know") says what is broken, not what is right: its negation is no cue
     const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x)).join(' ');
     if (!CORRECTION.test(own) && !MISTAKE.test(own)) return;
-    // …and once the interjections are gone, something must be left to say what is right
-    if (own.replace(INTERJECTION, '').split(/\s+/).filter((w) => /\w/.test(w)).length < 2) return;
+    // …and once the interjections are gone, something must be left to say what is right: not
+    // only a denial of the agent's guess ("It isn't the key combination."), nor just a pointer at
+    // lines of a file it looked at ("the aliases are there, look at lines 8-18")
+    const affirmed = sentences(own.replace(INTERJECTION, '')).filter((x) => !DENIAL.test(x));
+    if (affirmed.join(' ').split(/\s+/).filter((w) => /\w/.test(w)).length < 2 || (affirmed.length === 1 && LINE_POINTER.test(own))) return;
     // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
     const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
     if ((REQUEST.test(opening) || ASKS.test(whole) || NEW_WORK.test(opening)) && !MISTAKE.test(whole)) return;
