@@ -65,11 +65,9 @@ describe('aider notices', () => {
     // a read-only file outside the repository is this machine's, not the repository's
     const outside = await notices(banner.replace('C:\\Users\\dev\\mono\\packages\\module\\es\\CONVENTIONS.md', 'C:\\Users\\dev\\.aider\\CONVENTIONS.md'));
     expect(outside.some((i) => i.title.startsWith('aider skipped read-only'))).toBe(false);
-    // the repo map's warning is aider's behaviour: the same text in every repository
-    const map = items.find((i) => i.title.startsWith('aider: Repo-map'))!;
-    expect(map.scope).toBe('agent');
-    expect(map.quotes).toEqual(["Repo-map can't include packages/module/es/src/string.join.ts"]);
-    expect(map.text).toBe("Aider warns `Repo-map can't include <file>` (`Has it been deleted from the file system but not from git?`) for a file git still tracks but the disk no longer has: a deletion not yet committed.");
+    // the repo map's warning asks its own question: an item would only repeat it (reviewers
+    // rejected it as aider's hint restated, and its guess was wrong for submodule folders)
+    expect(items.some((i) => /Repo-map/.test(i.text))).toBe(false);
   });
 
   it("reads a traceback through aider's own code as a crash of aider, with its version and model", async () => {
@@ -100,11 +98,14 @@ describe('aider notices', () => {
     const [item] = await notices(whole('### Topology', 'Topology'));
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider takes the line above a code block for a file name');
-    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`).");
+    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`). Aider asks `Create new file?` first: answering no skips such a file.");
     // asked and declined, the same quirk: aider asked to create a file named after the line
     const asked = `${launch('').replace('with diff edit format', 'with whole edit format')}#### fix the readme  \n\nREADME.md\n\`\`\`\n# Flux\n\nInstall:\n\`\`\`\npip install torch\n\`\`\`\nthen run it\n\`\`\`\n\n> Tokens: 1.3k sent, 273 received.  \n> pip install torch  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to pip install torch  \n> Applied edit to README.md  \n`;
     const [declined] = await notices(asked);
     expect(declined!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `pip install torch` above a fenced block made aider ask to create a file named `pip install torch` (`Skipping edits to pip install torch`, declined).");
+    // other lines that met the same fate are named, so a reader can clean them up
+    const two = `${launch('').replace('with diff edit format', 'with whole edit format')}#### how do I run it  \n\nRun:\n\n### Start\n\`\`\`\nuvicorn app.main:app\n\`\`\`\nnpm run dev\n\`\`\`\ncd web\n\`\`\`\n\n> Tokens: 1k sent, 90 received.  \n> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to Start  \n> Applied edit to npm run dev  \n`;
+    expect((await notices(two))[0]!.text).toContain('Other lines got the same: `npm run dev`.');
     // a file the model meant (a path, an extension, a name such as Makefile) is no stray
     for (const name of ['docs/flow.md', 'flow.md', 'Makefile']) expect(await notices(whole(name, name)), name).toEqual([]);
   });

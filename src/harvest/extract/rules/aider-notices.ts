@@ -1,13 +1,12 @@
 /**
  * Aider's own notices that what was asked did not happen, though nothing failed loudly: it skips
  * files that match .gitignore (an edit the model wrote, a file named on the command line) and a
- * read-only file it cannot find, its repo map leaves out files deleted but not committed, it
- * answers an in-chat command it does not have with `Invalid command: /x`, a second command in one
- * message becomes a file name of the first, a line of the reply above a code block becomes a
- * file's name, /undo refuses a commit aider did not make in this chat, a traceback through its
- * own code says aider itself crashed, and a launch whose model requests failed before a launch
- * with another model worked says which model names work. The notice is aider's own words, so the
- * item is what aider did, not a guess.
+ * read-only file it cannot find, it answers an in-chat command it does not have with `Invalid
+ * command: /x`, a second command in one message becomes a file name of the first, a line of the
+ * reply above a code block becomes a file's name, /undo refuses a commit aider did not make in
+ * this chat, a traceback through its own code says aider itself crashed, and a launch whose model
+ * requests failed before a launch with another model worked says which model names work. The
+ * notice is aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -24,7 +23,6 @@ const INVALID = /^Invalid command: (\/[^\s/.]+)\s*$/;
  * a command name taken as a file name. */
 const COMMAND_AS_FILE = /^(?:No files matched '|Error creating file )\/([a-z][a-z-]*)(?:'|:)/;
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
-const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const GIT_DIR = /^Git working dir: (.+?)\s*$/;
 const VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 /** A frame of a traceback (`File "…", line 2090, in compute_costs_from_tokens`) and whether it is
@@ -119,29 +117,6 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
     rule: 'aider-notice',
     signature: `aider read-only file not found ${missing}`,
     score: 6,
-  };
-}
-
-/** Aider's repo map cannot read files git still tracks but the disk no longer has; aider asks
- * "Has it been deleted from the file system but not from git?": a deletion not yet committed. */
-function repoMapDraft(lines: { line: string; event: number }[]): Draft | undefined {
-  const hits = lines.filter((l) => REPO_MAP_MISSING.test(l.line));
-  if (hits.length === 0 || !lines.some((l) => /deleted from the file system but not from git/.test(l.line))) return undefined;
-  // the evidence quotes the file as the repository names it, not this machine's folders
-  const file = repoPath(REPO_MAP_MISSING.exec(hits[0]!.line)![1]!, bannerValue(lines, GIT_DIR));
-  return {
-    category: 'tool-quirk',
-    scope: 'agent',
-    title: "aider: Repo-map can't include a deleted file",
-    // the files are this repository's and this day's; the behaviour is aider's, the same text everywhere
-    text: `Aider warns ${code("Repo-map can't include <file>")} (${code('Has it been deleted from the file system but not from git?')}) for a file git still tracks but the disk no longer has: a deletion not yet committed.`,
-    confidence: CONFIDENCE.stated,
-    event: hits[0]!.event,
-    tags: ['aider', 'repo-map'],
-    quotes: [clip(`Repo-map can't include ${file}`, 160)],
-    rule: 'aider-notice',
-    signature: 'aider repo-map cannot include a deleted file',
-    score: 4,
   };
 }
 
@@ -347,11 +322,15 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     const nextPrompt = view.prompts.find((p) => p.index > hit.event)?.index ?? Infinity;
     const committed = view.steps.some((s) => s.call.name === 'commit' && s.call.index > hit.event && s.call.index < nextPrompt);
     const made = hit.declined ? 'ask to create ' : `create ${committed ? 'and commit ' : ''}`;
+    // the same happened to other lines of the session's replies: named, so a reader can clean up
+    const more = [...new Set([...written, ...declined].filter((h) => h !== hit && !plausibleFile(h.name)).map((h) => h.name))].slice(0, 3);
+    const also = more.length > 0 ? ` Other lines got the same: ${more.map((m) => code(clip(m, 40))).join(', ')}.` : '';
+    const ask = ' Aider asks `Create new file?` first: answering no skips such a file.';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
-      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).`,
+      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${also}${hit.declined ? '' : ask}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],
@@ -401,7 +380,8 @@ function modelErrorMessage(line: string): string {
 }
 
 /** A launch whose model requests failed (a model name litellm does not know, a quota), followed
- * by a launch with another model that got replies: which model names failed, and which worked. */
+ * by a launch with another model that got replies: which model name failed, and which worked.
+ * (Launches that failed in between are not named: their errors may be others, a key, a network.) */
 function modelSwitchDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const launches = view.session.aiderLaunches;
   if (!launches) return undefined;
@@ -417,13 +397,12 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
   const workedAt = rest.findIndex((l) => l.outcome === 'answered');
   const worked = rest[workedAt]?.model;
   if (workedAt < 0 || !worked || worked === here.model) return undefined;
-  const others = [...new Set(rest.slice(0, workedAt).filter((l) => l.outcome === 'failed' && l.model && l.model !== here.model && l.model !== worked).map((l) => l.model!))];
   const message = clip(modelErrorMessage(error.line), 110);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
-    text: `Aider's requests with ${code(here.model)} failed (${code(message)})${others.length > 0 ? `, and so did the next launch${others.length > 1 ? 'es' : ''} with ${others.slice(0, MAX_NAMED).map((m) => code(m)).join(', ')}` : ''}; the launch with ${code(worked)} then worked.`,
+    text: `Aider's requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
@@ -437,7 +416,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), repoMapDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 

@@ -251,8 +251,12 @@ function patchLineAt(s: Step, err: string): string | undefined {
   return err.includes(line.trim()) ? (section ? `Line ${n} is in the ${code(clip(section, 60))} section of the patch.` : undefined) : `Line ${n} of the patch${where} was ${code(clip(line, 80))}.`;
 }
 
-function editRefused(view: SessionView, s: Step): Draft {
+function editRefused(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
+  // aider's reflection for a block that did not match ("# 1 SEARCH/REPLACE block failed to
+  // match!" and its rule) goes to the model, which resends the block: an item would only repeat
+  // aider's words. What aider then does with the reply's other blocks is worth an item.
+  if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim()))) return undefined;
   const err = stated ?? errorLine(s.output, 180);
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
@@ -329,6 +333,23 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   if (!retry) return undefined;
   const err = errorLine(s.output, 160);
   const shown = shownCommand(s.command);
+  // the sandbox's own runner failing ("CreateProcessAsUserW failed") stops every command before
+  // it starts: the item is about the sandbox, not this command
+  if (SANDBOX_REFUSAL.test(s.output) && !PERMISSION.test(s.output)) {
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: 'The sandbox fails to start commands: rerun them with escalated permissions',
+      text: `In the sandbox, commands fail before they start with ${code(err)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
+      confidence: CONFIDENCE.verified,
+      event: s.outputEvent,
+      tags: [s.call.name, 'sandbox'],
+      quotes: [err],
+      rule: 'tool-quirk',
+      signature: `sandbox-runner:${errorSignature(err)}`,
+      score: 6,
+    };
+  }
   const what = s.family || s.program || clip(shown, 40);
   return {
     category: 'tool-quirk',

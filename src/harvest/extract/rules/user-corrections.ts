@@ -54,7 +54,7 @@ const SYMPTOM = new RegExp(
 const NEW_WORK = /^(?:(?:i|we) (?:have|got|need) (?:a |one |another )?(?:new |small |quick |last |more )?(?:update|fix|change|feature|request|task|bug|issue|thing)s?\b|one more (?:fix|thing|change|update|feature|bug|issue)\b|(?:here'?s|there'?s) (?:a |one |another )?(?:new |small |quick )?(?:update|fix|change|feature|request|task|bug|issue)\b)/i;
 /** A sentence that only denies ("It isn't the key combination.", "It doesn't have to do with a
  * conflict.") says what is wrong, not what is right. */
-const DENIAL = /^(?:but\s+)?(?:it|this|that)(?:'s| is|'s not| is not|\s+isn'?t)\s*(?:not\s+)?(?:the|a|an|about|because of)\b[^,;:]{0,60}[.!]?$|^(?:but\s+)?(?:it|this|that) (?:doesn'?t|does not) have (?:anything )?to do with\b[^,;:]{0,80}[.!]?$/i;
+const DENIAL = /^(?:but\s+)?(?:it|this|that)(?:'s not| is not|\s+isn'?t)\s+(?:the|a|an|about|because of)\b[^,;:.!?]{0,60}[.!]?$|^(?:but\s+)?(?:it|this|that) (?:doesn'?t|does not) have (?:anything )?to do with\b[^,;:.!?]{0,80}[.!]?$/i;
 /** "look at lines 8-18", "see line 42": the place in a file the user points at this time. */
 const LINE_POINTER = /\b(?:look at|see|check|in) lines?\s+\d+(?:\s*[-–]\s*\d+)?\b/i;
 /** Doubt, not a statement: "I don't know", "not sure". */
