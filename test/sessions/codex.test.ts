@@ -91,6 +91,11 @@ describe.skipIf(!existsSync(SHARED))('Codex reader on the shared corpus', () => 
   });
 });
 
+/** One rollout record at second `t` of a test session, and the call and output records of a tool. */
+const rolloutRecord = (type: string, payload: Record<string, unknown>, t: number): string => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
+const rolloutCall = (id: string, name: string, args: Record<string, unknown>, t: number): string => rolloutRecord('response_item', { type: 'function_call', name, arguments: JSON.stringify(args), call_id: id }, t);
+const rolloutOutput = (id: string, text: string, t: number): string => rolloutRecord('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+
 describe('Codex reader on test_sessions', () => {
   const dir = join(TEST_SESSIONS, 'codex');
 
@@ -164,23 +169,20 @@ describe('Codex reader: details', () => {
   });
 
   it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {
-    const tmp = tempDir();
-    const file = join(tmp, 'rollout-outputs.jsonl');
-    const env = (type: string, payload: Record<string, unknown>, t: number) => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
-    const call = (id: string, cmd: string, t: number) => env('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd }), call_id: id }, t);
-    const output = (id: string, text: string, t: number) => env('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+    const file = join(tempDir(), 'rollout-outputs.jsonl');
+    const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);
     writeFileSync(
       file,
       [
-        env('session_meta', { id: 'out-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
+        rolloutRecord('session_meta', { id: 'out-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
         call('c1', 'npm test', 1),
-        env('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 1, aggregated_output: 'FAIL full output' }, 2),
-        output('c1', 'Process exited with code 1\nFAIL cut output', 3),
+        rolloutRecord('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 1, aggregated_output: 'FAIL full output' }, 2),
+        rolloutOutput('c1', 'Process exited with code 1\nFAIL cut output', 3),
         call('c2', 'ls', 4),
-        output('c2', 'Process exited with code 0\nsrc', 5),
+        rolloutOutput('c2', 'Process exited with code 0\nsrc', 5),
         // a cut copy of an answered output is still parsed, so the cut is reported
-        output('c1', 'late', 6).slice(0, -2),
-        output('c1', 'again', 7),
+        rolloutOutput('c1', 'late', 6).slice(0, -2),
+        rolloutOutput('c1', 'again', 7),
       ].join('\n') + '\n',
     );
     const warnings: string[] = [];
@@ -195,17 +197,15 @@ describe('Codex reader: details', () => {
 
   it('a command that could not start ("execution error: …", no exit code) failed', async () => {
     const file = join(tempDir(), 'rollout-start.jsonl');
-    const env = (type: string, payload: Record<string, unknown>, t: number) => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
-    const call = (id: string, command: string, t: number) => env('response_item', { type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command }), call_id: id }, t);
-    const output = (id: string, text: string, t: number) => env('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+    const call = (id: string, command: string, t: number) => rolloutCall(id, 'shell_command', { command }, t);
     writeFileSync(
       file,
       [
-        env('session_meta', { id: 'start-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: 'C:\\repos\\app' }, 0),
+        rolloutRecord('session_meta', { id: 'start-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: 'C:\\repos\\app' }, 0),
         call('c1', 'Get-ChildItem -Force', 1),
-        output('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
+        rolloutOutput('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
         call('c2', 'Get-ChildItem -Force', 3),
-        output('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
+        rolloutOutput('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
       ].join('\n') + '\n',
     );
     const [s] = await codexReader.read(file);
