@@ -52,6 +52,11 @@ describe('the launches of an aider chat history', () => {
     ]);
   });
 
+  it('names the same model under another name when a later launch used it, rather than the first that worked', async () => {
+    const history = launch('10:00:00', 'DeepSeek-Coder-V2-Lite.gguf', failed('litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=DeepSeek-Coder-V2-Lite.gguf')) + launch('10:05:00', 'openai/Codestral-22B.gguf', answered) + launch('10:09:00', 'openai/DeepSeek-Coder-V2-Lite.gguf', answered);
+    expect(await modelItems(history)).toEqual(["Aider's requests with `DeepSeek-Coder-V2-Lite.gguf` failed (`LLM Provider NOT provided`); the launch with `openai/DeepSeek-Coder-V2-Lite.gguf` then worked."]);
+  });
+
   it('says nothing without a later launch that worked with another model, nor of an API key', async () => {
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)))).toEqual([]);
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:50:00', 'qwen3-235b-a22b', answered))).toEqual([]);

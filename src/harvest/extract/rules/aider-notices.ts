@@ -394,9 +394,12 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
   const error = lines.find((l) => LITELLM_ERROR.test(l.line));
   if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line)) return undefined;
   const rest = all.slice(at + 1);
-  const workedAt = rest.findIndex((l) => l.outcome === 'answered');
-  const worked = rest[workedAt]?.model;
-  if (workedAt < 0 || !worked || worked === here.model) return undefined;
+  // the same model under another name (`openai/<name>` for a bare `<name>`) says what to change;
+  // else the first model that worked
+  const base = (m: string): string => m.replace(/^.*\//, '');
+  const answered = rest.filter((l) => l.outcome === 'answered' && l.model && l.model !== here.model);
+  const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered[0])?.model;
+  if (!worked) return undefined;
   const message = clip(modelErrorMessage(error.line), 110);
   return {
     category: 'pitfall',
