@@ -324,13 +324,14 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     const made = hit.declined ? 'ask to create ' : `create ${committed ? 'and commit ' : ''}`;
     // the same happened to other lines of the session's replies: named, so a reader can clean up
     const more = [...new Set([...written, ...declined].filter((h) => h !== hit && !plausibleFile(h.name)).map((h) => h.name))].slice(0, 3);
+    // (after the advice: a long item is cut at its end)
     const also = more.length > 0 ? ` Other lines got the same: ${more.map((m) => code(clip(m, 40))).join(', ')}.` : '';
     const ask = ' Aider asks `Create new file?` first: answering no skips such a file.';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
-      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${also}${hit.declined ? '' : ask}`,
+      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${hit.declined ? '' : ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],
