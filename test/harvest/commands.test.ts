@@ -5,6 +5,9 @@ describe('simple commands of a command line', () => {
   it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
     expect(simpleCommands('a && b; c | d')).toEqual(['a', 'b', 'c']);
     expect(simpleCommands('echo "a;b" && git commit -m "x; y && z"')).toEqual(['echo "a;b"', 'git commit -m "x; y && z"']);
+    // the parentheses of a subshell are no part of the commands in it; a $(…) or a grouped argument keeps its own
+    expect(simpleCommands('cd /tmp && (test -d maven || curl -fsSL https://x/m.tar.gz | tar xz) && mvn test -q')).toEqual(['cd /tmp', 'test -d maven', 'curl -fsSL https://x/m.tar.gz', 'mvn test -q']);
+    expect(simpleCommands('echo $(date) && (cd web && npm test)')).toEqual(['echo $(date)', 'cd web', 'npm test']);
     expect(simpleCommands("rg 'a | b' src | head -5")).toEqual(["rg 'a | b' src"]);
     // an apostrophe in text leaves a quote open: every separator splits, as before quotes were read
     expect(simpleCommands("echo don't; ls")).toEqual(["echo don't", 'ls']);

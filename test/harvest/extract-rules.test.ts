@@ -312,6 +312,13 @@ describe('report facts', () => {
     expect(wrote).toContain('The Convex backend runs with `npx convex dev`');
   });
 
+  it("leaves out a run's result (\"53 passed\") and the count in a heading (\"Tests (12 total)\")", () => {
+    const drafts = fromReport(`## Report\n\n### Tests (12 total)\n- Integration tests clean the database with \`ticketRepository.deleteAll\` in \`@BeforeEach\`, so no test sees another's tickets\n- \`gradle test\` in \`backend\` — 53 passed\n- The \`*IT\` classes use Postgres Testcontainers and run with \`gradle integrationTest\` when Docker is up\n\n${GAPS}`);
+    const text = drafts.map((d) => d.text).join('\n');
+    expect(text).toContain('`ticketRepository.deleteAll`');
+    expect(text).not.toMatch(/53 passed|12 total/);
+  });
+
   it('leaves out a line that only points at one line of a file (a diagnostic of the day)', () => {
     const text = fromReport(`## Report\n\n### Build (\`turbo.json\`)\n- \`pnpm build\` runs \`turbo build\` over every package and writes \`dist/\` per package\n- \`turbo.json\` caches the \`build\` outputs in \`dist/**\`, so a second build of an unchanged package is skipped\n- \`packages/rich-renderers/src/image.ts:1\`\n- \`packages/rich-renderers/src/video.ts:12:4\`\n\n${GAPS}`).map((d) => d.text).join('\n');
     expect(text).toContain('`pnpm build` runs `turbo build`');

@@ -39,10 +39,20 @@ function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
   const out = emptyList<string>();
   for (const part of splitUnquoted(body, LIST_SEPARATOR, LIST_SPLIT)) {
-    const first = splitUnquoted(part, PIPE, PIPE_SPLIT)[0]!.trim();
+    const first = withoutSubshellParens(splitUnquoted(part, PIPE, PIPE_SPLIT)[0]!.trim());
     if (first) out.push(first);
   }
   return out;
+}
+
+/** `(test -d x || curl …)` split at `||` leaves `(test -d x` and `curl …)`: the parentheses of
+ * a subshell are no part of the commands in it. */
+function withoutSubshellParens(simple: string): string {
+  let s = simple;
+  const count = (c: string): number => s.split(c).length - 1;
+  while (s.startsWith('(') && count('(') > count(')')) s = s.slice(1).trimStart();
+  while (s.endsWith(')') && count(')') > count('(')) s = s.slice(0, -1).trimEnd();
+  return s;
 }
 
 const LIST_SEPARATOR = /&&|\|\||;|\n/y;

@@ -62,7 +62,8 @@ const COMPACT_REPORT = 1800;
 
 function context(section: Section): string {
   const useful = section.headings.filter((h, i) => !(GENERIC_TITLE.test(h) && concreteness(h) === 0 && i < section.headings.length - 1));
-  return useful.slice(-2).join(' / ');
+  // "Tests (12 total)": the count is the day's, stale at the next test
+  return useful.slice(-2).map((h) => h.replace(/\s*\(\d+\s+(?:total|tests?|files?|items?)\)/i, '')).join(' / ');
 }
 
 /** How a fact names its section (the filters read the whole `context`): the innermost heading
@@ -158,15 +159,19 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i
 /** "See section 1 above", "as described below": a pointer to other text, nothing on its own. */
 const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|listed))\b.*\b(?:above|below|earlier|previous(?:ly)?)\b/i;
 
-/** A line that is no fact whatever its score: a pointer to one line of a file, prose the rules cannot read, an offer, a status
+/** A line that is no fact whatever its score: a pointer to one line of a file, a run's result, prose the rules cannot read, an offer, a status
  * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, talk
  * about the diff under review, the agent handing over its own edit, a pointer elsewhere. */
 /** "`packages/x/src/image.ts:1`": one line of one file, a place where something was today (a
  * diagnostic, a hit), not how the code is. */
 const LINE_POINTER = /^`[^`\s]+:\d+(?::\d+)?`[.;,]?$/;
 
+/** "`gradle test` in `backend` — 53 passed", "all 12 tests pass": the result of one run, this
+ * session's, not how things are. */
+const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b/i;
+
 function noFactLine(ctx: string, line: string): boolean {
-  return LINE_POINTER.test(line.trim()) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return LINE_POINTER.test(line.trim()) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
