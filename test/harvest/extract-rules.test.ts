@@ -502,6 +502,14 @@ describe('errors the user pasted', () => {
     expect(session('fixed, thanks. The logout link is not working on mobile though')).toHaveLength(1);
   });
 
+  it('names no fix when a command and several edited files came between: each file is a step', () => {
+    const b = new SessionBuilder().user('make the pin test pass').bash('cd backend && npm test', 'FAIL tests/pin.test.ts\nPrismaClientInitializationError: Invalid `prisma.user.create()` invocation', 1);
+    b.bash('cd backend && npm install', 'added 555 packages');
+    for (const f of ['pin.test.ts', 'setup-env.ts', 'jest.config.js']) b.tool('Edit', { file_path: `/home/dev/app/backend/${f}`, old_string: 'a', new_string: 'b' }, 'updated');
+    const drafts = errorFixDrafts(viewOf(b.bash('cd backend && npm test -- --runInBand', 'PASS tests/pin.test.ts').build()));
+    expect(drafts.map((d) => d.text).join('')).not.toContain('Fix:');
+  });
+
   it('takes a success of the same command in another folder for no fix', () => {
     const fixed = (dir: string) =>
       failThenFix('cd backend && npm test', 'FAIL tests/pin.test.ts\nError: DATABASE_URL is not set because `.env` is missing', 'The tests fail because `DATABASE_URL` is not set: `backend/.env` is missing.', `cd ${dir} && npm test -- --runInBand`)[0]?.text ?? '';
@@ -604,6 +612,7 @@ describe('what a failure teaches', () => {
     // the agent's own act this session is its story, not why the tool fails for the next one
     expect(causes('The resolver fails because I didn\'t pin `werkzeug` 3 in `requirements.txt` for `flask` 3.')).not.toContain('Cause:');
     expect(causes('I modified `requirements.txt` to include `werkzeug` 9 but the resolver fails due to the pin.')).not.toContain('Cause:');
+    expect(causes("I'm pinning only `werkzeug` in `requirements.txt`, because the resolver fails on `flask` 3.")).not.toContain('Cause:');
     expect(causes("There's an npm error about a missing version of `werkzeug` because of the pin.")).not.toContain('Cause:');
     expect(causes('However, the resolver fails because `flask` 3 requires `werkzeug` 3, which the old `requirements.txt` pins to 2.')).toContain('Cause: The resolver fails because');
     // the same command again from the checkout, with nothing in between, is a retry, not a fix

@@ -116,9 +116,9 @@ const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;
 
 /** "because I didn't close the string", "I modified package.json to include …", "I need the
- * X package": the agent's own act or want this session. Its slip is the story of this session, not why the code or the tool fails
+ * X package", "I'm mocking only …": the agent's own act or want this session. Its slip is the story of this session, not why the code or the tool fails
  * for the next one (and its account of what it did was wrong as often as not). */
-const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b/;
+const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b|^I(?:'m| am) (?!going to\b)\w+ing\b/;
 
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed

@@ -200,7 +200,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
     const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.length === 0;
     // many other steps between the failure and the success: which of them fixed it cannot be told
-    const blurred = between.length > 2;
+    // (each edited file counts: "`npm install`, edited a.ts, b.ts, c.ts" is four steps)
+    const blurred = between.reduce((n, b) => n + (b.startsWith('edited ') ? b.split(', ').length : 1), 0) > 2;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
