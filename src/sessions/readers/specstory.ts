@@ -134,11 +134,11 @@ const RESULT_LABEL = /^\*\*(Result|Error):\*\*\s*$/;
 const INPUT_LABEL = /^\*\*Input:\*\*\s*$/;
 const INPUT_ITEM = /^- (\w+):(?:\s+`(.*)`)?\s*$/;
 
-/** The arguments a Copilot input list gives, and the fences that held multi-line values. */
-function inputList(plain: readonly MdLine[], fences: readonly Fence[], end: number): { input: Record<string, string>; fences: Set<Fence> } {
+/** The arguments a Copilot input list (from its `label` line) gives, and the fences that held
+ * multi-line values. */
+function inputList(plain: readonly MdLine[], fences: readonly Fence[], label: MdLine | undefined, end: number): { input: Record<string, string>; fences: Set<Fence> } {
   const input: Record<string, string> = {};
   const used = new Set<Fence>();
-  const label = plain.find((l) => INPUT_LABEL.test(l.text.trim()));
   if (!label) return { input, fences: used };
   const items = plain.filter((l) => l.lineNo > label.lineNo && l.lineNo < end);
   items.forEach((l, i) => {
@@ -206,18 +206,18 @@ function parseTool(lines: MdLine[]): ParsedTool {
 
   const html = lines.some((l) => /<(?:tool-use|details)\b/.test(l.text));
   const desc = describe(summary ?? plain[0]?.text.trim() ?? '');
-  const resultAt = plain.find((l) => RESULT_LABEL.test(l.text.trim()))?.lineNo ?? Infinity;
-  const listed = inputList(plain, fences, resultAt);
+  // labelled fences: the first fence after `- command:` is the command, after `**Result:**` the output
+  const labelAt = (label: RegExp): MdLine | undefined => plain.find((l) => label.test(l.text.trim()));
+  const fenceAfter = (at: MdLine | undefined): Fence | undefined => (at ? fences.find((f) => f.at.lineNo > at.lineNo) : undefined);
+  const resultLabel = labelAt(RESULT_LABEL);
+  const inputLabel = labelAt(INPUT_LABEL);
+  const listed = inputList(plain, fences, inputLabel, resultLabel?.lineNo ?? Infinity);
   const input: Record<string, unknown> = { ...listed.input, ...(desc?.input ?? {}) };
   if (summary && !desc) input.summary = summary;
   const shellIdx = fences.findIndex((f) => SHELL_LANGS.has(f.lang));
   const diff = fences.find((f) => f.lang === 'diff');
   let command = typeof input.command === 'string' ? input.command : undefined;
-  // labelled fences: the first fence after `- command:` is the command, after `**Result:**` the output
-  const labelAt = (label: RegExp): MdLine | undefined => plain.find((l) => label.test(l.text.trim()));
-  const fenceAfter = (at: MdLine | undefined): Fence | undefined => (at ? fences.find((f) => f.at.lineNo > at.lineNo) : undefined);
   const labelledCommand = fenceAfter(labelAt(COMMAND_LABEL));
-  const resultLabel = labelAt(RESULT_LABEL);
   const labelledOutput = fenceAfter(resultLabel);
   if (shellIdx !== -1) command = html ? unescapeHtml(fences[shellIdx]!.text) : fences[shellIdx]!.text;
   else if (command === undefined && (shellType || SHELL_TOOLS.has(name ?? ''))) {
@@ -234,7 +234,7 @@ function parseTool(lines: MdLine[]): ParsedTool {
   const outFence = labelledOutput ?? fences.find((f, i) => i > shellIdx && f !== labelledCommand && !listed.fences.has(f) && OUTPUT_LANGS.has(f.lang));
   // inside a <tool-use>/<details> block, SpecStory writes the output HTML-escaped (`&gt; jest`)
   if (outFence) output = { text: html ? unescapeHtml(outFence.text) : outFence.text, at: outFence.at };
-  else if (summary !== undefined && !diff && !shell && plain.length > 0 && !plain.some((l) => INPUT_LABEL.test(l.text.trim()))) {
+  else if (summary !== undefined && !diff && !shell && plain.length > 0 && !inputLabel) {
     // a <details> body (search hits, directory listing) is the tool's result
     output = { text: joinText(plain), at: plain[0]! };
   }

@@ -311,7 +311,7 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     const name = hit.name;
     if (plausibleFile(name)) continue;
     // the reply that held it: a line that reads as `name` right above a fence
-    const reply = [...view.session.events].reverse().find((e) => e.kind === 'assistant' && e.index < hit.event);
+    const reply = view.session.events.findLast((e) => e.kind === 'assistant' && e.index < hit.event);
     if (!reply || reply.kind !== 'assistant') continue;
     const replyLines = reply.text.split('\n');
     const at = replyLines.findIndex((l, i) => asFileName(l) === name && /^\s*(?:```|~~~)/.test(replyLines[i + 1] ?? ''));

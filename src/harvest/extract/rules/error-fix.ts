@@ -130,7 +130,6 @@ const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'f
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
 
-/** What the agent did between a failure and its fix: edited files and other commands, checks first. */
 /** The agent's own slip: the error is in a file the session itself wrote before the failure, and
  * editing that file again fixed it (an undefined name, an unused import it had just added). True
  * of this session's code, not of the repository or its tools. */
@@ -141,10 +140,20 @@ function ownSlip(view: SessionView, failed: Step, fix: Step, err: string): boole
   return view.steps.slice(failed.pos + 1, fix.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => before.has(f)));
 }
 
-/** What was done between a failure and the success of its command family: commands of other
- * families and the files edited. An edit of a file the error names is the fix by itself: a
- * command run beside it (starting the program, a commit) changed nothing the error was about. */
-function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err: string): string[] {
+/** What was done between a failure and its fix, as shown and as a count of steps. */
+interface Between {
+  /** Commands of other families (checks first), then the files edited. */
+  shown: string[];
+  /** Each command and each edited file. */
+  steps: number;
+  /** Nothing but edits. */
+  onlyEdits: boolean;
+}
+
+/** What was done between a failure and the success of its command family. An edit of a file the
+ * error names is the fix by itself: a command run beside it (starting the program, a commit)
+ * changed nothing the error was about. */
+function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err: string): Between {
   const edits = new Set<string>();
   const cmds = new Map<string, string>();
   for (const s of view.steps.slice(from.pos + 1, to.pos)) {
@@ -165,13 +174,15 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
   const out = emptyList<string>();
   if (named.length > 0) {
     out.push(`edited ${named.slice(0, 3).map((e) => code(e)).join(', ')}`);
-    return out;
+    return { shown: out, steps: named.length, onlyEdits: true };
   }
   const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
   for (const [, c] of ordered.slice(0, 4)) out.push(code(c));
   if (edits.size > 0) out.push(`edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}`);
-  return out;
+  return { shown: out, steps: cmds.size + edits.size, onlyEdits: cmds.size === 0 && edits.size > 0 };
 }
+
+const NOTHING_BETWEEN: Between = { shown: [], steps: 0, onlyEdits: false };
 
 function fromToolFailures(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
@@ -196,12 +207,12 @@ function fromToolFailures(view: SessionView): Draft[] {
 
     const fix = fixFor(view, s, fam);
     if (fix && ownSlip(view, s, fix, err)) continue;
-    const between = fix ? stepsBetween(view, s, fix, fam, err) : emptyList<string>();
+    const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
-    const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.length === 0;
-    // many other steps between the failure and the success: which of them fixed it cannot be told
-    // (each edited file counts: "`npm install`, edited a.ts, b.ts, c.ts" is four steps)
-    const blurred = between.reduce((n, b) => n + (b.startsWith('edited ') ? b.split(', ').length : 1), 0) > 2;
+    const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.steps === 0;
+    // many other steps between the failure and the success (each command and each edited file
+    // counts): which of them fixed it cannot be told
+    const blurred = between.steps > 2;
     const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
@@ -212,16 +223,16 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
     // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
     // is this task's repair, nothing a later session could apply
-    if (!why && fix && between.length === 1 && between[0]!.startsWith('edited ')) continue;
+    if (!why && fix && between.onlyEdits) continue;
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
     if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
-    if (fixed && between.length === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
+    if (fixed && between.steps === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
     if (fixed) {
-      const via = between.length > 0 ? `${between.join(', ')}, then ` : '';
+      const via = between.shown.length > 0 ? `${between.shown.join(', ')}, then ` : '';
       parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
     }
     const draft: Draft = {

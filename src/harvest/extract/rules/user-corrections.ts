@@ -351,7 +351,7 @@ function carriesCorrection(command: string, correction: string): boolean {
   const words = correction.toLowerCase().match(/[\p{L}\d_-]{5,}/gu) ?? [];
   return words.some((w) => !COMMON_WORDS.has(w) && cmd.includes(w));
 }
-const COMMON_WORDS = new Set(['should', 'would', 'could', 'about', 'there', 'their', 'which', 'these', 'those', 'where', 'while', 'because', 'always', 'never', 'instead', 'please', 'again', 'first', 'other', 'every', 'before', 'after', 'still', 'using', 'other']);
+const COMMON_WORDS = new Set(['should', 'would', 'could', 'about', 'there', 'their', 'which', 'these', 'those', 'where', 'while', 'because', 'always', 'never', 'instead', 'please', 'again', 'first', 'other', 'every', 'before', 'after', 'still', 'using']);
 
 /** The option labels the agent offered for one question of an AskUserQuestion-style call. */
 function optionLabels(input: Record<string, unknown>, question: string): string[] {
