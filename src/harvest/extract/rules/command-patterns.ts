@@ -252,6 +252,9 @@ export function generalized(variants: readonly string[]): string {
 
 const PATH_ARG = /^[^-].*(?:\/|\.[a-z]{1,5}$)/i;
 
+/** A program that runs the script named after it (`python3 render.py`). */
+const INTERPRETER = /^(?:.*\/)?(?:python3?|node|ruby|perl|php|bash|sh|deno|bun|elixir|tsx|ts-node)$/;
+
 /** A file of tests by the usual naming (`x.test.ts`, `x_spec.py`, `test_x.py`, `x_test.exs`). */
 const TEST_FILE = /(?:^|\/)(?:test_[\w-]+\.py|[\w.-]+[._-](?:test|spec)\.[a-z]{1,5}|[\w-]+_(?:test|spec)\.[a-z]{1,5})$/i;
 /** Flags that pick tests by name (`-t "Compaction Config"`, `-k slow`, `--grep`, go's `-run`). */
@@ -287,7 +290,7 @@ export function recipeForm(simple: string): string {
       // environment settings and wrappers come before the program
       if (!/^(?:\$env:)?\w+=/.test(raw) && !['sudo', 'env', 'time', 'nohup', 'exec', '&'].includes(raw)) {
         seenProgram = true;
-        scriptNext = /^(?:.*\/)?(?:python3?|node|ruby|perl|php|bash|sh|deno|bun|elixir|tsx|ts-node)$/.test(bare);
+        scriptNext = INTERPRETER.test(bare);
       }
       continue;
     }
@@ -325,7 +328,6 @@ function withoutFileList(command: string): string {
 }
 
 const SCRIPT = /\.(?:py|js|mjs|cjs|ts|rb|sh|pl|php|exs)$/;
-const INTERPRETER = /^(?:.*\/)?(?:python3?|node|ruby|perl|php|bash|sh|deno|bun|elixir|tsx|ts-node)$/;
 
 /** How the project's own scripts are run, when they are run successfully at least three times. */
 function scriptInvocations(all: readonly Run[]): Draft[] {
