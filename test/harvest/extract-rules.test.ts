@@ -443,6 +443,10 @@ describe('report facts', () => {
       const answered = closing('How the app runs:', `- ${answer}the latest commit moved \`NEXT_PUBLIC_CONVEX_URL\` from \`.env.local\` into \`convex.json\`\n`);
       expect(answered, answer).toContain('The latest commit moved `NEXT_PUBLIC_CONVEX_URL`');
     }
+    // also when the answer leads in to the list and so names it ("No — both must run, each for a reason:")
+    const lead = closing('No — both processes must run, each for a reason:');
+    expect(lead).toContain('Both processes must run, each for a reason');
+    expect(lead).not.toContain('No —');
     expect(closing('How the app runs:', '- No issues remain once `convex.json` pins the deployment for `NEXT_PUBLIC_CONVEX_URL` in `.env.local`\n')).toContain('No issues remain');
     // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
     const actedOn = (tool: string) => {

@@ -75,7 +75,9 @@ function subjectOf(section: Section, ctx: string): string {
   const path = ctx.split(' / ');
   // "DATABASE / Current State": the aspect names no subject; the heading above it does
   if (path.length === 2 && ASPECT_HEADING.test(path[1]!.trim())) return sentenceCase(path[0]!);
-  return sentenceCase(inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx);
+  // a reply's lead-in that became the heading of its list ("No — all three overrides need to
+  // stay, each for a concrete reason:") keeps no answer word either
+  return factLine(sentenceCase(inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx));
 }
 
 /** Headings that name an aspect of what the heading above names ("Current State", "Key
