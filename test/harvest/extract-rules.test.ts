@@ -422,6 +422,10 @@ describe('report facts', () => {
     expect(closing('How the app runs:', '- Here is the corrected `convex.json` block. It will find the deployment line in `convex.json` and pin it\n')).not.toContain('Here is the corrected');
     // a lead sentence that reports the agent's work makes the rest a report of that work
     expect(closing('I installed both servers and set them up. `npm run dev` starts the app.')).not.toContain('The Convex backend runs with');
+    // a line that says where the session put a file ("New story file at `…`", "Story list updated in `…`")
+    const placed = closing('How the app runs:', '- New page file at `app/page.tsx` for the root route of the app\n- The deployment pin for `npx convex dev` updated in `convex.json`\n');
+    expect(placed).not.toMatch(/New page file|updated in/);
+    expect(closing('How the app runs:', '- The root route of the app is served from `app/page.tsx`\n')).toContain('served from `app/page.tsx`');
     expect(closing('Both servers are now started and read `.env.local`:')).not.toContain('The Convex backend runs with');
     // a reply that thanks the user or says what the user gave talks about the chat, not the repository
     expect(closing('Thank you! You have now added:')).not.toContain('The Convex backend runs with');
@@ -483,6 +487,17 @@ describe('errors the user pasted', () => {
     // a warning is printed, not a failure; the fix says what to do
     expect(p?.text).toMatch(/^`\.\/gen\.py in\.txt > out\.html` prints `SyntaxWarning/);
     expect(p?.text).toContain('Fix: Convert the script block to a raw string');
+  });
+
+  it('names no fix when the agent only edited a file without saying what it changed', () => {
+    const session = new SessionBuilder()
+      .user("./gen.py in.txt > out.html\n/home/dev/demo/gen.py:284: SyntaxWarning: invalid escape sequence '\\s'")
+      .assistant('The problem is that the invalid escape sequence warning came from regex backslashes inside a normal Python triple-quoted string.')
+      .tool('Edit', { file_path: '/home/dev/demo/gen.py', old_string: 'script = """', new_string: 'script = r"""' }, 'updated')
+      .build();
+    const [p] = errorFixDrafts(viewOf(session));
+    expect(p?.text).toContain('the invalid escape sequence warning came from regex backslashes');
+    expect(p?.text).not.toContain('Fix:');
   });
 
   it("keeps no cause the user's next message refutes, and titles a bare error line by itself", () => {
@@ -556,6 +571,16 @@ describe('the cause of a failure', () => {
 
   it("states the cause, not the agent finding it (\"I've found that …\")", () => {
     expect(failing("I've found that the CSS file is in `priv/static/assets/` which is gitignored.")).toContain('Cause: The CSS file is in `priv/static/assets/` which is gitignored.');
+  });
+
+  it('takes no guess made without the code, no lead-in to a block, and no numbered line for a cause', () => {
+    // reasoning from the error message alone ("I don't have access to these files, but based on the error, …")
+    expect(failing("I don't have access to these files, but based on the error, the issue is that `priv/static/assets` is gitignored.")).not.toContain('Cause:');
+    // a sentence that led in to a code block that is left out says nothing alone
+    expect(failing('This is happening because `.gitignore` contains:')).not.toContain('Cause:');
+    // a cause found at a numbered line is that line of this version of the file
+    expect(failing('The problem is that line 12 of `.gitignore` has `priv/static/assets` in it, because of the asset build.')).not.toContain('Cause:');
+    expect(failing('The problem is that `.gitignore` lists `priv/static/assets`, because the asset build writes there.')).toContain('Cause:');
   });
 
   it('keeps list items apart as sentences, and drops the conjunction that led into them', () => {
@@ -654,6 +679,19 @@ describe('what a failure teaches', () => {
 });
 
 describe('tool quirks of the agent', () => {
+  it('says a slow command goes to the background only when no later call of the tool was killed at its timeout', () => {
+    const session = (later: string) =>
+      new SessionBuilder()
+        .user('restart the services')
+        .tool('Bash', { command: 'svc shutdown && svc up', timeout: 30000 }, 'Command running in background with ID: b563cc0. Output is being written to: /tmp/tasks/b563cc0.output')
+        .tool('Read', { file_path: '/tmp/tasks/b563cc0.output' }, 'Proceed with shutdown? [y/N]')
+        .tool('Bash', { command: 'echo y | svc shutdown && svc up', timeout: 60000 }, later)
+        .build();
+    const titles = (later: string) => toolQuirkDrafts(viewOf(session(later))).map((d) => d.title);
+    expect(titles('Shutting down… done\nStarting… done')).toContain('Bash moves slow commands to the background');
+    expect(titles('Exit code 143')).not.toContain('Bash moves slow commands to the background');
+  });
+
   it('says a wrapper message hides the real error "every" time only when no failure came back otherwise', () => {
     const denied = 'failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: ';
     const session = (extra: boolean) => {
@@ -984,7 +1022,7 @@ describe('missing files', () => {
         .tool('Glob', { pattern: '**/rerank.ts' }, '/home/dev/demo/lib/generator/rerank.ts')
         .build();
     expect(missingFileDrafts(viewOf(session('/home/dev/Desktop/demo-copy/lib/generator/rerank.ts')))).toEqual([]);
-    expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts live in lib/generator/']);
+    expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts is in lib/generator/']);
   });
 
   it('says where files live after a wrong guess, ignoring vendored copies', () => {
@@ -1547,6 +1585,11 @@ describe('user corrections: what is one', () => {
     };
     expect(later(task)).toEqual([]);
     expect(later('You are a senior TypeScript engineer. Never add implementation logic, only stubs.')).toEqual([]);
+    // a role-play template casts the agent; its "NEVER break character" is no convention of the project
+    const persona = "You must fully embody this agent's persona and follow all activation instructions exactly as specified. NEVER break character until given an exit command.\n<agent-activation CRITICAL=\"TRUE\">\n1. LOAD the FULL agent file from @_bmad/bmm/agents/sm.md";
+    expect(userCorrectionDrafts(viewOf(new SessionBuilder().user(persona).assistant('The entry point is `dist/index.js`.').build()))).toEqual([]);
+    expect(later(persona)).toEqual([]);
+    expect(userCorrectionDrafts(viewOf(new SessionBuilder().user('You must use pnpm in this repo, never npm.').assistant('The entry point is `dist/index.js`.').build()))).toHaveLength(1);
     expect(later('Now audit the overall structure and provide a checklist.\nConstraints:\n- Avoid unnecessary implementation logic.')).toEqual([]);
     // the task pasted again, reworded after its first line
     const first = "The core package isn't ready for a release: `dist/index.js` is missing and the exports are not ESM.";

@@ -102,6 +102,12 @@ interface SentenceFacts {
 
 /** A guess is no explanation: a cause is stated only where the text says it is the cause. */
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
+/** "I don't have access to these files, but based on the error, …": the agent reasoning from the
+ * error message alone, without the code that raised it, guesses as much as a hedge does. */
+const UNSEEN_CODE = /\bi (?:don'?t|do not|can'?t|cannot) (?:have access to|see) (?:the|these|those|your|any)\b|\bwithout (?:seeing|access to) the\b|\bbased (?:only |solely )?on the error\b/i;
+/** "The problem is that line 584 has a string that …": a cause found at a numbered line is that
+ * line of this version of the file, not what the next session meets. */
+const AT_LINE = /\bline \d+(?: of `?[\w./-]+`?)? (?:has|is|contains|ends|starts|uses|lacks|misses|was)\b/i;
 
 /** "I noticed the output shows an Error: …", "It says to install …", "there's an npm error about
  * …", "The errors are E0401, which
@@ -122,7 +128,8 @@ const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|ad
 
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
-  const excluded = s.length < 20 || s.length > 400 || s.endsWith('?') || HEDGE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
+  // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
+  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
   return {
     text: s,
     excluded,

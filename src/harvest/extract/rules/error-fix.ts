@@ -326,15 +326,13 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const cmdLine = (before.find((l) => /^[❯$>]\s+\S/.test(l)) ?? before.find((l) => /^\.{1,2}\/\S/.test(l)))?.replace(/^[❯$>]\s+/, '');
     const said = view.events.find((e) => e.index === why.event);
     const fixSentence = said && 'text' in said ? sentences(said.text).find((s) => FIX_SENTENCE.test(s)) : undefined;
-    const edit = view.steps.find((s) => s.call.index > why.event - 8 && s.call.index > p.index && !s.failed && !s.rejected && isEdit(s));
-    const editName = edit ? editedFiles(edit)[0] : undefined;
     const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
     // a warning does not fail the command: it prints it
     const verb = /^\w*Warning:|^warning:/i.test(shownErr) ? 'prints' : 'fails with';
     const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} ${verb} ` : ''}${code(clip(shownErr, 140))}.`];
     parts.push(`Cause: ${sentence(clipSentences(why.text, 200))}`);
+    // (an edit alone says which file changed, not what to change: "change `x.py` accordingly" is no fix)
     if (fixSentence) parts.push(`Fix: ${sentence(clip(asInstruction(fixSentence), 160))}`);
-    else if (editName) parts.push(`Fix: change ${code(editName)} accordingly.`);
     drafts.push({
       category: 'pitfall',
       // an error line names its kind ("Error: …", "TypeError: …"): without a command it is the title

@@ -203,11 +203,13 @@ export function missingFileDrafts(view: SessionView): Draft[] {
       const what = miss.dir ? `There is no ${code(miss.dir)} folder` : `${code(miss.name ?? miss.tried)} is not at ${code(miss.tried)}`;
       const found = miss.dir ? `reports ${code('No such file or directory')}` : `finds ${miss.step.failed ? code(err) : 'nothing'}`;
       const files = miss.ext && !miss.name ? `the ${code(`.${miss.ext}`)} files` : code(miss.name!);
+      // one named file "is in" a folder; files of a kind "live in" it
+      const verb = miss.ext && !miss.name ? 'live in' : 'is in';
       said.add(key);
       drafts.push({
         category: 'fact',
-        title: `${miss.ext && !miss.name ? `.${miss.ext} files` : clip(miss.name ?? miss.tried, 40)} live in ${clip(where[0]!, 40)}`,
-        text: `${what} (${how} ${found}); ${files} live in ${where.slice(0, 2).map((w) => code(w)).join(' and ')} (${hits.slice(0, 2).map((h) => code(h)).join(', ')}).`,
+        title: `${miss.ext && !miss.name ? `.${miss.ext} files` : clip(miss.name ?? miss.tried, 40)} ${verb} ${clip(where[0]!, 40)}`,
+        text: `${what} (${how} ${found}); ${files} ${verb} ${where.slice(0, 2).map((w) => code(w)).join(' and ')} (${hits.slice(0, 2).map((h) => code(h)).join(', ')}).`,
         confidence: CONFIDENCE.verified,
         event: miss.step.outputEvent,
         tags: ['location', ...(miss.ext ? [miss.ext] : [])],

@@ -46,7 +46,7 @@ const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just)? (?:started|created|ran|ad
 const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
  * collapsible …"): this turn's change log. ("Implemented X as …" may still say how X works.) */
-const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b/i;
+const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
 const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner);

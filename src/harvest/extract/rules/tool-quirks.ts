@@ -431,11 +431,17 @@ function truncation(view: SessionView): Draft[] {
   return out;
 }
 
+/** A command killed when its time ran out: SIGTERM's exit code (143) or the tool saying so. */
+const KILLED_AT_TIMEOUT = /^Exit code 143\b|\bcommand timed out\b/im;
+
 /** Commands moved to the background when they outlive the tool's timeout. */
 function backgrounded(view: SessionView): Draft | undefined {
   for (const s of view.steps) {
     const m = s.marks & MARK.background ? BACKGROUND.exec(s.output) : null;
     if (!m) continue;
+    // a later call of the same tool killed at its timeout (exit 143, SIGTERM) shows the tool does
+    // not always move a slow command aside: the rule would be wrong as stated
+    if (view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && KILLED_AT_TIMEOUT.test(l.output))) return undefined;
     const id = m[1]!;
     const follow = view.steps.slice(s.pos + 1, s.pos + 6).find((l) => JSON.stringify(l.call.input).includes(id) && l.call.name !== s.call.name);
     const timeout = typeof s.call.input.timeout === 'number' ? ` (timeout ${s.call.input.timeout} ms)` : '';

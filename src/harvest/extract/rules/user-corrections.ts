@@ -64,6 +64,9 @@ const UNSURE = /\b(?:i (?:don'?t|do not) know|not sure|no idea)\b/i;
  * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
 const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|tasked|acting as|in charge of)\b(?![^.!?]{0,40}\bwrong\b))/i;
 /** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
+/** "You must fully embody this agent's persona … NEVER break character": a role-play template
+ * (BMAD's agent activation) casts the agent; it says nothing about the project. */
+const PERSONA = /\b(?:embody (?:this|the|an?) (?:agent|persona|role)|(?:agent|this) persona|break(?:ing)? character|stay in character|<agent-activation\b)/i;
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
@@ -284,7 +287,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening) || FIXED_IT.test(whole)) return;
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
     // a correction of what the task is redirects this session's work; it says nothing lasting
-    if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole)) return;
+    if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole) || PERSONA.test(whole)) return;
     // the same prompt sent again (its opening the same as an earlier one's) is the task restated
     if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
