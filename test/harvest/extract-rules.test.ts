@@ -583,6 +583,18 @@ describe('the cause of a failure', () => {
     expect(failing('The problem is that `.gitignore` lists `priv/static/assets`, because the asset build writes there.')).toContain('Cause:');
   });
 
+  it('takes for no cause the error said again, a reasoning without the code, or a request to the user', () => {
+    const pasted = (reply: string) =>
+      errorFixDrafts(viewOf(new SessionBuilder().user("pytest fails:\nE   ModuleNotFoundError: No module named 'minisweagent'").assistant(reply).tool('Edit', { file_path: '/home/dev/bot/tests/conftest.py', old_string: 'a', new_string: 'b' }, 'updated').build()))
+        .map((d) => d.text)
+        .join('\n');
+    expect(pasted('The problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.')).toContain('Cause:');
+    // "the module is not installed" is what "No module named …" says
+    expect(pasted('The problem is that the `minisweagent` module is not installed.')).not.toContain('Cause:');
+    expect(pasted("I don't have the actual code, but the problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.")).not.toContain('Cause:');
+    expect(pasted('The problem is that `tests/conftest.py` imports `minisweagent` at the top, so let me know which package provides it.')).not.toContain('Cause:');
+  });
+
   it('keeps list items apart as sentences, and drops the conjunction that led into them', () => {
     const text = failing('We have a conflicting state:\n\n1. The `priv/static/assets` folder is ignored by `.gitignore` already\n2. But the stylesheet in it is tracked and must be added');
     expect(text).toMatch(/Cause: The `priv\/static\/assets` folder is ignored by `\.gitignore` already\. The stylesheet in it is tracked/);

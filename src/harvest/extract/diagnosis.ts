@@ -104,7 +104,7 @@ interface SentenceFacts {
 const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
 /** "I don't have access to these files, but based on the error, …": the agent reasoning from the
  * error message alone, without the code that raised it, guesses as much as a hedge does. */
-const UNSEEN_CODE = /\bi (?:don'?t|do not|can'?t|cannot) (?:have access to|see) (?:the|these|those|your|any)\b|\bwithout (?:seeing|access to) the\b|\bbased (?:only |solely )?on the error\b/i;
+const UNSEEN_CODE = /\bi (?:don'?t|do not|can'?t|cannot) (?:have access to|see) (?:the|these|those|your|any)\b|\bi (?:don'?t|do not) have (?:the |any |your )?(?:actual |source )?(?:code|files?|source)\b|\bwithout (?:seeing|access to) the\b|\bbased (?:only |solely )?on the error\b/i;
 /** "The problem is that line 584 has a string that …": a cause found at a numbered line is that
  * line of this version of the file, not what the next session meets. */
 const AT_LINE = /\bline \d+(?: of `?[\w./-]+`?)? (?:has|is|contains|ends|starts|uses|lacks|misses|was)\b/i;
@@ -116,6 +116,9 @@ const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:
 
 /** "The plan is to move …", "Adding a mock so the test can run, then re-running …": what the
  * agent will do next, not why it failed. */
+/** "Let me know what package provides it", "please share the files": a request to the user,
+ * not a finding. */
+const ASKS_USER = /\b(?:let me know|please (?:share|provide|send|paste|add)|can you (?:share|provide|send|paste|add))\b/i;
 const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
 
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
@@ -129,7 +132,7 @@ const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|ad
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
   // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
-  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
+  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
   return {
     text: s,
     excluded,
@@ -141,8 +144,23 @@ function factsOf(s: string): SentenceFacts {
   };
 }
 
+/** Words that say nothing beyond an error's own: function words, and what a "not found" error
+ * already means ("installed", "missing", "exist"). */
+const RESTATING = new Set(['the', 'and', 'not', 'was', 'are', 'this', 'that', 'its', 'there', 'has', 'have', 'been', 'yet', 'any', 'can', 'cannot', "can't", 'could', 'installed', 'missing', 'found', 'available', 'exist', 'exists', 'defined', 'present', 'because', 'why', 'happening', 'issue', 'problem', 'error', 'cause', 'reason']);
+
+/** "The `minisweagent` module is not installed" for `No module named 'minisweagent'`: the error
+ * said in other words, which tells the next session nothing the error does not. */
+function restates(sentenceWords: Set<string>, errWords: Set<string>): boolean {
+  for (const raw of sentenceWords) {
+    // (a word keeps the dots of a file name, and so the full stop of the sentence's last word)
+    const w = raw.replace(/[.]+$/, '');
+    if (!errWords.has(w) && !RESTATING.has(w)) return false;
+  }
+  return true;
+}
+
 function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
-  if (f.excluded) return -Infinity;
+  if (f.excluded || restates(f.words!, errWords)) return -Infinity;
   // the terms in the order they were always added, so the sums are the same to the last bit
   let score = 0;
   if (f.causal) score += 3;
