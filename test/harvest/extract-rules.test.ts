@@ -402,7 +402,8 @@ describe('report facts', () => {
     const titles = (heading: string) =>
       fromReport(`## Report\n\n### ${heading}\n- The launcher \`launch.applescript\` kills the process on port \`8091\` before it starts \`app.py\`\n\n${GAPS}`).map((d) => d.title);
     expect(titles('Launcher (launch.applescript)')).toHaveLength(1);
-    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results', "Here's what was added", 'What has been changed', 'No security-relevant behavior change', 'No issues found']) expect(titles(heading), heading).toEqual([]);
+    for (const heading of ['Enhanced Port Cleanup', 'Launcher (Updated - shows Terminal)', 'This solution will', 'Key differences from the previous version', 'If you want to customize the icon', 'All Fixes Applied Successfully!', 'Test Results', "Here's what was added", 'What has been changed', 'No security-relevant behavior change', 'No issues found', 'S017 — /implement S6 complete', 'Critic round closed — ship as-is plus two fixes']) expect(titles(heading), heading).toEqual([]);
+    expect(titles('Autocomplete launcher')).toHaveLength(1);
   });
 
   it("leaves out what the agent reports it did in a closing summary (\"I've started both servers:\")", () => {
@@ -581,6 +582,15 @@ describe('the cause of a failure', () => {
     // a cause found at a numbered line is that line of this version of the file
     expect(failing('The problem is that line 12 of `.gitignore` has `priv/static/assets` in it, because of the asset build.')).not.toContain('Cause:');
     expect(failing('The problem is that `.gitignore` lists `priv/static/assets`, because the asset build writes there.')).toContain('Cause:');
+  });
+
+  it("reads a checker's failure mark for the error, never a line of the diff it quotes, and no to-do list for a cause", () => {
+    const lint = '     33    │ - ········iePatSurplus,\n        29 │ + ······snapshotAt("snap-1"),\n    ······ │ \nChecked 107 files in 36ms. No fixes applied.\nFound 6 errors.\n  × Some errors were emitted while running checks.';
+    const [d] = failThenFix('npm run lint', lint, 'The formatter wants the `snapshotAt` calls on one line because they fit the line width.', 'npm run lint');
+    expect(d?.text).toContain('fails with `× Some errors were emitted while running checks.`');
+    expect(d?.text).toContain('Cause: The formatter wants');
+    const [todo] = failThenFix('npm run lint', lint, 'Two small issues to fix: a typecheck error in T27 and the formatting of the `snapshotAt` calls.', 'npm run lint');
+    expect(todo?.text ?? '').not.toContain('Cause:');
   });
 
   it('takes for no cause the error said again, a reasoning without the code, or a request to the user', () => {
@@ -1093,6 +1103,9 @@ describe('test runner', () => {
   it('says nothing when the run shows nothing about the set-up', () => {
     const session = new SessionBuilder().user('test').bash('npm test', 'ok').build();
     expect(testRunnerDrafts(viewOf(session))).toEqual([]);
+    // the test files a run lists are the ones this session ran: no set-up, no item
+    const files = new SessionBuilder().user('test').bash('npm test --silent', ' ✓ tests/s6/t26-history-list.test.tsx (4 tests)\n ✓ tests/s6/t39-history-a11y.test.tsx (2 tests)\n ✓ tests/s6/t27-signpost.test.tsx (3 tests)').build();
+    expect(testRunnerDrafts(viewOf(files))).toEqual([]);
   });
 });
 

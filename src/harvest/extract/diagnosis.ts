@@ -14,6 +14,9 @@ const FATAL_LINE = /^\s*(?:fatal|(?:error|ERROR|Error)(?!\s+(?:messages?|handlin
 const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
 const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
+/** A line of a code frame or a diff a checker prints (`33 │ - ····x,`, `35 30 │ foo(`): the
+ * source quoted back, never the error. */
+const CODE_FRAME = /^(?:\d+\s+){1,2}[│┃|]|^[·\s]+[│┃|]/;
 
 /** The line of a failing output that states the error, trimmed (at most `max` characters). */
 export function errorLine(output: string, max = 180, joinNext = true): string {
@@ -51,11 +54,12 @@ function findErrorLine(output: string): FoundError {
   const lines = literalNewlines(cleanText(output))
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l));
+    .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l) && !CODE_FRAME.test(l));
   let pick =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
-    lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
+    lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ??
+    lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.") // "3:10  error  'x' is unused", "a.py:1: error: …"
     lines.find((l) => STRONG.test(l)) ??
     lines[0] ??
     '';
@@ -119,7 +123,7 @@ const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:
 /** "Let me know what package provides it", "please share the files": a request to the user,
  * not a finding. */
 const ASKS_USER = /\b(?:let me know|please (?:share|provide|send|paste|add)|can you (?:share|provide|send|paste|add))\b/i;
-const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
+const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:(?:a|one|two|three|a few|some|several) )?(?:(?:small|minor|quick|last|remaining) )?(?:issues?|things?|problems?|errors?|nits?) (?:left )?to (?:fix|address|clean up|handle)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
 
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;

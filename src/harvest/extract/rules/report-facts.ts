@@ -32,7 +32,7 @@ const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summar
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks", "Here's
  * what was added"). */
-const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\bwhat (?:was|were|i|we|i'?ve|we'?ve|has been|have been) (?:just )?(?:added|changed|did|done|fixed|updated|created|removed|built|implemented|written)\b|\b(?:fixed|resolved|completed|done|finished|successfully)\s*[:!✅]*$/i;
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\bwhat (?:was|were|i|we|i'?ve|we'?ve|has been|have been) (?:just )?(?:added|changed|did|done|fixed|updated|created|removed|built|implemented|written)\b|\b(?:fixed|resolved|completed?|done|finished|closed|successfully)\s*(?:[:!✅]*$|[—–]\s)/i;
 /** A label that announces the agent's own change ("Enhanced Port Cleanup", "App (Updated - shows
  * Terminal)", "Recompiled Application"): the change log of this turn. */
 const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;

@@ -41,7 +41,9 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
       if (f && !VENDORED.test(f) && !f.startsWith('/') && !files.includes(f) && files.length < 3) files.push(f);
     }
     const info = setup.size * 2 + files.length;
-    if (info < 2 || (best && best.info >= info)) continue;
+    // the test files alone are the ones this session ran (reviewers: "only applies to this
+    // session"); the runner's own set-up lines are what tells the next session how tests run
+    if (setup.size === 0 || info < 2 || (best && best.info >= info)) continue;
     const parts: string[] = [];
     if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
     if (files.length > 0) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
