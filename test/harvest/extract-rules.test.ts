@@ -423,6 +423,7 @@ describe('report facts', () => {
     expect(closing('How the app runs:', '- Here is the corrected `convex.json` block. It will find the deployment line in `convex.json` and pin it\n')).not.toContain('Here is the corrected');
     // a lead sentence that reports the agent's work makes the rest a report of that work
     expect(closing('I installed both servers and set them up. `npm run dev` starts the app.')).not.toContain('The Convex backend runs with');
+    expect(closing('How the app runs:', '- I also added `app/page.tsx` to the routes read by `npx convex dev`\n')).not.toContain('I also added');
     // a line that says where the session put a file ("New story file at `…`", "Story list updated in `…`")
     const placed = closing('How the app runs:', '- New page file at `app/page.tsx` for the root route of the app\n- The deployment pin for `npx convex dev` updated in `convex.json`\n');
     expect(placed).not.toMatch(/New page file|updated in/);
@@ -1045,6 +1046,16 @@ describe('missing files', () => {
         .build();
     expect(missingFileDrafts(viewOf(session('/home/dev/Desktop/demo-copy/lib/generator/rerank.ts')))).toEqual([]);
     expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts is in lib/generator/']);
+  });
+
+  it('reads a glob of a file stem that found nothing as no file found, not as where files of its kind live', () => {
+    const session = (pattern: string) =>
+      new SessionBuilder({ cwd: '/home/dev/db' })
+        .user('add the seed scripts')
+        .tool('Glob', { pattern }, 'No files found')
+        .tool('Glob', { pattern: '**/*.sql' }, '/home/dev/db/PostDeploy/PostDeploy.sql\n/home/dev/db/MES/dbo/Tables/PART.sql')
+        .build();
+    expect(missingFileDrafts(viewOf(session('**/Part_Array_Index*.sql')))).toEqual([]);
   });
 
   it('says where files live after a wrong guess, ignoring vendored copies', () => {

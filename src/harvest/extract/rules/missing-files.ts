@@ -48,6 +48,9 @@ function missOf(s: Step): Miss | undefined {
     if (typeof path === 'string' && s.failed && ABSENT.test(s.output)) return { step: s, tried: path, name: baseName(path) };
     if (typeof pattern === 'string' && !s.failed && NOTHING.test(s.output) && /[*?]/.test(pattern) && !/[|\\()]/.test(pattern)) {
       const name = baseName(pattern).replace(/^\*+/, '');
+      // a stem with a wildcard (`PositionID*.sql`) that found nothing says no such file was found
+      // (a wrong name, a wrong case), not where files of its kind live: only `*.sql` says that
+      if (name.includes('*') && !/^\*?\.\w+$/.test(baseName(pattern))) return undefined;
       return { step: s, tried: pattern, ...(name && !name.includes('*') ? { name } : {}), ...(extOf(pattern) ? { ext: extOf(pattern)! } : {}) };
     }
     return undefined;
