@@ -746,7 +746,34 @@ describe('tool quirks of the agent', () => {
       .assistant('The script fails because `protobuf` and `sentencepiece` are missing from the environment, so you need to install them.')
       .build();
     const [d] = toolQuirkDrafts(viewOf(session));
-    expect(d!.text).toBe("Aider rejects the model's edit with `The LLM did not conform to the edit format`: `No filename provided before ''' in file listing`.");
+    // (a quoted message keeps its backticks)
+    expect(d!.text).toBe("Aider rejects the model's edit with `The LLM did not conform to the edit format`: `No filename provided before ``` in file listing`.");
+  });
+
+  it('says what the model wrote that aider could not read as an edit: the block without a file name, the line it put there', () => {
+    const noName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nNo filename provided before ``` in file listing';
+    const unnamed = new SessionBuilder({ agent: 'aider', format: 'aider' })
+      .user('why does the script fail?')
+      .assistant('Run it inside the virtual environment:\n\n```sh\nuv run main.py\n```')
+      .tool('edit', {}, noName, { isError: true })
+      .build();
+    const [d] = toolQuirkDrafts(viewOf(unnamed));
+    expect(d!.title).toBe('aider edit: No filename provided before ``` in file listing');
+    expect(d!.text).toContain('a fenced block (sh) of the reply came under `Run it inside the virtual environment:`, not under a file name');
+    const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
+    const heading = (retry: string) =>
+      toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;
+    expect(heading('app/styles/app.css')).toContain("The line above the block's opening fence was `### app/styles/app.css`. Resent with `app/styles/app.css` alone on that line, the edit applied.");
+    expect(heading('app/root.tsx')).not.toContain('Resent with');
+  });
+
+  it('says a failed edit block was written blind when aider had to ask to edit a file not added to the chat', () => {
+    const failed = ['The LLM did not conform to the edit format.', '# 1 SEARCH/REPLACE block failed to match!', '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in app/root.tsx', '<<<<<<< SEARCH', 'import styles from "./styles/app.css";', '=======', '>>>>>>> REPLACE', 'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc'].join('\n');
+    const session = (asked: string) => toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add the stylesheet').system(asked).tool('edit', { path: 'app/root.tsx', search: 'x', replace: 'y' }, failed, { isError: true }).build()));
+    const [d] = session('Allow edits to app/root.tsx which was not previously added to chat? y');
+    expect(d!.title).toBe('aider edit: SEARCH/REPLACE block failed to match');
+    expect(d!.text).toContain('The failed blocks edited `app/root.tsx`, which had not been added to the chat');
+    expect(session('Added app/root.tsx to the chat')).toEqual([]);
   });
 
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {

@@ -31,6 +31,11 @@ export class SessionBuilder {
     return this.push({ kind: 'summary', text, injected: true });
   }
 
+  /** A notice of the agent's own program (aider's `> …` lines). */
+  system(text: string): this {
+    return this.push({ kind: 'system', text, injected: true });
+  }
+
   bootstrap(text: string): this {
     return this.push({ kind: 'bootstrap', text, itemIds: [], injected: true });
   }

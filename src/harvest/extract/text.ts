@@ -288,8 +288,17 @@ export function sentence(text: string): string {
 
 /** Wraps a command or identifier in a code span unless it already is one. */
 export function code(text: string): string {
-  const t = oneLine(text).replace(/`/g, "'");
-  return `\`${t}\``;
+  const t = oneLine(text);
+  if (!t.includes('`')) return `\`${t}\``;
+  // a quoted message keeps its backticks ("No filename provided before ``` in file listing"):
+  // the span is delimited by a run of backticks that occurs nowhere in it (CommonMark), padded
+  // with a space where the text starts or ends with one
+  const runs = new Set((t.match(/`+/g) ?? []).map((r) => r.length));
+  let n = 1;
+  while (runs.has(n)) n++;
+  const fence = '`'.repeat(n);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
 }
 
 /** Words that mark a statement as first-person narration of the agent's own steps. */

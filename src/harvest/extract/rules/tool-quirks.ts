@@ -13,6 +13,7 @@ import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
+import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
 
@@ -92,13 +93,16 @@ function aiderError(view: SessionView, s: Step): string | undefined {
 }
 
 
-function aiderRejects(output: string, err: string): string {
-  const rule = FAILED_TO_MATCH.test(err) ? MATCH_RULE.exec(output)?.[0] : undefined;
+/** Aider's words for a rejected edit; its rule is left out when the cause that follows says more. */
+function aiderRejects(output: string, err: string, withRule = true): string {
+  const rule = FAILED_TO_MATCH.test(err) && withRule ? MATCH_RULE.exec(output)?.[0] : undefined;
   // "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
   // keeps the reply's blocks that matched and asks only for the failed one again
   const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? " It still applies the reply's other blocks and asks the model to resend only the failed one." : '';
   if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.${others}`;
   const reason = formatReason(output, err);
+  // with the cause to follow, aider's reason alone says which rule the reply broke
+  if (reason && !withRule) return `Aider rejects the model's edit: ${code(reason)}.`;
   return `Aider rejects the model's edit with ${code(err.replace(/\.$/, ''))}${reason ? `: ${code(reason)}` : ''}.`;
 }
 
@@ -256,7 +260,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // aider's reflection for a block that did not match ("# 1 SEARCH/REPLACE block failed to
   // match!" and its rule) goes to the model, which resends the block: an item would only repeat
   // aider's words. What aider then does with the reply's other blocks is worth an item.
-  if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim()))) return undefined;
+  // (unless the history shows why the block failed: a file the model never saw)
+  const aiderCause = aiderEdit(view, s) ? aiderEditCause(view, s) : undefined;
+  if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? errorLine(s.output, 180);
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
@@ -264,7 +270,8 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
   const aider = aiderEdit(view, s);
-  const parts = [aider ? aiderRejects(s.output, err) : `${code(tool)} fails with ${code(err)}.`];
+  const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined) : `${code(tool)} fails with ${code(err)}.`];
+  if (aiderCause !== undefined) parts.push(aiderCause);
   const pointed = patchLineAt(s, err);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
@@ -273,7 +280,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${aider ? 'aider edit' : tool}: ${clip(err, 60)}`,
+    title: `${aider ? 'aider edit' : tool}: ${clip(aider ? aiderErrorName(formatReason(s.output, err) ?? err) : err, 60)}`,
     text: parts.join(' '),
     // (a resent aider block went in whether or not it was right: it verifies nothing)
     confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
@@ -301,8 +308,8 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${aiderEdit(view, s) ? 'aider edit' : s.call.name}: ${clip(err, 60)}`,
-    text: `${aiderEdit(view, s) ? aiderRejects(s.output, err) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}`,
+    title: `${aiderEdit(view, s) ? 'aider edit' : s.call.name}: ${clip(aiderEdit(view, s) ? aiderErrorName(err) : err, 60)}`,
+    text: `${aiderEdit(view, s) ? aiderRejects(s.output, err) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${aiderEdit(view, s) ? ` ${aiderEditCause(view, s) ?? ''}`.trimEnd() : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],

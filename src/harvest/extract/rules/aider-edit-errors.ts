@@ -1,0 +1,108 @@
+/**
+ * What the model wrote that aider's edit parser rejected. Aider's message names only the rule
+ * ("Bad/missing filename", "No filename provided before ``` in file listing", "SEARCH/REPLACE
+ * block failed to match"); the history also shows the line the model put where the file name
+ * goes, the fenced block it left unnamed, or that the file it edited was never added to the chat.
+ * That is what a later session (or its user) can act on, so it is stated with the rule.
+ */
+import { code, clip } from '../text.js';
+import { editedFiles, fileName, type SessionView, type Step } from '../view.js';
+
+const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
+const NO_FILENAME = /^No filename provided before `{3,}/;
+const OPENING_FENCE = /^`{3,}/;
+/** Aider's question before it applies an edit to a file the user had not added to the chat. */
+const NOT_IN_CHAT = /^Allow edits to (.+?) which was not previously added to chat\?/;
+/** Aider's line naming the file a failed SEARCH block was meant for. */
+const FAILED_IN = /failed to exactly match lines in (.+?)\s*$/;
+
+/** "# 2 SEARCH/REPLACE blocks failed to match!" → "SEARCH/REPLACE block failed to match": how
+ * many blocks failed is this reply's count, not part of the behaviour. */
+export function aiderErrorName(err: string): string {
+  return err.replace(/^#?\s*\d+ SEARCH\/REPLACE blocks? failed to match!?/, 'SEARCH/REPLACE block failed to match');
+}
+
+/** A line that can be a file name alone: one path-like word. */
+function pathLike(line: string): boolean {
+  return /^[\w.@~/\\-]+$/.test(line) && /[./\\]/.test(line);
+}
+
+/** The file name a markup line was meant to be (`### app\styles\app.css` → `app\styles\app.css`). */
+function bareName(line: string): string | undefined {
+  const bare = line.replace(/^#+\s*|^[*_`]+|[*_`:]+$/g, '').trim();
+  return bare !== line && pathLike(bare) ? bare : undefined;
+}
+
+/** Aider's system notice lines between the prompt before a step and the step. */
+function noticesBefore(view: SessionView, s: Step): string[] {
+  const prompt = [...view.prompts].reverse().find((p) => p.index < s.call.index)?.index ?? -1;
+  const out: string[] = [];
+  for (const e of view.session.events) {
+    if (e.kind !== 'system' || e.index <= prompt || e.index > s.outputEvent) continue;
+    for (const l of e.text.split('\n')) out.push(l.trim());
+  }
+  return out;
+}
+
+/** The model's reply the failed step was read from: the last assistant text before it. */
+function replyBefore(view: SessionView, s: Step): string | undefined {
+  let text: string | undefined;
+  for (const e of view.events) {
+    if (e.index >= s.call.index) break;
+    if (e.kind === 'assistant') text = e.text;
+  }
+  return text;
+}
+
+/** The first fenced block of a reply with no file name on the line above it: [fence, line above]. */
+function unnamedBlock(reply: string): [string, string | undefined] | undefined {
+  const lines = reply.split('\n').map((l) => l.trim());
+  let inside = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (!OPENING_FENCE.test(lines[i]!)) continue;
+    if (inside) {
+      inside = false;
+      continue;
+    }
+    inside = true;
+    const above = lines.slice(0, i).reverse().find((l) => l !== '');
+    if (above === undefined || !pathLike(above)) return [lines[i]!, above];
+  }
+  return undefined;
+}
+
+/** What the model did that aider rejected, as sentences to follow aider's rule, if the history shows it. */
+export function aiderEditCause(view: SessionView, s: Step): string | undefined {
+  const lines = s.output.split('\n').map((l) => l.trim());
+  const bad = lines.findIndex((l) => BAD_FILENAME.test(l));
+  if (bad >= 0) {
+    // aider quotes the reply up to the block it could not name: the line above its fence
+    const fence = lines.slice(0, bad).findLastIndex((l) => OPENING_FENCE.test(l));
+    const named = fence > 0 ? lines.slice(0, fence).reverse().find((l) => l !== '') : undefined;
+    if (named === undefined || named.length > 120) return undefined;
+    const bare = bareName(named);
+    const applied =
+      bare !== undefined && view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && !l.failed && editedFiles(l).includes(fileName(bare)))
+        ? ` Resent with ${code(bare)} alone on that line, the edit applied.`
+        : '';
+    return `The line above the block's opening fence was ${code(named)}.${applied}`;
+  }
+  if (lines.some((l) => NO_FILENAME.test(l))) {
+    // the whole-file format reads every fenced block of a reply as a file's new content
+    const reply = replyBefore(view, s);
+    const unnamed = reply === undefined ? undefined : unnamedBlock(reply);
+    if (unnamed === undefined) return undefined;
+    const [fence, above] = unnamed;
+    const lang = fence.replace(/^`+/, '').trim();
+    const block = `a fenced block${lang ? ` (${lang})` : ''}`;
+    const what = above === undefined ? `the reply opened with ${block}, with no file name above it` : `${block} of the reply came under ${code(clip(above, 70))}, not under a file name`;
+    return `Aider reads every fenced block of such a reply as a file's new content, named by the line above it: ${what}.`;
+  }
+  const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
+  if (failedIn.length > 0) {
+    // the model sees only the files added to the chat: for any other it guessed the SEARCH text
+    const allowed = new Set(noticesBefore(view, s).map((l) => NOT_IN_CHAT.exec(l)?.[1]).filter((f): f is string => f !== undefined));
+    if (failedIn.every((f) => allowed.has(f))) return `The failed blocks edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote their SEARCH text without seeing the file (aider asked \`Allow edits to … which was not previously added to chat?\`).`;
+  }
+  return undefined;
+}
