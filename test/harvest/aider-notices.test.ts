@@ -98,7 +98,7 @@ describe('aider notices', () => {
     const [item] = await notices(whole('### Topology', 'Topology'));
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider takes the line above a code block for a file name');
-    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`). Aider asks `Create new file?` first: answering no skips such a file.");
+    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`).");
     // asked and declined, the same quirk: aider asked to create a file named after the line
     const asked = `${launch('').replace('with diff edit format', 'with whole edit format')}#### fix the readme  \n\nREADME.md\n\`\`\`\n# Flux\n\nInstall:\n\`\`\`\npip install torch\n\`\`\`\nthen run it\n\`\`\`\n\n> Tokens: 1.3k sent, 273 received.  \n> pip install torch  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to pip install torch  \n> Applied edit to README.md  \n`;
     const [declined] = await notices(asked);
@@ -106,6 +106,13 @@ describe('aider notices', () => {
     // other lines that met the same fate are named, so a reader can clean them up
     const two = `${launch('').replace('with diff edit format', 'with whole edit format')}#### how do I run it  \n\nRun:\n\n### Start\n\`\`\`\nuvicorn app.main:app\n\`\`\`\nnpm run dev\n\`\`\`\ncd web\n\`\`\`\n\n> Tokens: 1k sent, 90 received.  \n> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to Start  \n> Applied edit to npm run dev  \n`;
     expect((await notices(two))[0]!.text).toContain('Other lines got the same: `npm run dev`.');
+    // that answering no skips such a file is said only where the session shows a declined one
+    expect((await notices(two))[0]!.text).not.toContain('Answering no');
+    const oneDeclined = two
+      .replace('> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n', '> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to Start  \n')
+      .replace('> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n', '> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to npm run dev  \n')
+      .replace('> Applied edit to Start  \n> Applied edit to npm run dev  \n', '');
+    expect((await notices(oneDeclined))[0]!.text).toContain("Answering no to aider's `Create new file?` skips such a file (as for `npm run dev`).");
     // a file the model meant (a path, an extension, a name such as Makefile) is no stray
     for (const name of ['docs/flow.md', 'flow.md', 'Makefile']) expect(await notices(whole(name, name)), name).toEqual([]);
   });

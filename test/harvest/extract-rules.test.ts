@@ -759,7 +759,9 @@ describe('tool quirks of the agent', () => {
       .build();
     const [d] = toolQuirkDrafts(viewOf(unnamed));
     expect(d!.title).toBe('aider edit: No filename provided before ``` in file listing');
-    expect(d!.text).toContain('a fenced block (sh) of the reply came under `Run it inside the virtual environment:`, not under a file name');
+    // aider names a block by the line right above it: here a blank one
+    expect(d!.text).toContain('that line was blank above a fenced block (sh) of the reply');
+    expect(d!.text).toContain("Put the file's path alone on the line right above the fence.");
     const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
     const heading = (retry: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;

@@ -5,7 +5,7 @@
  * goes, the fenced block it left unnamed, or that the file it edited was never added to the chat.
  * That is what a later session (or its user) can act on, so it is stated with the rule.
  */
-import { code, clip } from '../text.js';
+import { code } from '../text.js';
 import { editedFiles, fileName, type SessionView, type Step } from '../view.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
@@ -54,19 +54,17 @@ function replyBefore(view: SessionView, s: Step): string | undefined {
   return text;
 }
 
-/** The first fenced block of a reply with no file name on the line above it: [fence, line above]. */
-function unnamedBlock(reply: string): [string, string | undefined] | undefined {
-  const lines = reply.split('\n').map((l) => l.trim());
+/** The first fenced block of a reply with a blank line right above it: aider's whole-file
+ * parser names a block by that line, and with it blank (and no single chat file to fall back on)
+ * rejects the reply. A block that opens the text is left alone: the reader may have cut the
+ * reply there. Returns the fence line. */
+function blockUnderBlank(reply: string): string | undefined {
+  const lines = reply.split('\n');
   let inside = false;
   for (let i = 0; i < lines.length; i++) {
     if (!OPENING_FENCE.test(lines[i]!)) continue;
-    if (inside) {
-      inside = false;
-      continue;
-    }
-    inside = true;
-    const above = lines.slice(0, i).reverse().find((l) => l !== '');
-    if (above === undefined || !pathLike(above)) return [lines[i]!, above];
+    inside = !inside;
+    if (inside && i > 0 && lines[i - 1]!.trim() === '') return lines[i]!.trim();
   }
   return undefined;
 }
@@ -88,15 +86,11 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     return `The line above the block's opening fence was ${code(named)}.${applied}`;
   }
   if (lines.some((l) => NO_FILENAME.test(l))) {
-    // the whole-file format reads every fenced block of a reply as a file's new content
     const reply = replyBefore(view, s);
-    const unnamed = reply === undefined ? undefined : unnamedBlock(reply);
-    if (unnamed === undefined) return undefined;
-    const [fence, above] = unnamed;
+    const fence = reply === undefined ? undefined : blockUnderBlank(reply);
+    if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();
-    const block = `a fenced block${lang ? ` (${lang})` : ''}`;
-    const what = above === undefined ? `the reply opened with ${block}, with no file name above it` : `${block} of the reply came under ${code(clip(above, 70))}, not under a file name`;
-    return `Aider reads every fenced block of such a reply as a file's new content, named by the line above it: ${what}.`;
+    return `Aider's whole edit format names each fenced block of a reply by the line right above it; that line was blank above a fenced block${lang ? ` (${lang})` : ''} of the reply, and with no single file in the chat to fall back on aider cannot tell which file it is. Put the file's path alone on the line right above the fence.`;
   }
   const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
   if (failedIn.length > 0) {

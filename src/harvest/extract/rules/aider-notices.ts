@@ -326,12 +326,15 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     const more = [...new Set([...written, ...declined].filter((h) => h !== hit && !plausibleFile(h.name)).map((h) => h.name))].slice(0, 3);
     // (after the advice: a long item is cut at its end)
     const also = more.length > 0 ? ` Other lines got the same: ${more.map((m) => code(clip(m, 40))).join(', ')}.` : '';
-    const ask = ' Aider asks `Create new file?` first: answering no skips such a file.';
+    // that answering no to aider's question skips such a file, only where the session shows it
+    // (under --yes nobody answers: a reviewer found the claim unshown)
+    const declinedOther = hit.declined ? undefined : declined.find((d) => !plausibleFile(d.name));
+    const ask = declinedOther ? ` Answering no to aider's \`Create new file?\` skips such a file (as for ${code(clip(declinedOther.name, 40))}).` : '';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
-      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${hit.declined ? '' : ask}${also}`,
+      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],
