@@ -38,7 +38,7 @@ describe('the launches of an aider chat history', () => {
     const history = launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:54:05', 'openrouter/qwen3-235b-a22b', '') + launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered);
     expect(await modelItems(history)).toEqual([
       // the launches that failed in between are not named: their errors may be others
-      "Aider's requests with `qwen3-235b-a22b` failed (`LLM Provider NOT provided`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked.",
+      "Aider (through litellm) needs the provider in front of a model name: `qwen3-235b-a22b` alone failed (`LLM Provider NOT provided`); `openrouter/qwen/qwen3-235b-a22b` worked.",
     ]);
     // the provider's message, not its wrapping (nor the user id beside it)
     const alone = await modelItems(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
@@ -54,7 +54,9 @@ describe('the launches of an aider chat history', () => {
 
   it('names the same model under another name when a later launch used it, rather than the first that worked', async () => {
     const history = launch('10:00:00', 'DeepSeek-Coder-V2-Lite.gguf', failed('litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=DeepSeek-Coder-V2-Lite.gguf')) + launch('10:05:00', 'openai/Codestral-22B.gguf', answered) + launch('10:09:00', 'openai/DeepSeek-Coder-V2-Lite.gguf', answered);
-    expect(await modelItems(history)).toEqual(["Aider's requests with `DeepSeek-Coder-V2-Lite.gguf` failed (`LLM Provider NOT provided`); the launch with `openai/DeepSeek-Coder-V2-Lite.gguf` then worked."]);
+    expect(await modelItems(history)).toEqual(["Aider (through litellm) needs the provider in front of a model name: `DeepSeek-Coder-V2-Lite.gguf` alone failed (`LLM Provider NOT provided`); `openai/DeepSeek-Coder-V2-Lite.gguf` worked."]);
+    const [title] = (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice' && c.category === 'pitfall').map((c) => c.title));
+    expect(title).toBe('aider needs the provider prefix on a model name (openai/…)');
   });
 
   it('says nothing without a later launch that worked with another model, nor of an API key', async () => {

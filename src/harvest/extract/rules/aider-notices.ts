@@ -405,11 +405,15 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
   const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered[0])?.model;
   if (!worked) return undefined;
   const message = clip(modelErrorMessage(error.line), 110);
+  // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
+  const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
   return {
     category: 'pitfall',
     scope: 'agent',
-    title: `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
-    text: `Aider's requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
+    title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
+    text: provider
+      ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
+      : `Aider's requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
