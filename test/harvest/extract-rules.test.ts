@@ -463,6 +463,16 @@ describe('report facts', () => {
       b.tool(tool, { path: 'app/page.tsx' }, 'edited').assistant('Done.');
       return reportFactDrafts(viewOf(b.user('thanks').build())).map((d) => d.text).join('\n');
     };
+    // a closing report that opens by naming the file the session wrote lists what went into it, in any language
+    const wrote = (lead: string) => {
+      const b = new SessionBuilder().user('start the app');
+      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen).tool('Write', { file_path: '/home/dev/app/CLAUDE.md', content: '# Guide' }, 'File created');
+      b.assistant(`${lead}\n1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`);
+      return reportFactDrafts(viewOf(b.user('thanks, now add the page').build())).map((d) => d.text).join('\n');
+    };
+    expect(wrote('✅ **CLAUDE.md 파일을 생성했습니다!**')).toBe('');
+    expect(wrote('How the app runs:')).toContain('The Convex backend runs with');
     expect(actedOn('unknown_tool')).toContain('The Convex backend runs with');
     for (const tool of ['edit_file_v2', 'copilot_replaceString']) expect(actedOn(tool), tool).toBe('');
     // a line that goes on from a change report ("Each has …") goes with it

@@ -358,6 +358,16 @@ function toolCorpus(view: SessionView): string {
     .toLowerCase();
 }
 
+/** Whether the first line of a report names one of `written` (base names) as a word of its own. */
+function leadNamesWritten(text: string, written: Set<string>): boolean {
+  const lead = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  for (const f of written) {
+    const at = lead.indexOf(f);
+    if (f.length >= 4 && at >= 0 && !/[\w./-]/.test(lead.charAt(at + f.length)) && (at === 0 || !/[\w-]/.test(lead.charAt(at - 1)))) return true;
+  }
+  return false;
+}
+
 /** A closing message the user answered with a correction, or with "it is still broken", was
  * disputed; its content is not knowledge. */
 export function disputed(view: SessionView, report: Report): boolean {
@@ -389,6 +399,9 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     // a closing report's section about a file the session itself wrote tells what it put there:
     // this turn's change, which the file itself now says
     if (report.source === 'closing') for (const f of editedBefore(view, report.event)) changed.add(f);
+    // a closing report that opens by naming a file the session wrote ("✅ **CLAUDE.md 파일을
+    // 생성했습니다!**", "Created `README.md` with:") lists what went into that file, in any language
+    if (report.source === 'closing' && leadNamesWritten(report.text, editedBefore(view, report.event))) continue;
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
