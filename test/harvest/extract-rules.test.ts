@@ -612,6 +612,11 @@ describe('the cause of a failure', () => {
     expect(pasted('The problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.')).toContain('Cause:');
     // "the module is not installed" is what "No module named …" says
     expect(pasted('The problem is that the `minisweagent` module is not installed.')).not.toContain('Cause:');
+    expect(pasted("The issue is caused by a missing dependency (`minisweagent` not installed), which can't be fixed by editing source files.")).not.toContain('Cause:');
+    // a reasoning tag is no word of the cause
+    const tagged = pasted('<think> The problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.');
+    expect(tagged).toContain('Cause: The problem is that `tests/conftest.py`');
+    expect(tagged).not.toContain('<think>');
     expect(pasted("I don't have the actual code, but the problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.")).not.toContain('Cause:');
     expect(pasted('The problem is that `tests/conftest.py` imports `minisweagent` at the top, so let me know which package provides it.')).not.toContain('Cause:');
   });

@@ -183,7 +183,8 @@ function sentenceFacts(text: string): SentenceFacts[] {
     // pushed into a list of one elements kind whether empty or not (see emptyList)
     const facts = emptyList<SentenceFacts>();
     for (const raw of sentences(t)) {
-      const s = oneLine(raw).replace(INTERJECTION, '');
+      // (a model's reasoning tags, `<think>`, mark where its thinking starts: no words of a sentence)
+      const s = oneLine(raw).replace(/<\/?think>\s*/g, '').replace(INTERJECTION, '');
       if (s) facts.push(factsOf(s));
     }
     return facts;

@@ -276,6 +276,8 @@ const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
 /** (a spec's heading that names errors, "Error messages: …", "Error handling:", reports none) */
 const REPORTED_ERROR = /^\s*(?:[\w ]*error(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
+/** The module a "No module named 'x'" / "Cannot find module 'x'" error names. */
+const MISSING_MODULE_NAME = /(?:No module named|Cannot find module) '?([\w./@-]+?)'?(?:\s|$)/;
 const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;
 
 /**
@@ -322,6 +324,10 @@ function fromReportedErrors(view: SessionView): Draft[] {
     // "The problem is …" beats a restatement of the error.
     const why = explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false, false, true);
     if (!why) continue;
+    // a missing module explained only by itself ("a missing dependency (`x` not installed)") says
+    // what the error says: the cause must name something else, the file that imports it, a package
+    const missing = MISSING_MODULE_NAME.exec(errLine)?.[1];
+    if (missing !== undefined && [...why.text.matchAll(/`([^`]+)`/g)].every((m) => m[1]!.includes(missing))) continue;
     const before = lines.slice(0, lines.indexOf(errLine));
     const cmdLine = (before.find((l) => /^[❯$>]\s+\S/.test(l)) ?? before.find((l) => /^\.{1,2}\/\S/.test(l)))?.replace(/^[❯$>]\s+/, '');
     const said = view.events.find((e) => e.index === why.event);
