@@ -173,6 +173,21 @@ describe('extractSession: patterns', () => {
     const q = extractSession(staged).find((c) => c.title === 'Checks before git commit');
     expect(q?.text).not.toMatch(/STARTED|SKIPPED|INFO|ERROR/);
   });
+
+  it('counts no check whose output shows it failed behind a pipe (the pipe exits with the last command)', () => {
+    const session = (lint: string) =>
+      extractSession(
+        new SessionBuilder()
+          .user('fix the lint and commit')
+          .bash('pnpm lint 2>&1 | head -100', lint)
+          .bash('pnpm eslint src/a.vue --format=stylish', '')
+          .bash('pnpm test', '3 passed')
+          .bash('git commit -m "fix: lint"', '[main 123abcd] fix: lint')
+          .build(),
+      ).find((c) => c.title === 'Checks before git commit')?.text ?? '';
+    expect(session('no problems')).toContain('`pnpm lint`');
+    expect(session('undefined\n ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found\n')).not.toContain('`pnpm lint`');
+  });
 });
 
 describe('extractSession: open questions', () => {

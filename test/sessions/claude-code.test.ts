@@ -252,6 +252,25 @@ describe('Claude Code reader: message.id merge, rewinds, progress lines', () => 
     expect(s!.models).toEqual(['claude-haiku-4-5-20251001', 'claude-sonnet-4-5-20250929']);
   });
 
+  it("reads the exit code Zed's agent bridge writes into a shell result (mcp__acp__Bash: \"Exited with code 1.\")", async () => {
+    const file = join(tempDir(), 's-acp.jsonl');
+    const call = (id: string, command: string) => ({ type: 'tool_use', id, name: 'mcp__acp__Bash', input: { command } });
+    const result = (id: string, content: string) => ({ type: 'tool_result', tool_use_id: id, content });
+    writeFileSync(
+      file,
+      [
+        line({ parentUuid: null, ...ENV, type: 'user', message: { role: 'user', content: 'fix the lint' }, uuid: 'u1', timestamp: '2026-01-05T10:00:00.000Z' }),
+        assistantLine('a1', 'u1', 'msg_1', call('toolu_1', 'pnpm eslint src/a.vue')),
+        line({ parentUuid: 'a1', ...ENV, type: 'user', message: { role: 'user', content: [result('toolu_1', "Exited with code 1.Signal `Hangup: 1`. Final output:\n\nsrc/a.vue\n  381:50  error  'devices' is already declared in the upper scope  no-shadow\n")] }, uuid: 'u2', timestamp: '2026-01-05T10:00:05.000Z' }),
+        assistantLine('a2', 'u2', 'msg_2', call('toolu_2', 'pnpm eslint src/a.vue')),
+        line({ parentUuid: 'a2', ...ENV, type: 'user', message: { role: 'user', content: [result('toolu_2', 'Exited with code 0.Final output:\n\n')] }, uuid: 'u3', timestamp: '2026-01-05T10:00:09.000Z' }),
+      ].join('\n') + '\n',
+    );
+    const [s] = await claudeCodeReader.read(file);
+    const results = s!.events.filter((e): e is Extract<SessionEvent, { kind: 'tool_result' }> => e.kind === 'tool_result');
+    expect(results.map((r) => [r.isError, r.exitCode])).toEqual([[true, 1], [false, 0]]);
+  });
+
   it('reads a prompt the user typed while the agent worked (a queued_command attachment) once, as the user\'s', async () => {
     const tmp = tempDir();
     const file = join(tmp, 's-queued.jsonl');

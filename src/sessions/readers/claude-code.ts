@@ -242,6 +242,9 @@ function resultText(content: unknown): string {
 }
 
 const EXIT_CODE_RE = /^(?:Error: )?Exit code (-?\d+)/;
+/** Zed's agent bridge (ACP) runs Claude Code's shell as `mcp__acp__Bash` and states the exit in
+ * the text ("Exited with code 1.Signal `Hangup: 1`. Final output: …"), with no error flag. */
+const ACP_EXIT_RE = /^Exited with code (-?\d+)\./;
 
 /**
  * A prompt the user typed while the agent was working (Claude Code 2.1.2xx): the queue's
@@ -398,6 +401,12 @@ class ClaudeSession {
       if (output.includes('Sibling tool call errored')) result.cascade = true;
     } else if (name === 'Bash' && isRecord(tur) && 'stdout' in tur && tur.interrupted !== true && !tur.backgroundTaskId) {
       result.exitCode = 0;
+    } else if (name?.endsWith('__Bash')) {
+      const m = ACP_EXIT_RE.exec(output);
+      if (m) {
+        result.exitCode = Number(m[1]);
+        result.isError = result.exitCode !== 0;
+      }
     }
     if (isRejection(output) || (isRecord(tur) && tur.interrupted === true)) result.rejected = true;
     if (output.includes('<persisted-output>')) result.truncated = true;

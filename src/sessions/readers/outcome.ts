@@ -20,6 +20,7 @@ export const FAILURE_LINE = new RegExp(
     String.raw`No such file or directory`,
     String.raw`npm ERR!`,
     String.raw`^npm error\b`, // npm 10 and later: "npm error code ENOENT"
+    String.raw`^\s*ERR_PNPM_[A-Z_]+\b`, // pnpm's error codes: "ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found"
     String.raw`^\s*Exit (?:code|status):? *[1-9]`,
     String.raw`exited with (?:code|status) [1-9]`,
   ].join('|'),
@@ -42,6 +43,7 @@ const FAILURE_LITERALS = [
   'command not found',
   'No such file or directory',
   'npm ERR!',
+  'ERR_PNPM_',
   'Exit ',
   'exited with ',
 ];

@@ -10,6 +10,7 @@ import { isCheck, isReadOnly, tokens } from '../commands.js';
 import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { actionFamilyOf } from './error-fix.js';
 import { isEdit, type SessionView, type Step } from '../view.js';
+import { looksFailed } from '../../../sessions/readers/outcome.js';
 
 interface Run {
   fam: string;
@@ -57,7 +58,7 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     if (r.step.failed) continue;
     const checks: string[] = [];
     for (const prev of all.slice(windowStart, i)) {
-      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && !prev.step.failed && !checks.includes(prev.fam)) checks.push(prev.fam);
+      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && !prev.step.failed && !pipedFailure(prev.step) && !checks.includes(prev.fam)) checks.push(prev.fam);
     }
     windowStart = i + 1;
     if (checks.length < 2) continue;
@@ -79,6 +80,14 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     };
   }
   return undefined;
+}
+
+/** A check piped into another command (`pnpm lint 2>&1 | head`) exits with the last command's
+ * status: its own failure shows only in its output ("ERR_PNPM_… Command "lint" not found"). */
+function pipedFailure(s: Step): boolean {
+  // (the shown command may leave out the pipe into `head`: the call's own line has it)
+  const line = typeof s.call.input.command === 'string' ? s.call.input.command : s.command;
+  return line !== undefined && /[^|]\|[^|]/.test(line) && looksFailed(s.output, line);
 }
 
 /** Distinct check commands that passed after the last file edit: the session's verification recipe. */
