@@ -96,6 +96,7 @@ function cutAt(t: string, max: number): string {
  * English; such a line would pass them all unread, so the rules leave it to the model extractor.
  */
 export function unreadableProse(text: string): boolean {
+  if (otherLatinLanguage(text)) return true;
   if (!NON_ASCII.test(text)) return false; // most lines: nothing but ASCII
   let latin = 0;
   let other = 0;
@@ -106,6 +107,32 @@ export function unreadableProse(text: string): boolean {
     else if (/\p{L}/u.test(ch)) other++;
   }
   return other > latin;
+}
+
+/** Function words of the languages written in Latin script that sessions use most besides
+ * English (German, Spanish, French, Portuguese, Italian); words English shares ("a", "in", "no",
+ * "do", "as", "per") are left out. */
+const OTHER_FUNCTION_WORDS = new Set(
+  (
+    'und der die das dem den des ist nicht wird werden wurde wurden mit auf für aus ich sie ein eine einen einem zu im auch wenn nur bei oder aber noch sind kein keine habe hat wie über vom zum zur beim nach als alle diese dieser dieses sich ob dass' +
+    ' el los las que y es para con por una del se está están son pero como más este esta lo su al' +
+    ' le les des est et pour dans une du pas avec sur ce cette sont qui il elle au aux' +
+    ' os não uma são mas mais ao pelo pela da dos das' +
+    ' gli della che è non sono questo questa nel nella'
+  ).split(' '),
+);
+const ENGLISH_FUNCTION_WORDS = new Set('the and is are to of for with that this it be not on was were by from at an or if when which has have'.split(' '));
+
+/** A line in another language written in Latin letters (German, Spanish, …): its function words
+ * are not English ones. The rules' prose tests cannot read it either. */
+function otherLatinLanguage(text: string): boolean {
+  let other = 0;
+  let english = 0;
+  for (const w of text.replace(/`[^`]*`/g, ' ').toLowerCase().split(/[^\p{L}]+/u)) {
+    if (OTHER_FUNCTION_WORDS.has(w)) other++;
+    else if (ENGLISH_FUNCTION_WORDS.has(w)) english++;
+  }
+  return other >= 2 && other > english;
 }
 
 /** The user saying the problem is still there ("still not working", "it still does it"): what

@@ -196,6 +196,35 @@ function editedAfter(view: SessionView, event: number): Set<string> {
   return out;
 }
 
+/** What the session's edits after `event` took out of the code, lowercased: an edit's old text
+ * (`old_string`, also inside `edits`) and the removed lines of a patch or diff. */
+function removedAfter(view: SessionView, event: number): string {
+  const parts: string[] = [];
+  // (most sessions have no edit after their reports: nothing to collect)
+  if (!view.steps.some((s) => s.call.index > event && isEdit(s))) return '';
+  const collect = (v: unknown, key = ''): void => {
+    if (typeof v === 'string') {
+      if (key === 'old_string' || key === 'oldString' || key === 'old_str') parts.push(v);
+      else if (/^(?:diff|patch|input)$/.test(key) || v.includes('*** Begin Patch')) for (const l of v.split('\n')) if (/^-(?!--)/.test(l)) parts.push(l.slice(1));
+    } else if (Array.isArray(v)) for (const x of v) collect(x, key);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) collect(x, k);
+  };
+  for (const s of view.steps) if (s.call.index > event && !s.failed && !s.rejected && isEdit(s)) collect(s.call.input);
+  return parts.join('\n').toLowerCase();
+}
+
+/** A line naming an identifier (a code span) that a later edit of the session took out or
+ * rewrote: it describes code that is no longer there in that form ("`serverUrl` is not filled in
+ * the zero state" before the edit that fills it). */
+function rewrittenLater(line: string, removed: string): boolean {
+  if (removed === '') return false;
+  for (const m of line.matchAll(/`([^`\s]{4,60})`/g)) {
+    const id = m[1]!.toLowerCase();
+    if (/^[\w$.#-]+$/.test(id) && /[a-z]/.test(id) && removed.includes(id)) return true;
+  }
+  return false;
+}
+
 /** Base names of the files the session changed before `event` (a closing report on its own work). */
 function editedBefore(view: SessionView, event: number): Set<string> {
   const out = new Set<string>();
@@ -252,13 +281,13 @@ function factLine(text: string): string {
  * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
-function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>): Scored | undefined {
+function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed = ''): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed)) return undefined;
-  const kept = keptLines(section, report, corpus);
+  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed));
   if (kept.length === 0 || tooSlight(kept)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
@@ -312,7 +341,7 @@ const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|update
  * polite "Thanks for the details." or a causal "Thanks to `convex.json`, …" says nothing of it. */
 const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s*)?you(?:'ve| have)? (?:now |just )?(?:added|shared|provided|sent|uploaded|pasted|given)\b/i;
 
-function compactDraft(report: Report, corpus: string, changed: Set<string>): Draft | undefined {
+function compactDraft(report: Report, corpus: string, changed: Set<string>, removed = ''): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = oneLine(report.text).trimStart();
@@ -325,7 +354,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>): Dra
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text);
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0) continue;
@@ -404,14 +433,16 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (report.source === 'closing' && leadNamesWritten(report.text, editedBefore(view, report.event))) continue;
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
+    // a closing report of one turn, and code the session rewrote in the turns after it
+    const removed = report.source === 'closing' ? removedAfter(view, report.event) : '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
-      const d = compactDraft(report, facts, changed);
+      const d = compactDraft(report, facts, changed, removed);
       if (d) summaries.push(d);
       continue;
     }
     const scored = report.sections
       .filter((s) => !contested || FINDING_SECTION.test(context(s)))
-      .map((s) => sectionDraft(view, s, report, facts, changed))
+      .map((s) => sectionDraft(view, s, report, facts, changed, removed))
       .filter((s): s is Scored => s !== undefined)
       .sort((a, b) => b.score - a.score);
     const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
