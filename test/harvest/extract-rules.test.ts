@@ -596,6 +596,12 @@ describe('the cause of a failure', () => {
     expect(failing('The CSS file is in `priv/static/assets/` which is gitignored. Let\'s try to:\n1. force it')).not.toContain("Let's try");
   });
 
+  it('states a cause only in whole sentences: one too long to show whole reads as cut off', () => {
+    const long = `The CSS file is in \`priv/static/assets/\` which is gitignored, ${'because the asset pipeline writes every bundle there and the release task copies them, '.repeat(2)}so it is never tracked.`;
+    expect(failing(long)).not.toContain('Cause:');
+    expect(failing('The CSS file is in `priv/static/assets/` which is gitignored.')).toContain('Cause:');
+  });
+
   it("states the cause, not the agent finding it (\"I've found that …\")", () => {
     expect(failing("I've found that the CSS file is in `priv/static/assets/` which is gitignored.")).toContain('Cause: The CSS file is in `priv/static/assets/` which is gitignored.');
   });

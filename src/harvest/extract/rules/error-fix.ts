@@ -217,7 +217,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);
-    const why = explain(after, err, 4, true, false, true);
+    // (a cause that cannot be shown in whole sentences reads as cut off: as good as none)
+    const why = shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS);
     if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
@@ -226,7 +227,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!why && fix && between.onlyEdits) continue;
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
-    if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, 170))}`);
+    if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, CAUSE_CHARS))}`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
@@ -275,6 +276,15 @@ const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t
 
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
 /** (a spec's heading that names errors, "Error messages: …", "Error handling:", reports none) */
+/** How long a cause may be: of a command's failure, of an error the user pasted. */
+const CAUSE_CHARS = 170;
+const PASTED_CAUSE_CHARS = 200;
+
+/** The explanation, when its first sentence fits in `max` characters. */
+function shownWhole<T extends { text: string }>(why: T | undefined, max: number): T | undefined {
+  return why !== undefined && (sentences(why.text)[0] ?? why.text).length <= max ? why : undefined;
+}
+
 const REPORTED_ERROR = /^\s*(?:[\w ]*error(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
 /** The module a "No module named 'x'" / "Cannot find module 'x'" error names. */
 const MISSING_MODULE_NAME = /(?:No module named|Cannot find module) '?([\w./@-]+?)'?(?:\s|$)/;
@@ -322,7 +332,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
       return shared >= 2 || (e === firstReply && shared >= 1);
     });
     // "The problem is …" beats a restatement of the error.
-    const why = explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false, false, true);
+    const why = shownWhole(explain(explaining, errLine, 4, false, true) ?? explain(explaining, errLine, 4, false, false, true), PASTED_CAUSE_CHARS);
     if (!why) continue;
     // a missing module explained only by itself ("a missing dependency (`x` not installed)") says
     // what the error says: the cause must name something else, the file that imports it, a package
@@ -336,7 +346,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
     // a warning does not fail the command: it prints it
     const verb = /^\w*Warning:|^warning:/i.test(shownErr) ? 'prints' : 'fails with';
     const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} ${verb} ` : ''}${code(clip(shownErr, 140))}.`];
-    parts.push(`Cause: ${sentence(clipSentences(why.text, 200))}`);
+    parts.push(`Cause: ${sentence(clipSentences(why.text, PASTED_CAUSE_CHARS))}`);
     // (an edit alone says which file changed, not what to change: "change `x.py` accordingly" is no fix)
     if (fixSentence) parts.push(`Fix: ${sentence(clip(asInstruction(fixSentence), 160))}`);
     drafts.push({
