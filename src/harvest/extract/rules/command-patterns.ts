@@ -112,7 +112,9 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   return {
     category: 'pattern',
     title: `Verify changes with ${cmds[0]!.fam}`,
-    text: `After changing code, verify with ${examples.join(', then ')}; all passed at the end of the session.`,
+    // (that they passed is why they are the recipe, not part of it: reviewers read "all passed at
+    // the end of the session" as narration of that one session)
+    text: `After changing code, verify with ${examples.join(', then ')}.`,
     confidence: CONFIDENCE.verified,
     event: cmds[0]!.step.call.index,
     tags: [...new Set(cmds.flatMap((c) => c.fam.split(' ')))],

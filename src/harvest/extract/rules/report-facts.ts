@@ -49,7 +49,9 @@ const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|sh
 const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
-const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner);
+const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner) || FILES_TOUCHED.test(inner);
+/** "File touched", "Files changed", "Modified files": the list of what this turn edited. */
+const FILES_TOUCHED = /^(?:(?:the )?files? (?:touched|changed|modified|edited|created|updated|added)|(?:touched|changed|modified|edited|created|updated|new) files?)\s*:?$/i;
 /** A verdict on the change under review ("No security-relevant behavior change", "No issues
  * found", "LGTM"): about one diff, not about the code base. */
 const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*)\b)|lgtm\b|looks good to me\b)/i;
