@@ -454,38 +454,29 @@ describe('report facts', () => {
     expect(lead).toContain('Both processes must run, each for a reason');
     expect(lead).not.toContain('No —');
     expect(closing('How the app runs:', '- No issues remain once `convex.json` pins the deployment for `NEXT_PUBLIC_CONVEX_URL` in `.env.local`\n')).toContain('No issues remain');
-    // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
-    const actedOn = (tool: string) => {
-      const b = new SessionBuilder().user('start the app');
+    /** The app-start session: three looks, `before` the report, the report under `lead`, then `after`. */
+    const reported = (after: (b: SessionBuilder) => SessionBuilder, before: (b: SessionBuilder) => SessionBuilder = (b) => b, lead = 'How the app runs:') => {
       const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
-      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
-      b.assistant('How the app runs:\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n\n## Notes\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start');
-      b.tool(tool, { path: 'app/page.tsx' }, 'edited').assistant('Done.');
-      return reportFactDrafts(viewOf(b.user('thanks').build())).map((d) => d.text).join('\n');
+      const b = before(new SessionBuilder().user('start the app').bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen));
+      return reportFactDrafts(viewOf(after(b.assistant(`${lead}\n1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`)).build())).map((d) => d.text).join('\n');
     };
+    // a summary the agent went on to act on (an edit after it, whatever the editor's tool name) closes nothing
+    const actedOn = (tool: string) => reported((b) => b.tool(tool, { path: 'app/page.tsx' }, 'edited').assistant('Done.').user('thanks'));
     // a line in another language written in Latin letters: the rules' prose tests read only English
     expect(closing('How the app runs:', '- Die App wird mit `npm run dev` gestartet und liest die Datei `.env.local` beim Start\n')).not.toContain('Die App');
     expect(closing('How the app runs:', '- The app is started with `npm run dev` and reads `.env.local` at start, as the README says\n')).toContain('The app is started');
     // a turn's report on code that a later turn of the session rewrote describes code that is gone
-    const later = (edit: boolean) => {
-      const b = new SessionBuilder().user('start the app');
-      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
-      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen);
-      b.assistant('How the app runs:\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n\n## Notes\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start');
-      b.user('now add the page');
-      if (edit) b.tool('Edit', { file_path: '/home/dev/app/lib/env.ts', old_string: 'const url = process.env.NEXT_PUBLIC_CONVEX_URL', new_string: 'const url = readConvexUrl()' }, 'updated');
-      return reportFactDrafts(viewOf(b.assistant('Fixed.').user('thanks').build())).map((d) => d.text).join('\n');
-    };
+    const later = (edit: boolean) =>
+      reported((b) => {
+        b.user('now add the page');
+        if (edit) b.tool('Edit', { file_path: '/home/dev/app/lib/env.ts', old_string: 'const url = process.env.NEXT_PUBLIC_CONVEX_URL', new_string: 'const url = readConvexUrl()' }, 'updated');
+        return b.assistant('Fixed.').user('thanks');
+      });
     expect(later(false)).toContain('writes `NEXT_PUBLIC_CONVEX_URL`');
     expect(later(true)).not.toContain('NEXT_PUBLIC_CONVEX_URL');
     // a closing report that opens by naming the file the session wrote lists what went into it, in any language
-    const wrote = (lead: string) => {
-      const b = new SessionBuilder().user('start the app');
-      const seen = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
-      b.bash('cat package.json', seen).bash('cat convex.json', seen).bash('ls app', seen).tool('Write', { file_path: '/home/dev/app/CLAUDE.md', content: '# Guide' }, 'File created');
-      b.assistant(`${lead}\n1. The Convex backend runs with \`npx convex dev\` and writes \`NEXT_PUBLIC_CONVEX_URL\` to \`.env.local\`\n2. The Next.js app runs with \`npm run dev\` at http://localhost:3000 and reads \`.env.local\`\n\n## Notes\n- The root route \`/\` has no page yet, so it answers 404 until \`app/page.tsx\` exists\n- \`convex.json\` pins the deployment used by \`npx convex dev\` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads \`NEXT_PUBLIC_CONVEX_URL\` at start`);
-      return reportFactDrafts(viewOf(b.user('thanks, now add the page').build())).map((d) => d.text).join('\n');
-    };
+    const wrote = (lead: string) =>
+      reported((b) => b.user('thanks, now add the page'), (b) => b.tool('Write', { file_path: '/home/dev/app/CLAUDE.md', content: '# Guide' }, 'File created'), lead);
     expect(wrote('✅ **CLAUDE.md 파일을 생성했습니다!**')).toBe('');
     expect(wrote('How the app runs:')).toContain('The Convex backend runs with');
     expect(actedOn('unknown_tool')).toContain('The Convex backend runs with');
