@@ -163,8 +163,11 @@ function restates(sentenceWords: Set<string>, errWords: Set<string>): boolean {
   return true;
 }
 
+/** No caller takes a sentence scoring below this for an explanation (explain's `minScore`). */
+const LOWEST_MIN_SCORE = 4;
+
 function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
-  if (f.excluded || restates(f.words!, errWords)) return -Infinity;
+  if (f.excluded) return -Infinity;
   // the terms in the order they were always added, so the sums are the same to the last bit
   let score = 0;
   if (f.causal) score += 3;
@@ -173,7 +176,8 @@ function scoreOf(f: SentenceFacts, errWords: Set<string>): number {
   score += Math.min(3, shared);
   score += f.concrete;
   if (f.firstPerson && !f.causal) score -= 1;
-  return score;
+  // (only a sentence that could be taken is worth the word-by-word look: most score below)
+  return score >= LOWEST_MIN_SCORE && restates(f.words!, errWords) ? -Infinity : score;
 }
 
 /** The sentences of a message text as explain weighs them: one line each, interjection cut.
