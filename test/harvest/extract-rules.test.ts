@@ -786,9 +786,11 @@ describe('tool quirks of the agent', () => {
       .build();
     const [d] = toolQuirkDrafts(viewOf(unnamed));
     expect(d!.title).toBe('aider edit: No filename provided before ``` in file listing');
-    // aider names a block by the line right above it: here a blank one
-    expect(d!.text).toContain('that line was blank above a fenced block (sh) of the reply');
-    expect(d!.text).toContain("Put the file's path alone on the line right above the fence.");
+    // aider names a block by the line right above it: here a blank one; a command block is no file at all
+    expect(d!.text).toContain('here that line was blank above a fenced block (sh)');
+    expect(d!.text).toContain('A fenced command is read as a file too: leave commands unfenced in this format.');
+    const code = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here it is:\n\n```python\ndef matmul(a, b):\n    pass\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
+    expect(code).toContain("Put the file's path alone on the line right above the fence.");
     const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
     const heading = (retry: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;
@@ -802,6 +804,7 @@ describe('tool quirks of the agent', () => {
     const [d] = session('Allow edits to app/root.tsx which was not previously added to chat? y');
     expect(d!.title).toBe('aider edit: SEARCH/REPLACE block failed to match');
     expect(d!.text).toContain('The failed blocks edited `app/root.tsx`, which had not been added to the chat');
+    expect(d!.text).toContain('Add a file to the chat (`/add`) before asking for edits to it.');
     expect(session('Added app/root.tsx to the chat')).toEqual([]);
   });
 

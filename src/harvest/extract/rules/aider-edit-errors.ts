@@ -11,6 +11,8 @@ import { editedFiles, fileName, type SessionView, type Step } from '../view.js';
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
 const OPENING_FENCE = /^`{3,}/;
+/** A fenced block's language that says it holds commands to run, not a file. */
+const SHELL_LANG = /^(?:sh|bash|zsh|shell|console|powershell|ps1|cmd|bat)$/i;
 /** Aider's question before it applies an edit to a file the user had not added to the chat. */
 const NOT_IN_CHAT = /^Allow edits to (.+?) which was not previously added to chat\?/;
 /** Aider's line naming the file a failed SEARCH block was meant for. */
@@ -90,13 +92,15 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     const fence = reply === undefined ? undefined : blockUnderBlank(reply);
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();
-    return `Aider's whole edit format names each fenced block of a reply by the line right above it; that line was blank above a fenced block${lang ? ` (${lang})` : ''} of the reply, and with no single file in the chat to fall back on aider cannot tell which file it is. Put the file's path alone on the line right above the fence.`;
+    // what to do depends on what the block was: a command to run is no file at all
+    const fix = SHELL_LANG.test(lang) ? 'A fenced command is read as a file too: leave commands unfenced in this format.' : "Put the file's path alone on the line right above the fence.";
+    return `Aider's whole edit format names each fenced block by the line right above it; here that line was blank above a fenced block${lang ? ` (${lang})` : ''}, and with no single file in the chat to fall back on aider cannot tell the file. ${fix}`;
   }
   const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
   if (failedIn.length > 0) {
     // the model sees only the files added to the chat: for any other it guessed the SEARCH text
     const allowed = new Set(noticesBefore(view, s).map((l) => NOT_IN_CHAT.exec(l)?.[1]).filter((f): f is string => f !== undefined));
-    if (failedIn.every((f) => allowed.has(f))) return `The failed blocks edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote their SEARCH text without seeing the file (aider asked \`Allow edits to … which was not previously added to chat?\`).`;
+    if (failedIn.every((f) => allowed.has(f))) return `The failed blocks edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote their SEARCH text without seeing the file (aider asked \`Allow edits to … which was not previously added to chat?\`). Add a file to the chat (\`/add\`) before asking for edits to it.`;
   }
   return undefined;
 }
