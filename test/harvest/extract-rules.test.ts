@@ -1105,6 +1105,8 @@ describe('missing files', () => {
         .build();
     expect(missingFileDrafts(viewOf(session('/home/dev/Desktop/demo-copy/lib/generator/rerank.ts')))).toEqual([]);
     expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts is in lib/generator/']);
+    // a path looked for from the session's folder says so (it is not the repo root's)
+    expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts')))[0]!.text).toMatch(/^`rerank\.ts` is not at `src\/rerank\.ts` from the session's folder `demo` /);
   });
 
   it('reads a glob of a file stem that found nothing as no file found, not as where files of its kind live', () => {

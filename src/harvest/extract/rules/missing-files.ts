@@ -203,7 +203,10 @@ export function missingFileDrafts(view: SessionView): Draft[] {
       // wrong guess of where the checkout is, nothing about the repository's layout
       // (only a path outside the checkout: one still absolute once made relative to it)
       if (miss.name && /^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && hits.some((h) => miss.tried.endsWith(`/${h}`))) continue;
-      const what = miss.dir ? `There is no ${code(miss.dir)} folder` : `${code(miss.name ?? miss.tried)} is not at ${code(miss.tried)}`;
+      // a relative path was looked for from the session's folder: say which, or it reads as the repo root's
+      const cwdName = view.session.cwd?.replace(/[\\/]+$/, '').split(/[\\/]/).pop();
+      const from = cwdName && !/^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && miss.tried.includes('/') ? ` from the session's folder ${code(cwdName)}` : '';
+      const what = miss.dir ? `There is no ${code(miss.dir)} folder` : `${code(miss.name ?? miss.tried)} is not at ${code(miss.tried)}${from}`;
       const found = miss.dir ? `reports ${code('No such file or directory')}` : `finds ${miss.step.failed ? code(err) : 'nothing'}`;
       const files = miss.ext && !miss.name ? `the ${code(`.${miss.ext}`)} files` : code(miss.name!);
       // one named file "is in" a folder; files of a kind "live in" it
