@@ -794,7 +794,7 @@ describe('tool quirks of the agent', () => {
     const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
     const heading = (retry: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;
-    expect(heading('app/styles/app.css')).toContain("The line above the block's opening fence was `### app/styles/app.css`. Resent with `app/styles/app.css` alone on that line, the edit applied.");
+    expect(heading('app/styles/app.css')).toContain("The reply named the file above the block's opening fence as `### app/styles/app.css`. Resent with `app/styles/app.css` alone there, the edit applied. Put the bare path alone on the line right before the fence.");
     expect(heading('app/root.tsx')).not.toContain('Resent with');
   });
 

@@ -83,9 +83,11 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     const bare = bareName(named);
     const applied =
       bare !== undefined && view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && !l.failed && editedFiles(l).includes(fileName(bare)))
-        ? ` Resent with ${code(bare)} alone on that line, the edit applied.`
+        ? ` Resent with ${code(bare)} alone there, the edit applied.`
         : '';
-    return `The line above the block's opening fence was ${code(named)}.${applied}`;
+    // (what made aider reject the line is its parser's business: the item says what the model
+    // wrote and what then worked, and the rule aider states)
+    return `The reply named the file above the block's opening fence as ${code(named)}.${applied} Put the bare path alone on the line right before the fence.`;
   }
   if (lines.some((l) => NO_FILENAME.test(l))) {
     const reply = replyBefore(view, s);
