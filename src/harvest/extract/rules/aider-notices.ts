@@ -292,6 +292,29 @@ function plausibleFile(name: string): boolean {
   return !/\s/.test(name) && (/[./\\]/.test(name) || BARE_FILE_NAMES.test(name));
 }
 
+/** The file whose content, in the reply before line `at`, held a fenced block of its own
+ * (`README.md` with a "```bash" example): aider ends a file at the next fence line whatever it
+ * carries, so the lines after it were read as more files. */
+function nestedFenceFile(replyLines: readonly string[], at: number): string | undefined {
+  let inside = false;
+  let named = '';
+  let found: string | undefined;
+  for (let i = 0; i < at; i++) {
+    const l = replyLines[i]!;
+    if (!l.startsWith('```') && !l.startsWith('~~~')) continue;
+    if (!inside) {
+      inside = true;
+      named = asFileName(replyLines[i - 1] ?? '');
+      continue;
+    }
+    inside = false;
+    // a fence with a language closed the block: to the model it opened one inside the file
+    // (only under a name that reads as a file's path: a stray name's block tells nothing)
+    if (/^```\w/.test(l) && /^[\w@~./\\-]+$/.test(named) && (/\.\w{1,8}$/.test(named) || BARE_FILE_NAMES.test(named))) found = named;
+  }
+  return found;
+}
+
 /** Aider writing a file named after a line of the reply (`Applied edit to Topology`, from a
  * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
  * just above a fence names the file the block is written to, whatever that line says. */
@@ -330,11 +353,16 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     // (under --yes nobody answers: a reviewer found the claim unshown)
     const declinedOther = hit.declined ? undefined : declined.find((d) => !plausibleFile(d.name));
     const ask = declinedOther ? ` Answering no to aider's \`Create new file?\` skips such a file (as for ${code(clip(declinedOther.name, 40))}).` : '';
+    // why a line of a file's content stood above a fence at all: the model nested fences in it
+    const nested = nestedFenceFile(replyLines, at);
+
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
-      text: `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${ask}${also}`,
+      text: nested
+        ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${ask}${also}`
+        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],
