@@ -9,8 +9,10 @@ import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, ove
 
 const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
 const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxWarning|DeprecationWarning)\b.*?:/;
-/** (not "Error messages: …", "Error handling:" — a heading of a spec or a report names errors, it is none) */
-const FATAL_LINE = /^\s*(?:fatal|(?:error|ERROR|Error)(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)|FAIL(?:ED)?|npm ERR!)\b/;
+/** Words after "error" that make it a heading naming errors ("Error messages: …", "Error
+ * handling:" in a spec or a report), not an error. */
+export const NAMES_ERRORS = String.raw`(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)`;
+const FATAL_LINE = new RegExp(String.raw`^\s*(?:fatal|(?:error|ERROR|Error)${NAMES_ERRORS}|FAIL(?:ED)?|npm ERR!)\b`);
 const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
 const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
@@ -58,8 +60,8 @@ function findErrorLine(output: string): FoundError {
   let pick =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
-    lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ??
-    lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.") // "3:10  error  'x' is unused", "a.py:1: error: …"
+    lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
+    lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.")
     lines.find((l) => STRONG.test(l)) ??
     lines[0] ??
     '';
@@ -118,11 +120,11 @@ const AT_LINE = /\bline \d+(?: of `?[\w./-]+`?)? (?:has|is|contains|ends|starts|
  * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
 const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
 
-/** "The plan is to move …", "Adding a mock so the test can run, then re-running …": what the
- * agent will do next, not why it failed. */
 /** "Let me know what package provides it", "please share the files": a request to the user,
  * not a finding. */
 const ASKS_USER = /\b(?:let me know|please (?:share|provide|send|paste|add)|can you (?:share|provide|send|paste|add))\b/i;
+/** "The plan is to move …", "Two small issues to fix: …", "Adding a mock so the test can run,
+ * then re-running …": what the agent will do next, not why it failed. */
 const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:(?:a|one|two|three|a few|some|several) )?(?:(?:small|minor|quick|last|remaining) )?(?:issues?|things?|problems?|errors?|nits?) (?:left )?to (?:fix|address|clean up|handle)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
 
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */

@@ -292,6 +292,12 @@ function plausibleFile(name: string): boolean {
   return !/\s/.test(name) && (/[./\\]/.test(name) || BARE_FILE_NAMES.test(name));
 }
 
+/** A name that reads as a file's path: one word of path characters with an extension, or a
+ * file name that has none by custom (stricter than plausibleFile: `KEY=https://x.io` is none). */
+function namesAFile(name: string): boolean {
+  return /^[\w@~./\\-]+$/.test(name) && (/\.\w{1,8}$/.test(name) || BARE_FILE_NAMES.test(name));
+}
+
 /** The file whose content, in the reply before line `at`, held a fenced block of its own
  * (`README.md` with a "```bash" example): aider ends a file at the next fence line whatever it
  * carries, so the lines after it were read as more files. */
@@ -310,7 +316,7 @@ function nestedFenceFile(replyLines: readonly string[], at: number): string | un
     inside = false;
     // a fence with a language closed the block: to the model it opened one inside the file
     // (only under a name that reads as a file's path: a stray name's block tells nothing)
-    if (/^```\w/.test(l) && /^[\w@~./\\-]+$/.test(named) && (/\.\w{1,8}$/.test(named) || BARE_FILE_NAMES.test(named))) found = named;
+    if (/^```\w/.test(l) && namesAFile(named)) found = named;
   }
   return found;
 }
@@ -355,7 +361,6 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
     const ask = declinedOther ? ` Answering no to aider's \`Create new file?\` skips such a file (as for ${code(clip(declinedOther.name, 40))}).` : '';
     // why a line of a file's content stood above a fence at all: the model nested fences in it
     const nested = nestedFenceFile(replyLines, at);
-
     return {
       category: 'tool-quirk',
       scope: 'agent',

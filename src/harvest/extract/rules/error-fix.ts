@@ -9,7 +9,7 @@ import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
-import { errorLine, explain } from '../diagnosis.js';
+import { NAMES_ERRORS, errorLine, explain } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
@@ -275,7 +275,6 @@ function namesItsFix(output: string, failed: string, fix: string): boolean {
 const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t (?:work|help|fix)\b/i;
 
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
-/** (a spec's heading that names errors, "Error messages: …", "Error handling:", reports none) */
 /** How long a cause may be: of a command's failure, of an error the user pasted. */
 const CAUSE_CHARS = 170;
 const PASTED_CAUSE_CHARS = 200;
@@ -285,7 +284,8 @@ function shownWhole<T extends { text: string }>(why: T | undefined, max: number)
   return why !== undefined && (sentences(why.text)[0] ?? why.text).length <= max ? why : undefined;
 }
 
-const REPORTED_ERROR = /^\s*(?:[\w ]*error(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):/im;
+/** An error line pasted into a prompt (a spec's heading that names errors, "Error messages: …", is none). */
+const REPORTED_ERROR = new RegExp(String.raw`^\s*(?:[\w ]*error${NAMES_ERRORS}[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):`, 'im');
 /** The module a "No module named 'x'" / "Cannot find module 'x'" error names. */
 const MISSING_MODULE_NAME = /(?:No module named|Cannot find module) '?([\w./@-]+?)'?(?:\s|$)/;
 const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;

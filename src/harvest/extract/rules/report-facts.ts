@@ -202,8 +202,6 @@ function editedAfter(view: SessionView, event: number): Set<string> {
  * (`old_string`, also inside `edits`) and the removed lines of a patch or diff. */
 function removedAfter(view: SessionView, event: number): string {
   const parts: string[] = [];
-  // (most sessions have no edit after their reports: nothing to collect)
-  if (!view.steps.some((s) => s.call.index > event && isEdit(s))) return '';
   const collect = (v: unknown, key = ''): void => {
     if (typeof v === 'string') {
       if (key === 'old_string' || key === 'oldString' || key === 'old_str') parts.push(v);
@@ -429,10 +427,11 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     for (const f of parentLater) changed.add(f);
     // a closing report's section about a file the session itself wrote tells what it put there:
     // this turn's change, which the file itself now says
-    if (report.source === 'closing') for (const f of editedBefore(view, report.event)) changed.add(f);
+    const written = report.source === 'closing' ? editedBefore(view, report.event) : new Set<string>();
+    for (const f of written) changed.add(f);
     // a closing report that opens by naming a file the session wrote ("✅ **CLAUDE.md 파일을
     // 생성했습니다!**", "Created `README.md` with:") lists what went into that file, in any language
-    if (report.source === 'closing' && leadNamesWritten(report.text, editedBefore(view, report.event))) continue;
+    if (leadNamesWritten(report.text, written)) continue;
     if (report.source === 'closing') corpus ??= toolCorpus(view);
     const facts = corpus ?? '';
     // a closing report of one turn, and code the session rewrote in the turns after it

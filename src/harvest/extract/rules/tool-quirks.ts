@@ -93,6 +93,11 @@ function aiderError(view: SessionView, s: Step): string | undefined {
 }
 
 
+/** An aider edit error's title: the reason aider gives when it gives one, without the reply's block count. */
+function aiderTitle(output: string, err: string): string {
+  return `aider edit: ${clip(aiderErrorName(formatReason(output, err) ?? err), 60)}`;
+}
+
 /** Aider's words for a rejected edit; its rule is left out when the cause that follows says more. */
 function aiderRejects(output: string, err: string, withRule = true): string {
   const rule = FAILED_TO_MATCH.test(err) && withRule ? MATCH_RULE.exec(output)?.[0] : undefined;
@@ -280,7 +285,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${aider ? 'aider edit' : tool}: ${clip(aider ? aiderErrorName(formatReason(s.output, err) ?? err) : err, 60)}`,
+    title: aider ? aiderTitle(s.output, err) : `${tool}: ${clip(err, 60)}`,
     text: parts.join(' '),
     // (a resent aider block went in whether or not it was right: it verifies nothing)
     confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
@@ -305,11 +310,13 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  const aider = aiderEdit(view, s);
+  const cause = aider ? aiderEditCause(view, s) : undefined;
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${aiderEdit(view, s) ? 'aider edit' : s.call.name}: ${clip(aiderEdit(view, s) ? aiderErrorName(err) : err, 60)}`,
-    text: `${aiderEdit(view, s) ? aiderRejects(s.output, err) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${aiderEdit(view, s) ? ` ${aiderEditCause(view, s) ?? ''}`.trimEnd() : ''}`,
+    title: aider ? aiderTitle(s.output, err) : `${s.call.name}: ${clip(err, 60)}`,
+    text: `${aider ? aiderRejects(s.output, err, cause === undefined) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],

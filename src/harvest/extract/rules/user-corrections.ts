@@ -63,10 +63,10 @@ const UNSURE = /\b(?:i (?:don'?t|do not) know|not sure|no idea)\b/i;
 /** "You are auditing the core repository …", "You are a senior engineer …": a prompt that casts
  * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
 const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engineer|developer|assistant|expert|agent|architect|reviewer|auditor|analyst|programmer|coder|consultant)\b|(?:now )?(?:auditing|reviewing|tasked|acting as|in charge of)\b(?![^.!?]{0,40}\bwrong\b))/i;
-/** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
 /** "You must fully embody this agent's persona … NEVER break character": a role-play template
  * (BMAD's agent activation) casts the agent; it says nothing about the project. */
 const PERSONA = /\b(?:embody (?:this|the|an?) (?:agent|persona|role)|(?:agent|this) persona|break(?:ing)? character|stay in character|<agent-activation\b)/i;
+/** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
