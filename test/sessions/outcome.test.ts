@@ -21,7 +21,7 @@ function* texts(count: number, pieces = EDGES): Generator<string> {
 
 describe('failure heuristics', () => {
   it('looksFailed answers as the whole regex does, whichever literals a text holds', () => {
-    const pieces = [...EDGES, 'error: x', 'Error', 'ERROR', 'rror', 'fatal: no', 'panic', 'TypeError: y', 'Exception', 'Traceback (most recent call last)', 'FAIL', 'FAILED', 'command not found', 'No such file or directory', 'npm ERR!', ' ERR_PNPM_X', 'Exit code: 2', 'Exit 0', 'exited with code 3', '2 errors', '  '];
+    const pieces = [...EDGES, 'error: x', 'Error', 'ERROR', 'rror', 'fatal: no', 'panic', 'TypeError: y', 'Exception', 'Traceback (most recent call last)', 'FAIL', 'FAILED', 'command not found', 'No such file or directory', 'npm ERR!', ' ERR_PNPM_X', 'Exit code: 2', 'Exit 0', 'exited with code 3', '2 errors', '  ', 'failed with exit code 1', 'Failed to compile.', '> Build failed', 'Build failed'];
     let failed = 0;
     for (const text of texts(20000, pieces)) {
       expect(looksFailed(text), JSON.stringify(text)).toBe(FAILURE_LINE.test(text));
@@ -72,6 +72,12 @@ describe('failure heuristics', () => {
     expect(looksFailed('x2 failed')).toBe(false);
     expect(looksFailed('TypeError: x is undefined')).toBe(true);
     expect(looksFailed('all good')).toBe(false);
+    // a script runner's and a bundler's own failure lines, with no "error:" line of their own
+    expect(looksFailed('> Build error occurred\n[Error: Failed to collect page data]\n ELIFECYCLE  Command failed with exit code 1.')).toBe(true);
+    expect(looksFailed('Creating an optimized production build ...\nFailed to compile.\n\n./src/a.tsx:78:54')).toBe(true);
+    expect(looksFailed('> Build failed because of webpack errors')).toBe(true);
+    expect(looksFailed('Command failed with exit code 0')).toBe(false);
+    expect(looksFailed('No build failed today')).toBe(false);
     expect(statedExitCode('Process exited with code 2')).toBe(2);
     expect(statedExitCode('Exit code: 0')).toBe(0);
     expect(statedExitCode('fine')).toBeUndefined();

@@ -12,9 +12,12 @@ const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxW
 /** Words after "error" that make it a heading naming errors ("Error messages: …", "Error
  * handling:" in a spec or a report), not an error. */
 export const NAMES_ERRORS = String.raw`(?!\s+(?:messages?|handling|states?|codes?|cases?|pages?|boundar\w*|types?|reporting|logging)\b)`;
-const FATAL_LINE = new RegExp(String.raw`^\s*(?:fatal|(?:error|ERROR|Error)${NAMES_ERRORS}|FAIL(?:ED)?|npm ERR!)\b`);
+// ("npm ERR!" ends in no word character: a \b after it would never match)
+const FATAL_LINE = new RegExp(String.raw`^\s*(?:(?:fatal|(?:error|ERROR|Error)${NAMES_ERRORS}|FAIL(?:ED)?)\b|npm ERR!)`);
 const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
+/** A line that only names a place in a file (`./src/components/AnimalList.tsx:78:54`). */
+const FILE_POSITION = /^\.{0,2}\/?[\w./@-]+:\d+(?::\d+)?$/;
 const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
 /** A line of a code frame or a diff a checker prints (`33 │ - ····x,`, `35 30 │ foo(`): the
  * source quoted back, never the error. */
@@ -40,6 +43,16 @@ interface FoundError {
   pick: string;
   /** The line after `pick`. */
   next?: string;
+  /** Whether `pick` says something went wrong (not just the output's first line). */
+  stated: boolean;
+}
+
+/** Whether a line of a failing output reads as an error by its words (an exception, "error",
+ * "fatal", a failure mark, "not found", …), not only because it comes first: the last resort
+ * of errorLine. */
+export function statesError(output: string): boolean {
+  const found = errorLineIn(output);
+  return found.stated || (found.inner !== undefined && statesError(found.inner));
 }
 
 /** Where errorLine looks, whatever its length and joining: several rules ask about one failing
@@ -57,19 +70,21 @@ function findErrorLine(output: string): FoundError {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l) && !CODE_FRAME.test(l));
-  let pick =
+  const stated =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
     lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
     lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.")
-    lines.find((l) => STRONG.test(l)) ??
-    lines[0] ??
-    '';
+    lines.find((l) => STRONG.test(l));
+  let pick = stated ?? lines[0] ?? '';
   // "Error: Command failed: git clone …" wraps the real error, printed on a later `fatal:` line.
   if (/\bcommand failed\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => /^(?:fatal|error)\b/i.test(l)) ?? pick;
+  // "Failed to compile." sums up a build; what failed follows, after the file it is in
+  // ("./src/a.tsx:78:54", then "Type 'Animal' is missing the following properties …").
+  if (/\bfailed to compile\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => !FILE_POSITION.test(l) && (STRONG.test(l) || /\berror\b/i.test(l))) ?? pick;
   // "The following paths are ignored:" names the culprit on the next line.
   const next = lines[lines.indexOf(pick) + 1];
-  return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}) };
+  return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}), stated: stated !== undefined };
 }
 
 const CAUSAL =
@@ -116,9 +131,9 @@ const UNSEEN_CODE = /\bi (?:don'?t|do not|can'?t|cannot) (?:have access to|see) 
 const AT_LINE = /\bline \d+(?: of `?[\w./-]+`?)? (?:has|is|contains|ends|starts|uses|lacks|misses|was)\b/i;
 
 /** "I noticed the output shows an Error: …", "It says to install …", "there's an npm error about
- * …", "The errors are E0401, which
+ * …", "The instructions also say …" (a rule read back), "The errors are E0401, which
  * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
-const READS_BACK = /\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
+const READS_BACK = /\b(?:instructions|guidelines|rules) (?:also )?(?:say|state|tell)\b|\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
 
 /** "Let me know what package provides it", "please share the files": a request to the user,
  * not a finding. */
@@ -131,14 +146,16 @@ const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;
 
 /** "because I didn't close the string", "I modified package.json to include …", "I need the
- * X package", "I'm mocking only …": the agent's own act or want this session. Its slip is the story of this session, not why the code or the tool fails
+ * X package", "I'm mocking only …", "the only one from our code is …": the agent's own act, want
+ * or code this session. Its slip is the story of this session, not why the code or the tool fails
  * for the next one (and its account of what it did was wrong as often as not). */
-const OWN_ACT = /\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b|^I(?:'m| am) (?!going to\b)\w+ing\b/;
+const OWN_ACT = /\b(?:from|in|by) (?:our|my) (?:own )?(?:code|changes?|edits?)\b|\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b|^I(?:'m| am) (?!going to\b)\w+ing\b/;
 
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
   // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
-  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
+  // a to-do item ("[x] Create the missing prisma.ts") is a step of the plan
+  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || /^\[[ xX]\]/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
   return {
     text: s,
     excluded,
@@ -150,9 +167,10 @@ function factsOf(s: string): SentenceFacts {
   };
 }
 
-/** Words that say nothing beyond an error's own: function words, and what a "not found" error
- * already means ("installed", "missing", "exist"). */
-const RESTATING = new Set(['the', 'and', 'not', 'was', 'are', 'this', 'that', 'its', 'there', 'has', 'have', 'been', 'yet', 'any', 'can', 'cannot', "can't", 'could', 'installed', 'missing', 'found', 'available', 'exist', 'exists', 'defined', 'present', 'because', 'why', 'happening', 'issue', 'problem', 'error', 'cause', 'reason']);
+/** Words that say nothing beyond an error's own: function words, what a "not found" error
+ * already means ("installed", "missing", "exist"), the kind of thing it names ("the `x`
+ * function") and the error read back ("the error indicates that …"). */
+const RESTATING = new Set(['the', 'and', 'not', 'was', 'are', 'this', 'that', 'its', 'there', 'has', 'have', 'been', 'yet', 'any', 'can', 'cannot', "can't", 'could', 'installed', 'missing', 'found', 'available', 'exist', 'exists', 'defined', 'present', 'because', 'why', 'happening', 'issue', 'problem', 'error', 'cause', 'reason', 'indicates', 'means', 'says', 'shows', 'function', 'variable', 'method', 'name', 'module', 'package']);
 
 /** "The `minisweagent` module is not installed" for `No module named 'minisweagent'`: the error
  * said in other words, which tells the next session nothing the error does not. */

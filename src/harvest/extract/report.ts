@@ -5,7 +5,7 @@
  * numbers, transient state and secret-looking values.
  */
 import type { SessionEvent } from '../../sessions/model.js';
-import { cleanText, concreteness, NARRATION, oneLine, stripMarkdown } from './text.js';
+import { cleanText, concreteness, NARRATION, oneLine, plainApostrophes, stripMarkdown } from './text.js';
 import { DELEGATE_TOOLS, isEdit, type SessionView } from './view.js';
 import { perObject } from './per-object.js';
 
@@ -103,7 +103,7 @@ export function parseReport(text: string): Section[] {
     current = { headings: stack.map((h) => h.text), lines: [] };
   };
   let inFence = false;
-  const rows = joinWrapped(cleanText(text).split('\n'));
+  const rows = joinWrapped(plainApostrophes(cleanText(text)).split('\n'));
   rows.forEach((raw, at) => {
     if (/^\s*```/.test(raw)) {
       inFence = !inFence;
@@ -118,14 +118,17 @@ export function parseReport(text: string): Section[] {
     const indent = raw.length - raw.trimStart().length;
     const bold = BOLD_LINE.exec(raw) ?? LABEL_LINE.exec(raw);
     if (bold) {
-      open(10 + indent, headingText(bold[1]!));
+      // a bold list item ("1. **Streaming updates**") ranks as list items do: under the bold
+      // heading above its list ("**Recommendations:**") and under the item it is nested in
+      open((LIST_ITEM.test(raw) ? 20 : 10) + indent, headingText(bold[1]!));
       return;
     }
     // "Build Script (`assets/build.js`):" labels the lines that follow.
     const label = oneLine(stripMarkdown(raw));
     const following = rows.slice(at + 1).find((r) => r.trim().length > 0);
     if (label.length <= 80 && label.endsWith(':') && following !== undefined && !/^\s*```/.test(following)) {
-      open(30 + indent, headingText(raw));
+      // (a list item that labels what follows, "2. Why you get thousands of logs:", is one of its list)
+      open((LIST_ITEM.test(raw) ? 20 : 30) + indent, headingText(raw));
       return;
     }
     // A list item with deeper items under it heads them ("6. logger.ts - Logging" → its bullets).

@@ -26,6 +26,12 @@ export function cleanText(text: string): string {
   return t;
 }
 
+/** "I’ve", "don’t" read as "I've", "don't": the rules' words are written with the plain
+ * apostrophe, and a reply typeset with the curly one says the same thing. */
+export function plainApostrophes(text: string): string {
+  return text.includes('\u2019') || text.includes('\u2018') ? text.replace(/[\u2018\u2019]/g, "'") : text;
+}
+
 /** Collapses all whitespace to single spaces. */
 export function oneLine(text: string): string {
   // Already one line (single spaces only): only the ends can change. Saves rebuilding the string.
@@ -154,7 +160,8 @@ export function clipSentences(text: string, max: number): string {
 /** Markdown emphasis, heading marks, list bullets and link targets removed; code spans kept. */
 export function stripMarkdown(line: string): string {
   // Each rewrite only when its marker occurs (most lines have none): same result, fewer scans.
-  let t = line.replace(/^\s{0,6}(?:#{1,6}\s+|[-*+•]\s+|\d+[.)]\s+|>\s*)/, '');
+  // (a list nests to any depth: "        - As each chunk …" is an item of an item of an item)
+  let t = line.replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+|\d+[.)]\s+|>\s*)/, '');
   if (t.includes('](')) t = t.replace(/\[([^\]]+)\]\((?:[^)]+)\)/g, '$1');
   if (t.includes('**')) t = t.replace(/\*\*([^*]+)\*\*/g, '$1');
   if (t.includes('__')) t = t.replace(/__([^_]+)__/g, '$1');

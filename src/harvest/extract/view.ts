@@ -298,6 +298,8 @@ export function isEdit(step: Step): boolean {
 export const EDIT_TOOLS = new Set([
   'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'apply_patch', 'edit_file', 'write_file', 'replace', 'str_replace',
   'str_replace_editor', 'create_file', 'search_replace', 'patch',
+  // Cursor's newer whole-file tool, as SpecStory exports it (a `diff` from an empty file)
+  'write',
   // Cursor's and Copilot's newer edit tools, as SpecStory exports name them
   'edit_file_v2', 'copilot_replaceString', 'copilot_createFile', 'copilot_insertEdit',
   'replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file',

@@ -23,6 +23,10 @@ export const FAILURE_LINE = new RegExp(
     String.raw`^\s*ERR_PNPM_[A-Z_]+\b`, // pnpm's error codes: "ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found"
     String.raw`^\s*Exit (?:code|status):? *[1-9]`,
     String.raw`exited with (?:code|status) [1-9]`,
+    // a package manager's script runner ("ELIFECYCLE  Command failed with exit code 1.")
+    String.raw`failed with exit code [1-9]`,
+    // bundlers and frameworks: "Failed to compile.", "> Build failed because of webpack errors"
+    String.raw`^\s*(?:>\s*)?(?:Failed to compile|Build failed)\b`,
   ].join('|'),
   'm',
 );
@@ -30,8 +34,8 @@ export const FAILURE_LINE = new RegExp(
 const EXIT_CODE = /(?:^\s*Exit (?:Code|code|status|Status):? *|exited with (?:code|status) )(\d+)/m;
 
 /** Every alternative of FAILURE_LINE contains one of these literals (case as written): "rror"
- * for error/Error, "RROR" for ERROR, "Exit " and "exited with " for the exit codes, the rest as
- * they stand, and "fail" for the one alternative left out here (see looksFailed). */
+ * for error/Error, "RROR" for ERROR, "Exit " and "exited with " (and "failed with exit code")
+ * for the exit codes, the rest as they stand, and "fail" for the one alternative left out here (see looksFailed). */
 const FAILURE_LITERALS = [
   'rror',
   'RROR',
@@ -46,6 +50,9 @@ const FAILURE_LITERALS = [
   'ERR_PNPM_',
   'Exit ',
   'exited with ',
+  'failed with exit code',
+  'Failed to compile',
+  'Build failed',
 ];
 
 /** One search for every literal of FAILURE_LITERALS and " fail": over the Aider part's 120,000

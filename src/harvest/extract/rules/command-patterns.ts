@@ -58,7 +58,7 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     if (r.step.failed) continue;
     const checks: string[] = [];
     for (const prev of all.slice(windowStart, i)) {
-      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && !prev.step.failed && !pipedFailure(prev.step) && !checks.includes(prev.fam)) checks.push(prev.fam);
+      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && passed(prev.step) && !checks.includes(prev.fam)) checks.push(prev.fam);
     }
     windowStart = i + 1;
     if (checks.length < 2) continue;
@@ -90,6 +90,16 @@ function pipedFailure(s: Step): boolean {
   return line !== undefined && /[^|]\|[^|]/.test(line) && looksFailed(s.output, line);
 }
 
+/** An output that is nothing but the shell's prompt (`PS E:\\app> `): an export that kept none of
+ * what the command printed, so nothing shows how it ended (`npm run build` prints at least its
+ * banner). */
+const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s*$/;
+
+/** A check seen to pass: not failed, no failure hidden by a pipe, and an output that shows the run. */
+function passed(s: Step): boolean {
+  return !s.failed && !pipedFailure(s) && !PROMPT_ONLY.test(s.output);
+}
+
 /** Distinct check commands that passed after the last file edit: the session's verification recipe. */
 function finalVerification(view: SessionView, all: readonly Run[]): Draft | undefined {
   let lastEdit: Step | undefined;
@@ -101,7 +111,7 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   const cmds: Run[] = [];
   const forms: string[] = [];
   for (const r of all) {
-    if (r.step.pos <= lastEdit.pos || r.step.failed || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
+    if (r.step.pos <= lastEdit.pos || !passed(r.step) || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
     const form = recipeForm(r.simple);
     if (forms.includes(form)) continue;
     forms.push(form);

@@ -9,7 +9,7 @@ import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isCheck, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
-import { NAMES_ERRORS, errorLine, explain } from '../diagnosis.js';
+import { NAMES_ERRORS, errorLine, explain, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
@@ -90,8 +90,11 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
   let first: Step | undefined;
   let flags: Set<string> | undefined;
   const steps = view.steps;
+  const next = nextOtherFailure(view, failed, fam);
   for (let i = failed.pos + 1; i < steps.length; i++) {
     const s = steps[i]!;
+    // the command failed again with another error: this one was got past, not fixed by the success
+    if (s === next) return first;
     const near = s.pos - failed.pos <= 6;
     if (!near && first) break;
     if (s.failed || s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
@@ -102,6 +105,18 @@ function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined 
     if ([...flagsOf(s, fam)].some((f) => !f0.has(f))) return s;
   }
   return first;
+}
+
+/** The next run of the same command (family, subcommand, folder) that failed with another error:
+ * the agent's words and steps after it are about that error, not this one. */
+function nextOtherFailure(view: SessionView, failed: Step, fam: string): Step | undefined {
+  const sig = errorSignature(errorLine(failed.output, 150, false));
+  for (const s of view.steps.slice(failed.pos + 1)) {
+    if (s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
+    if (!s.failed) return undefined;
+    if (errorSignature(errorLine(s.output, 150, false)) !== sig) return s;
+  }
+  return undefined;
 }
 
 /** The folder a command runs in, when it says so: the first `cd` of its line (`Set-Location x;`
@@ -127,6 +142,14 @@ function sameDirectory(a: Step, b: Step): boolean {
  * or `git fetch`, which act on input. */
 const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath', 'echo', 'printf', 'pwd']);
 
+/** `2>/dev/null`, `2>&-`, `&>/dev/null`: the command's error messages go nowhere. */
+const DISCARDS_STDERR = /(?:\b2|&)>\s*\/dev\/null\b|\b2>&-/;
+
+/** The command line as the call gave it (the shown one may leave out redirections). */
+function commandLine(s: Step): string {
+  return typeof s.call.input.command === 'string' ? s.call.input.command : (s.command ?? '');
+}
+
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
 
@@ -138,6 +161,15 @@ function ownSlip(view: SessionView, failed: Step, fix: Step, err: string): boole
   const before = new Set(view.steps.slice(0, failed.pos).filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)).filter(inError));
   if (before.size === 0) return false;
   return view.steps.slice(failed.pos + 1, fix.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => before.has(f)));
+}
+
+/** A name the code uses but never defines or imports, or imports and never uses: in code the
+ * session wrote, its slip (it forgot the import), fixed or not; nothing about the repository. */
+const NAME_SLIP = /\bundefined name\b|\bis not defined\b|\bcannot find name\b|\bimported but unused\b|\bunused import\b|\bno-unused-vars\b|\bno-undef\b/i;
+
+/** Whether the session edited, before the failure, a file the error names. */
+function wroteBefore(view: SessionView, failed: Step, err: string): boolean {
+  return view.steps.slice(0, failed.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => err.includes(f)));
 }
 
 /** What was done between a failure and its fix, as shown and as a count of steps. */
@@ -199,6 +231,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
     if (!err || PATH_SLIP.test(err) || strayMissingCommand(err, s.command)) continue;
+    // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
+    // says what went wrong failed by its exit status alone: what it printed is its data, no error
+    if (DISCARDS_STDERR.test(commandLine(s)) && !statesError(s.output)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
     for (const sec of hookSections(s.output)) secs.add(sec);
@@ -207,13 +242,15 @@ function fromToolFailures(view: SessionView): Draft[] {
 
     const fix = fixFor(view, s, fam);
     if (fix && ownSlip(view, s, fix, err)) continue;
+    if (NAME_SLIP.test(err) && wroteBefore(view, s, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
     const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.steps === 0;
     // many other steps between the failure and the success (each command and each edited file
     // counts): which of them fixed it cannot be told
     const blurred = between.steps > 2;
-    const windowEnd = fix ? fix.call.index : s.outputEvent + 12;
+    const other = nextOtherFailure(view, s, fam);
+    const windowEnd = Math.min(fix ? fix.call.index : s.outputEvent + 12, other ? other.call.index : Infinity);
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);

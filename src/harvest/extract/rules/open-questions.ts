@@ -99,6 +99,11 @@ function optionQuestions(text: string): string[] {
   return items.filter((it, i) => it && [items[i - 1], items[i + 1]].some((n) => n && n.indent === it.indent)).map((it) => it!.text.replace(/[*_]/g, ''));
 }
 
+/** "Actually without width/height, it may default to 300x150?", "so maybe size zero?": the
+ * writer's own guess with a question mark, thinking aloud (a model's reasoning left in its
+ * reply), not a question it leaves open. */
+const HEDGED = /^(?:actually|hmm+|so|or)\b|\b(?:maybe|perhaps|probably|possibly|might|may)\b/i;
+
 /** Doubts and real questions in the agent's last message. */
 function closingDoubts(view: SessionView): Draft[] {
   const last = [...view.events].reverse().find((e) => e.kind === 'assistant');
@@ -110,7 +115,7 @@ function closingDoubts(view: SessionView): Draft[] {
     const s = raw.replace(/^(?:[-*+•]|\d+[.)])\s+/, '');
     // (in a language the rules cannot read, an offer to the user cannot be told from a question)
     if (unreadableProse(s) || options.some((o) => o.includes(s.replace(/[*_]/g, '')))) continue;
-    const question = s.endsWith('?') && !OFFER.test(s) && !answeredInLine(last.text, raw);
+    const question = s.endsWith('?') && !OFFER.test(s) && !HEDGED.test(s) && !answeredInLine(last.text, raw);
     if (!question && !DOUBT.test(s)) continue;
     // a question must stand alone for a later reader: "What about X?" does not
     if (concreteness(s) === 0 || s.split(/\s+/).length < 8) continue;

@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, sentence, unreadableProse } from '../text.js';
+import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, plainApostrophes, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -31,8 +31,8 @@ const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root ca
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks", "Here's
- * what was added"). */
-const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\bwhat (?:was|were|i|we|i'?ve|we'?ve|has been|have been) (?:just )?(?:added|changed|did|done|fixed|updated|created|removed|built|implemented|written)\b|\b(?:fixed|resolved|completed?|done|finished|closed|successfully)\s*(?:[:!✅]*$|[—–]\s)/i;
+ * what was added", "Documentation Updated"). */
+const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)\s*#?\d+\b|^(?:all\b[^:]{0,30}\b(?:fixed|resolved|completed|done|finished|addressed)|(?:completed|finished|done|fixed|resolved)\b|what (?:i|we) (?:did|changed|fixed))|\bwhat (?:was|were|i|we|i'?ve|we'?ve|has been|have been) (?:just )?(?:added|changed|did|done|fixed|updated|created|removed|built|implemented|written)\b|\b(?:fixed|resolved|completed?|done|finished|closed|successfully|updated|added|created|implemented|applied)\s*(?:[:!✅]*$|[—–]\s)/i;
 /** A label that announces the agent's own change ("Enhanced Port Cleanup", "App (Updated - shows
  * Terminal)", "Recompiled Application"): the change log of this turn. */
 const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;
@@ -45,8 +45,8 @@ const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also)? (?:started|created|
  * turn, not how things are. (A line that opens "Implemented X as …" may still say how X works.) */
 const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
- * collapsible …"): this turn's change log. ("Implemented X as …" may still say how X works.) */
-const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
+ * collapsible …", "The script now: …", "The project now builds"): this turn's change log. ("Implemented X as …" may still say how X works.) */
+const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|^(?:(?:the|this|your) )?[\w.`-]+(?: [\w.`-]+)? now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
 const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner) || FILES_TOUCHED.test(inner);
@@ -344,7 +344,7 @@ const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s
 function compactDraft(report: Report, corpus: string, changed: Set<string>, removed = ''): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
-  const lead = oneLine(report.text).trimStart();
+  const lead = plainApostrophes(oneLine(report.text)).trimStart();
   if (LEAD_DID.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;

@@ -47,6 +47,8 @@ function missingName(s: Step): string | undefined {
   return undefined;
 }
 const MISSING_ANYWHERE = new RegExp(MISSING_COMMAND.source, 'gm');
+/** The marks a terminal wraps pasted text in (ESC[200~ … ESC[201~), as left once ESC is gone. */
+const PASTE_MARK = /\[20[01]~/;
 
 /** Whether a command line runs `name`, as a word or a path ending in it. */
 function runsProgram(command: string, name: string): boolean {
@@ -54,8 +56,11 @@ function runsProgram(command: string, name: string): boolean {
 }
 
 /** An error line that says a command is missing which the command line never ran: the harness's
- * shell wrapper talking (Cursor's `dump_zsh_state`), not a failure of the command. */
+ * shell wrapper talking (Cursor's `dump_zsh_state`), or a terminal that pasted the line with its
+ * bracketed-paste marks (`bash: [200~pnpm: command not found`), which the shell read as part of
+ * the program's name; either way not a failure of the command. */
 export function strayMissingCommand(err: string, command: string): boolean {
+  if (PASTE_MARK.test(err) && /not found|not recognized/i.test(err)) return true;
   const m = MISSING_COMMAND.exec(err);
   const missing = m?.[1] ?? m?.[2] ?? m?.[3];
   return missing !== undefined && !runsProgram(command, missing);

@@ -49,6 +49,10 @@ const SYMPTOM = new RegExp(
   ].join('|'),
   'i',
 );
+/** A wish for a feature ("It would be good if any link …", "what about the links …", "I'd like
+ * …"): what the user wants next, a request, not what the agent got wrong (however it is typed:
+ * "it sould be good if"). */
+const WISH = /\b(?:it|that|this) \w+ be (?:good|nice|great|better|cool|useful|helpful|ideal) (?:if|to)\b|^(?:what|how) about\b|\bi(?:'d| would) (?:like|love)\b/i;
 /** A message that announces the next piece of work ("I have a new update we need to do", "One
  * more fix to push today: …"): a request, whatever the bug it then describes. */
 const NEW_WORK = /^(?:(?:i|we) (?:have|got|need) (?:a |one |another )?(?:new |small |quick |last |more )?(?:update|fix|change|feature|request|task|bug|issue|thing)s?\b|one more (?:fix|thing|change|update|feature|bug|issue)\b|(?:here'?s|there'?s) (?:a |one |another )?(?:new |small |quick )?(?:update|fix|change|feature|request|task|bug|issue)\b)/i;
@@ -280,7 +284,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (affirmed.join(' ').split(/\s+/).filter((w) => /\w/.test(w)).length < 2 || (affirmed.length === 1 && LINE_POINTER.test(own))) return;
     // a request for work is not a correction, even with a "do not" in it (unless it says what the agent did wrong)
     const opening = whole.replace(/^[^A-Za-z]+/, '').replace(INTERJECTION, '').replace(/^in [^,]{1,60},\s*/i, '');
-    if ((REQUEST.test(opening) || ASKS.test(whole) || NEW_WORK.test(opening)) && !MISTAKE.test(whole)) return;
+    if ((REQUEST.test(opening) || ASKS.test(whole) || NEW_WORK.test(opening) || WISH.test(whole)) && !MISTAKE.test(whole)) return;
     // a correction states what is right: a question ("why do we even mock it?") only doubts
     // (users often type the next sentence in lower case: "why did i ask about toml? it's not needed")
     if (sentences(opening)[0]?.endsWith('?') || /^[^.!?]{3,}\?\s/.test(opening) || sentences(whole).some((s) => s.endsWith('?') && (CORRECTION.test(s) || MISTAKE.test(s)))) return;

@@ -1,0 +1,163 @@
+/**
+ * What the rules take from a session is what it said: a failure's error line (not its data), the
+ * error a next run met (not this one), a report's nesting and typography, a wish, a guess put as a
+ * question, a check whose output an export left out. Each case a fresh session got wrong.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
+import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
+import { errorLine, explain, statesError } from '../../src/harvest/extract/diagnosis.js';
+import { parseReport } from '../../src/harvest/extract/report.js';
+import { stripMarkdown } from '../../src/harvest/extract/text.js';
+import { isEdit, viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const texts = (drafts: { text: string }[]): string => drafts.map((d) => d.text).join('\n');
+
+describe('the error of a failure', () => {
+  it('is none when the command threw its complaints away and printed only its data', () => {
+    expect(statesError('11G\t/home\n7.6G\t/usr\n0\t/opt')).toBe(false);
+    expect(statesError('npm ERR! could not determine executable to run')).toBe(true);
+    const du = new SessionBuilder().user('free some space').bash('du -sh /home /usr 2>/dev/null', '11G\t/home\n7.6G\t/usr', 1).assistant('The home folder is the largest one, because the venv is there.').bash('du -sh ~ 2>/dev/null', '11G\t/home/dev', 0);
+    expect(errorFixDrafts(viewOf(du.build()))).toEqual([]);
+  });
+
+  it("reads npm's own error line (which ends in no word character) and what failed after a build's summary", () => {
+    expect(errorLine('luo@mac app % npx tailwindcss upgrade\nsome progress\nnpm ERR! could not determine executable to run')).toBe('npm ERR! could not determine executable to run');
+    const next = 'Creating an optimized production build ...\n   Linting and checking validity of types  ..Failed to compile.\n\n./src/components/AnimalList.tsx:78:54\n  Type \'Animal\' is missing the following properties from type \'Animal\': sex, cost\n';
+    expect(errorLine(next)).toBe("Type 'Animal' is missing the following properties from type 'Animal': sex, cost");
+  });
+
+  it("is no failure of the command when the terminal pasted it with its bracketed-paste marks", () => {
+    const b = new SessionBuilder().user('build it').bash('pnpm build', 'bash: [200~pnpm: command not found', 127).assistant('The paste went wrong because of the terminal.').tool('Edit', { file_path: '/home/dev/demo/src/lib/prisma.ts', old_string: 'a', new_string: 'b' }, 'ok').bash('pnpm build', 'Compiled successfully', 0);
+    expect(errorFixDrafts(viewOf(b.build()))).toEqual([]);
+  });
+});
+
+describe('a failure and what the agent said after it', () => {
+  it('takes no words said after the same command failed again with another error', () => {
+    const b = new SessionBuilder()
+      .user('fix the build')
+      .bash('pnpm build', "Type error: Parameter 'note' implicitly has an 'any' type.", 1)
+      .tool('Edit', { file_path: '/home/dev/demo/src/app/api/route.ts', old_string: 'a', new_string: 'b' }, 'ok')
+      .bash('pnpm build', "Type error: Type 'string' is not assignable to type 'number' in SearchParams.", 1)
+      .assistant('The issue is that `SearchParams.page` in `types.ts` is a number, because URL params always arrive as strings.')
+      .bash('pnpm build', 'Compiled successfully', 0);
+    const text = texts(errorFixDrafts(viewOf(b.build())));
+    expect(text).not.toMatch(/Parameter 'note'[^\n]*Cause/);
+    // and claims no fix for it: the success came after another error
+    expect(text).not.toMatch(/Parameter 'note'[^\n]*succeeded/);
+    expect(text).toMatch(/not assignable[^\n]*Cause: The issue is that `SearchParams.page`/);
+  });
+
+  it("drops a name the session's own new code left undefined: its slip, fixed or not", () => {
+    const session = (wrote: boolean) => {
+      const b = new SessionBuilder().user('add the front-back demo');
+      if (wrote) b.tool('Write', { file_path: '/home/dev/demo/demo_frontback.py', content: 'x' }, 'ok');
+      return b.bash('python3 -m flake8 --select=F821 .', "demo_frontback.py:15:13: F821 undefined name 'fit_slope'", 1).assistant('Since `fit_slope` is defined in `integrate.py`, you need to import it into `demo_frontback.py`.').build();
+    };
+    expect(errorFixDrafts(viewOf(session(true)))).toEqual([]);
+    expect(texts(errorFixDrafts(viewOf(session(false))))).toContain('Cause: Since `fit_slope` is defined in `integrate.py`');
+  });
+
+  it('reads no cause in the error said again, a to-do item, the agent triaging its own code, or rules read back', () => {
+    const err = "demo.py:15:13: F821 undefined name 'fit_slope'";
+    expect(explain(new SessionBuilder().assistant('The error indicates that the `fit_slope` function is not defined in `demo.py`.').build().events, err)).toBeUndefined();
+    const hook = 'Pre-commit validation failed: [DIALYZER] lib/app/live.ex:25:guard_fail';
+    for (const said of [
+      '[x] Create the missing `lib/app/live.ex` guard, because the dialyzer check needs it.',
+      'The only one from our code is `lib/app/live.ex:25:guard_fail`, which the dialyzer flags.',
+      'The instructions also say "NEVER skip hooks (--no-verify) unless the user explicitly requests it", because hooks guard the live.ex code.',
+    ]) expect(explain(new SessionBuilder().assistant(said).build().events, hook), said).toBeUndefined();
+    expect(explain(new SessionBuilder().assistant('The guard in `lib/app/live.ex` can never match, because `load/1` returns a tuple, not a map.').build().events, hook)?.text).toContain('returns a tuple');
+  });
+});
+
+describe('a report as it is laid out', () => {
+  it('nests a bold list item under the bold heading of its list and under the item it is in', () => {
+    const text = [
+      '1. The main render pipeline in `GraphPage.tsx`',
+      '    - A useMemo turns the tree into nodes',
+      '2.  Why you get thousands of logs:',
+      '    1.  **Streaming updates**  ',
+      '        - Each chunk calls updateNodeAnswerChunk, which changes the tree',
+      '**Recommendations to tame the noise:**',
+      '1.  **Avoid Strict Mode double-invoke (dev only)**  ',
+      '    - If the duplicate calls are too confusing, temporarily disable React.StrictMode in main.tsx',
+    ].join('\n');
+    const sections = parseReport(text);
+    expect(sections.map((s) => s.headings)).toEqual([
+      ['The main render pipeline in `GraphPage.tsx`'],
+      ['Why you get thousands of logs', 'Streaming updates'],
+      ['Recommendations to tame the noise', 'Avoid Strict Mode double-invoke (dev only)'],
+    ]);
+    // a list item nested three deep is still read without its marker
+    expect(sections[1]!.lines[0]!.text).toBe('Each chunk calls updateNodeAnswerChunk, which changes the tree');
+    expect(stripMarkdown('        - As each chunk streams in')).toBe('As each chunk streams in');
+  });
+
+  const seen = 'convertTreeToFlow layoutElements debouncedSetNodeDims main.tsx GraphPage.tsx build-and-install.sh make build /usr/local/bin ~/.local/bin dagre';
+  const closing = (report: string, edit = false) => {
+    const b = new SessionBuilder().user('why so many logs?').bash('cat app/src/GraphPage.tsx', seen).bash('cat app/src/main.tsx', seen);
+    if (edit) b.tool('write', { path: '/home/dev/demo/go/build-and-install.sh', diff: '@@ -1,1 +1,3 @@\n+ #!/bin/bash' }, 'ok');
+    return texts(reportFactDrafts(viewOf(b.assistant(report).user('thanks').build())));
+  };
+  // (a closing report whose lines the session's tool output confirms)
+  const convex = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+  const howItRuns = '\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n';
+  const notes = '\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start';
+  const read = (text: string) =>
+    texts(reportFactDrafts(viewOf(new SessionBuilder().user('how does the app start?').bash('cat package.json', convex).bash('cat convex.json', convex).bash('ls app', convex).assistant(text).user('thanks').build())));
+
+  it("reads a typographic apostrophe as the plain one (\"I’ve installed …\" reports the agent's change)", () => {
+    const report = (lead: string) => `${lead}\n\n## How it runs${howItRuns}\n## Notes${notes}`;
+    expect(read(report("I've looked through the repository and the config files."))).toContain('The Convex backend runs with');
+    expect(read(report("I've installed the dependencies and set up both servers."))).not.toContain('The Convex backend runs with');
+    expect(read(report('I’ve installed the dependencies and set up both servers.'))).not.toContain('The Convex backend runs with');
+  });
+
+  it('takes a heading that ends in what was done ("Documentation Updated") and "X now …" lines for this turn\'s change', () => {
+    expect(read(`## How it runs${howItRuns}\n## Notes${notes}`)).toContain('The Convex backend runs with');
+    expect(read(`## ✅ **Documentation Updated:**${howItRuns}\n## Notes${notes}`)).not.toContain('The Convex backend runs with');
+    expect(read(`## How it runs${howItRuns}\n## Notes${notes}\n- The project now builds with \`npm run build\` and serves http://localhost:3000 from \`.env.local\``)).not.toContain('now builds');
+  });
+
+  it("reads Cursor's `write` tool as an edit: a report opening on the file it wrote lists what went in", () => {
+    const step = viewOf(new SessionBuilder().tool('write', { path: '/r/go/build-and-install.sh', diff: '@@ -1,1 +1,3 @@\n+ x' }, 'ok').build()).steps[0]!;
+    expect(isEdit(step)).toBe(true);
+    const report = 'Created a wrapper shell script at `go/build-and-install.sh`. It:\n\n1. Checks for existing binaries in:\n   - `./build/` (the build directory)\n   - `~/.local/bin/` (user install location)\n2. Runs `make build` after removal, then installs to `/usr/local/bin`.\n';
+    expect(closing(report, true)).toBe('');
+  });
+});
+
+describe("a user's wish and the agent's guess", () => {
+  it('reads a wish for a feature as a request, not a correction', () => {
+    const drafts = (message: string) =>
+      userCorrectionDrafts(viewOf(new SessionBuilder().user('crawl the docs').assistant('I combined the pages in `output.md`.').user(message).assistant('I will change `markdown.ts` so links point to headers.').build()));
+    expect(drafts('what about links to pages we crawled? It sould be good if any link to a crawled file instead linked to the ## header for that page.')).toEqual([]);
+    expect(drafts("It would be nice if the links pointed to the headers instead of the URLs in `output.md`.")).toEqual([]);
+    expect(drafts("No, links don't go to the URLs: `output.md` is one file, so they must point to its `##` headers instead.")).toHaveLength(1);
+  });
+
+  it("takes no question the writer hedges with its own guess (a model's reasoning left in its reply)", () => {
+    const last = (text: string) => openQuestionDrafts(viewOf(new SessionBuilder().user('the logo is invisible').assistant(text).build()));
+    expect(last('We need to fix the invisible SVG in `Contact.jsx`. The SVG viewBox is 0 0 2000 2000, but no width/height set in `Contact.jsx`, so maybe size zero? So fix by adding explicit width.')).toEqual([]);
+    expect(last('Actually without width/height in `Contact.jsx`, it may default to 300x150 pixels?')).toEqual([]);
+    expect(last('Which of the two `Contact.jsx` variants does the deployed site in `vercel.json` really serve?')).toHaveLength(1);
+  });
+});
+
+describe('a check seen to pass', () => {
+  it("is not one whose output an export left out (only the shell's prompt)", () => {
+    const session = (output: string) => {
+      const b = new SessionBuilder().user('fix the types').tool('Edit', { file_path: '/home/dev/demo/src/fabric.d.ts', old_string: 'a', new_string: 'b' }, 'ok');
+      b.bash('npm run type-check', output).bash('npm run build', output);
+      return extractSession(b.build()).filter((c) => c.title.startsWith('Verify changes'));
+    };
+    expect(session('PS E:\\Dev\\app> \n')).toEqual([]);
+    expect(session('> app@1.0.0 build\n> vue-tsc && vite build\n✓ built in 2.1s')).toHaveLength(1);
+  });
+});
