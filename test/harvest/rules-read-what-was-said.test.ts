@@ -99,7 +99,7 @@ describe('a report as it is laid out', () => {
     expect(stripMarkdown('        - As each chunk streams in')).toBe('As each chunk streams in');
   });
 
-  const seen = 'convertTreeToFlow layoutElements debouncedSetNodeDims main.tsx GraphPage.tsx build-and-install.sh make build /usr/local/bin ~/.local/bin dagre';
+  const seen = 'convertTreeToFlow layoutElements updateNodeAnswerChunk debouncedSetNodeDims setNodeDims main.tsx GraphPage.tsx build-and-install.sh make build /usr/local/bin ~/.local/bin dagre';
   const closing = (report: string, edit = false) => {
     const b = new SessionBuilder().user('why so many logs?').bash('cat app/src/GraphPage.tsx', seen).bash('cat app/src/main.tsx', seen);
     if (edit) b.tool('write', { path: '/home/dev/demo/go/build-and-install.sh', diff: '@@ -1,1 +1,3 @@\n+ #!/bin/bash' }, 'ok');
@@ -123,6 +123,17 @@ describe('a report as it is laid out', () => {
     expect(read(`## How it runs${howItRuns}\n## Notes${notes}`)).toContain('The Convex backend runs with');
     expect(read(`## ✅ **Documentation Updated:**${howItRuns}\n## Notes${notes}`)).not.toContain('The Convex backend runs with');
     expect(read(`## How it runs${howItRuns}\n## Notes${notes}\n- The project now builds with \`npm run build\` and serves http://localhost:3000 from \`.env.local\``)).not.toContain('now builds');
+  });
+
+  it('drops a diagnosis ("Why …") of a problem the session then changed the code for', () => {
+    const why = '## Why you get thousands of logs\n\n- Every streamed chunk calls `updateNodeAnswerChunk` in `GraphPage.tsx`, which re-runs `convertTreeToFlow` and `layoutElements` with dagre for each chunk\n- `debouncedSetNodeDims` exists in `GraphPage.tsx` but the node measure calls the immediate setter, so each size change re-runs the layout\n- `main.tsx` renders the app in StrictMode, so in development each `layoutElements` call with dagre runs twice\n- After an answer, two questions stream in the same way through `updateNodeAnswerChunk`, each a new round of `convertTreeToFlow` and layout runs\n';
+    const session = (fixed: boolean) => {
+      const b = new SessionBuilder().user('why so many logs?').bash('cat app/src/GraphPage.tsx', seen).bash('cat app/src/main.tsx', seen).bash('ls app/src', seen).assistant(why).user('ok, fix it');
+      if (fixed) b.tool('Edit', { file_path: '/home/dev/demo/app/src/GraphPage.tsx', old_string: 'setNodeDims(dims)', new_string: 'debouncedSetNodeDims(dims)' }, 'ok');
+      return texts(reportFactDrafts(viewOf(b.assistant('Done.').build())));
+    };
+    expect(session(false)).toContain('updateNodeAnswerChunk');
+    expect(session(true)).not.toContain('updateNodeAnswerChunk');
   });
 
   it("reads Cursor's `write` tool as an edit: a report opening on the file it wrote lists what went in", () => {

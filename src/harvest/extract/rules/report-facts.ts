@@ -242,6 +242,13 @@ function staleSection(ctx: string, changed: Set<string>): boolean {
   return [...ctx.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)].some((m) => stems.has(m[0].toLowerCase()));
 }
 
+/** "Why you get thousands of logs": a report's diagnosis of a problem. When the session's later
+ * edits changed the code (`removed` holds what they took out), the problem was worked on and the
+ * diagnosis describes the code as it was before. */
+function fixedDiagnosis(section: Section, removed: string): boolean {
+  return removed !== '' && section.headings.some((h) => /^why\b/i.test(h));
+}
+
 /** A section of one short line ("Features: Code syntax highlighting (via Highlight.js)",
  * "Edge Cases Handled: Concurrent syncs (protected by `isSyncing` flag)") is a fragment of a
  * longer description: too little to stand alone as a fact. */
@@ -286,7 +293,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
-  if (staleSection(section.headings.join(' / '), changed)) return undefined;
+  if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
   const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed));
   if (kept.length === 0 || tooSlight(kept)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
@@ -351,7 +358,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
