@@ -13,6 +13,10 @@ import { errorLine, explain, statesError } from '../../src/harvest/extract/diagn
 import { parseReport } from '../../src/harvest/extract/report.js';
 import { stripMarkdown } from '../../src/harvest/extract/text.js';
 import { isEdit, viewOf } from '../../src/harvest/extract/view.js';
+import { family } from '../../src/harvest/extract/commands.js';
+import { readSessions } from '../../src/sessions/read.js';
+import { tempDir } from '../sessions/support.js';
+import { put } from '../sessions/reader-checks.js';
 import { SessionBuilder } from './extract-session.js';
 
 const texts = (drafts: { text: string }[]): string => drafts.map((d) => d.text).join('\n');
@@ -170,5 +174,65 @@ describe('a check seen to pass', () => {
     };
     expect(session('PS E:\\Dev\\app> \n')).toEqual([]);
     expect(session('> app@1.0.0 build\n> vue-tsc && vite build\n✓ built in 2.1s')).toHaveLength(1);
+  });
+});
+
+describe("aider's own notices, a correction's wording, wrappers and a report that announces its work done", () => {
+  const aiderItems = async (history: string) => {
+    const file = put(tempDir(), '.aider.chat.history.md', history);
+    const { sessions } = await readSessions([file]);
+    return sessions.flatMap((s) => extractSession(s));
+  };
+  const launch = '\n# aider chat started at 2025-03-02 10:00:00\n\n> aider --sonnet  \n> Aider v0.79.1  \n> Main model: claude-3-7-sonnet with diff edit format  \n> Git repo: .git with 12 files  \n\n';
+  const unableToCommit = "> Unable to commit: Cmd('git') failed due to: exit code(128)  \n> cmdline: git commit -m fix: bank switching --no-verify -- /Users/dev/bare/src/bare.cpp  \n> stderr: 'error: gpg failed to sign the data  \n> fatal: failed to write commit object'  \n";
+
+  it("reads aider's failed auto-commit as its own notice, not as output of the lint run still open", async () => {
+    const lint = '> # Fix any errors below, if possible.  \n>  \n> ## See relevant lines below marked with █.  \n>  \n> lib/cpu.cpp:  \n> 982█    uint16_t src = (this->*i.addr)();  \n';
+    const items = await aiderItems(`${launch}#### fix the emulator bugs  \n\nsrc/bare.cpp\n\`\`\`\n<<<<<<< SEARCH\nint a;\n=======\nint a = 0;\n>>>>>>> REPLACE\n\`\`\`\n\n> Applied edit to src/bare.cpp  \n${unableToCommit}${lint}${unableToCommit}`);
+    expect(items.filter((c) => /`lint`/.test(c.text))).toEqual([]);
+    const commit = items.find((c) => c.title.includes('uncommitted'));
+    expect(commit?.text).toContain("git's error (`error: gpg failed to sign the data`) (2 times in this session)");
+    expect(commit?.scope).toBe('agent');
+  });
+
+  it("says what aider found when a failed block's change is already in the file", () => {
+    const output = "The LLM did not conform to the edit format.\n# 2 SEARCH/REPLACE blocks failed to match!\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src/bare.cpp\n<<<<<<< SEARCH\nint a;\n=======\nint a = 0;\n>>>>>>> REPLACE\n\nAre you sure you need this SEARCH/REPLACE block?\nThe REPLACE lines are already in src/bare.cpp!\n\nThe SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc\n\n# The other 2 SEARCH/REPLACE blocks were applied successfully.\nDon't re-send them.\nJust reply with fixed versions of the blocks above that failed to match.";
+    const session = new SessionBuilder({ agent: 'aider', format: 'aider' }).user('fix the bugs').tool('edit', { path: 'src/bare.cpp', search: 'int a;', replace: 'int a = 0;' }, output, { isError: true }).build();
+    const text = texts(extractSession(session).filter((c) => c.category === 'tool-quirk'));
+    expect(text).toContain('adds `The REPLACE lines are already in src/bare.cpp!`: its SEARCH text was written against the file before earlier edits applied');
+    expect(text).toContain('resend only the failed ones');
+  });
+
+  it("reads a correction without aider's chat-mode command or a go-ahead, and no redirection to the right place as one", () => {
+    const drafts = (message: string) =>
+      texts(userCorrectionDrafts(viewOf(new SessionBuilder({ agent: 'aider' }).user('plan the export').assistant('I will use `openssl_private_key` in `export.rs`.').user(message).assistant('I will change `export.rs`.').build())));
+    expect(drafts("/code Use 'get_or_derive' instead of 'openssl_private_key' to obtain the asymmetric key. You may proceed with the implementation.")).toBe(
+      "User correction: Use 'get_or_derive' instead of 'openssl_private_key' to obtain the asymmetric key.",
+    );
+    expect(drafts("You are looking at the wronge part of the codebase. Just take a look at the 'export_encrypted' function in 'core/src/openssl/export.rs' and propose a plan.")).toBe('');
+  });
+
+  it("names a command run through sudo by what it runs, and leaves a heredoc-fed script out of a recurring sequence", () => {
+    expect(family('sudo -u www-data npm run build')).toBe('npm run build');
+    expect(family('sudo -E -u www-data npm run build')).toBe('npm run build');
+    expect(family('env -u DEBUG node server.js')).toBe(family('node server.js'));
+    const b = new SessionBuilder().user('deploy');
+    for (let i = 0; i < 2; i++) {
+      b.bash("python3 - <<'EOF'\nopen('x').write('y')\nEOF", 'ok').bash('npx tsc --noEmit', '').bash('chown -R www-data:www-data src', '');
+      b.bash('sudo -u www-data npm run build', 'built').bash('systemctl restart web', '').bash('git status', 'clean');
+    }
+    const seq = extractSession(b.build()).find((c) => c.title.startsWith('Recurring sequence'));
+    expect(seq?.text).not.toContain('python3');
+    expect(seq?.title).not.toContain('-u www-data');
+  });
+
+  it('reads a closing report that opens by saying the work is in place as progress', () => {
+    const howItRuns = '\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n';
+    const notes = '\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start';
+    const convex = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+    const read = (lead: string) =>
+      texts(reportFactDrafts(viewOf(new SessionBuilder().user('set it up').bash('cat package.json', convex).bash('cat convex.json', convex).bash('ls app', convex).assistant(`${lead}\n\n## How it runs${howItRuns}\n## Notes${notes}`).user('thanks').build())));
+    expect(read('I looked through the repository and the config files.')).toContain('The Convex backend runs with');
+    expect(read('The Convex backend and the Next.js app are in place.')).toBe('');
   });
 });

@@ -102,6 +102,12 @@ export const commandFamilies: (command: string) => readonly string[] = memo((com
 const CHANGE_DIR = new Set(['cd', 'pushd', 'popd', 'push-location', 'pop-location', 'set-location', 'sl', 'chdir']);
 // `&` is PowerShell's call operator (`& "C:\…\mvn.cmd" -q …`)
 const WRAPPERS = new Set(['&', 'sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
+/** Options of a wrapper, and which of them take a value (`sudo -u www-data`, `env -u NAME`, `time -f fmt`). */
+const WRAPPER_OPTIONS = new Map<string, Set<string>>([
+  ['sudo', new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T'])],
+  ['env', new Set(['-u', '-C', '-S'])],
+  ['time', new Set(['-f', '-o'])],
+]);
 const RUNNERS_WITH_SUBCOMMAND = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'mix', 'cargo', 'go', 'docker', 'kubectl', 'bd', 'gh', 'pip', 'pip3',
   'poetry', 'uv', 'make', 'bundle', 'rails', 'rake', 'dotnet', 'gradle', 'mvn', 'brew', 'apt', 'apt-get', 'deno',
@@ -117,7 +123,12 @@ function tokensOf(simple: string): string[] {
   for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   // PowerShell's usual `$env:NAME = "value"` is three tokens: a setting, like `NAME=value`
   if (out.length >= 2 && /^\$env:\w+$/.test(out[0]!) && out[1] === '=') out.splice(0, 3);
-  while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) out.shift();
+  while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) {
+    const wrapper = out.shift()!;
+    // the wrapper's own options go with it (`sudo -u www-data npm run build` runs npm)
+    const takesValue = WRAPPER_OPTIONS.get(wrapper);
+    while (takesValue && out.length > 1 && /^-\w/.test(out[0]!)) if (takesValue.has(out.shift()!)) out.shift();
+  }
   return out;
 }
 

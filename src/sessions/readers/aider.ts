@@ -67,7 +67,7 @@ type NewResult = Omit<ToolResultEvent, 'index' | 'kind'>;
 const UNANCHORED_NOTES = /did not conform to the edit format|failed to match|es\/\(|\[Yes\]:|\[No\]:/;
 
 /** Whether `c` is the first character of a text `note` looks for at the start of a line:
- * Tokens, Cost/Commit, Applied/Attempt/Added/Add, Running/Run, #, Malformed/malformed. */
+ * Tokens, Cost/Commit, Applied/Attempt/Added/Add, Running/Run, #, Malformed/malformed, Unable. */
 function opensAnchoredNote(c: number): boolean {
   switch (c) {
     case 0x54 /* T */:
@@ -77,6 +77,7 @@ function opensAnchoredNote(c: number): boolean {
     case 0x23 /* # */:
     case 0x4d /* M */:
     case 0x6d /* m */:
+    case 0x55 /* U */:
       return true;
     default:
       return false;
@@ -353,6 +354,13 @@ class AiderSession {
       }
       for (const call of mine) this.result(call, { lineNo, offset }, t, false);
       this.pendingEdits = this.pendingEdits.filter((c) => !mine.includes(c));
+      return;
+    }
+    if (t.startsWith('Unable to commit: ')) {
+      // aider's own commit after an edit failed ("Unable to commit: Cmd('git') failed …", then
+      // git's cmdline and stderr): its notice, not output of the lint or command still open
+      this.closeOpen();
+      this.otherNote(text, t, lineNo, offset);
       return;
     }
     if (t.startsWith('Commit ') && (m = /^Commit ([0-9a-f]{7,40}) (.*)$/.exec(t))) {

@@ -10,7 +10,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { clip, code } from '../text.js';
+import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import { LITELLM_ERROR } from '../../aider-launches.js';
 
@@ -404,6 +404,34 @@ function undoDraft(lines: { line: string; event: number }[]): Draft | undefined 
   };
 }
 
+const UNABLE_TO_COMMIT = /^Unable to commit: /;
+
+/** Aider commits each edit itself; when that `git commit` fails ("Unable to commit: Cmd('git')
+ * failed …", then git's stderr) it says so and goes on: the edits stay applied, uncommitted,
+ * and git's own first line says why (a signing failure, nothing staged, …). */
+function commitFailedDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const failures = lines.flatMap((l, i) => (UNABLE_TO_COMMIT.test(l.line) ? [i] : []));
+  const at = failures[0];
+  if (at === undefined) return undefined;
+  const stderr = lines.slice(at + 1, at + 4).find((l) => /^stderr:/.test(l.line));
+  const why = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
+  if (!why) return undefined;
+  const times = failures.length > 1 ? ` (${failures.length} times in this session)` : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider leaves its edits uncommitted when its own git commit fails',
+    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 100))})${times} and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
+    confidence: CONFIDENCE.stated,
+    event: lines[at]!.event,
+    tags: ['aider', 'git', 'commit'],
+    quotes: [why],
+    rule: 'aider-notice',
+    signature: `aider unable to commit ${errorSignature(why)}`,
+    score: 5,
+  };
+}
+
 /** A model request aider reports failed because of the model named or its quota (not a key). */
 const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
 const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
@@ -460,7 +488,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 

@@ -42,6 +42,10 @@ function isCommit(fam: string): boolean {
   return /^(?:git|jj|hg|svn) commit$/.test(fam);
 }
 
+/** A script written for the moment and fed through a heredoc (`python3 - <<EOF … EOF`): an edit
+ * or a look made with code, no step of a way of working. */
+const INLINE_SCRIPT = /<<-?\s*['"]?\w+['"]?/;
+
 /** Checks run since the previous commit, before a commit that went through. */
 /** Output that says a hook ran (`Pre-commit validation failed`, husky, lefthook). */
 const HOOK_OUTPUT = /\bhooks?\b|pre-?commit|husky|lefthook|lint-staged/i;
@@ -175,7 +179,7 @@ export function windowKeys(fams: readonly string[]): (i: number, n: number) => n
 function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   const seq: Run[] = [];
   for (const r of all) {
-    if (isReadOnly(r.fam)) continue;
+    if (isReadOnly(r.fam) || INLINE_SCRIPT.test(r.simple)) continue;
     if (seq.length > 0 && seq[seq.length - 1]!.fam === r.fam) continue;
     seq.push(r);
   }

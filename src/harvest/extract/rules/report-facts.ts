@@ -343,6 +343,10 @@ const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:h
 /** A lead sentence that reports a change the agent made ("I installed …"; not "I've looked through …"). */
 const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted)\b/i;
 
+/** A lead sentence that says the work is done ("The profile image upload and the image serving
+ * are in place.", "The export is now implemented."): a progress report of this turn. */
+const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in place|done|complete|completed|implemented|finished|ready to use|live)[.!]/i;
+
 /** A reply that opens by saying what the user added or shared ("Thank you! You have now added:
  * …", "You've shared …"): talk about the chat, its list what the user gave or should give. A
  * polite "Thanks for the details." or a causal "Thanks to `convex.json`, …" says nothing of it. */
@@ -352,7 +356,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = plainApostrophes(oneLine(report.text)).trimStart();
-  if (LEAD_DID.test(lead)) return undefined;
+  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {

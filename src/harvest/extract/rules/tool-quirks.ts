@@ -92,6 +92,8 @@ function formatReason(output: string, err: string): string | undefined {
 const FAILED_TO_MATCH = /^#?\s*\d+ SEARCH\/REPLACE blocks? failed to match!?/m;
 /** The rule aider states with it, which is what a later session needs to know. */
 const MATCH_RULE = /^The SEARCH section must exactly match[^\n]*/m;
+/** Aider's note on a failed block whose REPLACE text the file already holds. */
+const ALREADY_APPLIED = /^The REPLACE lines are already in \S+?!?$/m;
 
 function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
@@ -108,7 +110,13 @@ function aiderRejects(output: string, err: string, withRule = true): string {
   const rule = FAILED_TO_MATCH.test(err) && withRule ? MATCH_RULE.exec(output)?.[0] : undefined;
   // "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
   // keeps the reply's blocks that matched and asks only for the failed one again
-  const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? " It still applies the reply's other blocks and asks the model to resend only the failed one." : '';
+  const several = Number(/\d+/.exec(err)?.[0] ?? 1) > 1;
+  const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? ` It still applies the reply's other blocks and asks the model to resend only the failed ${several ? 'ones' : 'one'}.` : '';
+  // "The REPLACE lines are already in src/bare.cpp!": aider's own finding that a failed block's
+  // change is in the file already (an earlier edit applied it), so its SEARCH text is gone
+  const done = ALREADY_APPLIED.exec(output)?.[0];
+  // (what went wrong says more than the rule aider repeats with every failure, and both do not fit)
+  if (done) return `Aider rejects the model's edit with ${code(err)}; for a block whose change the file already holds it adds ${code(done)}: its SEARCH text was written against the file before earlier edits applied, so write SEARCH from the file as it is now.${others}`;
   if (rule) return `Aider rejects the model's edit with ${code(err)}: ${code(rule.replace(/[.\s]+$/, ''))}.${others}`;
   const reason = formatReason(output, err);
   // with the cause to follow, aider's reason alone says which rule the reply broke

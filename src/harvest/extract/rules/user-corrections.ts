@@ -71,6 +71,9 @@ const ROLE_PROMPT = /^you(?: are|'re) (?:(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:engi
  * (BMAD's agent activation) casts the agent; it says nothing about the project. */
 const PERSONA = /\b(?:embody (?:this|the|an?) (?:agent|persona|role)|(?:agent|this) persona|break(?:ing)? character|stay in character|<agent-activation\b)/i;
 /** "Your task isn't to reorganize the list, just verify it": what this session is to do. */
+/** "You are looking at the wrong part of the codebase. Just take a look at …": where the agent is
+ * to look for this task, not what is right about the code. */
+const WRONG_PLACE = /\b(?:looking|searching|working) (?:at|in|on) the wrong\w* (?:part|file|files|place|function|module|folder|directory|repo\w*|project|class|component)\b/i;
 const TASK_SCOPE = /\byour (?:task|job|goal) (?:is|isn'?t|was|wasn'?t|is not|was not)\b/i;
 const MAX_CORRECTION = 300;
 /** A message that opens with a task verb asks for work ("add …", "reorder …, DO NOT change …"):
@@ -189,10 +192,15 @@ function steersDraft(view: SessionView, promptIndex: number, until: number): boo
 }
 
 /** The sentences of a long prompt that carry the correction (cues or identifiers), in order. */
+/** "You may proceed with the implementation.", "Go ahead.": leave to go on, no part of a correction. */
+const GO_AHEAD = /^(?:(?:you may|you can|feel free to|please|now|then|ok(?:ay)?,?)\s+)?(?:proceed|go ahead|continue|carry on|start)\b[^.!?]{0,60}[.!]?$/i;
+
 function correctionText(prompt: string): string {
-  const text = oneLine(stripMarkdown(prompt));
+  const plain = oneLine(stripMarkdown(prompt));
+  const said = sentences(plain);
+  const text = said.some((s) => GO_AHEAD.test(s)) ? said.filter((s) => !GO_AHEAD.test(s)).join(' ') : plain;
   if (text.length <= MAX_CORRECTION) return text;
-  const all = sentences(oneLine(prompt)).map(oneLine);
+  const all = sentences(oneLine(prompt)).map(oneLine).filter((s) => !GO_AHEAD.test(s));
   const cue = (s: string): boolean => CORRECTION.test(s) || MISTAKE.test(s);
   // Sentences with a correction cue first, then concrete ones while there is room; original order kept.
   const chosen = new Set<string>();
@@ -261,10 +269,17 @@ function rejectedBefore(view: SessionView, promptIndex: number): string | undefi
   return `the user rejected the agent's \`${last.call.name}\`${what}`;
 }
 
+/** Aider's chat-mode command before a message ("/code Use …", "/ask why …") says how to answer,
+ * not what: the message is the rest. */
+function messageOf(prompt: string): string {
+  return prompt.replace(/^\s*\/(?:ask|code|architect|context)\s+/, '');
+}
+
 function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   view.prompts.forEach((p, i) => {
-    const whole = oneLine(stripMarkdown(p.text));
+    const message = messageOf(p.text);
+    const whole = oneLine(stripMarkdown(message));
     if (whole.length < 12 || whole.length > 1200) return;
     // the opening prompt is the task, not a correction, unless it lays down a convention in a
     // sentence of its own ("We use pnpm.", "Never push to main."): "to ensure we use the pool"
@@ -291,7 +306,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (FOR_NOW.test(whole) || WITHDRAWN.test(whole) || FOLLOW_UP.test(whole) || PRAISE.test(opening) || FIXED_IT.test(whole)) return;
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
     // a correction of what the task is redirects this session's work; it says nothing lasting
-    if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole) || PERSONA.test(whole)) return;
+    if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole) || PERSONA.test(whole) || (WRONG_PLACE.test(whole) && !CONVENTION.test(whole))) return;
     // the same prompt sent again (its opening the same as an earlier one's) is the task restated
     if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
@@ -299,7 +314,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
-    const said = correctionText(p.text);
+    const said = correctionText(message);
     const text = withoutInterjection(said);
     if (text.length < 12) return;
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
