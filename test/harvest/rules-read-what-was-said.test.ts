@@ -57,6 +57,17 @@ describe('a failure and what the agent said after it', () => {
     expect(text).toMatch(/not assignable[^\n]*Cause: The issue is that `SearchParams.page`/);
   });
 
+  it('tells the fix in the order it was done', () => {
+    const b = new SessionBuilder()
+      .user('fix the build')
+      .bash('pnpm build', "Type error: Argument 'animalID' is required by AnimalCreateInput.", 1)
+      .assistant('The issue is that `animalID` is required because it is marked `@id` without a default in the schema.')
+      .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
+      .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
+      .bash('pnpm build', 'Compiled successfully', 0);
+    expect(texts(errorFixDrafts(viewOf(b.build())))).toContain('Fix: edited `schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+  });
+
   it("drops a name the session's own new code left undefined: its slip, fixed or not", () => {
     const session = (wrote: boolean) => {
       const b = new SessionBuilder().user('add the front-back demo');
@@ -191,7 +202,7 @@ describe("aider's own notices, a correction's wording, wrappers and a report tha
     const items = await aiderItems(`${launch}#### fix the emulator bugs  \n\nsrc/bare.cpp\n\`\`\`\n<<<<<<< SEARCH\nint a;\n=======\nint a = 0;\n>>>>>>> REPLACE\n\`\`\`\n\n> Applied edit to src/bare.cpp  \n${unableToCommit}${lint}${unableToCommit}`);
     expect(items.filter((c) => /`lint`/.test(c.text))).toEqual([]);
     const commit = items.find((c) => c.title.includes('uncommitted'));
-    expect(commit?.text).toContain("git's error (`error: gpg failed to sign the data`) (2 times in this session)");
+    expect(commit?.text).toContain("git's error (`error: gpg failed to sign the data`) and goes on");
     expect(commit?.scope).toBe('agent');
   });
 

@@ -410,18 +410,16 @@ const UNABLE_TO_COMMIT = /^Unable to commit: /;
  * failed …", then git's stderr) it says so and goes on: the edits stay applied, uncommitted,
  * and git's own first line says why (a signing failure, nothing staged, …). */
 function commitFailedDraft(lines: { line: string; event: number }[]): Draft | undefined {
-  const failures = lines.flatMap((l, i) => (UNABLE_TO_COMMIT.test(l.line) ? [i] : []));
-  const at = failures[0];
-  if (at === undefined) return undefined;
+  const at = lines.findIndex((l) => UNABLE_TO_COMMIT.test(l.line));
+  if (at < 0) return undefined;
   const stderr = lines.slice(at + 1, at + 4).find((l) => /^stderr:/.test(l.line));
   const why = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
   if (!why) return undefined;
-  const times = failures.length > 1 ? ` (${failures.length} times in this session)` : '';
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: 'aider leaves its edits uncommitted when its own git commit fails',
-    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 100))})${times} and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
+    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 100))}) and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
     confidence: CONFIDENCE.stated,
     event: lines[at]!.event,
     tags: ['aider', 'git', 'commit'],

@@ -8,7 +8,7 @@
 import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { commandFamilies, family, isCheck, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
+import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
 import { NAMES_ERRORS, errorLine, explain, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
@@ -174,7 +174,7 @@ function wroteBefore(view: SessionView, failed: Step, err: string): boolean {
 
 /** What was done between a failure and its fix, as shown and as a count of steps. */
 interface Between {
-  /** Commands of other families (checks first), then the files edited. */
+  /** Commands of other families and the files edited, in the order they were done. */
   shown: string[];
   /** Each command and each edited file. */
   steps: number;
@@ -188,9 +188,11 @@ interface Between {
 function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err: string): Between {
   const edits = new Set<string>();
   const cmds = new Map<string, string>();
+  let cmdsBeforeFirstEdit = 0;
   for (const s of view.steps.slice(from.pos + 1, to.pos)) {
     if (s.failed || s.rejected) continue;
     if (isEdit(s)) {
+      if (edits.size === 0) cmdsBeforeFirstEdit = cmds.size;
       for (const f of editedFiles(s)) edits.add(f);
       continue;
     }
@@ -208,9 +210,12 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
     out.push(`edited ${named.slice(0, 3).map((e) => code(e)).join(', ')}`);
     return { shown: out, steps: named.length, onlyEdits: true };
   }
-  const ordered = [...cmds.entries()].sort((a, b) => Number(isCheck(b[0])) - Number(isCheck(a[0])));
-  for (const [, c] of ordered.slice(0, 4)) out.push(code(c));
-  if (edits.size > 0) out.push(`edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}`);
+  // in the order they were done (a reviewer read "`prisma generate`, edited `schema.prisma`" for
+  // an edit made before the generate as the wrong order), the edits where the first of them was
+  const editedText = edits.size > 0 ? `edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}` : undefined;
+  const shown = [...cmds.values()].slice(0, 4).map((c) => code(c));
+  if (editedText !== undefined) shown.splice(Math.min(cmdsBeforeFirstEdit, shown.length), 0, editedText);
+  for (const x of shown) out.push(x);
   return { shown: out, steps: cmds.size + edits.size, onlyEdits: cmds.size === 0 && edits.size > 0 };
 }
 
