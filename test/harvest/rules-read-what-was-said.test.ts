@@ -247,3 +247,33 @@ describe("aider's own notices, a correction's wording, wrappers and a report tha
     expect(read('The Convex backend and the Next.js app are in place.')).toBe('');
   });
 });
+
+describe("aider's version and echo, and pasted pages", () => {
+  const items = async (history: string) => {
+    const file = put(tempDir(), '.aider.chat.history.md', history);
+    const { sessions } = await readSessions([file]);
+    return sessions.flatMap((s) => extractSession(s));
+  };
+  const launch = (version: string) => `\n# aider chat started at 2023-10-02 16:54:00\n\n> aider  \n> Aider ${version}  \n> Model: gpt-4 with diff edit format  \n> Git repo: .git with 8 files  \n\n`;
+
+  it("names the version that lacked a command today's aider has", async () => {
+    const found = await items(`${launch('v0.14.1')}#### /quit  \n> Invalid command: /quit  \n\n#### /grep foo  \n> Invalid command: /grep  \n`);
+    const text = found.filter((c) => c.rule === 'aider-notice').map((c) => c.text).join('\n');
+    expect(text).toContain('Aider v0.14.1 had no `/quit` in-chat command (`Invalid command: /quit`); later versions have it.');
+    expect(text).toContain('Aider has no `/grep` in-chat command');
+  });
+
+  it("takes no reply line an older aider echoes after its format notice for aider's reason", async () => {
+    const echoed = await items(`${launch('v0.81.0')}#### add a computer player  \n\nTo make a simple computer agent as the other player, I propose the following changes to \`tictactoe.js\`:\n\n> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> To make a simple computer agent as the other player, I propose the following changes to \`tictactoe.js\`:\n\n`);
+    expect(echoed.filter((c) => c.category === 'tool-quirk' && /conform/.test(c.text))).toEqual([]);
+    const reason = await items(`${launch('v0.81.0')}#### add a computer player  \n\nHere it is.\n\n> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> No filename provided before \`\`\` in file listing  \n\n`);
+    expect(reason.map((c) => c.text).join('\n')).toContain('No filename provided before');
+  });
+
+  it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
+    const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";
+    expect(drafts(page)).toEqual([]);
+    expect(drafts("No, don't use my primary address: the commits must use the noreply address instead.")).toHaveLength(1);
+  });
+});

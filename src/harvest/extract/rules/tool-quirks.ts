@@ -83,7 +83,18 @@ function formatReason(output: string, err: string): string | undefined {
   const lines = output.split('\n').map((l) => l.trim());
   const at = lines.findIndex((l) => /did not conform to the edit format/i.test(l));
   const reason = lines.slice(at + 1).find((l) => l !== '' && !/^https?:\/\//.test(l));
-  return reason !== undefined && reason.length <= 140 ? reason : undefined;
+  return reason !== undefined && reason.length <= 140 && !MODEL_PROSE.test(reason) ? reason : undefined;
+}
+
+/** A line of the model's reply that an older aider echoes after the notice ("To make a simple
+ * computer agent …, I propose the following changes to `tictactoe.js`:", "I apologize …"): the
+ * model's words, not aider's reason. */
+const MODEL_PROSE = /\b(?:I|I'm|I've|I'll|we|we'll|my)\b|^(?:here(?:'s| is| are)|sure|certainly|sorry)\b|:$/i;
+
+/** "The LLM did not conform to the edit format" and nothing of what was wrong: an aider notice
+ * that says only that a reply broke the format, nothing a reader can act on. */
+function bareFormatNotice(output: string, err: string): boolean {
+  return /did not conform to the edit format/i.test(err) && formatReason(output, err) === undefined;
 }
 
 /** Aider's own line for edit blocks that did not apply ("# 1 SEARCH/REPLACE block failed to
@@ -282,6 +293,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   const aiderCause = aiderEdit(view, s) ? aiderEditCause(view, s) : undefined;
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? errorLine(s.output, 180);
+  if (aiderEdit(view, s) && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
@@ -325,6 +337,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   const aider = aiderEdit(view, s);
   const cause = aider ? aiderEditCause(view, s) : undefined;
+  if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
   return {
     category: 'tool-quirk',
     scope: 'agent',

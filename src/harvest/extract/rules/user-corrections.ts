@@ -269,6 +269,16 @@ function rejectedBefore(view: SessionView, promptIndex: number): string | undefi
   return `the user rejected the agent's \`${last.call.name}\`${what}`;
 }
 
+/** A line that hands over pasted material ("So here's my github email setting:", "Here is the
+ * log:"): what follows is a page or an output, not the user's words. */
+const PASTE_LEAD = /^\s*(?:(?:so|ok(?:ay)?|and|also),?\s+)?(?:here(?:'s| is| are)|this is|these are|below is)\b[^\n]{0,80}:\s*$/im;
+
+/** The message up to the line that hands over pasted material (all of it when there is none). */
+function beforePaste(message: string): string {
+  const m = PASTE_LEAD.exec(message);
+  return m ? message.slice(0, m.index) : message;
+}
+
 /** Aider's chat-mode command before a message ("/code Use …", "/ask why …") says how to answer,
  * not what: the message is the rest. */
 function messageOf(prompt: string): string {
@@ -286,8 +296,9 @@ function fromPrompts(view: SessionView): Draft[] {
     // in a step of the task is part of the task
     if (i === 0 && !sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')))) return;
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
-    // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own
-    const quotedOut = whole.replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
+    // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own;
+    // so is what follows "here's my github email setting:" (a page, a log pasted in)
+    const quotedOut = oneLine(stripMarkdown(beforePaste(message))).replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
     // a sentence that reports a symptom ("the hotkey still isn't working", "nothing happens") or
     // doubt ("I don't know") says what is broken, not what is right: its negation is no cue
     const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x)).join(' ');
