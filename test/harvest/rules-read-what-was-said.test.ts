@@ -88,6 +88,10 @@ describe('a failure and what the agent said after it', () => {
       'The instructions also say "NEVER skip hooks (--no-verify) unless the user explicitly requests it", because hooks guard the live.ex code.',
     ]) expect(explain(new SessionBuilder().assistant(said).build().events, hook), said).toBeUndefined();
     expect(explain(new SessionBuilder().assistant('The guard in `lib/app/live.ex` can never match, because `load/1` returns a tuple, not a map.').build().events, hook)?.text).toContain('returns a tuple');
+    // a sentence that says the problem remains is no half of the cause
+    const mismatch = "Type 'Animal' is missing the following properties from type 'Animal': sex, cost";
+    const said = explain(new SessionBuilder().assistant("There's still a type mismatch. The issue is that the `AnimalList` component has its own `Animal` interface that differs from the store's.").build().events, mismatch)?.text;
+    expect(said).toBe("The issue is that the `AnimalList` component has its own `Animal` interface that differs from the store's.");
   });
 });
 

@@ -142,6 +142,9 @@ const ASKS_USER = /\b(?:let me know|please (?:share|provide|send|paste|add)|can 
  * then re-running …": what the agent will do next, not why it failed. */
 const PLAN = /^(?:(?:so|then|now|ok(?:ay)?),? )?(?:the|my|our) (?:plan|idea|next step|approach) (?:is|was|will be|would be)\b|^(?:(?:a|one|two|three|a few|some|several) )?(?:(?:small|minor|quick|last|remaining) )?(?:issues?|things?|problems?|errors?|nits?) (?:left )?to (?:fix|address|clean up|handle)\b|^(?:adding|updating|running|re-?running|checking|fixing|installing|creating|removing|trying|switching|moving|reading|mocking)\b[^.]*(?:\bso (?:that )?\w+ (?:can|will|could)\b|, then\b|\bto see\b)/i;
 
+/** "There's still a type mismatch.", "The build still fails.": the problem remains, said again. */
+const STILL_THERE = /^(?:there(?:'s| is| are)|it(?:'s| is)|this is|we (?:still )?have) still\b|\bstill (?:fails?|failing|broken|errors?|there|happening|occurs?|occurring)\b/i;
+
 /** A line of code the agent quoted (`from x import y`, `def f(`): shows the code, explains nothing. */
 const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]|(?:const|let|var) \w+ =|function \w+\(|return\b|#include\b)/;
 
@@ -154,8 +157,9 @@ const OWN_ACT = /\b(?:from|in|by) (?:our|my) (?:own )?(?:code|changes?|edits?)\b
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
   // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
-  // a to-do item ("[x] Create the missing prisma.ts") is a step of the plan
-  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || /^\[[ xX]\]/.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
+  // a to-do item ("[x] Create the missing prisma.ts") is a step of the plan, and "There's still a
+  // type mismatch." says the problem remains, not why
+  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || /^\[[ xX]\]/.test(s) || STILL_THERE.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
   return {
     text: s,
     excluded,
