@@ -33,6 +33,10 @@ describe('the error of a failure', () => {
     expect(errorLine('luo@mac app % npx tailwindcss upgrade\nsome progress\nnpm ERR! could not determine executable to run')).toBe('npm ERR! could not determine executable to run');
     const next = 'Creating an optimized production build ...\n   Linting and checking validity of types  ..Failed to compile.\n\n./src/components/AnimalList.tsx:78:54\n  Type \'Animal\' is missing the following properties from type \'Animal\': sex, cost\n';
     expect(errorLine(next)).toBe("Type 'Animal' is missing the following properties from type 'Animal': sex, cost");
+    // a long object type quoted in the error, wrapped over lines, is shown as '{…}': what the checker says follows it
+    const wrappedType = 'Type error: Type \'{ __tag__: "GET"; __param_position__: "second"; __param_type__: { params: { id: string;\n }; }; }\' does not satisfy the constraint \'ParamCheck<RouteContext>\'.\n';
+    expect(errorLine(wrappedType)).toBe("Type error: Type '{…}' does not satisfy the constraint 'ParamCheck<RouteContext>'.");
+    expect(errorLine("Type error: Type '{ id: string; }' is missing the following properties")).toBe("Type error: Type '{ id: string; }' is missing the following properties");
   });
 
   it("is no failure of the command when the terminal pasted it with its bracketed-paste marks", () => {

@@ -30,11 +30,25 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
     const inner = errorLine(found.inner, max, joinNext);
     if (inner) return inner;
   }
-  const { pick, next } = found;
+  const { next } = found;
+  const pick = withoutTypeLiteral(found.pick, found.after);
   // A line cut mid-phrase by the terminal's width ("… already exists and" / "is not an empty directory.").
   const wrapped = /\b(?:and|or|to|the|a|an|of|in|for|with|is|not|be)$/.test(pick) && next !== undefined && /^[a-z]/.test(next);
   const joined = (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
+}
+
+/** "Type error: Type '{ customerID: number; animalname: string; … }' does not satisfy …", the
+ * type often wrapped over lines: a long object type quoted in an error is this code's shape, and
+ * what the checker says of it follows its closing quote. The type is shown as `'{…}'`. */
+function withoutTypeLiteral(pick: string, after: readonly string[]): string {
+  const open = pick.indexOf("'{");
+  if (open < 0) return pick;
+  let text = pick;
+  for (let i = 0; i < after.length && !text.includes("}'", open); i++) text += ` ${after[i]}`;
+  const close = text.indexOf("}'", open);
+  if (close < 0 || close - open < 40) return pick;
+  return `${text.slice(0, open)}'{…}'${text.slice(close + 2)}`;
 }
 
 interface FoundError {
@@ -43,6 +57,8 @@ interface FoundError {
   pick: string;
   /** The line after `pick`. */
   next?: string;
+  /** The few lines after `pick` (a quoted type can wrap over them). */
+  after: readonly string[];
   /** Whether `pick` says something went wrong (not just the output's first line). */
   stated: boolean;
 }
@@ -83,8 +99,9 @@ function findErrorLine(output: string): FoundError {
   // ("./src/a.tsx:78:54", then "Type 'Animal' is missing the following properties …").
   if (/\bfailed to compile\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => !FILE_POSITION.test(l) && (STRONG.test(l) || /\berror\b/i.test(l))) ?? pick;
   // "The following paths are ignored:" names the culprit on the next line.
-  const next = lines[lines.indexOf(pick) + 1];
-  return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}), stated: stated !== undefined };
+  const at = lines.indexOf(pick);
+  const next = lines[at + 1];
+  return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}), after: lines.slice(at + 1, at + 5), stated: stated !== undefined };
 }
 
 const CAUSAL =
