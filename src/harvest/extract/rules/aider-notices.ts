@@ -179,14 +179,12 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   const hits = lines.filter((l) => INVALID.test(l.line));
   if (hits.length === 0) return undefined;
   const commands = [...new Set(hits.map((h) => INVALID.exec(h.line)![1]!))];
-  // a command today's aider has, answered as invalid: the session ran a version without it
-  const older = commands.filter((c) => mistyped(c) === undefined && COMMANDS.has(c.slice(1)));
-  const missing = commands.filter((c) => mistyped(c) === undefined && !older.includes(c));
+  // a command today's aider has, answered as invalid, came from an older version: what an old
+  // version lacked is no lesson for a session today (a reviewer rejected "aider has no /quit")
+  const missing = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)));
   const typos = commands.filter((c) => mistyped(c) !== undefined);
+  if (missing.length === 0 && typos.length === 0) return undefined;
   const parts: string[] = [];
-  // (the launch the answer came in: a history holds launches of several versions)
-  const version = [...lines].reverse().map((l) => (l.event <= hits[0]!.event ? VERSION.exec(l.line)?.[1] : undefined)).find((v) => v !== undefined);
-  if (older.length > 0) parts.push(`Aider ${version ?? 'of this session'} had no ${older.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${older.length > 1 ? 's' : ''} (${code(`Invalid command: ${older[0]}`)}); later versions have ${older.length > 1 ? 'them' : 'it'}.`);
   if (missing.length > 0) {
     const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
     parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
@@ -201,12 +199,7 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title:
-      missing.length > 0
-        ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command`
-        : older.length > 0
-          ? `aider ${version ?? 'of this session'} had no ${older.slice(0, MAX_NAMED).join(', ')} command`
-          : 'aider commands are lowercase and need a space after them',
+    title: missing.length > 0 ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command` : 'aider commands are lowercase and need a space after them',
     text: parts.join(' '),
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
