@@ -82,15 +82,15 @@ function sameSubcommand(failed: Step, later: Step, fam: string): boolean {
   return a.some((x) => b.some((y) => prefix(x, y) || prefix(y, x)));
 }
 
-/** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked. */
-function fixFor(view: SessionView, failed: Step, fam: string): Step | undefined {
+/** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
+ * and none after `next`, a run of the same command that failed with another error. */
+function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undefined): Step | undefined {
   // Later successes of the same family and subcommand, in order; the first is the fallback.
   // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
   // Scanning stops once past the near window with the fallback found.
   let first: Step | undefined;
   let flags: Set<string> | undefined;
   const steps = view.steps;
-  const next = nextOtherFailure(view, failed, fam);
   for (let i = failed.pos + 1; i < steps.length; i++) {
     const s = steps[i]!;
     // the command failed again with another error: this one was got past, not fixed by the success
@@ -210,8 +210,8 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
     out.push(`edited ${named.slice(0, 3).map((e) => code(e)).join(', ')}`);
     return { shown: out, steps: named.length, onlyEdits: true };
   }
-  // in the order they were done (a reviewer read "`prisma generate`, edited `schema.prisma`" for
-  // an edit made before the generate as the wrong order), the edits where the first of them was
+  // in the order they were done, the edited files where the first edit came (a reviewer read
+  // "`prisma generate`, edited `schema.prisma`" for an edit made before the generate as wrong)
   const editedText = edits.size > 0 ? `edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}` : undefined;
   const shown = [...cmds.values()].slice(0, 4).map((c) => code(c));
   if (editedText !== undefined) shown.splice(Math.min(cmdsBeforeFirstEdit, shown.length), 0, editedText);
@@ -245,7 +245,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     sectionsByKey.set(key, secs);
     if (byKey.has(key)) continue;
 
-    const fix = fixFor(view, s, fam);
+    // the same command failing again with another error ends what belongs to this one
+    const other = nextOtherFailure(view, s, fam);
+    const fix = fixFor(view, s, fam, other);
     if (fix && ownSlip(view, s, fix, err)) continue;
     if (NAME_SLIP.test(err) && wroteBefore(view, s, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
@@ -254,7 +256,6 @@ function fromToolFailures(view: SessionView): Draft[] {
     // many other steps between the failure and the success (each command and each edited file
     // counts): which of them fixed it cannot be told
     const blurred = between.steps > 2;
-    const other = nextOtherFailure(view, s, fam);
     const windowEnd = Math.min(fix ? fix.call.index : s.outputEvent + 12, other ? other.call.index : Infinity);
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
