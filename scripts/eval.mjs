@@ -144,8 +144,14 @@ function readStoreItems(root) {
     const meta = YAML.parse(m[1]) ?? {};
     const body = m[2].split(/\n## Evidence\b/)[0].trim();
     const title = meta.title ?? (/^#\s+(.+)$/m.exec(body)?.[1] ?? '');
+    // once per transcript it came from: an aider history holds many launches, and an item seen in
+    // nine of them is still one item of that transcript
+    const seen = new Set();
     for (const src of meta.sources ?? [{}]) {
-      out.push({ session: src.session, file: fileOfSession.get(src.session), category: meta.category, title, text: body, rule: meta.rule ?? '' });
+      const file = fileOfSession.get(src.session);
+      if (seen.has(file)) continue;
+      seen.add(file);
+      out.push({ session: src.session, file, category: meta.category, title, text: body, rule: meta.rule ?? '' });
     }
   }
   return out;

@@ -279,6 +279,19 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(reason.map((c) => c.text).join('\n')).toContain('No filename provided before');
   });
 
+  it('says that aider started in a subfolder names chat files from the repository root, without the machine\'s paths', async () => {
+    const banner = (cur: string) =>
+      `\n# aider chat started at 2025-05-01 10:00:00\n\n> aider --model ollama_chat/qwen2.5-coder:14b  \n> Aider v0.82.0  \n> Git repo: ../.git with 228 files  \n> Note: in-chat filenames are always relative to the git working dir, not the current working dir.  \n> Cur working dir: ${cur}  \n> Git working dir: /home/dev/shop  \n\n#### add a driver login  \n`;
+    const quirk = (cur: string) => items(banner(cur)).then((found) => found.filter((c) => c.title.includes('subfolder')));
+    const [item] = await quirk('/home/dev/shop/backend');
+    expect(item?.text).toContain('(here `backend`)');
+    expect(item?.text).toContain('a file of that folder is `backend/…` in the chat');
+    expect(item?.text).not.toContain('/home/dev');
+    expect(await quirk('/home/dev/shop')).toEqual([]);
+    // with no repository aider names files from the folder it runs in, whatever its note says
+    expect((await items(banner('/home/dev/shop/backend').replace('Git repo: ../.git with 228 files', 'Git repo: none'))).filter((c) => c.title.includes('subfolder'))).toEqual([]);
+  });
+
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
     const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
     const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";

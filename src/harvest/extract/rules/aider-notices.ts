@@ -120,6 +120,42 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
   };
 }
 
+const SUBFOLDER_NOTE = /^Note: in-chat filenames are always relative to the git working dir\b/;
+
+/** The launch banner says `Git repo: none` (`--no-git`): aider then names files from the folder
+ * it runs in, whatever note it prints about the git working dir (a reviewer found a session
+ * that added `components/Contact.jsx` from `src/`). */
+function withoutRepo(lines: { line: string; event: number }[], event: number): boolean {
+  return lines.some((l) => l.event === event && /^Git repo: none\b/.test(l.line));
+}
+
+/** Aider started in a subfolder of the repository notes that the file names of its chat stay
+ * relative to the repository root: a file of that folder is `backend/…` in the chat, and a path
+ * without the folder names a file at the root. Said once at launch, and easily missed. */
+function subfolderDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => SUBFOLDER_NOTE.test(l.line) && !withoutRepo(lines, l.event));
+  if (at < 0) return undefined;
+  const near = lines.slice(at, at + 4);
+  const cur = near.map((l) => CUR_DIR.exec(l.line)?.[1]).find((v) => v !== undefined);
+  const git = near.map((l) => GIT_DIR.exec(l.line)?.[1]).find((v) => v !== undefined);
+  // (only the folder's path inside the repository: the absolute paths name this machine)
+  const here = cur !== undefined && git !== undefined ? underRoot(cur, git) : undefined;
+  if (here === undefined) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider started in a subfolder names chat files from the repository root',
+    text: `Aider started in a subfolder of the repository (here ${code(here)}) still takes the file names of its chat from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a file of that folder is ${code(`${here}/…`)} in the chat, and a path without the folder names a file at the root.`,
+    confidence: CONFIDENCE.stated,
+    event: lines[at]!.event,
+    tags: ['aider', 'paths', 'subfolder'],
+    quotes: [lines[at]!.line],
+    rule: 'aider-notice',
+    signature: 'aider in-chat filenames relative to git root',
+    score: 5,
+  };
+}
+
 function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
   const drafts: Draft[] = [];
   const gitDir = bannerValue(lines, GIT_DIR);
@@ -489,7 +525,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
