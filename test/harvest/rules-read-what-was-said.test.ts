@@ -292,6 +292,18 @@ describe("aider's version and echo, and pasted pages", () => {
     expect((await items(banner('/home/dev/shop/backend').replace('Git repo: ../.git with 228 files', 'Git repo: none'))).filter((c) => c.title.includes('subfolder'))).toEqual([]);
   });
 
+  it('says that aider warns about tracked files deleted from disk until the deletion is committed, not about a submodule', async () => {
+    const warned = (names: string[]) =>
+      items(`${launch('v0.84.0')}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.title.includes('deleted from disk')));
+    const [item] = await warned(['src\\string.join.ts', 'src\\testing.ts', 'lib\\forge-std']);
+    expect(item?.text).toContain("`Repo-map can't include <file>`");
+    expect(item?.text).toContain('For a file deleted or moved without committing that, run `git rm <file>` and commit');
+    // a submodule folder draws the same warning (and is no file to remove); the machine's paths stay out
+    expect(item?.text).toContain('a submodule folder (here `forge-std`) draws the same harmless warning: list it in `.aiderignore` instead.');
+    expect(item?.text).not.toContain('Users');
+    expect(await warned(['lib\\forge-std'])).toEqual([]);
+  });
+
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
     const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
     const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";

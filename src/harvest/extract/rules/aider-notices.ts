@@ -120,6 +120,39 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
   };
 }
 
+const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
+const DELETED_HINT = /^Has it been deleted from the file system but not from git\?/;
+
+/** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
+ * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
+ * been deleted from the file system but not from git?"), until the deletion is committed. */
+function deletedTrackedDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
+  if (hits.length === 0) return undefined;
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const named = [...new Set(hits.map((h) => repoPath(REPO_MAP_MISSING.exec(h.line)![1]!, gitDir)))];
+  // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
+  // repository, which aider warns about the same way: no deleted file, nothing to remove
+  const folders = named.filter((f) => !HAS_EXTENSION.test(f));
+  if (folders.length === named.length) return undefined;
+  // (never a `git rm` for a submodule: aider leaves out what .aiderignore lists)
+  const submodule = folders.length > 0 ? `; a submodule folder (here ${code(folders[0]!)}) draws the same harmless warning: list it in ${code('.aiderignore')} instead` : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider warns about tracked files deleted from disk until the deletion is committed',
+    text: `Aider warns once per launch about each path git tracks that is no file on disk: ${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}. For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}.`,
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', 'repo-map', 'git'],
+    quotes: [hits[0]!.line],
+    rule: 'aider-notice',
+    signature: 'aider repo-map tracked file deleted',
+    score: 5,
+  };
+}
+const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$/;
+
 const SUBFOLDER_NOTE = /^Note: in-chat filenames are always relative to the git working dir\b/;
 
 /** The launch banner says `Git repo: none` (`--no-git`): aider then names files from the folder
@@ -525,7 +558,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
