@@ -65,9 +65,12 @@ describe('aider notices', () => {
     // a read-only file outside the repository is this machine's, not the repository's
     const outside = await notices(banner.replace('C:\\Users\\dev\\mono\\packages\\module\\es\\CONVENTIONS.md', 'C:\\Users\\dev\\.aider\\CONVENTIONS.md'));
     expect(outside.some((i) => i.title.startsWith('aider skipped read-only'))).toBe(false);
-    // the repo map's warning asks its own question: an item would only repeat it (reviewers
-    // rejected it as aider's hint restated, and its guess was wrong for submodule folders)
-    expect(items.some((i) => /Repo-map/.test(i.text))).toBe(false);
+    // the repo map's warning asks its own question: an item that only repeated it was rejected as
+    // aider's hint restated, and its guess was wrong for submodule folders; the item now says when
+    // aider warns and what stops it, and a submodule folder alone gives none (rules-read-what-was-said)
+    const map = items.find((i) => /Repo-map/.test(i.text));
+    expect(map?.text).toContain('once per launch');
+    expect(map?.text).toContain('run `git rm <file>` and commit');
   });
 
   it("reads a traceback through aider's own code as a crash of aider, with its version and model", async () => {
