@@ -5,8 +5,10 @@
  * command: /x`, a second command in one message becomes a file name of the first, a line of the
  * reply above a code block becomes a file's name, /undo refuses a commit aider did not make in
  * this chat, a traceback through its own code says aider itself crashed, and a launch whose model
- * requests failed before a launch with another model worked says which model names work. The
- * notice is aider's own words, so the item is what aider did, not a guess.
+ * requests failed before a launch with another model worked says which model names work; its own
+ * commit can fail and leave the edits uncommitted, a launch in a subfolder still names files from
+ * the repository root, and a tracked path gone from disk draws a repo-map warning. The notice is
+ * aider's own words, so the item is what aider did, not a guess.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -122,6 +124,7 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
 
 const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const DELETED_HINT = /^Has it been deleted from the file system but not from git\?/;
+const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$/;
 
 /** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
  * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
@@ -151,7 +154,6 @@ function deletedTrackedDraft(lines: { line: string; event: number }[]): Draft | 
     score: 5,
   };
 }
-const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$/;
 
 const SUBFOLDER_NOTE = /^Note: in-chat filenames are always relative to the git working dir\b/;
 
