@@ -289,6 +289,12 @@ function editedFilesOf(step: Step): string[] {
   return [...new Set(out.map(fileName))];
 }
 
+/** The command line as the call gave it: the shown `command` may leave out a redirection or the
+ * pipe into `head` that says how its output was treated. */
+export function callCommandLine(step: Step): string | undefined {
+  return typeof step.call.input.command === 'string' ? step.call.input.command : step.command;
+}
+
 /** True when a step changed files. */
 export function isEdit(step: Step): boolean {
   return EDIT_TOOLS.has(step.call.name) || editedFiles(step).length > 0;

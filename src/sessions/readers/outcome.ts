@@ -34,8 +34,9 @@ export const FAILURE_LINE = new RegExp(
 const EXIT_CODE = /(?:^\s*Exit (?:Code|code|status|Status):? *|exited with (?:code|status) )(\d+)/m;
 
 /** Every alternative of FAILURE_LINE contains one of these literals (case as written): "rror"
- * for error/Error, "RROR" for ERROR, "Exit " and "exited with " (and "failed with exit code")
- * for the exit codes, the rest as they stand, and "fail" for the one alternative left out here (see looksFailed). */
+ * for error/Error, "RROR" for ERROR, "Exit ", "exited with " and "failed with exit code" for the
+ * exit codes, the rest as they stand, and "fail" for the one alternative left out here (see
+ * looksFailed). */
 const FAILURE_LITERALS = [
   'rror',
   'RROR',

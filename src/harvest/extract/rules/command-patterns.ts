@@ -9,7 +9,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, isReadOnly, tokens } from '../commands.js';
 import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { actionFamilyOf } from './error-fix.js';
-import { isEdit, type SessionView, type Step } from '../view.js';
+import { callCommandLine, isEdit, type SessionView, type Step } from '../view.js';
 import { looksFailed } from '../../../sessions/readers/outcome.js';
 
 interface Run {
@@ -89,12 +89,11 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
 /** A check piped into another command (`pnpm lint 2>&1 | head`) exits with the last command's
  * status: its own failure shows only in its output ("ERR_PNPM_… Command "lint" not found"). */
 function pipedFailure(s: Step): boolean {
-  // (the shown command may leave out the pipe into `head`: the call's own line has it)
-  const line = typeof s.call.input.command === 'string' ? s.call.input.command : s.command;
+  const line = callCommandLine(s);
   return line !== undefined && /[^|]\|[^|]/.test(line) && looksFailed(s.output, line);
 }
 
-/** An output that is nothing but the shell's prompt (`PS E:\\app> `): an export that kept none of
+/** An output that is nothing but the shell's prompt (`PS E:\app> `): an export that kept none of
  * what the command printed, so nothing shows how it ended (`npm run build` prints at least its
  * banner). */
 const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s*$/;

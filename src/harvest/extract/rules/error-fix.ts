@@ -11,7 +11,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
 import { NAMES_ERRORS, errorLine, explain, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
-import { editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
+import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
@@ -145,11 +145,6 @@ const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'f
 /** `2>/dev/null`, `2>&-`, `&>/dev/null`: the command's error messages go nowhere. */
 const DISCARDS_STDERR = /(?:\b2|&)>\s*\/dev\/null\b|\b2>&-/;
 
-/** The command line as the call gave it (the shown one may leave out redirections). */
-function commandLine(s: Step): string {
-  return typeof s.call.input.command === 'string' ? s.call.input.command : (s.command ?? '');
-}
-
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
 
@@ -238,7 +233,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!err || PATH_SLIP.test(err) || strayMissingCommand(err, s.command)) continue;
     // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
     // says what went wrong failed by its exit status alone: what it printed is its data, no error
-    if (DISCARDS_STDERR.test(commandLine(s)) && !statesError(s.output)) continue;
+    if (DISCARDS_STDERR.test(callCommandLine(s) ?? '') && !statesError(s.output)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
     for (const sec of hookSections(s.output)) secs.add(sec);

@@ -45,7 +45,8 @@ const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also)? (?:started|created|
  * turn, not how things are. (A line that opens "Implemented X as …" may still say how X works.) */
 const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
- * collapsible …", "The script now: …", "The project now builds"): this turn's change log. ("Implemented X as …" may still say how X works.) */
+ * collapsible …", "The script now: …", "The project now builds"): this turn's change log.
+ * ("Implemented X as …" may still say how X works.) */
 const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|^(?:(?:the|this|your) )?[\w.`-]+(?: [\w.`-]+)? now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */

@@ -290,16 +290,16 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // match!" and its rule) goes to the model, which resends the block: an item would only repeat
   // aider's words. What aider then does with the reply's other blocks is worth an item.
   // (unless the history shows why the block failed: a file the model never saw)
-  const aiderCause = aiderEdit(view, s) ? aiderEditCause(view, s) : undefined;
+  const aider = aiderEdit(view, s);
+  const aiderCause = aider ? aiderEditCause(view, s) : undefined;
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? errorLine(s.output, 180);
-  if (aiderEdit(view, s) && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
   // the model never explains aider's parser: its next reply is about the task, not the refusal
-  const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
-  const aider = aiderEdit(view, s);
+  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
   const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined) : `${code(tool)} fails with ${code(err)}.`];
   if (aiderCause !== undefined) parts.push(aiderCause);
   const pointed = patchLineAt(s, err);
@@ -334,8 +334,8 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   // contract is in its schema, and the session teaches nothing beyond it
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
   // the model never explains aider's parser: its next reply is about the task, not the refusal
-  const why = stated || aiderEdit(view, s) ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   const aider = aiderEdit(view, s);
+  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   const cause = aider ? aiderEditCause(view, s) : undefined;
   if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
   return {
