@@ -241,7 +241,7 @@ describe('report facts', () => {
       fromReport(`## Exploration Report\n\n### PaneListLive\n${lines.join('\n')}\n\n${report.slice(report.indexOf('### Build'), report.indexOf('### Layout'))}${GAPS}`).map((d) => d.title);
     expect(titles(['- **Location:** `/home/dev/projects/app-worktrees/app-feature/lib/app_web/live/pane_list_live.ex`'])).not.toContain('PaneListLive');
     expect(titles(['- See sections 1 (the SessionLive and SubagentLive templates) above for the complete inline templates'])).not.toContain('PaneListLive');
-    expect(titles(['- Project filter state lives in the `:project_filter` computer, whose `filter_project` event sets `selected_project_id`'])).toContain('PaneListLive');
+    expect(titles(['- Project filter state lives in the `:project_filter` computer of `lib/app_web/live/pane_list_live.ex`, whose `filter_project` event sets `selected_project_id`'])).toContain('PaneListLive');
     const text = fromReport(`## Exploration Report\n\n### Styles\n- \`priv/static/assets/app.css\` holds the transcript classes at lines 969-1168, maintained by hand\n- Row colours come from \`row_class/1\` in \`lib/app_web/live/page_live.ex\`\n\n${GAPS}`).map((d) => d.text).join('\n');
     expect(text).toContain('holds the transcript classes, maintained by hand');
   });

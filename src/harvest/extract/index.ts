@@ -5,7 +5,9 @@
  */
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
-import { makeCandidate, type RuleExtractor } from './build.js';
+import { type Draft, MAX_TEXT, makeCandidate, type RuleExtractor } from './build.js';
+import { repoPathsOf, withRepoPaths } from './repo-paths.js';
+import { clipWhole, depersonalize } from './text.js';
 import { aiderNotices } from './rules/aider-notices.js';
 import { checkFindings } from './rules/check-findings.js';
 import { commandPatterns } from './rules/command-patterns.js';
@@ -51,7 +53,21 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
 
 /** Every candidate of every rule over one view, before selection. */
 function draftAll(session: Session, view: SessionView): Candidate[] {
-  return EXTRACTORS.flatMap((rule) => rule.drafts(view)).map((d) => makeCandidate(session, d));
+  const drafts = EXTRACTORS.flatMap((rule) => rule.drafts(view));
+  const paths = drafts.length > 0 ? repoPathsOf(view) : undefined;
+  return drafts.map((d) => makeCandidate(session, paths ? locateFiles(d, paths, session.cwd) : d));
+}
+
+/** The draft with the bare file names the session located shown with their paths. Not aider's
+ * notices: they name a file as aider was given it, from the folder of that launch. A path never
+ * costs the item a sentence (the text is cut to whole sentences at MAX_TEXT). */
+function locateFiles(d: Draft, paths: ReadonlyMap<string, string | null>, cwd: string | undefined): Draft {
+  if (d.rule === 'aider-notice') return d;
+  const title = withRepoPaths(d.title, paths);
+  const kept = clipWhole(depersonalize(d.text, cwd), MAX_TEXT);
+  const located = withRepoPaths(kept, paths);
+  const text = located === kept || located.length > MAX_TEXT ? d.text : located;
+  return title === d.title && text === d.text ? d : { ...d, title, text };
 }
 
 /** All candidates of every rule, before selection (for debugging and --explain). */

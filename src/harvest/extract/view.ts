@@ -272,6 +272,12 @@ export function editedFiles(step: Step): string[] {
 }
 
 function editedFilesOf(step: Step): string[] {
+  const paths = editedPaths(step);
+  return paths.length === 0 ? [] : [...new Set(paths.map(fileName))];
+}
+
+/** Paths, as the call gave them, of the files a step edits (edit tools, or apply_patch bodies). */
+export function editedPaths(step: Step): string[] {
   const out: string[] = [];
   const input = step.call.input;
   if (EDIT_TOOLS.has(step.call.name)) {
@@ -285,8 +291,7 @@ function editedFilesOf(step: Step): string[] {
   };
   patched(step.call.command ?? '');
   for (const v of Object.values(input)) if (typeof v === 'string') patched(v);
-  if (out.length === 0) return [];
-  return [...new Set(out.map(fileName))];
+  return [...new Set(out)];
 }
 
 /** The command line as the call gave it: the shown `command` may leave out a redirection or the

@@ -464,7 +464,18 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   // Turn summaries repeat each other across a long session: keep the most concrete few.
   const maxSummaries = Math.max(2, Math.floor(view.prompts.length / 4));
   const best = [...summaries].sort((a, b) => b.score - a.score || a.event - b.event).slice(0, maxSummaries);
-  return [...drafts, ...summaries.filter((d) => best.includes(d))];
+  return [...drafts, ...summaries.filter((d) => best.includes(d))].filter((d) => namesPlace(`${d.title} ${d.text}`));
+}
+
+/** A path (`src/lib/`, `prisma/schema.prisma`), a file name with an extension (`build.js`; not
+ * "e.g.", not a capitalised framework name such as Next.js), or a command to run (`npm run ci`). */
+const PLACE = /`(?:sudo |npx )?[a-z][\w.-]*(?: +-{0,2}[\w.:=/-]+)+`|`[^`\s]*\w\/[^`\s]*`|(?<![\w/])(?:[\w.-]+\/)+[\w.-]*\.[A-Za-z]\w{0,5}\b|\b(?!e\.g\b|i\.e\b)[\w-]+\.(?!js\b)[a-z][a-z0-9]{0,5}\b|\b[a-z][\w-]*\.js\b/;
+
+/** A fact about the repository says where it holds or how to act on it: a report line that
+ * names no file, folder or command is about the conversation (progress, advice, a finding of the moment), and reviewers rejected
+ * such lines far more often than any other. */
+export function namesPlace(text: string): boolean {
+  return PLACE.test(text);
 }
 
 export const reportFacts: RuleExtractor = ruleExtractor('report-fact', reportFactDrafts);

@@ -1,0 +1,75 @@
+/**
+ * An item names where its knowledge holds: a bare file name the session located is shown with its
+ * path in the repository, and a report line that names no file, folder or command is no fact.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { namesPlace, reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { repoPathsOf, withRepoPaths } from '../../src/harvest/extract/repo-paths.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const texts = (drafts: { text: string }[]): string => drafts.map((d) => d.text).join('\n');
+
+describe('a bare file name', () => {
+  const paths = (b: SessionBuilder): Map<string, string | null> => repoPathsOf(viewOf(b.build()));
+
+  it('is located where the session read or edited the one file of that name inside its working directory', () => {
+    const b = new SessionBuilder()
+      .tool('Read', { file_path: '/home/dev/demo/src/agents/core/session/types.ts' }, 'export interface Session {}')
+      .tool('Edit', { file_path: 'prisma/schema.prisma', old_string: '@id', new_string: '@id @default(autoincrement())' }, 'ok')
+      .tool('Read', { file_path: '/home/dev/demo/package.json' }, '{}');
+    const p = paths(b);
+    expect(withRepoPaths('Session types live in types.ts; fix in `schema.prisma`. See package.json.', p)).toBe(
+      'Session types live in src/agents/core/session/types.ts; fix in `prisma/schema.prisma`. See package.json.',
+    );
+    // a quote (a longer code span, or words in double quotes) says what someone wrote: it stays
+    expect(withRepoPaths('fails with `Cannot find types.ts` after "types.ts was moved"', p)).toBe('fails with `Cannot find types.ts` after "types.ts was moved"');
+    // part of a path already, or only a longer name
+    expect(withRepoPaths('core/types.ts and my-types.ts', p)).toBe('core/types.ts and my-types.ts');
+  });
+
+  it('stays bare when the session touched two files of that name, one outside its folder, or one whose read failed', () => {
+    const two = new SessionBuilder()
+      .tool('Read', { file_path: '/home/dev/demo/src/a/index.ts' }, 'x')
+      .tool('Read', { file_path: '/home/dev/demo/src/b/index.ts' }, 'y')
+      .tool('Read', { file_path: '/home/dev/other-checkout/src/config.ts' }, 'z')
+      .tool('Read', { file_path: '/home/dev/demo/lib/live.heex' }, 'File does not exist.', { isError: true });
+    expect(withRepoPaths('index.ts, config.ts and live.heex', paths(two))).toBe('index.ts, config.ts and live.heex');
+  });
+
+  it("is located in an error fix's repair, and not in aider's notices (aider names a file from the folder it ran in)", () => {
+    const b = new SessionBuilder()
+      .user('fix the build')
+      .bash('pnpm build', "Type error: Argument 'animalID' is required by AnimalCreateInput.", 1)
+      .assistant('The issue is that `animalID` is required because it is marked `@id` without a default in the schema.')
+      .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
+      .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
+      .bash('pnpm build', 'Compiled successfully', 0);
+    expect(texts(extractSession(b.build()))).toContain('Fix: edited `prisma/schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+  });
+});
+
+describe('a report line', () => {
+  // (a closing report whose lines the session's tool output bears out)
+  const convex = '"dev": "next dev", "convex": "convex dev", convex.json NEXT_PUBLIC_CONVEX_URL .env.local localhost:3000 app/page.tsx';
+  const read = (text: string): string =>
+    texts(reportFactDrafts(viewOf(new SessionBuilder().user('how does the app start?').bash('cat package.json', convex).bash('cat convex.json', convex).bash('ls app', convex).assistant(text).user('thanks').build())));
+
+  it('that names no file, folder or command is no fact; one that does is kept', () => {
+    const howItRuns = '\n1. The Convex backend runs with `npx convex dev` and writes `NEXT_PUBLIC_CONVEX_URL` to `.env.local`\n2. The Next.js app runs with `npm run dev` at http://localhost:3000 and reads `.env.local`\n';
+    const notes = '\n- The root route `/` has no page yet, so it answers 404 until `app/page.tsx` exists\n- `convex.json` pins the deployment used by `npx convex dev` for this checkout, so every developer gets the same backend\n- Both processes must run at the same time: the app reads `NEXT_PUBLIC_CONVEX_URL` at start';
+    expect(read(`## How it runs${howItRuns}\n## Notes${notes}`)).toContain('every developer gets the same backend');
+  });
+
+  it('names a place when it has a path, a file name with an extension or a command in a code span', () => {
+    for (const placed of ['kept in `src/sync/`', 'see prisma/schema.prisma', 'esbuild reads build.js', 'run `npm run ci` first', 'X86.txt has no such option', 'uses `vitest run src`']) expect(namesPlace(placed), placed).toBe(true);
+    for (const nowhere of [
+      'Critical Issues / Conversations not incrementally tracked: Active sessions with new messages are skipped',
+      'Key Components / Two-Phase Completion Pattern: Phase 1: `prepareForExit` - Stop monitoring',
+      'The app uses Next.js 15, e.g. for routing',
+      'a client/server model',
+    ])
+      expect(namesPlace(nowhere), nowhere).toBe(false);
+  });
+});
