@@ -514,7 +514,7 @@ describe('errors the user pasted', () => {
       .tool('Edit', { file_path: '/home/dev/demo/gen.py', old_string: 'script = """', new_string: 'script = r"""' }, 'updated')
       .build();
     const [p] = errorFixDrafts(viewOf(session));
-    expect(p?.text).toContain('the invalid escape sequence warning came from regex backslashes');
+    expect(p?.text).toContain('Cause: The invalid escape sequence warning came from regex backslashes');
     expect(p?.text).not.toContain('Fix:');
   });
 
@@ -627,7 +627,7 @@ describe('the cause of a failure', () => {
     expect(pasted("The issue is caused by a missing dependency (`minisweagent` not installed), which can't be fixed by editing source files.")).not.toContain('Cause:');
     // a reasoning tag is no word of the cause
     const tagged = pasted('<think> The problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.');
-    expect(tagged).toContain('Cause: The problem is that `tests/conftest.py`');
+    expect(tagged).toContain('Cause: `tests/conftest.py`');
     expect(tagged).not.toContain('<think>');
     expect(pasted("I don't have the actual code, but the problem is that `tests/conftest.py` imports `minisweagent` at the top, because the fixtures build its agent.")).not.toContain('Cause:');
     expect(pasted('The problem is that `tests/conftest.py` imports `minisweagent` at the top, so let me know which package provides it.')).not.toContain('Cause:');

@@ -1,10 +1,13 @@
 /**
  * An item names where its knowledge holds: a bare file name the session located is shown with its
- * path in the repository, and a report line that names no file, folder or command is no fact.
+ * path in the repository, and a report line that names no file, folder or command is no fact. A
+ * cause is stated without the agent's account of finding it.
  */
 import { describe, expect, it } from 'vitest';
 import { extractSession } from '../../src/harvest/extract/index.js';
-import { namesPlace, reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { namesPlace, onlyPointsAt, reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { family } from '../../src/harvest/extract/commands.js';
 import { repoPathsOf, withRepoPaths } from '../../src/harvest/extract/repo-paths.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
@@ -46,7 +49,10 @@ describe('a bare file name', () => {
       .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
       .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
       .bash('pnpm build', 'Compiled successfully', 0);
-    expect(texts(extractSession(b.build()))).toContain('Fix: edited `prisma/schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+    const text = texts(extractSession(b.build()));
+    expect(text).toContain('Fix: edited `prisma/schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+    // and the cause is stated without the agent's "The issue is that"
+    expect(text).toContain('Cause: `animalID` is required because it is marked `@id`');
   });
 });
 
@@ -71,5 +77,31 @@ describe('a report line', () => {
       'a client/server model',
     ])
       expect(namesPlace(nowhere), nowhere).toBe(false);
+  });
+});
+
+describe('what a command and a report line are', () => {
+  it("names a runner's subcommand past its options that take a value (`git -C repo log` is `git log`)", () => {
+    expect(family('git -C /e/StableInvoice log --oneline -5')).toBe('git log');
+    expect(family('make -C web test')).toBe('make test');
+    expect(family('npm --prefix web run build')).toBe('npm run build');
+    expect(family('pnpm -C app build')).toBe('pnpm build');
+    expect(family('git commit -m wip')).toBe('git commit');
+  });
+
+  it("reads a failing question to git (a log of a repository without commits) as an answer, not an error to fix", () => {
+    const b = new SessionBuilder()
+      .user('scaffold the program')
+      .bash('ls -la /e/app/ && echo "---GIT LOG---" && git -C /e/app log --oneline -5', "fatal: your current branch 'main' does not have any commits yet", 128)
+      .assistant('The repository is empty because nothing was committed yet, so I will start from scratch.')
+      .bash('git -C /e/app log --oneline -5', 'abc1234 first commit', 0);
+    expect(errorFixDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
+  it('takes a line that only points at a line of a file as no fact, whatever the folder names hold', () => {
+    expect(onlyPointsAt('`~/Library/CloudStorage/Dropbox/00- Dissertation/Code and Data/scripts/diagnostic.py:224`')).toBe(true);
+    expect(onlyPointsAt('`packages/x/src/image.ts:1`')).toBe(true);
+    expect(onlyPointsAt('`src/a.ts:388-390`')).toBe(true);
+    expect(onlyPointsAt('`src/a.ts` keeps the cache for one run')).toBe(false);
   });
 });

@@ -58,7 +58,7 @@ describe('a failure and what the agent said after it', () => {
     expect(text).not.toMatch(/Parameter 'note'[^\n]*Cause/);
     // and claims no fix for it: the success came after another error
     expect(text).not.toMatch(/Parameter 'note'[^\n]*succeeded/);
-    expect(text).toMatch(/not assignable[^\n]*Cause: The issue is that `SearchParams.page`/);
+    expect(text).toMatch(/not assignable[^\n]*Cause: `SearchParams.page`/);
   });
 
   it('tells the fix in the order it was done', () => {

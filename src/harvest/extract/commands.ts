@@ -113,6 +113,17 @@ const RUNNERS_WITH_SUBCOMMAND = new Set([
   'poetry', 'uv', 'make', 'bundle', 'rails', 'rake', 'dotnet', 'gradle', 'mvn', 'brew', 'apt', 'apt-get', 'deno',
   'composer', 'helm', 'terraform', 'minsky', 'jj', 'svn', 'hg', 'tsc', 'pytest', 'rustup', 'gcloud', 'aws', 'az',
 ]);
+/** Options a runner takes before its subcommand, with a value (`git -C repo log`, `make -C dir
+ * test`, `npm --prefix web run build`): the value is no subcommand. */
+const RUNNER_OPTIONS = new Map<string, Set<string>>([
+  ['git', new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace'])],
+  ['make', new Set(['-C', '-f', '--directory', '--file'])],
+  ['npm', new Set(['--prefix', '-w', '--workspace'])],
+  ['pnpm', new Set(['-C', '--dir', '--filter', '-F'])],
+  ['yarn', new Set(['--cwd'])],
+  ['go', new Set(['-C'])],
+  ['gh', new Set(['-R', '--repo'])],
+]);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'bash', 'sh', 'deno', 'bun', 'elixir']);
 
 /** Tokens of a simple command (quotes respected, environment assignments and wrappers dropped). */
@@ -164,9 +175,11 @@ function familyOf(simple: string): string {
     return script ? `${prog} ${script.replace(/^.*[\\/]/, '')}` : prog;
   }
   if (RUNNERS_WITH_SUBCOMMAND.has(prog)) {
-    const sub = t.slice(1).find((a) => !a.startsWith('-'));
+    const withValue = RUNNER_OPTIONS.get(prog);
+    const at = t.findIndex((a, i) => i > 0 && !a.startsWith('-') && !withValue?.has(t[i - 1]!));
+    const sub = at > 0 ? t[at] : undefined;
     if (prog === 'npm' && (sub === 'run' || sub === 'run-script')) {
-      const script = t.slice(2).find((a) => !a.startsWith('-'));
+      const script = t.slice(at + 1).find((a) => !a.startsWith('-'));
       return script ? `npm run ${script}` : 'npm run';
     }
     return sub && /^[\w:.-]+$/.test(sub) ? `${prog} ${sub}` : prog;

@@ -140,7 +140,11 @@ function sameDirectory(a: Step, b: Step): boolean {
 
 /** Commands that only look for files or text, or print (`echo ---` between them), not `sed`, `jq`
  * or `git fetch`, which act on input. */
-const LOOK_AROUND = new Set(['ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath', 'echo', 'printf', 'pwd']);
+const LOOK_AROUND = new Set([
+  'ls', 'cat', 'head', 'tail', 'grep', 'rg', 'ag', 'find', 'fd', 'tree', 'stat', 'file', 'which', 'type', 'test', '[', 'wc', 'readlink', 'realpath', 'echo', 'printf', 'pwd',
+  // asking git about its history and state: "does not have any commits yet" is the answer
+  'git log', 'git status', 'git show', 'git ls-files', 'git rev-parse',
+]);
 
 /** `2>/dev/null`, `2>&-`, `&>/dev/null`: the command's error messages go nowhere. */
 const DISCARDS_STDERR = /(?:\b2|&)>\s*\/dev\/null\b|\b2>&-/;
@@ -216,6 +220,17 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
 
 const NOTHING_BETWEEN: Between = { shown: [], steps: 0, onlyEdits: false };
 
+/** "The issue is that X", "I see the issue - X": the agent telling how it found the cause. The
+ * item states the cause (reviewers asked to drop the narration around it). */
+const FOUND_CAUSE = /^(?:(?:i see|found|now i see)\s+)?the (?:issue|problem|root cause)(?: here)?(?: is that\s+|\s*[-—–:]\s+)/i;
+
+function causeAlone(text: string): string {
+  const m = FOUND_CAUSE.exec(text);
+  if (!m || m[0].length >= text.length) return text;
+  const rest = text.slice(m[0].length);
+  return rest[0]!.toUpperCase() + rest.slice(1);
+}
+
 function fromToolFailures(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const byKey = new Map<string, Draft>();
@@ -265,7 +280,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!why && fix && between.onlyEdits) continue;
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
-    if (why) parts.push(`Cause: ${sentence(clipSentences(why.text, CAUSE_CHARS))}`);
+    if (why) parts.push(`Cause: ${sentence(causeAlone(clipSentences(why.text, CAUSE_CHARS)))}`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
@@ -384,7 +399,7 @@ function fromReportedErrors(view: SessionView): Draft[] {
     // a warning does not fail the command: it prints it
     const verb = /^\w*Warning:|^warning:/i.test(shownErr) ? 'prints' : 'fails with';
     const parts = [`${cmdLine ? `${code(clip(cmdLine, 80))} ${verb} ` : ''}${code(clip(shownErr, 140))}.`];
-    parts.push(`Cause: ${sentence(clipSentences(why.text, PASTED_CAUSE_CHARS))}`);
+    parts.push(`Cause: ${sentence(causeAlone(clipSentences(why.text, PASTED_CAUSE_CHARS)))}`);
     // (an edit alone says which file changed, not what to change: "change `x.py` accordingly" is no fix)
     if (fixSentence) parts.push(`Fix: ${sentence(clip(asInstruction(fixSentence), 160))}`);
     drafts.push({

@@ -168,15 +168,20 @@ const CROSS_REFERENCE = /^(?:see|refer to|as (?:shown|described|mentioned|noted|
  * mark, a verb without its subject, a placeholder where the fact should be, a one-off id, talk
  * about the diff under review, the agent handing over its own edit, a pointer elsewhere. */
 /** "`packages/x/src/image.ts:1`": one line of one file, a place where something was today (a
- * diagnostic, a hit), not how the code is. */
-const LINE_POINTER = /^`[^`\s]+:\d+(?::\d+)?`[.;,]?$/;
+ * diagnostic, a hit), not how the code is (a folder name may hold spaces: "00- Dissertation/"). */
+const LINE_POINTER = /^`[^`]+:\d+(?:[:,-]\d+)*`[.;,]?$/;
+
+/** Whether a report line only points at a line of a file. */
+export function onlyPointsAt(line: string): boolean {
+  return LINE_POINTER.test(line.trim());
+}
 
 /** "`gradle test` in `backend` — 53 passed", "all 12 tests pass": the result of one run, this
  * session's, not how things are. */
 const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b/i;
 
 function noFactLine(ctx: string, line: string): boolean {
-  return LINE_POINTER.test(line.trim()) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
