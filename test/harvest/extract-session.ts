@@ -83,3 +83,15 @@ export class SessionBuilder {
     };
   }
 }
+
+/** A build that fails on a schema field, the agent's cause, one schema edit, a regenerate and a
+ * build that passes: the shape of an error fix with a cause and a fix. */
+export function schemaFixSession(): SessionBuilder {
+  return new SessionBuilder()
+    .user('fix the build')
+    .bash('pnpm build', "Type error: Argument 'animalID' is required by AnimalCreateInput.", 1)
+    .assistant('The issue is that `animalID` is required because it is marked `@id` without a default in the schema.')
+    .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
+    .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
+    .bash('pnpm build', 'Compiled successfully', 0);
+}

@@ -10,7 +10,7 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { family } from '../../src/harvest/extract/commands.js';
 import { repoPathsOf, withRepoPaths } from '../../src/harvest/extract/repo-paths.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
-import { SessionBuilder } from './extract-session.js';
+import { SessionBuilder, schemaFixSession } from './extract-session.js';
 
 const texts = (drafts: { text: string }[]): string => drafts.map((d) => d.text).join('\n');
 
@@ -42,13 +42,7 @@ describe('a bare file name', () => {
   });
 
   it("is located in an error fix's repair, and not in aider's notices (aider names a file from the folder it ran in)", () => {
-    const b = new SessionBuilder()
-      .user('fix the build')
-      .bash('pnpm build', "Type error: Argument 'animalID' is required by AnimalCreateInput.", 1)
-      .assistant('The issue is that `animalID` is required because it is marked `@id` without a default in the schema.')
-      .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
-      .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
-      .bash('pnpm build', 'Compiled successfully', 0);
+    const b = schemaFixSession();
     const text = texts(extractSession(b.build()));
     expect(text).toContain('Fix: edited `prisma/schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
     // and the cause is stated without the agent's "The issue is that"

@@ -17,7 +17,7 @@ import { family } from '../../src/harvest/extract/commands.js';
 import { readSessions } from '../../src/sessions/read.js';
 import { tempDir } from '../sessions/support.js';
 import { put } from '../sessions/reader-checks.js';
-import { SessionBuilder } from './extract-session.js';
+import { SessionBuilder, schemaFixSession } from './extract-session.js';
 
 const texts = (drafts: { text: string }[]): string => drafts.map((d) => d.text).join('\n');
 
@@ -62,13 +62,7 @@ describe('a failure and what the agent said after it', () => {
   });
 
   it('tells the fix in the order it was done', () => {
-    const b = new SessionBuilder()
-      .user('fix the build')
-      .bash('pnpm build', "Type error: Argument 'animalID' is required by AnimalCreateInput.", 1)
-      .assistant('The issue is that `animalID` is required because it is marked `@id` without a default in the schema.')
-      .tool('Edit', { file_path: '/home/dev/demo/prisma/schema.prisma', old_string: 'animalID Int @id', new_string: 'animalID Int @id @default(autoincrement())' }, 'ok')
-      .bash('pnpm dlx prisma generate', 'Generated Prisma Client')
-      .bash('pnpm build', 'Compiled successfully', 0);
+    const b = schemaFixSession();
     expect(texts(errorFixDrafts(viewOf(b.build())))).toContain('Fix: edited `schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
   });
 
