@@ -4,9 +4,8 @@
  * reads and edits tell where a bare name lives when it touched exactly one file of that name
  * inside its working directory.
  */
-import { READ_TOOLS, editedPaths, isEdit, type SessionView } from './view.js';
+import { READ_TOOLS, calledPath, editedPaths, isEdit, type SessionView } from './view.js';
 
-const PATH_KEYS = ['file_path', 'path', 'target_file', 'filePath', 'absolute_path', 'notebook_path'] as const;
 /** A file name with an extension (`types.ts`, `schema.prisma`, `.env.local` is left alone). */
 const HAS_EXTENSION = /^[\w][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
 
@@ -39,14 +38,9 @@ export function repoPathsOf(view: SessionView): Map<string, string | null> {
   for (const s of view.steps) {
     // a read that failed found no file there
     if (s.failed || s.rejected || (!READ_TOOLS.has(s.call.name) && !isEdit(s))) continue;
-    const named = new Set<string>();
-    for (const key of PATH_KEYS) {
-      const v = s.call.input[key];
-      if (typeof v === 'string' && v.length > 0) named.add(v);
-    }
-    // apply_patch names its files only in its body
-    if (isEdit(s)) for (const p of editedPaths(s)) named.add(p);
-    for (const p of named) note(p);
+    // (an edit's paths include the one its call names; apply_patch names its files in its body)
+    const named = isEdit(s) ? editedPaths(s) : [calledPath(s.call.input)];
+    for (const p of named) if (p !== undefined) note(p);
   }
   return out;
 }

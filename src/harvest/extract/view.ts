@@ -276,16 +276,24 @@ function editedFilesOf(step: Step): string[] {
   return paths.length === 0 ? [] : [...new Set(paths.map(fileName))];
 }
 
+/** The keys under which file tools name their file (Claude Code, Codex, Gemini CLI, Cursor). */
+const PATH_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'target_file', 'notebook_path'] as const;
+
+/** The path a read or edit call names, when it names one. */
+export function calledPath(input: Record<string, unknown>): string | undefined {
+  for (const key of PATH_KEYS) {
+    const v = input[key];
+    if (typeof v === 'string' && v.length > 0) return v;
+  }
+  return undefined;
+}
+
 /** Paths, as the call gave them, of the files a step edits (edit tools, or apply_patch bodies). */
 export function editedPaths(step: Step): string[] {
   const out: string[] = [];
   const input = step.call.input;
-  if (EDIT_TOOLS.has(step.call.name)) {
-    for (const key of ['file_path', 'path', 'target_file', 'filePath']) {
-      const v = input[key];
-      if (typeof v === 'string') out.push(v);
-    }
-  }
+  const named = EDIT_TOOLS.has(step.call.name) ? calledPath(input) : undefined;
+  if (named !== undefined) out.push(named);
   const patched = (body: string): void => {
     if (body.includes('*** ')) for (const m of body.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
   };

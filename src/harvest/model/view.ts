@@ -8,7 +8,7 @@
 import type { Session, SessionEvent, ToolCallEvent } from '../../sessions/model.js';
 import { splitBootstrapBlocks } from '../../sessions/bootstrap-markers.js';
 import { redact } from '../../redact/index.js';
-import { harvestable } from '../extract/view.js';
+import { calledPath, harvestable } from '../extract/view.js';
 import { cleanText } from '../extract/text.js';
 
 /** One shown event: what the model reads of it, and where it came from. */
@@ -52,12 +52,7 @@ const DOC_FILE = /(?:\.(?:md|mdx|mdc|txt|rst|json|jsonc|toml|ya?ml|ini|cfg|conf|
 
 /** The path a read or edit call names, when it names one. */
 function pathOf(call: ToolCallEvent | undefined): string | undefined {
-  if (!call) return undefined;
-  for (const key of ['file_path', 'path', 'filePath', 'absolute_path', 'target_file', 'notebook_path']) {
-    const v = call.input[key];
-    if (typeof v === 'string') return v;
-  }
-  return undefined;
+  return call ? calledPath(call.input) : undefined;
 }
 
 /** Keeps the first `head` and last `tail` characters, cut at line ends where one is near, with a
