@@ -63,14 +63,14 @@ describe('a report line', () => {
   });
 
   it('names a place when it has a path, a file name with an extension or a command in a code span', () => {
-    for (const placed of ['kept in `src/sync/`', 'see prisma/schema.prisma', 'esbuild reads build.js', 'run `npm run ci` first', 'X86.txt has no such option', 'uses `vitest run src`']) expect(namesPlace(placed), placed).toBe(true);
+    for (const placed of ['kept in `src/sync/`', 'see prisma/schema.prisma', 'esbuild reads build.js', 'run `npm run ci` first', 'X86.txt has no such option', 'uses `vitest run src`']) expect(namesPlace({ title: 'Notes', text: placed }), placed).toBe(true);
     for (const nowhere of [
       'Critical Issues / Conversations not incrementally tracked: Active sessions with new messages are skipped',
       'Key Components / Two-Phase Completion Pattern: Phase 1: `prepareForExit` - Stop monitoring',
       'The app uses Next.js 15, e.g. for routing',
       'a client/server model',
     ])
-      expect(namesPlace(nowhere), nowhere).toBe(false);
+      expect(namesPlace({ title: 'Notes', text: nowhere }), nowhere).toBe(false);
   });
 });
 
@@ -90,6 +90,13 @@ describe('what a command and a report line are', () => {
       .assistant('The repository is empty because nothing was committed yet, so I will start from scratch.')
       .bash('git -C /e/app log --oneline -5', 'abc1234 first commit', 0);
     expect(errorFixDrafts(viewOf(b.build()))).toEqual([]);
+    // a listing of its remotes too (`git remote -v`), where `git remote add` would act
+    const listed = new SessionBuilder()
+      .user('scaffold the program')
+      .bash('ls -la /e/app/ && git -C /e/app log --oneline -20 2>&1 && git -C /e/app remote -v 2>&1', "fatal: your current branch 'main' does not have any commits yet", 128)
+      .assistant('The repository is empty because nothing was committed yet, so I will start from scratch.')
+      .bash('git -C /e/app log --oneline -20 2>&1 && git -C /e/app remote -v 2>&1', 'abc1234 first commit', 0);
+    expect(errorFixDrafts(viewOf(listed.build()))).toEqual([]);
   });
 
   it('takes a line that only points at a line of a file as no fact, whatever the folder names hold', () => {

@@ -145,6 +145,18 @@ const LOOK_AROUND = new Set([
   // asking git about its history and state: "does not have any commits yet" is the answer
   'git log', 'git status', 'git show', 'git ls-files', 'git rev-parse',
 ]);
+/** `git remote -v`, `git branch -a`: a listing, where `git remote add` or `git branch -D x` acts. */
+const LISTS = new Set(['git remote', 'git branch']);
+const LISTING_FLAGS = new Set(['-v', '-vv', '--verbose', '-a', '--all', '-r', '--remotes', '--list', '--show-current']);
+
+/** Whether a simple command of a failed call only looks around (its failure answered "not there"). */
+function looksAround(simple: string, fam: string): boolean {
+  if (!fam || fam === 'cd' || LOOK_AROUND.has(fam)) return true;
+  if (!LISTS.has(fam)) return false;
+  const args = tokens(simple);
+  const after = args.slice(args.indexOf(fam.slice(4)) + 1);
+  return after.every((a) => LISTING_FLAGS.has(a) || /^\d*>/.test(a));
+}
 
 /** `2>/dev/null`, `2>&-`, `&>/dev/null`: the command's error messages go nowhere. */
 const DISCARDS_STDERR = /(?:\b2|&)>\s*\/dev\/null\b|\b2>&-/;
@@ -241,7 +253,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not
     // there": its output is the answer, not a failure with a fix
-    if (s.families.every((f) => !f || f === 'cd' || LOOK_AROUND.has(f))) continue;
+    if (s.families.every((f, i) => looksAround(s.simple[i]!, f))) continue;
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.

@@ -455,13 +455,13 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const removed = report.source === 'closing' ? removedAfter(view, report.event) : '';
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
       const d = compactDraft(report, facts, changed, removed);
-      if (d) summaries.push(d);
+      if (d && namesPlace(d)) summaries.push(d);
       continue;
     }
     const scored = report.sections
       .filter((s) => !contested || FINDING_SECTION.test(context(s)))
       .map((s) => sectionDraft(view, s, report, facts, changed, removed))
-      .filter((s): s is Scored => s !== undefined)
+      .filter((s): s is Scored => s !== undefined && namesPlace(s.draft))
       .sort((a, b) => b.score - a.score);
     const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
     drafts.push(...scored.slice(0, keep).map((s) => s.draft));
@@ -469,18 +469,19 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   // Turn summaries repeat each other across a long session: keep the most concrete few.
   const maxSummaries = Math.max(2, Math.floor(view.prompts.length / 4));
   const best = [...summaries].sort((a, b) => b.score - a.score || a.event - b.event).slice(0, maxSummaries);
-  return [...drafts, ...summaries.filter((d) => best.includes(d))].filter((d) => namesPlace(`${d.title} ${d.text}`));
+  return [...drafts, ...summaries.filter((d) => best.includes(d))];
 }
 
 /** A path (`src/lib/`, `prisma/schema.prisma`), a file name with an extension (`build.js`; not
  * "e.g.", not a capitalised framework name such as Next.js), or a command to run (`npm run ci`). */
 const PLACE = /`(?:sudo |npx )?[a-z][\w.-]*(?: +-{0,2}[\w.:=/-]+)+`|`[^`\s]*\w\/[^`\s]*`|(?<![\w/])(?:[\w.-]+\/)+[\w.-]*\.[A-Za-z]\w{0,5}\b|\b(?!e\.g\b|i\.e\b)[\w-]+\.(?!js\b)[a-z][a-z0-9]{0,5}\b|\b[a-z][\w-]*\.js\b/;
 
-/** A fact about the repository says where it holds or how to act on it: a report line that
- * names no file, folder or command is about the conversation (progress, advice, a finding of the moment), and reviewers rejected
- * such lines far more often than any other. */
-export function namesPlace(text: string): boolean {
-  return PLACE.test(text);
+/** A fact about the repository says where it holds or how to act on it: a report section that
+ * names no file, folder or command is about the conversation (progress, advice, a finding of the
+ * moment); reviewers accepted none of 18 such items. Asked before the best are chosen, so such a
+ * section takes no place of one that names where it holds. */
+export function namesPlace(d: { title: string; text: string }): boolean {
+  return PLACE.test(d.title) || PLACE.test(d.text);
 }
 
 export const reportFacts: RuleExtractor = ruleExtractor('report-fact', reportFactDrafts);
