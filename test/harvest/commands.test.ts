@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { family, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { family, isReadOnly, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
 
 describe('simple commands of a command line', () => {
   it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
@@ -31,5 +31,14 @@ describe('simple commands of a command line', () => {
     // a POSIX path keeps its file name whole
     expect(program('./render.py x')).toBe('render.py');
     expect(family('/usr/bin/git status')).toBe('git status');
+  });
+});
+
+describe('commands that only look', () => {
+  it('include a script runner given no script, which lists the scripts, and not one given a script', () => {
+    expect(isReadOnly(family('npm run'))).toBe(true);
+    expect(isReadOnly(family('yarn run'))).toBe(true);
+    expect(isReadOnly(family('npm run dev'))).toBe(false);
+    expect(isReadOnly(family('npm install'))).toBe(false);
   });
 });

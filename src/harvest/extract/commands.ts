@@ -201,6 +201,8 @@ const READ_ONLY = new Set([
   'git fetch',
   // package managers asked about a package, installing nothing
   'npm view', 'npm info', 'npm ls', 'npm list', 'npm outdated', 'pip show', 'pip list', 'pip freeze', 'yarn info', 'pnpm ls',
+  // a script runner given no script lists the scripts (`npm run`; `npm run dev` is `npm run dev`)
+  'npm run', 'pnpm run', 'yarn run',
   'ps', 'lsof', 'netstat', 'ss', 'id', 'uname', 'hostname',
 ]);
 

@@ -7,7 +7,9 @@ import { TextCache } from './text-cache.js';
 import { emptyList } from '../../core/elements-kind.js';
 import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
 
-const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s/;
+/** A shell's prompt, with the command typed after it: `user@host dir % cmd`, `$ cmd`, and
+ * PowerShell's `PS C:\work> cmd` (a terminal that replays its screen shows several). */
+const PROMPT_LINE = /^\S+@\S+ .*[%$#]\s|^[❯$>]\s|^PS (?:[A-Za-z]:)?[\\/][^>]*>/;
 const EXCEPTION_LINE = /^\s*(?:[\w.]*(?:Error|Exception)|Traceback|panic|SyntaxWarning|DeprecationWarning)\b.*?:/;
 /** Words after "error" that make it a heading naming errors ("Error messages: …", "Error
  * handling:" in a spec or a report), not an error. */

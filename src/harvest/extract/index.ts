@@ -17,6 +17,7 @@ import { missingFiles } from './rules/missing-files.js';
 import { openQuestions } from './rules/open-questions.js';
 import { outputNoise } from './rules/output-noise.js';
 import { oversizedOutput } from './rules/oversized-output.js';
+import { powershell } from './rules/powershell.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -34,6 +35,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   errorFix,
   checkFindings,
   toolQuirks,
+  powershell,
   aiderNotices,
   outputNoise,
   oversizedOutput,

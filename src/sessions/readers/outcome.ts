@@ -27,6 +27,10 @@ export const FAILURE_LINE = new RegExp(
     String.raw`failed with exit code [1-9]`,
     // bundlers and frameworks: "Failed to compile.", "> Build failed because of webpack errors"
     String.raw`^\s*(?:>\s*)?(?:Failed to compile|Build failed)\b`,
+    // Windows PowerShell's error record, whatever its language ("+ FullyQualifiedErrorId :
+    // InvalidEndOfLine"); not a native program's stderr line it wraps as NativeCommandError,
+    // which git and npm write on success too
+    String.raw`^\s*\+\s*FullyQualifiedErrorId\s*:\s*(?!NativeCommandError\b)\w`,
   ].join('|'),
   'm',
 );
@@ -73,6 +77,7 @@ export function looksFailed(output: string, command?: string): boolean {
     const words = new Set(command.split(/[\s;&|()]+/).map((w) => w.replace(/^.*\//, '')));
     output = output.replace(SHELL_MISSING, (line, name: string) => (words.has(name) ? line : ''));
   }
+  if (command !== undefined && output.includes('FullyQualifiedErrorId')) output = withoutOthersRecords(output, command);
   if (!FAILURE_HINT.test(output)) return false;
   // the literal checks rule out most outputs faster than the multiline regex can
   for (const lit of FAILURE_LITERALS) if (output.includes(lit)) return FAILURE_LINE.test(output);
@@ -80,6 +85,25 @@ export function looksFailed(output: string, command?: string): boolean {
   // print "0 failed" when all pass, so many outputs get this far, and the whole regex (thirteen
   // alternatives tried at every character) was a seventh of reading the 1 GB corpus's Aider part.
   return statesFailedCount(output);
+}
+
+/**
+ * The output without the id lines of PowerShell error records about another command line. A
+ * record echoes the line it failed on (`+ curl -I https://…`, then `+ ~~~~`) above its id line,
+ * and Cursor's PowerShell terminal replays earlier output with a later command's: a record whose
+ * echoed line starts with a program this command line does not run is an earlier command's.
+ */
+function withoutOthersRecords(output: string, command: string): string {
+  const words = new Set(command.toLowerCase().split(/[\s;&|()]+/));
+  let echoed: string | undefined;
+  return output
+    .split('\n')
+    .filter((line) => {
+      const echo = /^\+ (?![~\s])(\S+)/.exec(line);
+      if (echo) echoed = echo[1]!.toLowerCase();
+      return !(echoed !== undefined && !words.has(echoed) && /^\s*\+\s*FullyQualifiedErrorId\b/.test(line));
+    })
+    .join('\n');
 }
 
 function isWordChar(c: number): boolean {

@@ -14,10 +14,14 @@ import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
+import { powershellSlip } from './powershell.js';
 
-export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal';
+export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell';
 
-const MISSING_COMMAND = /command not found: ([\w.+-]*[a-zA-Z][\w.+-]*)|(?:^|[\s:])([\w.+-]*[a-zA-Z][\w.+-]*): (?:command )?not found\b|'([\w.+-]+)' is not recognized as an internal/m;
+/** A shell saying a program is missing: bash and zsh, cmd.exe ("is not recognized as an
+ * internal or external command"), and PowerShell by its error record's category line, which it
+ * does not translate (`(go:String) [], CommandNotFoundException`), or in PowerShell 7's English. */
+const MISSING_COMMAND = /command not found: ([\w.+-]*[a-zA-Z][\w.+-]*)|(?:^|[\s:])([\w.+-]*[a-zA-Z][\w.+-]*): (?:command )?not found\b|'([\w.+-]+)' is not recognized as an internal|\(([\w.+-]+):String\)\s*\[\],\s*CommandNotFoundException|The term '([\w.+-]+)' is not recognized as (?:the|a) name/m;
 const MISSING_MODULE = /No module named '?([\w.]+)'?|Cannot find module '([^']+)'|ModuleNotFoundError: No module named '([\w.]+)'/;
 const PERMISSION = /permission denied|EACCES|operation not permitted/i;
 /** The sandbox itself refusing or failing to start the command (`windows sandbox: runner error:
@@ -28,7 +32,7 @@ const PATH_PROBLEM = /does not exist|no such file|not found|ENOENT|is a director
 /** MISSING_COMMAND and MISSING_MODULE, after a cheap search for a literal every match contains
  * (most outputs have none, and the regexes would scan all of them). */
 function showsMissingCommand(out: string): boolean {
-  return (out.includes('not found') || out.includes('is not recognized as an internal')) && MISSING_COMMAND.test(out);
+  return (out.includes('not found') || out.includes('is not recognized as') || out.includes('CommandNotFoundException')) && MISSING_COMMAND.test(out);
 }
 export function showsMissingModule(out: string): boolean {
   return (out.includes('No module named') || out.includes('Cannot find module')) && MISSING_MODULE.test(out);
@@ -41,7 +45,7 @@ export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 function missingName(s: Step): string | undefined {
   if (s.command === undefined) return undefined;
   for (const m of s.output.matchAll(MISSING_ANYWHERE)) {
-    const missing = m[1] ?? m[2] ?? m[3];
+    const missing = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5];
     if (missing !== undefined && runsProgram(s.command, missing)) return missing;
   }
   return undefined;
@@ -62,7 +66,7 @@ function runsProgram(command: string, name: string): boolean {
 export function strayMissingCommand(err: string, command: string): boolean {
   if (PASTE_MARK.test(err) && /not found|not recognized/i.test(err)) return true;
   const m = MISSING_COMMAND.exec(err);
-  const missing = m?.[1] ?? m?.[2] ?? m?.[3];
+  const missing = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? m?.[5];
   return missing !== undefined && !runsProgram(command, missing);
 }
 
@@ -151,6 +155,8 @@ const quirkOfFailure = perObject(quirkKindOf);
 
 function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
+  // what PowerShell rejects of a POSIX shell's forms is its own rule's (powershell.ts)
+  if (powershellSlip(s) !== undefined) return 'powershell';
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
@@ -175,10 +181,19 @@ function replacementFor(view: SessionView, failed: Step, missing: string): Step 
   );
 }
 
+/** The line saying `missing` is missing. PowerShell's may be translated and follows its prompt
+ * line: its English form, or the record's untranslated category, says it in any language. */
+function missingError(output: string): string {
+  if (!output.includes('CommandNotFoundException')) return errorLine(output, 120);
+  return (PS_NOT_RECOGNIZED.exec(output) ?? PS_NOT_FOUND.exec(output))?.[0] ?? errorLine(output, 120);
+}
+const PS_NOT_RECOGNIZED = /The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet/;
+const PS_NOT_FOUND = /\([\w.+-]+:String\)\s*\[\],\s*CommandNotFoundException/;
+
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
-  const err = errorLine(s.output, 120);
+  const err = missingError(s.output);
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
   const instead = replacementFor(view, s, missing);
   const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';

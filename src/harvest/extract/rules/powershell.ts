@@ -1,0 +1,275 @@
+/**
+ * PowerShell quirks: a command written for a POSIX shell that the session's shell, Windows
+ * PowerShell, rejects (`&&`, `<`, `NAME=value cmd`, `rm -rf`, `grep`). Every later session on
+ * such a machine meets the same wall, so the item says what the shell rejected, the PowerShell
+ * form, and what worked in the session when it shows that.
+ *
+ * PowerShell translates its messages ("标记“&&”不是此版本中的有效语句分隔符。") but not the
+ * error record's id line (`+ FullyQualifiedErrorId : InvalidEndOfLine`) nor its category line
+ * (`+ CategoryInfo : ObjectNotFound: (grep:String) [], CommandNotFoundException`): the rule
+ * reads those, and PowerShell 7's English one-line form ("rm: A parameter cannot be found that
+ * matches parameter name 'rf'.").
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { MAX_TEXT, ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { simpleCommands, tokens } from '../commands.js';
+import { clip, code } from '../text.js';
+import type { SessionView, Step } from '../view.js';
+
+/** What PowerShell rejected in a command, read from its error record. */
+export type PowerShellSlip =
+  | { kind: 'chain'; operator: '&&' | '||' }
+  | { kind: 'redirect' }
+  | { kind: 'env-prefix'; assignment: string }
+  | { kind: 'builtin'; name: 'export' | 'source' }
+  | { kind: 'posix-tool'; name: string }
+  | { kind: 'flag'; alias: string; cmdlet: string; flag: string }
+  | { kind: 'web-alias'; alias: string };
+
+const ERROR_ID = /^\s*\+\s*FullyQualifiedErrorId\s*:\s*([\w.-]+)(?:,([\w.-]+))?/m;
+/** The object of a CommandNotFoundException: `(grep:String) [], CommandNotFoundException`. */
+const NOT_FOUND_TERM = /\(([^():\s]+):String\)\s*\[\],\s*CommandNotFoundException/;
+/** PowerShell 7's concise view, which names the error in English and shows no record. */
+const PS7_NOT_RECOGNIZED = /The term '([^']+)' is not recognized as (?:the|a) name of a cmdlet/;
+const PS7_NO_PARAMETER = /^([\w-]+): A parameter cannot be found that matches parameter name '([\w-]+)'/m;
+/** A URL's scheme read as a drive (`(https:String) [Invoke-WebRequest], DriveNotFoundException`):
+ * Windows PowerShell's `curl` and `wget` are Invoke-WebRequest, which took curl's options for its
+ * own and the URL for a path. */
+const URL_AS_DRIVE = /\((?:https?|ftp):String\)\s*\[Invoke-WebRequest\]/;
+
+/** POSIX tools Windows has no program of, with the PowerShell cmdlet that does their work. */
+const POSIX_TOOLS = new Map<string, string>([
+  ['grep', 'Select-String'],
+  ['head', 'Select-Object -First <n>'],
+  ['tail', 'Get-Content -Tail <n>'],
+  ['touch', 'New-Item -ItemType File'],
+  ['which', 'Get-Command'],
+  ['wc', 'Measure-Object -Line'],
+  ['sed', '(Get-Content <file>) -replace'],
+  ['awk', 'ForEach-Object'],
+  ['less', 'Get-Content'],
+  ['xargs', 'ForEach-Object'],
+]);
+
+/** A cmdlet's usual form for what a POSIX flag asked for, where PowerShell's alias takes the
+ * POSIX name but not its flags. */
+const CMDLET_FORM = new Map<string, (args: string) => string>([
+  ['Remove-Item', (a) => `Remove-Item -Recurse -Force ${a}`],
+  ['Copy-Item', (a) => `Copy-Item -Recurse ${a}`],
+  ['Get-ChildItem', (a) => `Get-ChildItem -Force ${a}`],
+  ['New-Item', (a) => `New-Item -ItemType Directory -Force ${a}`],
+  ['Invoke-WebRequest', () => 'curl.exe with the same arguments'],
+]);
+
+/** `RemoveItemCommand` → `Remove-Item`: the cmdlet an error id names by its class. */
+function cmdletOfClass(name: string): string | undefined {
+  const m = /(?:^|\.)([A-Z][a-z]+)([A-Z]\w*?)Command$/.exec(name);
+  return m ? `${m[1]}-${m[2]}` : undefined;
+}
+
+/** The simple command of `command` that runs `name`, if one does. */
+function segmentRunning(command: string, name: string): string | undefined {
+  return simpleCommands(command).find((s) => tokens(s)[0]?.toLowerCase() === name.toLowerCase());
+}
+
+/** What PowerShell rejected in the step's command, when its output shows that. */
+export function powershellSlip(s: Step): PowerShellSlip | undefined {
+  const command = s.command;
+  if (command === undefined || !/FullyQualifiedErrorId|is not recognized as|A parameter cannot be found/.test(s.output)) return undefined;
+  const out = s.output;
+  const id = ERROR_ID.exec(out);
+  const ps7 = PS7_NO_PARAMETER.exec(out);
+  if (id?.[1] === 'InvalidEndOfLine') {
+    const operator = command.includes('&&') ? '&&' : command.includes('||') ? '||' : undefined;
+    return operator ? { kind: 'chain', operator } : undefined;
+  }
+  if (id?.[1] === 'RedirectionNotSupported') return /\s<\s*\S/.test(command) ? { kind: 'redirect' } : undefined;
+  if (id?.[1] === 'DriveNotFound' && URL_AS_DRIVE.test(out)) {
+    const alias = ['curl', 'wget'].find((name) => segmentRunning(command, name) !== undefined);
+    return alias ? { kind: 'web-alias', alias } : undefined;
+  }
+  if (id?.[1] === 'NamedParameterNotFound' || ps7) {
+    const cmdlet = ps7 ? undefined : cmdletOfClass(id?.[2] ?? '');
+    return flagSlip(command, ps7?.[1], cmdlet, ps7?.[2]);
+  }
+  const term = NOT_FOUND_TERM.exec(out)?.[1] ?? PS7_NOT_RECOGNIZED.exec(out)?.[1];
+  if (term === undefined) return undefined;
+  // the shell read a whole word of the command line as the name: only a name the line runs counts
+  const simples = simpleCommands(command);
+  if (/^[A-Za-z_]\w*=/.test(term) && simples.some((x) => x.trimStart().startsWith(term))) return { kind: 'env-prefix', assignment: term };
+  const runs = simples.some((x) => x.trimStart().split(/\s+/)[0] === term);
+  if (!runs) return undefined;
+  if (term === 'export' || term === 'source') return { kind: 'builtin', name: term };
+  if (POSIX_TOOLS.has(term)) return { kind: 'posix-tool', name: term };
+  return undefined;
+}
+
+/** `rm -rf dist` refused by Remove-Item: the alias the line typed, the cmdlet, the flag. */
+function flagSlip(command: string, alias: string | undefined, cmdlet: string | undefined, flag: string | undefined): PowerShellSlip | undefined {
+  for (const simple of simpleCommands(command)) {
+    const words = simple.trim().split(/\s+/);
+    const name = words[0]!;
+    if (alias !== undefined && name.toLowerCase() !== alias.toLowerCase()) continue;
+    // a cmdlet typed by its own name is no POSIX habit
+    if (name.includes('-')) continue;
+    const typed = words.find((w) => /^-{1,2}[A-Za-z]/.test(w) && (flag === undefined || w.replace(/^-+/, '') === flag));
+    if (typed === undefined) continue;
+    return { kind: 'flag', alias: name, cmdlet: cmdlet ?? alias ?? name, flag: typed };
+  }
+  return undefined;
+}
+
+/** A later command that worked in place of the rejected one: the PowerShell form of it, or
+ * (for a chain) its parts run one by one. */
+function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string | undefined {
+  const later = view.steps.slice(s.pos + 1, s.pos + 7).filter((x) => x.command !== undefined && !x.failed && !x.rejected && powershellSlip(x) === undefined);
+  switch (slip.kind) {
+    case 'chain': {
+      // the parts the operator joined, each with its own pipes (`netstat -ano | findstr :8080`)
+      const parts = s.command!.split(slip.operator).map((p) => p.trim());
+      const joined = later.find((x) => x.command!.includes(';') && parts.some((p) => x.command!.includes(p)));
+      if (joined) return `${code(clip(joined.command!, 80))} worked.`;
+      const alone = parts.filter((p) => later.some((x) => x.command!.trim() === p));
+      return alone.length >= 2 ? `Running ${alone.map((p) => code(clip(p, 40))).join(' and then ')} separately worked.` : undefined;
+    }
+    case 'env-prefix':
+    case 'builtin': {
+      const set = later.find((x) => /\$env:\w+\s*=/.test(x.command!) || (slip.kind === 'builtin' && slip.name === 'source' && /activate(?:\.ps1)?\b/i.test(x.command!)));
+      return set ? `${code(clip(set.command!, 80))} worked.` : undefined;
+    }
+    case 'posix-tool':
+    case 'flag':
+    case 'web-alias':
+    case 'redirect': {
+      const name = slip.kind === 'flag' || slip.kind === 'web-alias' ? slip.alias : slip.kind === 'posix-tool' ? slip.name : undefined;
+      const other = later.find((x) => (name === undefined || !tokens(x.main).includes(name)) && sharesArgument(s.command!, x.command!));
+      return other ? `${code(clip(other.command!, 80))} worked instead.` : undefined;
+    }
+  }
+}
+
+/** Whether two command lines share an argument that is no option (`dist` of `rm -rf dist` and
+ * `Remove-Item -Recurse -Force dist`), slashes either way. */
+function sharesArgument(a: string, b: string): boolean {
+  const args = (c: string): Set<string> =>
+    new Set(simpleCommands(c).flatMap((x) => tokens(x).slice(1).filter((t) => !t.startsWith('-') && t.length > 2).map((t) => t.replace(/\\/g, '/'))));
+  const inB = args(b);
+  return [...args(a)].some((w) => inB.has(w));
+}
+
+const SHELL = 'The shell here is Windows PowerShell';
+
+/** The item's title and its statement, without the session's evidence. */
+function statement(slip: PowerShellSlip, command: string): { title: string; text: string } {
+  const failed = code(clip(command, 60));
+  switch (slip.kind) {
+    case 'chain':
+      return {
+        title: `PowerShell does not chain commands with ${slip.operator}`,
+        text:
+          `The shell here, Windows PowerShell before 7, has no ${code(slip.operator)} between commands: ${failed} failed with a parser error (\`InvalidEndOfLine\`) and ran nothing. ` +
+          (slip.operator === '&&'
+            ? 'Use `;` to go on in any case, or `if ($?) { … }` to go on only after a success.'
+            : 'Use `if (-not $?) { … }` to go on only after a failure.'),
+      };
+    case 'redirect':
+      return {
+        title: 'PowerShell has no < input redirection',
+        text: `${SHELL}, which has no ${code('<')} input redirection: ${failed} failed with a parser error (\`RedirectionNotSupported\`). Pipe the file in (\`Get-Content <file> | <command>\`) or run the line through \`cmd /c "…"\`.`,
+      };
+    case 'env-prefix': {
+      const [name, ...value] = slip.assignment.split('=');
+      const rest = simpleCommands(command).find((x) => x.trimStart().startsWith(slip.assignment))?.trim().slice(slip.assignment.length).trim() ?? '';
+      const form = `$env:${name} = '${value.join('=').replace(/^["']|["']$/g, '')}'${rest ? `; ${rest}` : ''}`;
+      return {
+        title: 'PowerShell does not take NAME=value before a command',
+        text: `${SHELL}, which reads ${code(slip.assignment)} in ${failed} as the name of a command (\`CommandNotFoundException\`), not as a variable for it. Set the variable first: ${code(clip(form, 90))}.`,
+      };
+    }
+    case 'builtin':
+      return slip.name === 'export'
+        ? {
+            title: 'PowerShell has no export',
+            text: `${SHELL}, where ${code('export')} (a POSIX shell builtin) is no command: ${failed} failed (\`CommandNotFoundException\`). Set a variable with \`$env:NAME = 'value'\`.`,
+          }
+        : {
+            title: 'PowerShell has no source',
+            text: `${SHELL}, where ${code('source')} (a POSIX shell builtin) is no command: ${failed} failed (\`CommandNotFoundException\`). Run a PowerShell script in the current scope with \`. <script>.ps1\`; a Python virtualenv is activated with \`<venv>\\Scripts\\Activate.ps1\`.`,
+          };
+    case 'posix-tool':
+      return {
+        title: `PowerShell has no ${slip.name}`,
+        text: `${SHELL}, which has no ${code(slip.name)}: ${failed} failed (\`CommandNotFoundException\`). Its PowerShell counterpart is ${code(POSIX_TOOLS.get(slip.name)!)}.`,
+      };
+    case 'web-alias':
+      return {
+        title: `PowerShell's ${slip.alias} is Invoke-WebRequest`,
+        text: `${SHELL}, where ${code(slip.alias)} is PowerShell's \`Invoke-WebRequest\`, which does not take ${code(slip.alias)}'s options: ${failed} failed (\`DriveNotFound\`: the URL read as a path). Call ${code(`${slip.alias}.exe`)} with the same arguments, or use \`Invoke-WebRequest -Uri <url>\`.`,
+      };
+    case 'flag': {
+      const args = segmentRunning(command, slip.alias)
+        ?.trim()
+        .split(/\s+/)
+        .slice(1)
+        .filter((w) => !w.startsWith('-'))
+        .join(' ');
+      const form = CMDLET_FORM.get(slip.cmdlet)?.(args ?? '').trim();
+      const alias = slip.alias.toLowerCase() === slip.cmdlet.toLowerCase() ? code(slip.alias) : `${code(slip.alias)} is PowerShell's ${code(slip.cmdlet)}, which`;
+      return {
+        title: `PowerShell's ${slip.alias} takes no ${slip.flag}`,
+        text: `${SHELL}, where ${alias} has no ${code(slip.flag)} parameter: ${failed} failed (\`NamedParameterNotFound\`).${form ? ` Use ${form.includes(' ') && !form.startsWith('curl.exe') ? code(form) : form}.` : ''}`,
+      };
+    }
+  }
+}
+
+/** A key per kind of slip: one item a session for each thing PowerShell rejected. */
+function keyOf(slip: PowerShellSlip): string {
+  switch (slip.kind) {
+    case 'chain':
+      return `chain ${slip.operator}`;
+    case 'flag':
+      return `flag ${slip.cmdlet} ${slip.flag}`;
+    case 'web-alias':
+      return `web-alias ${slip.alias}`;
+    case 'posix-tool':
+    case 'builtin':
+      return `${slip.kind} ${slip.name}`;
+    default:
+      return slip.kind;
+  }
+}
+
+export function powershellDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const seen = new Set<string>();
+  for (const s of view.steps) {
+    if (s.rejected) continue;
+    const slip = powershellSlip(s);
+    if (!slip || seen.has(keyOf(slip))) continue;
+    seen.add(keyOf(slip));
+    const { title, text } = statement(slip, s.command!);
+    const said = workedInstead(view, s, slip);
+    // what worked is the item's evidence: said whole, or the item claims no more than the shell's rule
+    const worked = said !== undefined && text.length + said.length < MAX_TEXT ? said : undefined;
+    // the form the item advises, run as advised: "Use `x`; it worked", not the command twice
+    const advised = worked !== undefined && text.endsWith(`Use ${worked.replace(/ worked(?: instead)?\.$/, '')}.`);
+    drafts.push({
+      category: 'tool-quirk',
+      // the machine's shell, whatever the repository: true of every repo on this machine
+      scope: 'global',
+      title,
+      text: advised ? `${text.slice(0, -1)}; it worked in this session.` : worked ? `${text} ${worked}` : text,
+      confidence: worked ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: ['powershell', 'windows', s.call.name],
+      quotes: [s.command!],
+      rule: 'powershell',
+      signature: `powershell ${keyOf(slip)}`,
+      score: worked ? 9 : 7,
+    });
+  }
+  return drafts;
+}
+
+export const powershell: RuleExtractor = ruleExtractor('powershell', powershellDrafts);

@@ -1,0 +1,116 @@
+/**
+ * A POSIX shell's form that Windows PowerShell rejects (`&&`, `NAME=value cmd`, `rm -rf`, `grep`)
+ * is one tool quirk of the machine, read from PowerShell's error record in whatever language it
+ * printed its message, with what worked in the session.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { powershellDrafts } from '../../src/harvest/extract/rules/powershell.js';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { readSessions } from '../../src/sessions/read.js';
+import { looksFailed } from '../../src/sessions/readers/outcome.js';
+import { SessionBuilder } from './extract-session.js';
+
+const EXPORT = join(import.meta.dirname, '..', '..', 'test_sessions', 'specstory', 'ledger-win', '.specstory', 'history', '2025-08-14_09-30-start-the-dev-server.md');
+
+/** PowerShell 5.1's error record for a command it could not find, as it prints it in English. */
+function notFound(name: string, line: string): string {
+  return [
+    `PS C:\\work\\shop> ${line}`,
+    `${name} : The term '${name}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the`,
+    'spelling of the name, or if a path was included, verify that the path is correct and try again.',
+    'At line:1 char:1',
+    `+ ${line}`,
+    '+ ~~~~',
+    `    + CategoryInfo          : ObjectNotFound: (${name}:String) [], CommandNotFoundException`,
+    '    + FullyQualifiedErrorId : CommandNotFoundException',
+  ].join('\n');
+}
+
+describe('PowerShell quirks', () => {
+  it('come from a SpecStory export whose PowerShell printed its errors in Chinese, with what then worked', async () => {
+    const [session] = (await readSessions([EXPORT])).sessions;
+    const items = extractSession(session!);
+    const texts = items.map((i) => i.text);
+    expect(texts).toContain(
+      'The shell here, Windows PowerShell before 7, has no `&&` between commands: `cd web && npm install` failed with a parser error (`InvalidEndOfLine`) and ran nothing. Use `;` to go on in any case, or `if ($?) { … }` to go on only after a success. Running `cd web` and then `npm install` separately worked.',
+    );
+    expect(texts).toContain(
+      "The shell here is Windows PowerShell, where `rm` is PowerShell's `Remove-Item`, which has no `-rf` parameter: `rm -rf dist` failed (`NamedParameterNotFound`). Use `Remove-Item -Recurse -Force dist`; it worked in this session.",
+    );
+    expect(items.every((i) => i.category === 'tool-quirk' && i.scope === 'global' && i.confidence === 0.9)).toBe(true);
+    // the same failures are no error → fix pitfalls, and git's progress on stderr is no failure
+    expect(errorFixDrafts(viewOf(session!))).toEqual([]);
+    expect(items).toHaveLength(2);
+  });
+
+  it('a native program writing to stderr (NativeCommandError) is no failure; a refused command is', () => {
+    const pushed = 'git : To github.com:example/ledger.git\n    + CategoryInfo          : NotSpecified: (To github.com:example/ledger.git:String) [], RemoteException\n    + FullyQualifiedErrorId : NativeCommandError\n   4c1d2e7..9a8b7c6  main -> main';
+    expect(looksFailed(pushed, 'git push')).toBe(false);
+    expect(looksFailed(notFound('grep', 'grep -r TODO src'), 'grep -r TODO src')).toBe(true);
+  });
+
+  it("curl is Invoke-WebRequest, told once, with what worked; a terminal replaying that record under a later command fails nothing", () => {
+    const record = [
+      'PS C:\\work\\site> curl -I https://example.org/index.json',
+      "curl : Cannot find drive. A drive with the name 'https' does not exist.",
+      'At line:1 char:1',
+      '+ curl -I https://example.org/index.json',
+      '+ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+      '    + CategoryInfo          : ObjectNotFound: (https:String) [Invoke-WebRequest], DriveNotFoundException',
+      '    + FullyQualifiedErrorId : DriveNotFound,Microsoft.PowerShell.Commands.InvokeWebRequestCommand',
+    ].join('\n');
+    const head = 'Invoke-WebRequest -Uri https://example.org/index.json -Method Head';
+    const replayed = `${record}\nPS C:\\work\\site> ${head}\n\nStatusCode        : 200`;
+    expect(looksFailed(record, 'curl -I https://example.org/index.json')).toBe(true);
+    expect(looksFailed(replayed, head)).toBe(false);
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'curl -I https://example.org/index.json' }, record, { isError: true })
+      .tool('run_terminal_cmd', { command: head }, replayed, { exitCode: 0 });
+    expect(powershellDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
+      "The shell here is Windows PowerShell, where `curl` is PowerShell's `Invoke-WebRequest`, which does not take `curl`'s options: `curl -I https://example.org/index.json` failed (`DriveNotFound`: the URL read as a path). Call `curl.exe` with the same arguments, or use `Invoke-WebRequest -Uri <url>`. `Invoke-WebRequest -Uri https://example.org/index.json -Method Head` worked instead.",
+    ]);
+  });
+
+  it('a NAME=value prefix is told as the $env: assignment that sets it', () => {
+    const b = new SessionBuilder().tool('run_terminal_cmd', { command: 'NODE_ENV=test npm test' }, notFound('NODE_ENV=test', 'NODE_ENV=test npm test'), { exitCode: 1 });
+    const [d] = powershellDrafts(viewOf(b.build()));
+    expect(d?.text).toBe(
+      "The shell here is Windows PowerShell, which reads `NODE_ENV=test` in `NODE_ENV=test npm test` as the name of a command (`CommandNotFoundException`), not as a variable for it. Set the variable first: `$env:NODE_ENV = 'test'; npm test`.",
+    );
+    expect(d?.confidence).toBe(0.7);
+  });
+
+  it('grep is told with its PowerShell counterpart and what replaced it, once, and not also as a missing program', () => {
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'grep -rn TODO src/app.ts' }, notFound('grep', 'grep -rn TODO src/app.ts'), { exitCode: 1 })
+      .tool('run_terminal_cmd', { command: 'Select-String -Pattern TODO -Path src/app.ts' }, 'src\\app.ts:12:// TODO: retry', { exitCode: 0 })
+      .tool('run_terminal_cmd', { command: 'grep -n FIXME src/app.ts' }, notFound('grep', 'grep -n FIXME src/app.ts'), { exitCode: 1 });
+    const view = viewOf(b.build());
+    const drafts = powershellDrafts(view);
+    expect(drafts.map((d) => d.text)).toEqual([
+      'The shell here is Windows PowerShell, which has no `grep`: `grep -rn TODO src/app.ts` failed (`CommandNotFoundException`). Its PowerShell counterpart is `Select-String`. `Select-String -Pattern TODO -Path src/app.ts` worked instead.',
+    ]);
+    expect(toolQuirkDrafts(view)).toEqual([]);
+    expect(errorFixDrafts(view)).toEqual([]);
+  });
+
+  it('a program missing under PowerShell is a missing program, told by PowerShell’s words, not its prompt line', () => {
+    const b = new SessionBuilder().tool('run_terminal_cmd', { command: 'go build ./...' }, notFound('go', 'go build ./...'), { exitCode: 1 });
+    const view = viewOf(b.build());
+    expect(powershellDrafts(view)).toEqual([]);
+    expect(toolQuirkDrafts(view).map((d) => d.text)).toEqual([
+      "`go` is not installed on this machine (`The term 'go' is not recognized as the name of a cmdlet`, exit 1) when running `go build ./...`.",
+    ]);
+  });
+
+  it('a record about a name the command line never ran, or && the line never held, gives nothing', () => {
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'npm test' }, notFound('dump_state', 'dump_state'), { exitCode: 1 })
+      .tool('run_terminal_cmd', { command: 'npm run lint' }, 'At line:1 char:5\n    + FullyQualifiedErrorId : InvalidEndOfLine', { exitCode: 1 });
+    expect(powershellDrafts(viewOf(b.build()))).toEqual([]);
+  });
+});
