@@ -70,7 +70,9 @@ describe('the search structure built on a worker thread', () => {
     for (const copy of ['a', 'b', 'c']) cpSync(join(PROJECT_ROOT, 'test_sessions'), join(t, copy), { recursive: true });
     const res = runCli(['harvest', t, '--workers', '2'], { cwd: root });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/from 75 file\(s\)/); // enough to build it on the worker (64)
+    // enough files to build it on the worker (64)
+    const files = Number(/from (\d+) file\(s\)/.exec(res.stderr)?.[1]);
+    expect(files).toBeGreaterThanOrEqual(64);
     expect(res.stderr).not.toContain('search cache was not rebuilt');
     const built = readFileSync(join(root, STRUCTURE_FILE));
     expect(built).toEqual(await freshStructure(root));

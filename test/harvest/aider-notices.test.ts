@@ -124,10 +124,12 @@ describe('aider notices', () => {
     for (const name of ['docs/flow.md', 'flow.md', 'Makefile']) expect(await notices(whole(name, name)), name).toEqual([]);
   });
 
-  it("reads /undo's refusal: aider undoes only the commits it made in this chat session", async () => {
+  it("reads /undo's refusal: what aider answers, and a way back that keeps the work", async () => {
     const [item] = await notices(`${launch('')}#### /undo  \n> The last commit was not made by aider in this chat session.  \n> You could try \`/git reset --hard HEAD^\` but be aware that this is a destructive command!  \n`);
     expect(item!.scope).toBe('agent');
-    expect(item!.text).toBe("Aider's `/undo` undoes only a commit aider made in the current chat session: for any other last commit (the user's, or one from an earlier launch) it answers `The last commit was not made by aider in this chat session` and suggests `/git reset --hard HEAD^`, which it warns is destructive.");
+    expect(item!.text).toBe(
+      "Aider's `/undo` undoes only a commit it counts as its own in the current chat session; for any other last commit it answers `The last commit was not made by aider in this chat session` and suggests `/git reset --hard HEAD^`, which it warns is destructive. `/git revert HEAD` undoes the last commit and keeps the history.",
+    );
     expect(await notices(`${launch('')}#### /undo  \n> Removed: e79e29a fix: update main.py  \n> Now at:  b67027a feat: add main.py  \n`)).toEqual([]);
   });
 

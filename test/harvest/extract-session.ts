@@ -62,6 +62,13 @@ export class SessionBuilder {
     });
   }
 
+  /** A tool call the transcript shows no result of (an export that kept no output for it). */
+  unanswered(name: string, input: Record<string, unknown>): this {
+    const callId = `call_${++this.calls}`;
+    const command = typeof input.command === 'string' ? input.command : undefined;
+    return this.push({ kind: 'tool_call', name, input, callId, ...(command ? { command } : {}) });
+  }
+
   /** A shell command through the Bash tool. */
   bash(command: string, output: string, exitCode = 0): this {
     return this.tool('Bash', { command }, exitCode === 0 ? output : `Exit code ${exitCode}\n${output}`, { exitCode });

@@ -110,7 +110,7 @@ const CAUSAL =
   /\b(?:came from|comes from|caused|because|since|due to|caused by|the (?:issue|problem|error|cause|reason|culprit|bug) (?:is|was)|root cause|this means|which means|means that|which is|which are|where|so the|requires?|needs? to|must|instead|rather than|isn't|is not|aren't|doesn't|does not|cannot|can't|already|missing|not (?:installed|available|found|on|tracked)|expects?|returns?|only|never|ignored|conflict|wrong|mismatch|opaque|tuple)\b/i;
 const STRONG_CAUSE = /\b(?:the (?:problem|issue|root cause|cause|bug|culprit) (?:is|was)|root cause|because|caused by|due to|came from|comes from)\b/i;
 /** "Good catch — …", "Ah, …": the explanation starts after the interjection. */
-const INTERJECTION = /^(?:good catch|good point|great|perfect|ok(?:ay)?|right|yes|ah|oh|i see|got it|you'?re right|reproduced|confirmed)\b[!,.:;\s—–-]*/i;
+const INTERJECTION = /^(?:good catch|good point|great|perfect|ok(?:ay)?|right|yes|ah|oh|i see(?: that\b)?|got it|you'?re right|reproduced|confirmed)\b[!,.:;\s—–-]*/i;
 const TRIVIAL = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'error', 'failed', 'line', 'file', 'code', 'exit']);
 
 function errorWords(err: string): Set<string> {

@@ -308,6 +308,17 @@ export function callCommandLine(step: Step): string | undefined {
   return typeof step.call.input.command === 'string' ? step.call.input.command : step.command;
 }
 
+/** An output that is nothing but the shell's prompt (`PS E:\app> `): an export that kept none of
+ * what the command printed. */
+const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s*$/;
+
+/** A command seen to end well: not failed, and the transcript shows how it ended. An export
+ * without exit codes (SpecStory) that kept no output for a command, or only the shell's prompt,
+ * shows nothing of it: a server left running, a command still waiting, or a failure. */
+export function seenToSucceed(step: Step): boolean {
+  return !step.failed && !step.rejected && step.result !== undefined && !PROMPT_ONLY.test(step.output);
+}
+
 /** True when a step changed files. */
 export function isEdit(step: Step): boolean {
   return EDIT_TOOLS.has(step.call.name) || editedFiles(step).length > 0;

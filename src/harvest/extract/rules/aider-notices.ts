@@ -456,8 +456,10 @@ function strayFileDraft(view: SessionView, lines: { line: string; event: number 
 
 const UNDO_REFUSED = /^The last commit was not made by aider in this chat session\.?\s*$/;
 
-/** `/undo` refused: aider undoes only the commits it made in this chat session (not the user's,
- * not those of an earlier launch), and points to a destructive `git reset` instead. */
+/** `/undo` refused: aider undoes only a commit it counts as its own in this chat session, and
+ * points to a destructive `git reset` instead. Which commits it counts differs between versions
+ * (an old one refused its own commit of the same launch after `/clear`): the item says what aider
+ * answers and a way back that keeps the work, not why it refused. */
 function undoDraft(lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => UNDO_REFUSED.test(l.line));
   if (at < 0) return undefined;
@@ -466,8 +468,8 @@ function undoDraft(lines: { line: string; event: number }[]): Draft | undefined 
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: "aider's /undo undoes only its own commits of this chat session",
-    text: `Aider's ${code('/undo')} undoes only a commit aider made in the current chat session: for any other last commit (the user's, or one from an earlier launch) it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}.`,
+    title: "aider's /undo can refuse the last commit",
+    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in the current chat session; for any other last commit it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}. ${code('/git revert HEAD')} undoes the last commit and keeps the history.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'undo'],

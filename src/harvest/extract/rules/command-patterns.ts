@@ -9,7 +9,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isCheck, isReadOnly, tokens } from '../commands.js';
 import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { actionFamilyOf } from './error-fix.js';
-import { callCommandLine, isEdit, type SessionView, type Step } from '../view.js';
+import { callCommandLine, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { looksFailed } from '../../../sessions/readers/outcome.js';
 
 interface Run {
@@ -93,14 +93,10 @@ function pipedFailure(s: Step): boolean {
   return line !== undefined && /[^|]\|[^|]/.test(line) && looksFailed(s.output, line);
 }
 
-/** An output that is nothing but the shell's prompt (`PS E:\app> `): an export that kept none of
- * what the command printed, so nothing shows how it ended (`npm run build` prints at least its
- * banner). */
-const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s*$/;
-
-/** A check seen to pass: not failed, no failure hidden by a pipe, and an output that shows the run. */
+/** A check seen to pass: no failure hidden by a pipe, and an output that shows the run (`npm run
+ * build` prints at least its banner). */
 function passed(s: Step): boolean {
-  return !s.failed && !pipedFailure(s) && !PROMPT_ONLY.test(s.output);
+  return seenToSucceed(s) && !pipedFailure(s);
 }
 
 /** Distinct check commands that passed after the last file edit: the session's verification recipe. */

@@ -11,7 +11,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
 import { NAMES_ERRORS, errorLine, explain, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
-import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, type SessionView, type Step } from '../view.js';
+import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
@@ -97,7 +97,8 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     if (s === next) return first;
     const near = s.pos - failed.pos <= 6;
     if (!near && first) break;
-    if (s.failed || s.rejected || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
+    // (a run the transcript shows no end of fixed nothing it can show)
+    if (!seenToSucceed(s) || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
     first ??= s;
     if (!near) break;
     flags ??= flagsOf(failed, fam);
@@ -353,6 +354,8 @@ function shownWhole<T extends { text: string }>(why: T | undefined, max: number)
 const REPORTED_ERROR = new RegExp(String.raw`^\s*(?:[\w ]*error${NAMES_ERRORS}[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):`, 'im');
 /** The module a "No module named 'x'" / "Cannot find module 'x'" error names. */
 const MISSING_MODULE_NAME = /(?:No module named|Cannot find module) '?([\w./@-]+?)'?(?:\s|$)/;
+/** A prompt that only lets the agent go on with what it proposed ("go ahead and make this change"). */
+const GO_AHEAD = /^(?:ok(?:ay)?|yes|yep|sure|go ahead|do it|please do|proceed|make (?:this|that|the) changes?|fix it|sounds good)\b[^?\n]{0,60}$/i;
 const EXPLAINS = /\b(?:problem|issue|cause[sd]?|because|bug|came from|comes from|due to)\b/i;
 
 /**
@@ -407,6 +410,12 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const cmdLine = (before.find((l) => /^[❯$>]\s+\S/.test(l)) ?? before.find((l) => /^\.{1,2}\/\S/.test(l)))?.replace(/^[❯$>]\s+/, '');
     const said = view.events.find((e) => e.index === why.event);
     const fixSentence = said && 'text' in said ? sentences(said.text).find((s) => FIX_SENTENCE.test(s)) : undefined;
+    // the agent's reading of a pasted error with nothing done on it is its first guess, which the
+    // next prompt often refutes: only a reading the agent acted on (said what it changed, or
+    // changed a file before the user spoke again, a go-ahead aside) is written
+    const reply = view.prompts.find((q) => q.index > why.event);
+    const until = (reply && GO_AHEAD.test(reply.text.trim()) ? view.prompts.find((q) => q.index > reply.index) : reply)?.index ?? Infinity;
+    if (!fixSentence && !view.steps.some((st) => st.call.index > why.event && st.call.index < until && !st.rejected && isEdit(st))) continue;
     const shownErr = errLine.replace(/^.*?:\d+: (?=\w+(?:Error|Warning):)/, '');
     // a warning does not fail the command: it prints it
     const verb = /^\w*Warning:|^warning:/i.test(shownErr) ? 'prints' : 'fails with';

@@ -14,7 +14,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { MAX_TEXT, ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { simpleCommands, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
-import type { SessionView, Step } from '../view.js';
+import { seenToSucceed, type SessionView, type Step } from '../view.js';
 
 /** What PowerShell rejected in a command, read from its error record. */
 export type PowerShellSlip =
@@ -122,7 +122,7 @@ function flagSlip(command: string, alias: string | undefined, cmdlet: string | u
 /** A later command that worked in place of the rejected one: the PowerShell form of it, or
  * (for a chain) its parts run one by one. */
 function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string | undefined {
-  const later = view.steps.slice(s.pos + 1, s.pos + 7).filter((x) => x.command !== undefined && !x.failed && !x.rejected && powershellSlip(x) === undefined);
+  const later = view.steps.slice(s.pos + 1, s.pos + 7).filter((x) => x.command !== undefined && seenToSucceed(x) && powershellSlip(x) === undefined);
   switch (slip.kind) {
     case 'chain': {
       // the parts the operator joined, each with its own pipes (`netstat -ano | findstr :8080`)

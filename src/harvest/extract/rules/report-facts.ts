@@ -134,10 +134,28 @@ function subjectless(ctx: string, line: string): boolean {
 /** "What it does", "How it works": the heading's subject is a pronoun, named only above it. */
 const PRONOUN_HEADING = /^(?:what|how|why|where) (?:it|this|they|these) (?:does|do|is|are|works?)\b[^/]*$/i;
 
+/** "The error you're seeing is because:", "What you're getting": the agent's reading of what the
+ * user meets right now, addressed to them. */
+const USER_MOMENT = /\byou(?:'re| are)? (?:seeing|getting|encountering|experiencing|hitting|running into)\b/i;
+/** A lead that stops mid-sentence ("… is because:", "… means that:"): the list under it is the
+ * rest of one sentence of this reply, not a section of a report. */
+const CUT_SENTENCE = /\b(?:because|since|that|is|are|was|were|to|of|and|or|with|by)\s*:?$/i;
+
 /** A heading under which the agent reports this turn, not how things are: work done, its own
- * action, a change it announces, its verdict on a diff, an offer to the user. */
-function turnHeading(inner: string): boolean {
-  return PROGRESS_SECTION.test(inner) || FIRST_PERSON_DID.test(inner) || TURN_OUTCOME.test(inner) || changeHeading(inner) || REVIEW_VERDICT.test(inner) || CHANGE_LABEL.test(inner) || OFFER_LINE.test(inner);
+ * action, a change it announces, its verdict on a diff, an offer to the user, its reading of what
+ * the user sees now. */
+export function turnHeading(inner: string): boolean {
+  return (
+    PROGRESS_SECTION.test(inner) ||
+    FIRST_PERSON_DID.test(inner) ||
+    TURN_OUTCOME.test(inner) ||
+    changeHeading(inner) ||
+    REVIEW_VERDICT.test(inner) ||
+    CHANGE_LABEL.test(inner) ||
+    OFFER_LINE.test(inner) ||
+    USER_MOMENT.test(inner) ||
+    CUT_SENTENCE.test(inner)
+  );
 }
 
 /** A section anywhere under a heading that reports work done ("All 3 subtasks completed" /

@@ -11,7 +11,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { shownCommand, tokens } from '../commands.js';
 import { errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
-import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, type SessionView, type Step } from '../view.js';
+import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
@@ -173,7 +173,7 @@ function argsOf(s: Step): Set<string> {
 /** The later successful command that replaced a missing one (shares its arguments or extends its name). */
 function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
   const args = argsOf(failed);
-  const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => !s.failed && !s.rejected && s.command !== undefined);
+  const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => seenToSucceed(s) && s.command !== undefined);
   // A sibling of the missing program (python → python3) first, then a command on the same arguments.
   return (
     later.find((s) => s.program !== missing && s.program.startsWith(missing)) ??
@@ -251,7 +251,7 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
 function retryOf(view: SessionView, s: Step, within = 10): Step | undefined {
   const target = JSON.stringify(s.call.input.file_path ?? s.call.input.path ?? s.call.input.filePath ?? '');
   for (const later of view.steps.slice(s.pos + 1, s.pos + 1 + within)) {
-    if (later.failed || later.rejected || later.cascade) continue;
+    if (!seenToSucceed(later) || later.cascade) continue;
     if (toolLabel(later) !== toolLabel(s)) continue;
     const laterTarget = JSON.stringify(later.call.input.file_path ?? later.call.input.path ?? later.call.input.filePath ?? '');
     if (target === '""' || laterTarget === target) return later;

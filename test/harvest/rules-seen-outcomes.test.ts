@@ -1,0 +1,83 @@
+/**
+ * An item claims only what the transcript shows: a run it kept no end of is no success, the
+ * agent's first reading of a pasted error that nothing was done on is no cause worth keeping, and
+ * a reply's lead addressed to the user about what they see now is no section of a report.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
+import { reportsOf } from '../../src/harvest/extract/report.js';
+import { readSessions } from '../../src/sessions/read.js';
+import { seenToSucceed, viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const RECIPES = join(import.meta.dirname, '..', '..', 'test_sessions', 'specstory', 'recipes-web', '.specstory', 'history', '2025-07-02_18-20-start-the-app.md');
+const TS_ERROR = "convex/users.ts:176:14 - error TS1389: 'delete' is not allowed as a variable declaration name.";
+
+describe('a run the transcript shows no end of', () => {
+  it('is not seen to succeed: no output kept, or only the shell prompt', () => {
+    const b = new SessionBuilder()
+      .unanswered('run_terminal_cmd', { command: 'npx convex dev' })
+      .tool('run_terminal_cmd', { command: 'npm run build' }, 'PS C:\\work\\app> ', { exitCode: 0 })
+      .tool('run_terminal_cmd', { command: 'git add -f dist/app.css' }, '', { exitCode: 0 });
+    expect(viewOf(b.build()).steps.map(seenToSucceed)).toEqual([false, false, true]);
+  });
+
+  it('is no fix of an error: the item keeps its cause and claims no fix', () => {
+    const b = new SessionBuilder()
+      .user('start the backend')
+      .tool('run_terminal_cmd', { command: 'npx convex dev --once' }, TS_ERROR, { isError: true })
+      .assistant("The problem is that 'delete' is a reserved word, because an export cannot take that name.")
+      .tool('Edit', { file_path: '/home/dev/demo/convex/users.ts', old_string: 'export const delete', new_string: 'export const deleteUser' }, 'ok')
+      .unanswered('run_terminal_cmd', { command: 'npx convex dev' });
+    const [d] = errorFixDrafts(viewOf(b.build()));
+    expect(d?.text).toContain("Cause: 'delete' is a reserved word");
+    expect(d?.text).not.toContain('Fix:');
+    expect(d?.confidence).toBe(0.7);
+    // the same run with its output kept is the fix
+    const seen = new SessionBuilder()
+      .user('start the backend')
+      .tool('run_terminal_cmd', { command: 'npx convex dev --once' }, TS_ERROR, { isError: true })
+      .assistant("The problem is that 'delete' is a reserved word, because an export cannot take that name.")
+      .tool('Edit', { file_path: '/home/dev/demo/convex/users.ts', old_string: 'export const delete', new_string: 'export const deleteUser' }, 'ok')
+      .tool('run_terminal_cmd', { command: 'npx convex dev --once' }, '✔ Convex functions ready!', { exitCode: 0 });
+    expect(errorFixDrafts(viewOf(seen.build()))[0]?.text).toContain('Fix: edited `users.ts`, then `npx convex dev --once` succeeded.');
+  });
+});
+
+describe('an error the user pasted', () => {
+  const pasted = (): SessionBuilder =>
+    new SessionBuilder()
+      .user('the page shows this:\nError: [CONVEX Q(notifications:listByUser)] Server Error\nCould not find public function for notifications:listByUser')
+      .assistant('I see that Next.js is running, but the error comes up because the Convex dev server has not deployed notifications:listByUser yet.');
+
+  it('is written only when the agent acted on its reading', () => {
+    expect(errorFixDrafts(viewOf(pasted().unanswered('run_terminal_cmd', { command: 'npx convex dev' }).user('still broken').build()))).toEqual([]);
+  });
+
+  it('counts an edit after a go-ahead as acting on it, and states the cause without "I see that"', () => {
+    const b = pasted()
+      .user('go ahead and make this change')
+      .tool('Edit', { file_path: '/home/dev/demo/convex/notifications.ts', old_string: 'query(', new_string: 'query({' }, 'ok');
+    const [d] = errorFixDrafts(viewOf(b.build()));
+    expect(d?.text).toMatch(/Cause: Next\.js is running, but the error comes up because/);
+  });
+});
+
+describe('a reply lead about what the user sees now', () => {
+  it('is no section of a report: "The error you\'re seeing is because:" over the reasons of this moment', async () => {
+    const [session] = (await readSessions([RECIPES])).sessions;
+    // the reply is a closing report (long, structured, after a turn of work), and it says nothing durable
+    expect(reportsOf(viewOf(session!)).some((r) => r.text.includes("The error you're seeing is because:"))).toBe(true);
+    expect(reportFactDrafts(viewOf(session!))).toEqual([]);
+  });
+
+  it('is told by what it says: the reader\'s moment, or a sentence cut before its list', () => {
+    expect(turnHeading("The error you're seeing is because")).toBe(true);
+    expect(turnHeading('What you are getting')).toBe(true);
+    expect(turnHeading('This happens since')).toBe(true);
+    expect(turnHeading('Build pipeline')).toBe(false);
+    expect(turnHeading('How the cache is keyed')).toBe(false);
+  });
+});
