@@ -1,10 +1,12 @@
 /**
  * An item claims only what the transcript shows: a run it kept no end of is no success, the
- * agent's first reading of a pasted error that nothing was done on is no cause worth keeping, and
- * a reply's lead addressed to the user about what they see now is no section of a report.
+ * agent's first reading of a pasted error that nothing was done on is no cause worth keeping, a
+ * reply's lead addressed to the user about what they see now is no section of a report, and a
+ * pattern is a sequence that worked and says more than the conventional checks.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandPatternDrafts } from '../../src/harvest/extract/rules/command-patterns.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
@@ -79,5 +81,27 @@ describe('a reply lead about what the user sees now', () => {
     expect(turnHeading('This happens since')).toBe(true);
     expect(turnHeading('Build pipeline')).toBe(false);
     expect(turnHeading('How the cache is keyed')).toBe(false);
+  });
+});
+
+describe('a pattern', () => {
+  const edit = (b: SessionBuilder): SessionBuilder => b.tool('Edit', { file_path: '/home/dev/demo/src/app.ts', old_string: 'a', new_string: 'b' }, 'ok');
+
+  it('is a recurring sequence that worked: one that ended in a failure each time is a try repeated', () => {
+    const cycle = (b: SessionBuilder, build: number): SessionBuilder =>
+      b.bash('rm -rf .next node_modules/.cache', '').bash('npm install', 'up to date, audited 812 packages').bash('npm run build', build === 0 ? 'Compiled successfully' : "Module not found: Can't resolve '@/components/ui/input'", build);
+    const failing = cycle(cycle(new SessionBuilder().user('the build fails'), 1), 1);
+    expect(commandPatternDrafts(viewOf(failing.build())).filter((d) => d.title.startsWith('Recurring'))).toEqual([]);
+    const passing = cycle(cycle(new SessionBuilder().user('rebuild it twice'), 0), 0);
+    expect(commandPatternDrafts(viewOf(passing.build())).map((d) => d.text)).toContain(
+      'Recurring command sequence (2 times): `rm -rf .next node_modules/.cache` → `npm install` → `npm run build`.',
+    );
+  });
+
+  it('is no recipe of bare conventional checks (`npm run lint`, then `npm run build`), but one that says more is', () => {
+    const bare = edit(new SessionBuilder().user('fix the lint warning')).bash('npm run lint', 'No ESLint warnings or errors').bash('npm run build', 'Compiled successfully');
+    expect(commandPatternDrafts(viewOf(bare.build()))).toEqual([]);
+    const named = edit(new SessionBuilder().user('fix the lint warning')).bash('npm run type-check', 'tsc --noEmit: ok').bash('npm run build', 'Compiled successfully');
+    expect(commandPatternDrafts(viewOf(named.build())).map((d) => d.text)).toEqual(['After changing code, verify with `npm run type-check`, then `npm run build`.']);
   });
 });

@@ -116,7 +116,9 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
     forms.push(form);
     cmds.push(r);
   }
-  if (cmds.length < 2) return undefined;
+  // `npm run lint`, then `npm run build`: the conventional scripts, bare, are what anyone runs in
+  // such a project unprompted; a recipe says more (a test file, a flag, a script of its own)
+  if (cmds.length < 2 || forms.every((f) => CONVENTIONAL_CHECK.test(f))) return undefined;
   const examples = forms.slice(0, 4).map((f) => code(f));
   return {
     category: 'pattern',
@@ -132,6 +134,10 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
     score: 6,
   };
 }
+
+/** A conventional check run bare: a package manager's standard script, `make test`, `cargo
+ * test`, `go test ./...`, `mix test`. */
+const CONVENTIONAL_CHECK = /^(?:(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|check)|(?:make|cargo|mix) (?:test|build|check|lint)|go (?:test|build|vet) \.\/\.\.\.)$/;
 
 const ROUTINE = /^(?:git \w+|mix (?:compile|test|format)|npm (?:test|install|run build)|cargo (?:build|test|check)|go (?:build|test)|make)$/;
 
@@ -231,26 +237,38 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
     const lines = at.map((i) => (seq[i]!.step === seq[i + n - 1]!.step ? seq[i]!.step.command : undefined));
     return lines.every((l) => l !== undefined && l === lines[0]);
   };
+  // A pattern is a sequence that worked: one whose runs ended in a failure, or where the
+  // transcript shows nothing of the end, is a try repeated until something else was found. (A
+  // line that failed after the sequence's last command, `git add x && git commit` refused by a
+  // hook, failed in what came after it.)
+  const ended = (r: Run): boolean => seenToSucceed(r.step) || (r.step.result !== undefined && r.step.simple[r.step.simple.length - 1] !== r.simple);
   return chosen
     .filter(({ at, n }) => !flailing(at, n) && !oneLineRerun(at, n))
-    .map(({ at, n }) => {
+    .flatMap(({ at, n }) => {
       const example = seq.slice(at[0]!, at[0]! + n).map((r, k) => ({ ...r, simple: generalized(at.map((i) => seq[i + k]!.simple)) }));
       // Routine commands at the ends of a workflow are not part of it.
       const routine = (r: Run): boolean => ROUTINE.test(r.fam) || isCheck(r.fam);
-      while (example.length > 3 && routine(example[example.length - 1]!)) example.pop();
+      let last = n - 1;
+      while (example.length > 3 && routine(example[example.length - 1]!)) {
+        example.pop();
+        last--;
+      }
       while (example.length > 3 && routine(example[0]!)) example.shift();
+      if (!at.every((i) => ended(seq[i + last]!))) return [];
       const shown = example.map((r) => code(r.simple));
-      return {
-        category: 'pattern' as const,
-        title: `Recurring sequence: ${example.map((r) => r.fam).join(' → ')}`,
-        text: `Recurring command sequence (${at.length} times): ${shown.join(' → ')}.`,
-        confidence: CONFIDENCE.implied,
-        event: example[0]!.step.call.index,
-        tags: [...new Set(example.flatMap((r) => r.fam.split(' ')))],
-        quotes: shown,
-        rule: 'command-pattern',
-        score: 4 + n,
-      };
+      return [
+        {
+          category: 'pattern' as const,
+          title: `Recurring sequence: ${example.map((r) => r.fam).join(' → ')}`,
+          text: `Recurring command sequence (${at.length} times): ${shown.join(' → ')}.`,
+          confidence: CONFIDENCE.implied,
+          event: example[0]!.step.call.index,
+          tags: [...new Set(example.flatMap((r) => r.fam.split(' ')))],
+          quotes: shown,
+          rule: 'command-pattern',
+          score: 4 + n,
+        },
+      ];
     });
 }
 
