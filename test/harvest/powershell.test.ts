@@ -71,7 +71,7 @@ describe('PowerShell quirks', () => {
       .tool('run_terminal_cmd', { command: 'curl -I https://example.org/index.json' }, record, { isError: true })
       .tool('run_terminal_cmd', { command: head }, replayed, { exitCode: 0 });
     expect(powershellDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
-      "The shell here is Windows PowerShell, where `curl` is PowerShell's `Invoke-WebRequest`, which does not take `curl`'s options: `curl -I https://example.org/index.json` failed (`DriveNotFound`: the URL read as a path). Call `curl.exe` with the same arguments, or use `Invoke-WebRequest -Uri <url>`. `Invoke-WebRequest -Uri https://example.org/index.json -Method Head` worked instead.",
+      "The shell here is Windows PowerShell, where `curl` is `Invoke-WebRequest`, which does not take curl's options: `curl -I https://example.org/index.json` failed (`DriveNotFound`, the URL read as a path). Use `curl.exe` with the same arguments, or `Invoke-WebRequest -Uri <url>`. `Invoke-WebRequest -Uri <url> -Method Head` worked instead.",
     ]);
   });
 

@@ -143,7 +143,10 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
     case 'redirect': {
       const name = slip.kind === 'flag' || slip.kind === 'web-alias' ? slip.alias : slip.kind === 'posix-tool' ? slip.name : undefined;
       const other = later.find((x) => (name === undefined || !tokens(x.main).includes(name)) && sharesArgument(s.command!, x.command!));
-      return other ? `${code(clip(other.command!, 80))} worked instead.` : undefined;
+      // the URL both lines name is shown once, in the failed command
+      const url = slip.kind === 'web-alias' ? /https?:\/\/[^\s"']+/.exec(s.command!)?.[0] : undefined;
+      const shown = other && url ? other.command!.replace(new RegExp(`(["']?)${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1`, 'g'), '<url>') : other?.command;
+      return shown ? `${code(clip(shown, 80))} worked instead.` : undefined;
     }
   }
 }
@@ -160,8 +163,8 @@ function sharesArgument(a: string, b: string): boolean {
 const SHELL = 'The shell here is Windows PowerShell';
 
 /** The item's title and its statement, without the session's evidence. */
-function statement(slip: PowerShellSlip, command: string): { title: string; text: string } {
-  const failed = code(clip(command, 60));
+function statement(slip: PowerShellSlip, command: string, width: number): { title: string; text: string } {
+  const failed = code(clip(command, width));
   switch (slip.kind) {
     case 'chain':
       return {
@@ -204,7 +207,7 @@ function statement(slip: PowerShellSlip, command: string): { title: string; text
     case 'web-alias':
       return {
         title: `PowerShell's ${slip.alias} is Invoke-WebRequest`,
-        text: `${SHELL}, where ${code(slip.alias)} is PowerShell's \`Invoke-WebRequest\`, which does not take ${code(slip.alias)}'s options: ${failed} failed (\`DriveNotFound\`: the URL read as a path). Call ${code(`${slip.alias}.exe`)} with the same arguments, or use \`Invoke-WebRequest -Uri <url>\`.`,
+        text: `${SHELL}, where ${code(slip.alias)} is \`Invoke-WebRequest\`, which does not take ${slip.alias}'s options: ${failed} failed (\`DriveNotFound\`, the URL read as a path). Use ${code(`${slip.alias}.exe`)} with the same arguments, or \`Invoke-WebRequest -Uri <url>\`.`,
       };
     case 'flag': {
       const args = segmentRunning(command, slip.alias)
@@ -248,9 +251,12 @@ export function powershellDrafts(view: SessionView): Draft[] {
     const slip = powershellSlip(s);
     if (!slip || seen.has(keyOf(slip))) continue;
     seen.add(keyOf(slip));
-    const { title, text } = statement(slip, s.command!);
     const said = workedInstead(view, s, slip);
-    // what worked is the item's evidence: said whole, or the item claims no more than the shell's rule
+    // the failed command whole where the item has room for it (a URL cut short is no example),
+    // and what worked, the item's evidence, said whole or not at all
+    const fits = (width: number): boolean => statement(slip, s.command!, width).text.length + (said?.length ?? 0) < MAX_TEXT;
+    const width = [160, 110].find(fits) ?? 60;
+    const { title, text } = statement(slip, s.command!, width);
     const worked = said !== undefined && text.length + said.length < MAX_TEXT ? said : undefined;
     // the form the item advises, run as advised: "Use `x`; it worked", not the command twice
     const advised = worked !== undefined && text.endsWith(`Use ${worked.replace(/ worked(?: instead)?\.$/, '')}.`);
