@@ -75,6 +75,33 @@ describe('PowerShell quirks', () => {
     ]);
   });
 
+  it("a cmdlet's -ErrorAction given to a native program is told, with the plain command that then worked", () => {
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'git add *.py *.md -ErrorAction SilentlyContinue' }, "error: unknown switch `E'\nusage: git add [<options>] [--] <pathspec>...", { exitCode: 129 })
+      .tool('run_terminal_cmd', { command: 'git add *.py *.md' }, '', { exitCode: 0 });
+    const view = viewOf(b.build());
+    expect(powershellDrafts(view).map((d) => d.text)).toEqual([
+      "The shell here is Windows PowerShell, where `-ErrorAction` is a common parameter of cmdlets only: a native program such as `git` takes it for an option of its own, and `git add *.py *.md -ErrorAction SilentlyContinue` failed. Leave it off native programs; `2>$null` silences their errors. `git add *.py *.md` worked.",
+    ]);
+    expect(errorFixDrafts(view)).toEqual([]);
+    // on a cmdlet it is what it is for
+    const cmdlet = new SessionBuilder().tool('run_terminal_cmd', { command: 'Remove-Item x.lock -ErrorAction SilentlyContinue; git add x' }, "error: unknown switch `q'", { exitCode: 129 });
+    expect(powershellDrafts(viewOf(cmdlet.build()))).toEqual([]);
+  });
+
+  it('a path PowerShell could not find, in whatever language it said so, is a slip of the task, no pitfall', () => {
+    const notThere = [
+      "cd : パス 'C:\\work\\app\\Style-Bert-VITS2' が存在しないため検出できません。",
+      '    + CategoryInfo          : ObjectNotFound: (C:\\work\\app\\Style-Bert-VITS2:String) [Set-Location], ItemNotFoundException',
+      '    + FullyQualifiedErrorId : PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand',
+    ].join('\n');
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'cd Style-Bert-VITS2 ; .\\venv\\Scripts\\Activate.ps1' }, notThere, { isError: true })
+      .assistant('We are already in that folder, because the earlier cd went through.')
+      .tool('run_terminal_cmd', { command: '.\\venv\\Scripts\\Activate.ps1' }, '(venv) PS C:\\work\\app\\Style-Bert-VITS2>', { exitCode: 0 });
+    expect(errorFixDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
   it('a NAME=value prefix is told as the $env: assignment that sets it', () => {
     const b = new SessionBuilder().tool('run_terminal_cmd', { command: 'NODE_ENV=test npm test' }, notFound('NODE_ENV=test', 'NODE_ENV=test npm test'), { exitCode: 1 });
     const [d] = powershellDrafts(viewOf(b.build()));

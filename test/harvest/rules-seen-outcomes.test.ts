@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandPatternDrafts } from '../../src/harvest/extract/rules/command-patterns.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
-import { reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
+import { readable, reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { readSessions } from '../../src/sessions/read.js';
 import { seenToSucceed, viewOf } from '../../src/harvest/extract/view.js';
+import { depersonalize } from '../../src/harvest/extract/text.js';
 import { SessionBuilder } from './extract-session.js';
 
 const RECIPES = join(import.meta.dirname, '..', '..', 'test_sessions', 'specstory', 'recipes-web', '.specstory', 'history', '2025-07-02_18-20-start-the-app.md');
@@ -103,5 +104,19 @@ describe('a pattern', () => {
     expect(commandPatternDrafts(viewOf(bare.build()))).toEqual([]);
     const named = edit(new SessionBuilder().user('fix the lint warning')).bash('npm run type-check', 'tsc --noEmit: ok').bash('npm run build', 'Compiled successfully');
     expect(commandPatternDrafts(viewOf(named.build())).map((d) => d.text)).toEqual(['After changing code, verify with `npm run type-check`, then `npm run build`.']);
+  });
+});
+
+describe('item text', () => {
+  it('shows a home folder written with a drive and slashes as ~, as it does /home/<user>', () => {
+    expect(depersonalize("fatal: Unable to create 'C:/Users/downl/Desktop/app/.git/index.lock' and /home/bob/x")).toBe("fatal: Unable to create '~/Desktop/app/.git/index.lock' and ~/x");
+  });
+
+  it('is read from a report only in a Latin script, which the report filters can read', () => {
+    // "implementation completed / large files left out": a progress report the English filters cannot see
+    expect(readable('実装完了内容 / 📊 除外された大きなファイル: `mathstral-7B-v0.1.Q8_0.gguf` (7.7GB); `Phi-4-mini-reasoning-Q8_0.gguf` (4.1GB)')).toBe(false);
+    expect(readable('Build: assets are built by `assets/build.js` (esbuild) into `priv/static/assets/`')).toBe(true);
+    // names in code spans do not count either way
+    expect(readable('Layout: the page lives in `src/ページ/一覧.tsx` and renders the list')).toBe(true);
   });
 });

@@ -40,6 +40,10 @@ function flagsOf(step: Step, fam: string): Set<string> {
 /** A missing input path: "not found" only counts when it is about a file or directory. */
 const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/[\w.-]+['"`]?)\s*(?:was )?not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
 
+/** The same slip told by PowerShell's error record, whose message may be translated: its id
+ * (`PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand`) is not. */
+const PS_PATH_SLIP = /FullyQualifiedErrorId\s*:\s*(?:PathNotFound|ItemNotFound|FileNotFound|DirectoryNotFound)\b/;
+
 const INTENDED_FAILURE =
   /\b(?:expect(?:ed|ing)? (?:it |this |them )?to fail|should fail|(?:confirm|verify|see) (?:that )?(?:it|this|the test) fails|fail(?:s|ed)? for the (?:intended|right|expected) reason|as expected|red (?:check|phase|step|test)|\(red\))/i;
 
@@ -258,7 +262,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
-    if (!err || PATH_SLIP.test(err) || strayMissingCommand(err, s.command)) continue;
+    if (!err || PATH_SLIP.test(err) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
     // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
     // says what went wrong failed by its exit status alone: what it printed is its data, no error
     if (DISCARDS_STDERR.test(callCommandLine(s) ?? '') && !statesError(s.output)) continue;

@@ -24,7 +24,8 @@ export type PowerShellSlip =
   | { kind: 'builtin'; name: 'export' | 'source' }
   | { kind: 'posix-tool'; name: string }
   | { kind: 'flag'; alias: string; cmdlet: string; flag: string }
-  | { kind: 'web-alias'; alias: string };
+  | { kind: 'web-alias'; alias: string }
+  | { kind: 'common-param'; program: string; param: string };
 
 const ERROR_ID = /^\s*\+\s*FullyQualifiedErrorId\s*:\s*([\w.-]+)(?:,([\w.-]+))?/m;
 /** The object of a CommandNotFoundException: `(grep:String) [], CommandNotFoundException`. */
@@ -36,6 +37,11 @@ const PS7_NO_PARAMETER = /^([\w-]+): A parameter cannot be found that matches pa
  * Windows PowerShell's `curl` and `wget` are Invoke-WebRequest, which took curl's options for its
  * own and the URL for a path. */
 const URL_AS_DRIVE = /\((?:https?|ftp):String\)\s*\[Invoke-WebRequest\]/;
+
+/** PowerShell's common parameters, which only cmdlets take (`-ErrorAction SilentlyContinue`). */
+const COMMON_PARAMETER = /^-(?:ErrorAction|WarningAction|InformationAction|ErrorVariable|WarningVariable|OutVariable|ea|wa)$/i;
+/** A native program refusing an option it does not know. */
+const UNKNOWN_OPTION = /unknown (?:switch|option)|unrecognized (?:option|arguments?)|invalid option|no such option|illegal option/i;
 
 /** POSIX tools Windows has no program of, with the PowerShell cmdlet that does their work. */
 const POSIX_TOOLS = new Map<string, string>([
@@ -75,7 +81,12 @@ function segmentRunning(command: string, name: string): string | undefined {
 /** What PowerShell rejected in the step's command, when its output shows that. */
 export function powershellSlip(s: Step): PowerShellSlip | undefined {
   const command = s.command;
-  if (command === undefined || !/FullyQualifiedErrorId|is not recognized as|A parameter cannot be found/.test(s.output)) return undefined;
+  if (command === undefined) return undefined;
+  if (s.failed && command.includes('-') && UNKNOWN_OPTION.test(s.output)) {
+    const slip = commonParameterSlip(command);
+    if (slip) return slip;
+  }
+  if (!/FullyQualifiedErrorId|is not recognized as|A parameter cannot be found/.test(s.output)) return undefined;
   const out = s.output;
   const id = ERROR_ID.exec(out);
   const ps7 = PS7_NO_PARAMETER.exec(out);
@@ -101,6 +112,19 @@ export function powershellSlip(s: Step): PowerShellSlip | undefined {
   if (!runs) return undefined;
   if (term === 'export' || term === 'source') return { kind: 'builtin', name: term };
   if (POSIX_TOOLS.has(term)) return { kind: 'posix-tool', name: term };
+  return undefined;
+}
+
+/** `git add *.py -ErrorAction SilentlyContinue`: a cmdlet's common parameter given to a native
+ * program (no Verb-Noun name), which read it as an option of its own. */
+function commonParameterSlip(command: string): PowerShellSlip | undefined {
+  for (const simple of simpleCommands(command)) {
+    const words = simple.trim().split(/\s+/);
+    const program = words[0]!;
+    if (/^[A-Za-z]+-[A-Za-z]+$/.test(program)) continue;
+    const param = words.find((w) => COMMON_PARAMETER.test(w));
+    if (param) return { kind: 'common-param', program, param };
+  }
   return undefined;
 }
 
@@ -136,6 +160,10 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
     case 'builtin': {
       const set = later.find((x) => /\$env:\w+\s*=/.test(x.command!) || (slip.kind === 'builtin' && slip.name === 'source' && /activate(?:\.ps1)?\b/i.test(x.command!)));
       return set ? `${code(clip(set.command!, 80))} worked.` : undefined;
+    }
+    case 'common-param': {
+      const plain = later.find((x) => !x.command!.includes(slip.param) && tokens(x.main)[0] === slip.program && sharesArgument(s.command!, x.command!));
+      return plain ? `${code(clip(plain.command!, 80))} worked.` : undefined;
     }
     case 'posix-tool':
     case 'flag':
@@ -204,6 +232,11 @@ function statement(slip: PowerShellSlip, command: string, width: number): { titl
         title: `PowerShell has no ${slip.name}`,
         text: `${SHELL}, which has no ${code(slip.name)}: ${failed} failed (\`CommandNotFoundException\`). Its PowerShell counterpart is ${code(POSIX_TOOLS.get(slip.name)!)}.`,
       };
+    case 'common-param':
+      return {
+        title: `PowerShell's ${slip.param} is for cmdlets only`,
+        text: `${SHELL}, where ${code(slip.param)} is a common parameter of cmdlets only: a native program such as ${code(slip.program)} takes it for an option of its own, and ${failed} failed. Leave it off native programs; \`2>$null\` silences their errors.`,
+      };
     case 'web-alias':
       return {
         title: `PowerShell's ${slip.alias} is Invoke-WebRequest`,
@@ -235,6 +268,8 @@ function keyOf(slip: PowerShellSlip): string {
       return `flag ${slip.cmdlet} ${slip.flag}`;
     case 'web-alias':
       return `web-alias ${slip.alias}`;
+    case 'common-param':
+      return `common-param ${slip.param.toLowerCase()}`;
     case 'posix-tool':
     case 'builtin':
       return `${slip.kind} ${slip.name}`;

@@ -312,6 +312,17 @@ function factLine(text: string): string {
  * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
+/** Whether the section is written in a Latin script: the filters above read English words
+ * (progress, change logs, proposals), and a report in Japanese or Russian would pass them unread
+ * ("実装完了内容", "implementation completed", is a progress report they cannot see). */
+export function readable(text: string): boolean {
+  // (names in code spans are Latin in any language)
+  const prose = text.replace(/`[^`]*`/g, ' ');
+  const letters = prose.match(/\p{L}/gu)?.length ?? 0;
+  const latin = prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  return letters === 0 || latin / letters >= 0.6;
+}
+
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed = ''): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
@@ -319,7 +330,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
   const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed));
-  if (kept.length === 0 || tooSlight(kept)) return undefined;
+  if (kept.length === 0 || tooSlight(kept) || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
   const score = best.reduce((n, l) => n + l.score, 0) / Math.max(1, best.length) + Math.min(2, best.length - 1) + 0.5 * Math.min(2, concreteness(ctx)) + bonus;
@@ -392,7 +403,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
-    if (kept.length === 0) continue;
+    if (kept.length === 0 || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => factLine(l.text).replace(/[.;]$/, '')).join('; ');
     const subject = subjectOf(section, ctx);
