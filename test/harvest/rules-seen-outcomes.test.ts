@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandPatternDrafts } from '../../src/harvest/extract/rules/command-patterns.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
-import { readable, reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
+import { handsOver, readable, reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { readSessions } from '../../src/sessions/read.js';
 import { seenToSucceed, viewOf } from '../../src/harvest/extract/view.js';
 import { depersonalize } from '../../src/harvest/extract/text.js';
+import { errorLine } from '../../src/harvest/extract/diagnosis.js';
+import { looksFailed } from '../../src/sessions/readers/outcome.js';
 import { SessionBuilder } from './extract-session.js';
 
 const RECIPES = join(import.meta.dirname, '..', '..', 'test_sessions', 'specstory', 'recipes-web', '.specstory', 'history', '2025-07-02_18-20-start-the-app.md');
@@ -76,6 +78,12 @@ describe('a reply lead about what the user sees now', () => {
     expect(reportFactDrafts(viewOf(session!))).toEqual([]);
   });
 
+  it('is no report when it hands over what the turn made ("You now have …")', () => {
+    expect(handsOver('You now have two options on your desktop to launch the app:')).toBe(true);
+    expect(handsOver("Perfect! Now you've got a working launcher.")).toBe(true);
+    expect(handsOver('The app now has two launchers: `run.command` and `App.app`.')).toBe(false);
+  });
+
   it('is told by what it says: the reader\'s moment, or a sentence cut before its list', () => {
     expect(turnHeading("The error you're seeing is because")).toBe(true);
     expect(turnHeading('What you are getting')).toBe(true);
@@ -118,5 +126,15 @@ describe('item text', () => {
     expect(readable('Build: assets are built by `assets/build.js` (esbuild) into `priv/static/assets/`')).toBe(true);
     // names in code spans do not count either way
     expect(readable('Layout: the page lives in `src/ページ/一覧.tsx` and renders the list')).toBe(true);
+  });
+});
+
+describe("a program's debug log", () => {
+  const ssh = 'OpenSSH_for_Windows_9.5p2, LibreSSL 3.8.2\ndebug3: Failed to open file:~/.ssh/known_hosts2 error:2\ndebug1: load_hostkeys: fopen ~/.ssh/known_hosts2: No such file or directory\nAuthenticated to mi308-2 ([10.0.0.8]:22) using "publickey".';
+
+  it('is no failure, and never the error line of one', () => {
+    expect(looksFailed(ssh, 'ssh -vvv mi308-2')).toBe(false);
+    expect(errorLine(`debug1: Reading configuration data ~/.ssh/config\nssh: connect to host mi308-2 port 22: Connection refused`)).toBe('ssh: connect to host mi308-2 port 22: Connection refused');
+    expect(looksFailed('DEBUG: loading config\nError: config.yaml: missing key "port"', 'app serve')).toBe(true);
   });
 });

@@ -21,6 +21,7 @@ import { powershell } from './rules/powershell.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
+import { shellCwd } from './rules/shell-cwd.js';
 import { slowCommands } from './rules/slow-commands.js';
 import { testRunner } from './rules/test-runner.js';
 import { toolQuirks } from './rules/tool-quirks.js';
@@ -36,6 +37,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   checkFindings,
   toolQuirks,
   powershell,
+  shellCwd,
   aiderNotices,
   outputNoise,
   oversizedOutput,

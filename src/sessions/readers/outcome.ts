@@ -64,6 +64,10 @@ const FAILURE_LITERALS = [
  * tool outputs (most hold none) it took 41 ms where searching for them one by one took 115. */
 const FAILURE_HINT = new RegExp([...FAILURE_LITERALS, ' fail'].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
 
+/** A program's debug or trace log (`ssh -vvv`: "debug1: load_hostkeys: fopen …/known_hosts2: No
+ * such file or directory"): what it tried on its way, not how the command ended. */
+export const DEBUG_LINES = /^[ \t]*(?:\[?(?:debug\d?|DEBUG\d?|trace|TRACE)\]?:?\s|(?:debug\d?|DEBUG|trace|TRACE):).*$/gm;
+
 /** `zsh:1: command not found: dump_zsh_state`: a shell reporting a missing program by name. */
 const SHELL_MISSING = /^(?:\(eval\)|[\w/.-]*sh):\d+: command not found: (\S+)[ \t]*$/gm;
 
@@ -78,6 +82,7 @@ export function looksFailed(output: string, command?: string): boolean {
     output = output.replace(SHELL_MISSING, (line, name: string) => (words.has(name) ? line : ''));
   }
   if (command !== undefined && output.includes('FullyQualifiedErrorId')) output = withoutOthersRecords(output, command);
+  if (output.includes('debug') || output.includes('DEBUG') || output.includes('trace')) output = output.replace(DEBUG_LINES, '');
   if (!FAILURE_HINT.test(output)) return false;
   // the literal checks rule out most outputs faster than the multiline regex can
   for (const lit of FAILURE_LITERALS) if (output.includes(lit)) return FAILURE_LINE.test(output);

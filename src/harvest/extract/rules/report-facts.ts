@@ -386,6 +386,11 @@ const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in plac
  * …", "You've shared …"): talk about the chat, its list what the user gave or should give. A
  * polite "Thanks for the details." or a causal "Thanks to `convex.json`, …" says nothing of it. */
 const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s*)?you(?:'ve| have)? (?:now |just )?(?:added|shared|provided|sent|uploaded|pasted|given)\b/i;
+/** A reply that opens by handing over what the turn made ("You now have two options on your
+ * desktop to launch …", "Now you have a working …"): what follows describes this turn's product
+ * and how the user operates it. */
+const HANDOVER = /^(?:(?:great|perfect|done|ok(?:ay)?)\W+)?(?:you(?:'ve| have)? now (?:have|got)|now you(?:'ve| have)(?: got)?|you now have)\b/i;
+export const handsOver = (lead: string): boolean => HANDOVER.test(lead);
 
 function compactDraft(report: Report, corpus: string, changed: Set<string>, removed = ''): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
@@ -464,7 +469,8 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   const reviewing = REVIEW_TASK.test(view.prompts[0]?.text ?? '');
   for (const report of reportsOf(view)) {
     if (reviewing && report.source === 'closing') continue;
-    if (TO_THE_USER.test(oneLine(report.text).trimStart())) continue;
+    const lead = oneLine(report.text).trimStart();
+    if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it

@@ -1,0 +1,86 @@
+/**
+ * The agent's shell keeps its working directory from one call to the next. An agent that forgets
+ * it runs `cd frontend && …` again from inside `frontend/` and fails on a folder that is not
+ * there; the next session on the same tool does the same, so the item says it once, with the two
+ * calls that show it and the command that then worked.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { simpleCommands, tokens } from '../commands.js';
+import { clip, code, errorSignature } from '../text.js';
+import { errorLine } from '../diagnosis.js';
+import { seenToSucceed, type SessionView, type Step } from '../view.js';
+
+const CHANGE_DIR = /^(?:cd|set-location|sl|chdir|pushd)$/i;
+/** A `cd` that found no such folder: bash and zsh, cmd, and PowerShell's untranslated record. */
+const NO_FOLDER = /\bcd: (?:no such file or directory|can't cd to)|\bcd: [^\n]*: No such file or directory|The system cannot find the path specified|FullyQualifiedErrorId\s*:\s*PathNotFound,Microsoft\.PowerShell\.Commands\.SetLocationCommand/i;
+
+/** The folder a simple command changes into, unquoted, when it is one. */
+function cdTarget(simple: string): string | undefined {
+  const t = tokens(simple);
+  return t.length === 2 && CHANGE_DIR.test(t[0]!) ? t[1]!.replace(/^["']|["']$/g, '') : undefined;
+}
+
+/** A path's last folder name (`d:/dialfa new/spisa-new/frontend` → `frontend`). */
+function lastName(path: string): string {
+  return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? path;
+}
+
+/** The end of a long command, where a path names its folder (`cd "…/spisa-new/frontend"`). */
+function clipStart(text: string, max: number): string {
+  return text.length <= max ? text : `…${text.slice(-(max - 1))}`;
+}
+
+const isRelative = (path: string): boolean => !/^(?:[A-Za-z]:|[\\/~]|\$)/.test(path);
+
+/** The failing `cd <name>` of a step, when an earlier call of the same tool already changed into
+ * a folder of that name and no `cd` came between: the shell was still there. */
+function staleCd(view: SessionView, s: Step): { target: string; earlier: string } | undefined {
+  const first = s.simple[0];
+  const target = first !== undefined ? cdTarget(first) : undefined;
+  if (target === undefined || !isRelative(target) || target.includes('..') || !NO_FOLDER.test(s.output)) return undefined;
+  for (let i = s.pos - 1; i >= 0; i--) {
+    const e = view.steps[i]!;
+    if (e.call.name !== s.call.name || e.command === undefined || e.rejected || e.result === undefined) continue;
+    const dirs = simpleCommands(e.command).map(cdTarget).filter((d): d is string => d !== undefined);
+    if (dirs.length === 0) continue;
+    // the last folder that call went into, and that `cd` did not fail itself
+    const last = dirs[dirs.length - 1]!;
+    const cd = simpleCommands(e.command).filter((x) => cdTarget(x) !== undefined).pop()!;
+    return lastName(last) === lastName(target) && last !== target && !NO_FOLDER.test(e.output) ? { target, earlier: cd } : undefined;
+  }
+  return undefined;
+}
+
+export function shellCwdDrafts(view: SessionView): Draft[] {
+  for (const s of view.steps) {
+    if (!s.failed || s.command === undefined) continue;
+    const stale = staleCd(view, s);
+    if (!stale) continue;
+    const rest = s.simple.slice(1).join(' && ');
+    const worked = rest ? view.steps.slice(s.pos + 1, s.pos + 4).find((x) => x.call.name === s.call.name && seenToSucceed(x) && x.command?.trim() === rest) : undefined;
+    // PowerShell's message may be translated; its error id is not
+    const err = /PathNotFound,/.test(s.output) ? 'PathNotFound' : errorLine(s.output, 80);
+    const tool = code(s.call.name);
+    return [
+      {
+        category: 'tool-quirk',
+        scope: 'agent',
+        title: `${s.call.name} keeps the working directory between calls`,
+        text:
+          `The ${tool} shell keeps its working directory from one call to the next: after ${code(clipStart(stale.earlier, 60))}, a later ${code(clip(s.command, 60))} failed (${code(err)}) because the shell was still in ${code(lastName(stale.target))}. ` +
+          `Use absolute paths, or check \`pwd\` first.${worked ? ` ${code(clip(worked.command!, 60))} without the \`cd\` worked.` : ''}`,
+        confidence: worked ? CONFIDENCE.verified : CONFIDENCE.stated,
+        event: s.outputEvent,
+        tags: [s.call.name, 'cd', 'cwd'],
+        quotes: [err, stale.earlier],
+        rule: 'shell-cwd',
+        signature: errorSignature(`${s.call.name} keeps cwd`),
+        score: worked ? 8 : 6,
+      },
+    ];
+  }
+  return [];
+}
+
+export const shellCwd: RuleExtractor = ruleExtractor('shell-cwd', shellCwdDrafts);

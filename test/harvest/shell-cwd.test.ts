@@ -1,0 +1,37 @@
+/**
+ * The agent's shell keeps its working directory between calls: a `cd web` that fails because an
+ * earlier call already went into `web/` is one agent tool quirk, with the command that then worked.
+ */
+import { describe, expect, it } from 'vitest';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { shellCwdDrafts } from '../../src/harvest/extract/rules/shell-cwd.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const NO_WEB = 'bash: cd: web: No such file or directory';
+
+describe('a cd into the folder the shell is already in', () => {
+  it('is told once, with the earlier cd and the command that worked without it', () => {
+    const b = new SessionBuilder()
+      .user('fix the build')
+      .bash('cd "/home/dev/demo/web" && npm run build', "Type error: 'x' is possibly 'undefined'.", 1)
+      .tool('Edit', { file_path: '/home/dev/demo/web/src/a.ts', old_string: 'x.y', new_string: 'x?.y' }, 'ok')
+      .bash('cd web && npm run build', NO_WEB, 1)
+      .bash('npm run build', 'Compiled successfully', 0)
+      .bash('cd web && npm test', NO_WEB, 1);
+    const view = viewOf(b.build());
+    const drafts = shellCwdDrafts(view);
+    expect(drafts.map((d) => d.text)).toEqual([
+      'The `Bash` shell keeps its working directory from one call to the next: after `cd "/home/dev/demo/web"`, a later `cd web && npm run build` failed (`bash: cd: web: No such file or directory`) because the shell was still in `web`. Use absolute paths, or check `pwd` first. `npm run build` without the `cd` worked.',
+    ]);
+    expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent', confidence: 0.9 });
+    expect(errorFixDrafts(view).some((d) => d.text.includes('cd web'))).toBe(false);
+  });
+
+  it('is no quirk when no earlier call went into a folder of that name', () => {
+    const elsewhere = new SessionBuilder().bash('cd /home/dev/demo/api && npm test', 'ok', 0).bash('cd web && npm run build', NO_WEB, 1);
+    const first = new SessionBuilder().bash('cd web && npm run build', NO_WEB, 1);
+    const movedOn = new SessionBuilder().bash('cd /home/dev/demo/web', '', 0).bash('cd /home/dev/demo', '', 0).bash('cd web/pkg', 'bash: cd: web/pkg: No such file or directory', 1);
+    for (const b of [elsewhere, first, movedOn]) expect(shellCwdDrafts(viewOf(b.build()))).toEqual([]);
+  });
+});
