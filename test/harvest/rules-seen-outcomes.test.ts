@@ -107,6 +107,16 @@ describe('a pattern', () => {
     );
   });
 
+  it('ran clean at least once: a loop that failed on its way each time is no routine', () => {
+    const LOCKED = "fatal: Unable to create '.git/index.lock': File exists.";
+    const cycle = (b: SessionBuilder, add: number): SessionBuilder =>
+      b.bash('git init', 'Reinitialized existing Git repository').bash('git add -A', add === 0 ? '' : LOCKED, add).bash('rm -f .git/index.lock', '');
+    const looping = cycle(cycle(new SessionBuilder().user('commit it'), 128), 128);
+    expect(commandPatternDrafts(viewOf(looping.build())).filter((d) => d.title.startsWith('Recurring'))).toEqual([]);
+    const once = cycle(cycle(new SessionBuilder().user('commit it'), 128), 0);
+    expect(commandPatternDrafts(viewOf(once.build())).filter((d) => d.title.startsWith('Recurring'))).toHaveLength(1);
+  });
+
   it('is no recipe of bare conventional checks (`npm run lint`, then `npm run build`), but one that says more is', () => {
     const bare = edit(new SessionBuilder().user('fix the lint warning')).bash('npm run lint', 'No ESLint warnings or errors').bash('npm run build', 'Compiled successfully');
     expect(commandPatternDrafts(viewOf(bare.build()))).toEqual([]);

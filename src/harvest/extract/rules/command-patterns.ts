@@ -254,7 +254,8 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
         last--;
       }
       while (example.length > 3 && routine(example[0]!)) example.shift();
-      if (!at.every((i) => ended(seq[i + last]!))) return [];
+      // (and ran clean once at least: one that failed on its way every time is a loop of tries)
+      if (!at.every((i) => ended(seq[i + last]!)) || !at.some((i) => seq.slice(i, i + last + 1).every(ended))) return [];
       const shown = example.map((r) => code(r.simple));
       return [
         {
