@@ -51,6 +51,24 @@ describe('a run the transcript shows no end of', () => {
   });
 });
 
+describe('git stopping on a conflict', () => {
+  const CONFLICT = 'Auto-merging app.py\nCONFLICT (add/add): Merge conflict in app.py\nAutomatic merge failed; fix conflicts and then commit the result.';
+
+  it('is a failure, in an export without exit codes too', () => {
+    expect(looksFailed(CONFLICT, 'git pull origin main --allow-unrelated-histories')).toBe(true);
+  });
+
+  it('on the way from a failure to a success blurs which step fixed it', () => {
+    const b = new SessionBuilder()
+      .user('push it')
+      .bash('git push -u origin main', "error: failed to push some refs to 'https://github.com/example/app.git'", 1)
+      .bash('git pull origin main --allow-unrelated-histories', CONFLICT, 1)
+      .bash('git stash', 'No local changes to save')
+      .bash('git push origin main', 'To https://github.com/example/app.git\n   1a2b3c4..5d6e7f8  main -> main');
+    expect(errorFixDrafts(viewOf(b.build())).filter((d) => d.text.includes('Fix:'))).toEqual([]);
+  });
+});
+
 describe('an error the user pasted', () => {
   const pasted = (): SessionBuilder =>
     new SessionBuilder()

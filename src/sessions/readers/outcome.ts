@@ -27,6 +27,8 @@ export const FAILURE_LINE = new RegExp(
     String.raw`failed with exit code [1-9]`,
     // bundlers and frameworks: "Failed to compile.", "> Build failed because of webpack errors"
     String.raw`^\s*(?:>\s*)?(?:Failed to compile|Build failed)\b`,
+    // git's merge, pull, rebase or cherry-pick that stopped on a conflict
+    String.raw`^CONFLICT \([\w/ -]+\): `,
     // Windows PowerShell's error record, whatever its language ("+ FullyQualifiedErrorId :
     // InvalidEndOfLine"); not a native program's stderr line it wraps as NativeCommandError,
     // which git and npm write on success too
@@ -58,6 +60,7 @@ const FAILURE_LITERALS = [
   'failed with exit code',
   'Failed to compile',
   'Build failed',
+  'CONFLICT (',
 ];
 
 /** One search for every literal of FAILURE_LITERALS and " fail": over the Aider part's 120,000

@@ -235,6 +235,12 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
   return { shown: out, steps: cmds.size + edits.size, onlyEdits: cmds.size === 0 && edits.size > 0 };
 }
 
+/** Whether another command of the failed one's program failed between it and its fix. */
+function failedOnTheWay(view: SessionView, failed: Step, fix: Step, fam: string): boolean {
+  const prog = fam.split(' ')[0]!;
+  return view.steps.slice(failed.pos + 1, fix.pos).some((x) => x.failed && x.command !== undefined && !x.families.includes(fam) && x.families.some((f) => f.split(' ')[0] === prog));
+}
+
 const NOTHING_BETWEEN: Between = { shown: [], steps: 0, onlyEdits: false };
 
 /** "The issue is that X", "I see the issue - X": the agent telling how it found the cause. The
@@ -282,7 +288,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.steps === 0;
     // many other steps between the failure and the success (each command and each edited file
     // counts): which of them fixed it cannot be told
-    const blurred = between.steps > 2;
+    // and a command of the same tool that failed on the way (a `git pull` stopped by conflicts
+    // before the `git push` went through) was part of it, which the item could not tell
+    const blurred = between.steps > 2 || (fix !== undefined && failedOnTheWay(view, s, fix, fam));
     const windowEnd = Math.min(fix ? fix.call.index : s.outputEvent + 12, other ? other.call.index : Infinity);
     // a "Cause:" only where the text says why (because, due to, the problem is ...): the next
     // sentence of the agent is often about something else
