@@ -298,6 +298,17 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(await warned(['lib\\forge-std'])).toEqual([]);
   });
 
+  it("says that tracked files of a generated folder (an IDE's .vs/) are to be untracked, as this repository's", async () => {
+    const warned = (names: string[]) =>
+      items(`${launch('v0.84.0')}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.signature === 'aider repo-map tracked file deleted'));
+    const [item] = await warned(['.vs\\shop\\FileContentIndex\\24c26c2c.vsidx', '.vs\\shop\\FileContentIndex\\b3afc096.vsidx', '.vs\\ProjectEvaluation\\shop.metadata.v9.bin', '.vs\\ProjectEvaluation\\shop.projects.v9.bin', 'src\\old.ts']);
+    expect(item).toMatchObject({ scope: 'repo', title: 'git tracks generated .vs/ files, which aider warns about' });
+    expect(item?.text).toContain('Here they are files of a `.vs/` folder, generated files committed by mistake: untrack it (`git rm -r --cached <path>/.vs`), add it to `.gitignore` and commit.');
+    // two files of it are no pattern
+    const [few] = await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts']);
+    expect(few?.text).toContain('run `git rm <file>` and commit');
+  });
+
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
     const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
     const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";

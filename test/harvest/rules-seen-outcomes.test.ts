@@ -51,6 +51,17 @@ describe('a run the transcript shows no end of', () => {
   });
 });
 
+describe("the agent's account of its checkout", () => {
+  it('is no cause: "We\'re missing some UI components" tells the state the session then changed', () => {
+    const failing = (said: string) =>
+      errorFixDrafts(
+        viewOf(new SessionBuilder().user('build it').bash('npm run build', "Module not found: Can't resolve '@/components/ui/input'", 1).assistant(said).build()),
+      );
+    expect(failing("We're missing some UI components from the shadcn/ui library. Let me add them.")).toEqual([]);
+    expect(failing("The build fails because `@/components/ui` maps to `src/components/ui` in `tsconfig.json`, and that folder is empty.")).toHaveLength(1);
+  });
+});
+
 describe('git stopping on a conflict', () => {
   const CONFLICT = 'Auto-merging app.py\nCONFLICT (add/add): Merge conflict in app.py\nAutomatic merge failed; fix conflicts and then commit the result.';
 

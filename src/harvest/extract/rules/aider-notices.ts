@@ -140,11 +140,18 @@ function deletedTrackedDraft(lines: { line: string; event: number }[]): Draft | 
   if (folders.length === named.length) return undefined;
   // (never a `git rm` for a submodule: aider leaves out what .aiderignore lists)
   const submodule = folders.length > 0 ? `; a submodule folder (here ${code(folders[0]!)}) draws the same harmless warning: list it in ${code('.aiderignore')} instead` : '';
+  // most of the warned files in one folder of generated files (an IDE's index, build output):
+  // that folder was committed by mistake, and the tool rewrites it all the time
+  const generated = generatedFolder(hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!).filter((f) => HAS_EXTENSION.test(f)));
+  const fix = generated
+    ? `Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit`
+    : `For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}`;
   return {
     category: 'tool-quirk',
-    scope: 'agent',
-    title: 'aider warns about tracked files deleted from disk until the deletion is committed',
-    text: `Aider warns once per launch about each path git tracks that is no file on disk: ${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}. For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}.`,
+    // (a generated folder under git is this repository's: what it should untrack)
+    scope: generated ? 'repo' : 'agent',
+    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : 'aider warns about tracked files deleted from disk until the deletion is committed',
+    text: `Aider warns once per launch about each path git tracks that is no file on disk: ${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}. ${fix}.`,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'repo-map', 'git'],
@@ -153,6 +160,21 @@ function deletedTrackedDraft(lines: { line: string; event: number }[]): Draft | 
     signature: 'aider repo-map tracked file deleted',
     score: 5,
   };
+}
+
+/** Folders of files a tool generates (an IDE's index and caches, build output, installed packages). */
+const GENERATED = /^(?:\.vs|\.idea|\.vscode|\.gradle|\.next|\.nuxt|\.cache|\.pytest_cache|\.mypy_cache|__pycache__|node_modules|bin|obj|build|dist|target|out)$/;
+
+/** The generated folder at least three warned files, and four in five of them, lie in (`.vs`),
+ * wherever it is in their paths (aider names them absolute when it does not know the root). */
+function generatedFolder(files: readonly string[]): string | undefined {
+  const count = new Map<string, number>();
+  for (const f of files) {
+    const folder = f.split(/[\\/]/).slice(0, -1).find((segment) => GENERATED.test(segment));
+    if (folder !== undefined) count.set(folder, (count.get(folder) ?? 0) + 1);
+  }
+  for (const [folder, n] of count) if (n >= 3 && n >= files.length * 0.8) return folder;
+  return undefined;
 }
 
 const SUBFOLDER_NOTE = /^Note: in-chat filenames are always relative to the git working dir\b/;

@@ -247,6 +247,15 @@ const NOTHING_BETWEEN: Between = { shown: [], steps: 0, onlyEdits: false };
  * item states the cause (reviewers asked to drop the narration around it). */
 const FOUND_CAUSE = /^(?:(?:i see|found|now i see)\s+)?the (?:issue|problem|root cause)(?: here)?(?: is that\s+|\s*[-—–:]\s+)/i;
 
+/** "We're missing some UI components", "We're using 'delete' as a function name": the agent
+ * telling the state of its checkout at that moment, which the session then changed; a cause says
+ * how the code or the tool behaves. */
+const OUR_STATE = /^(?:we|we're|we are|we've|we have|i'm|i am|i've|i have)\b/i;
+
+function ownState<T extends { text: string }>(why: T | undefined): T | undefined {
+  return why !== undefined && OUR_STATE.test(causeAlone(why.text).trimStart()) ? undefined : why;
+}
+
 function causeAlone(text: string): string {
   const m = FOUND_CAUSE.exec(text);
   if (!m || m[0].length >= text.length) return text;
@@ -296,7 +305,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);
     // (a cause that cannot be shown in whole sentences reads as cut off: as good as none)
-    const why = shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS);
+    const why = ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS));
     if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
