@@ -282,7 +282,7 @@ export function powershellDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const seen = new Set<string>();
   for (const s of view.steps) {
-    if (s.rejected) continue;
+    if (!s.failed) continue;
     const slip = powershellSlip(s);
     if (!slip || seen.has(keyOf(slip))) continue;
     seen.add(keyOf(slip));
