@@ -41,6 +41,8 @@ describe('aider notices', () => {
     // the command typed next says nothing of what was meant (`/find x`, then `/edit *`)
     const [find] = await notices(`${launch('')}#### /find PoIValidator  \n> Invalid command: /find  \n\n#### /edit *  \n`);
     expect(find!.text).toBe('Aider has no `/find` in-chat command: it answers `Invalid command: /find`.');
+    // a command a keystroke away from one aider has is a slip of typing (`/gitt`, `/ad`, `/udno`)
+    expect(await notices(`${launch('')}#### /gitt status  \n> Invalid command: /gitt  \n\n#### /ad src/a.ts  \n> Invalid command: /ad  \n\n#### /udno  \n> Invalid command: /udno  \n`)).toEqual([]);
     // a command run into its text: the user's words stay out of an item about aider
     const [glued] = await notices(`${launch('')}#### /ask你把文件搬运到哪里了  \n> Invalid command: /ask你把文件搬运到哪里了  \n`);
     expect(glued!.text).toBe("Aider's in-chat commands are lowercase and need a space before their text: `/ask<text>` is an invalid command (the command is `/ask`).");

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandPatternDrafts } from '../../src/harvest/extract/rules/command-patterns.js';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { handsOver, readable, reportFactDrafts, turnHeading } from '../../src/harvest/extract/rules/report-facts.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
@@ -175,5 +176,35 @@ describe("a program's debug log", () => {
     expect(looksFailed(ssh, 'ssh -vvv mi308-2')).toBe(false);
     expect(errorLine(`debug1: Reading configuration data ~/.ssh/config\nssh: connect to host mi308-2 port 22: Connection refused`)).toBe('ssh: connect to host mi308-2 port 22: Connection refused');
     expect(looksFailed('DEBUG: loading config\nError: config.yaml: missing key "port"', 'app serve')).toBe(true);
+  });
+});
+
+describe('a missing module', () => {
+  const missing = (b: SessionBuilder) => toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title === 'build is not installed');
+  const base = () => new SessionBuilder().user('publish it').bash('source venv/bin/activate && python -c "import build"', "ModuleNotFoundError: No module named 'build'", 1);
+
+  it('is no quirk of the environment when the session then installs it, by pip or by a script that says so', () => {
+    expect(missing(base())).toHaveLength(1);
+    expect(missing(base().bash('pip install build twine', 'Successfully installed build-1.2.1 twine-5.1.0'))).toEqual([]);
+    expect(missing(base().bash('python upload_to_pypi.py', 'Installing build and twine...\nBuilt docgen_cli-1.0.0.tar.gz'))).toEqual([]);
+  });
+});
+
+describe('a closing report that opens with the work done', () => {
+  it('is no fact: "X is installed and working", "… is up and running"', () => {
+    const facts = (lead: string) =>
+      reportFactDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('install the specstory cli')
+            .bash('gh release download v1.13.0 -R specstoryai/getspecstory -p "*linux*"', 'downloaded')
+            .bash('sudo mv specstory /usr/local/bin/specstory', '')
+            .bash('specstory --version', 'specstory v1.13.0')
+            .assistant(`${lead}\n\n**What's installed:**\n- \`specstory\` v1.13.0 → \`/usr/local/bin/specstory\`\n- Config at user and project level (\`.specstory/\` in this project)\n\n**How to use it:**\n- \`specstory run claude\` launches Claude Code with auto-save; conversations are written as Markdown to \`.specstory/history/\`\n- \`specstory check\` reports which agents it can find on this machine and which of them it can save\n- \`specstory sync\` uploads \`.specstory/history/\` to the cloud only when you log in with \`specstory login\`\n- The user config is \`~/.specstory/cli/config.toml\`; the project config is \`.specstory/cli/config.toml\``)
+            .build(),
+        ),
+      );
+    expect(facts('The `specstory` command lives in `/usr/local/bin` on this machine.').length).toBeGreaterThan(0);
+    expect(facts('SpecStory CLI is installed and working.')).toEqual([]);
   });
 });

@@ -63,6 +63,23 @@ function mistyped(command: string): string | undefined {
   return prefix ? `/${prefix}` : undefined;
 }
 
+/** Whether `word` is one keystroke (a letter added, left out, changed, or two swapped) from a
+ * command aider has. */
+function oneKeyFromCommand(word: string): boolean {
+  return [...COMMANDS].some((c) => Math.abs(c.length - word.length) <= 1 && c.length >= 2 && oneEdit(word, c));
+}
+
+function oneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    const diff = [...a].flatMap((ch, i) => (ch === b[i] ? [] : [i]));
+    return diff.length === 1 || (diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!]);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
 /** A path as the repository names it: relative to the git working dir aider reports when it is
  * under it (Windows drive letters in any case), else (an absolute path naming this machine's
  * folders) only its file name. */
@@ -274,7 +291,8 @@ function invalidCommandDraft(view: SessionView, lines: { line: string; event: nu
   const commands = [...new Set(hits.map((h) => INVALID.exec(h.line)![1]!))];
   // a command today's aider has, answered as invalid, came from an older version: what an old
   // version lacked is no lesson for a session today (a reviewer rejected "aider has no /quit")
-  const missing = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)));
+  // and one a keystroke away from one it has (`/gitt`, `/ad`) is a slip of typing, no lesson either
+  const missing = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)) && !oneKeyFromCommand(c.slice(1).toLowerCase()));
   const typos = commands.filter((c) => mistyped(c) !== undefined);
   if (missing.length === 0 && typos.length === 0) return undefined;
   const parts: string[] = [];

@@ -380,7 +380,7 @@ const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|update
 
 /** A lead sentence that says the work is done ("The profile image upload and the image serving
  * are in place.", "The export is now implemented."): a progress report of this turn. */
-const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in place|done|complete|completed|implemented|finished|ready to use|live)[.!]/i;
+const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in place|done|complete|completed|implemented|finished|ready to use|live|(?:installed|set up|configured) and working|up and running)[.!]/i;
 
 /** A reply that opens by saying what the user added or shared ("Thank you! You have now added:
  * …", "You've shared …"): talk about the chat, its list what the user gave or should give. A

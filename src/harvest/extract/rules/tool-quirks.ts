@@ -222,6 +222,16 @@ function installedLater(view: SessionView, s: Step): boolean {
   return view.steps.some((later) => later.pos > s.pos && !later.failed && !later.rejected && later.command !== undefined && PROJECT_INSTALL.test(later.command.trim()));
 }
 
+/** A later step installs the module (`pip install build`, a script printing "Installing build and
+ * twine...", pip's "Successfully installed build-1.2.1"): the environment lacked it that moment. */
+function installsLater(view: SessionView, s: Step, mod: string): boolean {
+  const name = mod.split('.')[0]!.toLowerCase().replace(/_/g, '-');
+  const installs = new RegExp(`^\\s*(?:Installing|Successfully installed|Collecting)\\b[^\\n]*\\b${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\\b`, 'im');
+  return view.steps.some(
+    (later) => later.pos > s.pos && !later.rejected && ((later.command !== undefined && /\bpip3? install\b/.test(later.command) && tokens(later.command).some((t) => t.toLowerCase().replace(/_/g, '-') === name)) || installs.test(later.output)),
+  );
+}
+
 function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
@@ -229,7 +239,7 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   if (!mod || /^[.~/]|\/.*\.\w+$/.test(mod)) return undefined;
   // A module the project's own install then brought is a checkout whose dependencies were not
   // installed yet, not something missing from the machine.
-  if (installedLater(view, s)) return undefined;
+  if (installedLater(view, s) || installsLater(view, s, mod)) return undefined;
   const err = clip(m![0], 100);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
