@@ -170,4 +170,20 @@ describe('OpenAI-chat reader: Anthropic Messages-API content blocks', () => {
     expect(ofKind(s, 'reasoning').map((e) => e.text)).toEqual(['Start with the server.']);
     expect(ofKind(s, 'assistant').map((e) => e.text)).toEqual(['Let me start the server.']);
   });
+
+  it('reads a command result in plain text as a terminal would: failed when it reads as a failure, whatever the shell', async () => {
+    const rows = [
+      { role: 'user', content: 'List the sources.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_command', arguments: JSON.stringify({ command: 'ls src -la' }) } }] },
+      { role: 'tool', tool_call_id: 'c1', content: "'ls' is not recognized as an internal or external command,\noperable program or batch file.\n" },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'run_command', arguments: JSON.stringify({ command: 'dir src' }) } }] },
+      { role: 'tool', tool_call_id: 'c2', content: ' Directory of C:\\work\\app\\src\n\n05/12/2026  10:00    <DIR>          routes\n' },
+      // a tool that ran no command: its text is not judged as a terminal's
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c3', type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: 'NOTES.md' }) } }] },
+      { role: 'tool', tool_call_id: 'c3', content: 'TODO: the command not found case' },
+    ];
+    const file = put(tempDir(), 'windows-run.jsonl', `${rows.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const { sessions } = await readWith(openaiChatReader, file);
+    expect(ofKind(sessions[0]!, 'tool_result').map((r) => r.isError)).toEqual([true, false, false]);
+  });
 });

@@ -9,7 +9,7 @@ import { pushCallOn, pushText, pushToolResult } from '../events.js';
 import type { SessionEvent, SourceRef, ToolResultEvent } from '../model.js';
 import { copyOf, injectedBase } from '../jsonl.js';
 import { isRecord, ModelList, str } from './common.js';
-import { statedExitCode } from './outcome.js';
+import { looksFailed, statedExitCode } from './outcome.js';
 
 export interface ChatState {
   events: SessionEvent[];
@@ -18,10 +18,12 @@ export interface ChatState {
   defaultModel?: string;
   /** call id → tool name, to name the results. */
   callNames: Map<string, string>;
+  /** call id → the shell command it ran, to read a plain-text result the way a terminal's is read. */
+  callCommands: Map<string, string>;
 }
 
 export function newChatState(): ChatState {
-  return { events: [], models: new ModelList(), callNames: new Map() };
+  return { events: [], models: new ModelList(), callNames: new Map(), callCommands: new Map() };
 }
 
 /** Text of a content field: a string, or a list of parts ({type:"text", text}, image parts). */
@@ -50,6 +52,10 @@ function splitBlocks(content: unknown, type: string): { blocks: Record<string, u
 
 function pushResult(state: ChatState, base: { source: SourceRef; time?: string }, callId: string | undefined, fallbackName: string | undefined, o: ToolOutcome): void {
   const name = (callId ? state.callNames.get(callId) : undefined) ?? fallbackName;
+  // a command's output in plain text with no exit code in it is a terminal's text: failed when it
+  // reads as a failure (`'ls' is not recognized as an internal or external command`)
+  const command = callId ? state.callCommands.get(callId) : undefined;
+  if (o.plain && !o.isError && o.exitCode === undefined && command !== undefined && looksFailed(o.output, command)) o.isError = true;
   const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
   if (callId) result.callId = callId;
   if (name) result.name = name;
@@ -61,8 +67,10 @@ function pushResult(state: ChatState, base: { source: SourceRef; time?: string }
 }
 
 function pushCall(state: ChatState, base: { source: SourceRef; time?: string }, name: string, input: Record<string, unknown>, callId: string | undefined): void {
+  const command = commandOf(input);
   if (callId) state.callNames.set(callId, name);
-  pushCallOn(state.events, base, name, input, callId, commandOf(input));
+  if (callId && command !== undefined) state.callCommands.set(callId, command);
+  pushCallOn(state.events, base, name, input, callId, command);
 }
 
 // Hermes injects these as user turns; they are not typed by the human.
@@ -99,6 +107,8 @@ export interface ToolOutcome {
   isError: boolean;
   exitCode?: number;
   rejected?: boolean;
+  /** Plain text, not a JSON answer with fields that say how it went. */
+  plain?: boolean;
 }
 
 /**
@@ -119,7 +129,7 @@ export function toolOutcome(content: string): ToolOutcome {
   }
   const exitCode = statedExitCode(content);
   const isError = (exitCode !== undefined && exitCode !== 0) || /^\s*(?:Error|ERROR)\b/.test(content);
-  const out: ToolOutcome = { output: content, isError };
+  const out: ToolOutcome = { output: content, isError, plain: true };
   if (exitCode !== undefined) out.exitCode = exitCode;
   return out;
 }

@@ -17,6 +17,8 @@ export const FAILURE_LINE = new RegExp(
     String.raw`\b[1-9]\d* (?:failed|failing)\b`, // "1 failed, 12 passed", mocha "2 failing"
     String.raw`\b[1-9]\d* errors?\b`, // "3 errors", tsc "Found 1 error"
     String.raw`command not found`,
+    // cmd.exe's and PowerShell 7's words for the same ('ls' is not recognized as an internal …)
+    String.raw`is not recognized as (?:an internal or external command|(?:the|a) name of a cmdlet)`,
     String.raw`No such file or directory`,
     String.raw`npm ERR!`,
     String.raw`^npm error\b`, // npm 10 and later: "npm error code ENOENT"
@@ -52,6 +54,7 @@ const FAILURE_LITERALS = [
   'Traceback',
   'FAIL',
   'command not found',
+  'is not recognized as',
   'No such file or directory',
   'npm ERR!',
   'ERR_PNPM_',
