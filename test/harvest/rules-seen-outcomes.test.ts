@@ -63,6 +63,16 @@ describe("the agent's account of its checkout", () => {
   });
 });
 
+describe("a cause that repeats the error's own words", () => {
+  it('is no cause: the next session reads the same advice in the same output', () => {
+    const POSTCSS =
+      "Error: [postcss] It looks like you're trying to use `tailwindcss` directly as a PostCSS plugin. The PostCSS plugin has moved to a separate package, so to continue using Tailwind CSS with PostCSS you'll need to install `@tailwindcss/postcss` and update your PostCSS configuration.";
+    const failing = (said: string) => errorFixDrafts(viewOf(new SessionBuilder().user('build it').bash('npm run build', POSTCSS, 1).assistant(said).build()));
+    expect(failing('The PostCSS error indicates that you need to use the `@tailwindcss/postcss` plugin, as Tailwind CSS version 4 requires this new package.')).toEqual([]);
+    expect(failing('The build fails because `postcss.config.js` still lists `tailwindcss`, which the v4 upgrade in `package.json` moved out of PostCSS.')).toHaveLength(1);
+  });
+});
+
 describe('git stopping on a conflict', () => {
   const CONFLICT = 'Auto-merging app.py\nCONFLICT (add/add): Merge conflict in app.py\nAutomatic merge failed; fix conflicts and then commit the result.';
 

@@ -256,6 +256,19 @@ function ownState<T extends { text: string }>(why: T | undefined): T | undefined
   return why !== undefined && OUR_STATE.test(causeAlone(why.text).trimStart()) ? undefined : why;
 }
 
+/** The cause, when it says more than the failing output: "The PostCSS error indicates that you
+ * need to use the `@tailwindcss/postcss` plugin" under an error that says to install it repeats
+ * the error's own advice, which the next session reads in the same output. */
+function saysMore<T extends { text: string }>(why: T | undefined, output: string): T | undefined {
+  if (why === undefined) return undefined;
+  const said = [...words(why.text)].filter((w) => !COMMON_WORDS.has(w.replace(/\.+$/, '')));
+  const inOutput = words(output);
+  const repeated = said.filter((w) => inOutput.has(w.replace(/\.+$/, ''))).length;
+  return said.length >= 4 && repeated / said.length >= 0.6 ? undefined : why;
+}
+/** Words any explanation uses, whatever the error: what is left names the things it is about. */
+const COMMON_WORDS = new Set(['the', 'that', 'this', 'these', 'you', 'your', 'need', 'needs', 'use', 'using', 'error', 'indicates', 'means', 'because', 'and', 'for', 'with', 'which', 'are', 'not', 'has', 'have', 'was', 'were', 'now', 'its', 'from', 'into', 'but', 'can', 'should', 'must']);
+
 function causeAlone(text: string): string {
   const m = FOUND_CAUSE.exec(text);
   if (!m || m[0].length >= text.length) return text;
@@ -305,7 +318,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);
     // (a cause that cannot be shown in whole sentences reads as cut off: as good as none)
-    const why = ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS));
+    const why = saysMore(ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS)), s.output);
     if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
