@@ -27,6 +27,11 @@ describe('clipWhole', () => {
     expect(out.length).toBeLessThanOrEqual(120);
   });
 
+  it('ends no sentence at a full stop inside a code span (`4. Push the branch`)', () => {
+    const text = `${a} Other lines got the same: \`3. Commit the change\`, \`4. Push the branch to the remote and open the pull request\`.`;
+    expect(clipWhole(text, a.length + 60)).toBe(a);
+  });
+
   it('never splits a secret: the text is redacted before it is cut', () => {
     const text = `${a} ${b} The deploy key is ghp_${'a1B2c3D4e5'.repeat(4)} and it is rotated monthly.`;
     const out = clipWhole(text, a.length + b.length + 40);

@@ -71,9 +71,17 @@ export function clipWhole(text: string, max: number, keep = max / 2): string {
   const r = redact(t).text;
   if (r.length <= max) return r;
   let end = -1;
-  for (const m of r.slice(0, max).matchAll(/[.;!?](?= )/g)) end = m.index;
+  // (a full stop inside a code span, `4. Push …`, ends no sentence)
+  for (const m of r.slice(0, max).matchAll(/[.;!?](?= )/g)) if (outsideCode(r, m.index)) end = m.index;
   if (end >= keep) return r[end] === ';' ? `${r.slice(0, end)}.` : r.slice(0, end + 1);
   return cutAt(r, max);
+}
+
+/** Whether position `at` of `text` lies outside any `code span` (an even count of backticks before it). */
+function outsideCode(text: string, at: number): boolean {
+  let ticks = 0;
+  for (let i = text.indexOf('`'); i !== -1 && i < at; i = text.indexOf('`', i + 1)) ticks++;
+  return ticks % 2 === 0;
 }
 
 /**
