@@ -3,6 +3,7 @@
  * afterwards that explains it. Shared by the error → fix and tool-quirk rules.
  */
 import type { SessionEvent } from '../../sessions/model.js';
+import { DEBUG_LINE } from '../../sessions/readers/outcome.js';
 import { TextCache } from './text-cache.js';
 import { emptyList } from '../../core/elements-kind.js';
 import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
@@ -20,9 +21,7 @@ const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
 /** A line that only names a place in a file (`./src/components/AnimalList.tsx:78:54`). */
 const FILE_POSITION = /^\.{0,2}\/?[\w./@-]+:\d+(?::\d+)?$/;
-/** Lines that are never the error: an exit code, markers and rules, a stack frame, git's hints,
- * a program's debug or trace log (`debug3: Failed to open file …` from `ssh -vvv`). */
-const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*|\[?(?:debug\d?|DEBUG\d?|trace|TRACE)\]?:?\s.*|(?:debug\d?|DEBUG|trace|TRACE):.*)$/;
+const NOISE = /^(?:Exit code \d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
 /** A line of a code frame or a diff a checker prints (`33 │ - ····x,`, `35 30 │ foo(`): the
  * source quoted back, never the error. */
 const CODE_FRAME = /^(?:\d+\s+){1,2}[│┃|]|^[·\s]+[│┃|]/;
@@ -89,7 +88,8 @@ function findErrorLine(output: string): FoundError {
   const lines = literalNewlines(cleanText(output))
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l) && !CODE_FRAME.test(l));
+    // (nor is a program's debug or trace log: `debug3: Failed to open file …` from `ssh -vvv`)
+    .filter((l) => l.length > 0 && !PROMPT_LINE.test(l) && !NOISE.test(l) && !DEBUG_LINE.test(l) && !CODE_FRAME.test(l));
   const stated =
     lines.find((l) => EXCEPTION_LINE.test(l)) ??
     lines.find((l) => FATAL_LINE.test(l)) ??
@@ -206,6 +206,21 @@ function restates(sentenceWords: Set<string>, errWords: Set<string>): boolean {
     if (!errWords.has(w) && !RESTATING.has(w)) return false;
   }
   return true;
+}
+
+/** Words any explanation uses, whatever it explains: what is left names the things it is about. */
+const EXPLAINING = new Set(['the', 'that', 'this', 'these', 'you', 'your', 'need', 'needs', 'use', 'using', 'error', 'indicates', 'means', 'because', 'and', 'for', 'with', 'which', 'are', 'not', 'has', 'have', 'was', 'were', 'now', 'its', 'from', 'into', 'but', 'can', 'should', 'must']);
+
+/**
+ * Whether an explanation mostly repeats the failing output, not only its error line (`restates`):
+ * six in ten of its words that name something are in the output. "The PostCSS error indicates that
+ * you need to use the `@tailwindcss/postcss` plugin" under an error that says to install it.
+ */
+export function repeatsOutput(text: string, output: string): boolean {
+  const said = [...words(text)].map((w) => w.replace(/[.]+$/, '')).filter((w) => !EXPLAINING.has(w));
+  if (said.length < 4) return false;
+  const inOutput = words(output);
+  return said.filter((w) => inOutput.has(w)).length / said.length >= 0.6;
 }
 
 /** No caller takes a sentence scoring below this for an explanation (explain's `minScore`). */

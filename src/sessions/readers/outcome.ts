@@ -72,7 +72,8 @@ const FAILURE_HINT = new RegExp([...FAILURE_LITERALS, ' fail'].map((l) => l.repl
 
 /** A program's debug or trace log (`ssh -vvv`: "debug1: load_hostkeys: fopen …/known_hosts2: No
  * such file or directory"): what it tried on its way, not how the command ended. */
-export const DEBUG_LINES = /^[ \t]*(?:\[?(?:debug\d?|DEBUG\d?|trace|TRACE)\]?:?\s|(?:debug\d?|DEBUG|trace|TRACE):).*$/gm;
+export const DEBUG_LINE = /^[ \t]*(?:\[?(?:debug\d?|DEBUG\d?|trace|TRACE)\]?:?\s|(?:debug\d?|DEBUG|trace|TRACE):)/;
+const DEBUG_LINES = new RegExp(`${DEBUG_LINE.source}.*$`, 'gm');
 
 /** `zsh:1: command not found: dump_zsh_state`: a shell reporting a missing program by name. */
 const SHELL_MISSING = /^(?:\(eval\)|[\w/.-]*sh):\d+: command not found: (\S+)[ \t]*$/gm;

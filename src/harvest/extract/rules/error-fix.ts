@@ -9,7 +9,7 @@ import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
-import { NAMES_ERRORS, errorLine, explain, statesError } from '../diagnosis.js';
+import { NAMES_ERRORS, errorLine, explain, repeatsOutput, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
@@ -256,19 +256,6 @@ function ownState<T extends { text: string }>(why: T | undefined): T | undefined
   return why !== undefined && OUR_STATE.test(causeAlone(why.text).trimStart()) ? undefined : why;
 }
 
-/** The cause, when it says more than the failing output: "The PostCSS error indicates that you
- * need to use the `@tailwindcss/postcss` plugin" under an error that says to install it repeats
- * the error's own advice, which the next session reads in the same output. */
-function saysMore<T extends { text: string }>(why: T | undefined, output: string): T | undefined {
-  if (why === undefined) return undefined;
-  const said = [...words(why.text)].filter((w) => !COMMON_WORDS.has(w.replace(/\.+$/, '')));
-  const inOutput = words(output);
-  const repeated = said.filter((w) => inOutput.has(w.replace(/\.+$/, ''))).length;
-  return said.length >= 4 && repeated / said.length >= 0.6 ? undefined : why;
-}
-/** Words any explanation uses, whatever the error: what is left names the things it is about. */
-const COMMON_WORDS = new Set(['the', 'that', 'this', 'these', 'you', 'your', 'need', 'needs', 'use', 'using', 'error', 'indicates', 'means', 'because', 'and', 'for', 'with', 'which', 'are', 'not', 'has', 'have', 'was', 'were', 'now', 'its', 'from', 'into', 'but', 'can', 'should', 'must']);
-
 function causeAlone(text: string): string {
   const m = FOUND_CAUSE.exec(text);
   if (!m || m[0].length >= text.length) return text;
@@ -318,7 +305,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     // sentence of the agent is often about something else
     const after = eventsBetween(view, s.outputEvent, windowEnd);
     // (a cause that cannot be shown in whole sentences reads as cut off: as good as none)
-    const why = saysMore(ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS)), s.output);
+    const said = ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS));
+    // a cause that repeats the failing output's own advice says nothing the next session will not read there
+    const why = said !== undefined && repeatsOutput(said.text, s.output) ? undefined : said;
     if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;

@@ -14,6 +14,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { MAX_TEXT, ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { simpleCommands, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
+import { perObject } from '../per-object.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
 
 /** What PowerShell rejected in a command, read from its error record. */
@@ -57,14 +58,14 @@ const POSIX_TOOLS = new Map<string, string>([
   ['xargs', 'ForEach-Object'],
 ]);
 
-/** A cmdlet's usual form for what a POSIX flag asked for, where PowerShell's alias takes the
- * POSIX name but not its flags. */
+/** What to use instead, as the item says it, where PowerShell's alias of a cmdlet takes the POSIX
+ * name but not its flags (`rm -rf dist`: `Remove-Item -Recurse -Force dist`). */
 const CMDLET_FORM = new Map<string, (args: string) => string>([
-  ['Remove-Item', (a) => `Remove-Item -Recurse -Force ${a}`],
-  ['Copy-Item', (a) => `Copy-Item -Recurse ${a}`],
-  ['Get-ChildItem', (a) => `Get-ChildItem -Force ${a}`],
-  ['New-Item', (a) => `New-Item -ItemType Directory -Force ${a}`],
-  ['Invoke-WebRequest', () => 'curl.exe with the same arguments'],
+  ['Remove-Item', (a) => code(`Remove-Item -Recurse -Force ${a}`.trim())],
+  ['Copy-Item', (a) => code(`Copy-Item -Recurse ${a}`.trim())],
+  ['Get-ChildItem', (a) => code(`Get-ChildItem -Force ${a}`.trim())],
+  ['New-Item', (a) => code(`New-Item -ItemType Directory -Force ${a}`.trim())],
+  ['Invoke-WebRequest', () => `${code('curl.exe')} with the same arguments`],
 ]);
 
 /** `RemoveItemCommand` → `Remove-Item`: the cmdlet an error id names by its class. */
@@ -78,8 +79,11 @@ function segmentRunning(command: string, name: string): string | undefined {
   return simpleCommands(command).find((s) => tokens(s)[0]?.toLowerCase() === name.toLowerCase());
 }
 
-/** What PowerShell rejected in the step's command, when its output shows that. */
-export function powershellSlip(s: Step): PowerShellSlip | undefined {
+/** What PowerShell rejected in the step's command, when its output shows that (asked by this
+ * rule and by the tool-quirk and error-fix rules of every failed step: kept per step). */
+export const powershellSlip: (s: Step) => PowerShellSlip | undefined = perObject(slipOf);
+
+function slipOf(s: Step): PowerShellSlip | undefined {
   const command = s.command;
   if (command === undefined) return undefined;
   if (s.failed && command.includes('-') && UNKNOWN_OPTION.test(s.output)) {
@@ -249,11 +253,11 @@ function statement(slip: PowerShellSlip, command: string, width: number): { titl
         .slice(1)
         .filter((w) => !w.startsWith('-'))
         .join(' ');
-      const form = CMDLET_FORM.get(slip.cmdlet)?.(args ?? '').trim();
+      const form = CMDLET_FORM.get(slip.cmdlet)?.(args ?? '');
       const alias = slip.alias.toLowerCase() === slip.cmdlet.toLowerCase() ? code(slip.alias) : `${code(slip.alias)} is PowerShell's ${code(slip.cmdlet)}, which`;
       return {
         title: `PowerShell's ${slip.alias} takes no ${slip.flag}`,
-        text: `${SHELL}, where ${alias} has no ${code(slip.flag)} parameter: ${failed} failed (\`NamedParameterNotFound\`).${form ? ` Use ${form.includes(' ') && !form.startsWith('curl.exe') ? code(form) : form}.` : ''}`,
+        text: `${SHELL}, where ${alias} has no ${code(slip.flag)} parameter: ${failed} failed (\`NamedParameterNotFound\`).${form ? ` Use ${form}.` : ''}`,
       };
     }
   }

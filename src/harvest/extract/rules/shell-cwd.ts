@@ -6,19 +6,20 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { simpleCommands, tokens } from '../commands.js';
+import { tokens } from '../commands.js';
 import { clip, code, errorSignature } from '../text.js';
 import { errorLine } from '../diagnosis.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
 
-const CHANGE_DIR = /^(?:cd|set-location|sl|chdir|pushd)$/i;
 /** A `cd` that found no such folder: bash and zsh, cmd, and PowerShell's untranslated record. */
 const NO_FOLDER = /\bcd: (?:no such file or directory|can't cd to)|\bcd: [^\n]*: No such file or directory|The system cannot find the path specified|FullyQualifiedErrorId\s*:\s*PathNotFound,Microsoft\.PowerShell\.Commands\.SetLocationCommand/i;
 
-/** The folder a simple command changes into, unquoted, when it is one. */
-function cdTarget(simple: string): string | undefined {
-  const t = tokens(simple);
-  return t.length === 2 && CHANGE_DIR.test(t[0]!) ? t[1]!.replace(/^["']|["']$/g, '') : undefined;
+/** The folder the `i`th simple command of a step changes into (`cd`, `Set-Location`, `pushd`:
+ * family `cd`), unquoted, when it is one. */
+function cdTarget(step: Step, i: number): string | undefined {
+  if (step.families[i] !== 'cd') return undefined;
+  const t = tokens(step.simple[i]!);
+  return t.length === 2 ? t[1]!.replace(/^["']|["']$/g, '') : undefined;
 }
 
 /** A path's last folder name (`d:/dialfa new/spisa-new/frontend` → `frontend`). */
@@ -36,18 +37,16 @@ const isRelative = (path: string): boolean => !/^(?:[A-Za-z]:|[\\/~]|\$)/.test(p
 /** The failing `cd <name>` of a step, when an earlier call of the same tool already changed into
  * a folder of that name and no `cd` came between: the shell was still there. */
 function staleCd(view: SessionView, s: Step): { target: string; earlier: string } | undefined {
-  const first = s.simple[0];
-  const target = first !== undefined ? cdTarget(first) : undefined;
+  const target = cdTarget(s, 0);
   if (target === undefined || !isRelative(target) || target.includes('..') || !NO_FOLDER.test(s.output)) return undefined;
   for (let i = s.pos - 1; i >= 0; i--) {
     const e = view.steps[i]!;
     if (e.call.name !== s.call.name || e.command === undefined || e.rejected || e.result === undefined) continue;
-    const dirs = simpleCommands(e.command).map(cdTarget).filter((d): d is string => d !== undefined);
-    if (dirs.length === 0) continue;
+    const at = e.simple.findLastIndex((_, k) => cdTarget(e, k) !== undefined);
+    if (at < 0) continue;
     // the last folder that call went into, and that `cd` did not fail itself
-    const last = dirs[dirs.length - 1]!;
-    const cd = simpleCommands(e.command).filter((x) => cdTarget(x) !== undefined).pop()!;
-    return lastName(last) === lastName(target) && last !== target && !NO_FOLDER.test(e.output) ? { target, earlier: cd } : undefined;
+    const last = cdTarget(e, at)!;
+    return lastName(last) === lastName(target) && last !== target && !NO_FOLDER.test(e.output) ? { target, earlier: e.simple[at]! } : undefined;
   }
   return undefined;
 }
