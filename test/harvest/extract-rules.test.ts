@@ -693,6 +693,8 @@ describe('what a failure teaches', () => {
     expect(causes('I modified `requirements.txt` to include `werkzeug` 9 but the resolver fails due to the pin.')).not.toContain('Cause:');
     expect(causes("I'm pinning only `werkzeug` in `requirements.txt`, because the resolver fails on `flask` 3.")).not.toContain('Cause:');
     expect(causes("There's an npm error about a missing version of `werkzeug` because of the pin.")).not.toContain('Cause:');
+    // which error is on screen is no cause of this one
+    expect(causes('The main error showing in the browser is `TypeError: e[o] is not a function`, which is not from the resolver.')).not.toContain('Cause:');
     expect(causes('However, the resolver fails because `flask` 3 requires `werkzeug` 3, which the old `requirements.txt` pins to 2.')).toContain('Cause: The resolver fails because');
     // the same command again from the checkout, with nothing in between, is a retry, not a fix
     expect(failThenFix('cd ~/src/app && npm view enhanced-resolve versions --json | cat', 'npm error Missing script: "buildcd"', 'Let me run that again.', 'npm view enhanced-resolve versions --json | cat')).toEqual([]);

@@ -153,8 +153,9 @@ const AT_LINE = /\bline \d+(?: of `?[\w./-]+`?)? (?:has|is|contains|ends|starts|
 
 /** "I noticed the output shows an Error: …", "It says to install …", "there's an npm error about
  * …", "The instructions also say …" (a rule read back), "The errors are E0401, which
- * means pylint can't find …": the error read back (or its code's meaning), not why it happened. */
-const READS_BACK = /\b(?:instructions|guidelines|rules) (?:also )?(?:say|state|tell)\b|\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
+ * means pylint can't find …", "The main error showing in the browser is …": the error read back
+ * (or its code's meaning, or which error is on screen), not why it happened. */
+const READS_BACK = /\b(?:errors?|warnings?|issues?) (?:showing|shown|displayed|appearing) (?:in|on)\b|\b(?:instructions|guidelines|rules) (?:also )?(?:say|state|tell)\b|\bthere(?:'s| is| was) an? (?:[\w-]+ )?(?:error|warning) (?:about|saying|that says)\b|\b(?:i (?:noticed|see|saw|can see)|(?:it|this|the (?:output|log|logs|build|terminal|error|message)) (?:shows?|says|reports?|printed))\b|^(?:the|this|these|those) (?:errors?|warnings?) (?:is|are|was|were) [^,]{1,40},? which means\b/i;
 
 /** "Let me know what package provides it", "please share the files": a request to the user,
  * not a finding. */

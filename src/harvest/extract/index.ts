@@ -9,6 +9,8 @@ import { type Draft, MAX_TEXT, makeCandidate, type RuleExtractor } from './build
 import { repoPathsOf, withRepoPaths } from './repo-paths.js';
 import { clipWhole, depersonalize } from './text.js';
 import { aiderNotices } from './rules/aider-notices.js';
+import { aiderShellLines } from './rules/aider-shell-lines.js';
+import { aiderEnvWarnings } from './rules/aider-env-warnings.js';
 import { checkFindings } from './rules/check-findings.js';
 import { commandPatterns } from './rules/command-patterns.js';
 import { dataFormats } from './rules/data-formats.js';
@@ -21,6 +23,7 @@ import { powershell } from './rules/powershell.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
+import { retiredCommands } from './rules/retired-commands.js';
 import { shellCwd } from './rules/shell-cwd.js';
 import { slowCommands } from './rules/slow-commands.js';
 import { testRunner } from './rules/test-runner.js';
@@ -38,7 +41,10 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   toolQuirks,
   powershell,
   shellCwd,
+  retiredCommands,
   aiderNotices,
+  aiderShellLines,
+  aiderEnvWarnings,
   outputNoise,
   oversizedOutput,
   userCorrections,

@@ -16,13 +16,15 @@ export const MARK = {
   dependencies: 4,
   /** "No module named", "Cannot find module". */
   module: 8,
+  /** "deprecated" (a tool retiring the command that ran: retired.ts). */
+  deprecated: 16,
 } as const;
 
-const ALL = MARK.cut | MARK.background | MARK.dependencies | MARK.module;
+const ALL = MARK.cut | MARK.background | MARK.dependencies | MARK.module | MARK.deprecated;
 
 /** No two of these can match at one position (their first two letters differ), so resuming the
  * scan one character after each match finds every literal present. */
-const LITERALS = /omitted|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module/gi;
+const LITERALS = /omitted|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module|deprecated/gi;
 
 function markOf(found: string): number {
   switch (found.charCodeAt(0) | 0x20) {
@@ -33,6 +35,8 @@ function markOf(found: string): number {
     case 0x6e: // n
     case 0x63: // c
       return MARK.module;
+    case 0x64: // d
+      return MARK.deprecated;
     default: // o, p
       return MARK.cut;
   }

@@ -7,6 +7,7 @@ import type { Session, SessionEvent, ToolCallEvent, ToolResultEvent, UserEvent }
 import { commandParts, shortenCommand } from './commands.js';
 import { emptyList } from '../../core/elements-kind.js';
 import { marksOf } from './marks.js';
+import { didOnlyRetire } from './retired.js';
 import { perObject } from './per-object.js';
 import { cleanText } from './text.js';
 
@@ -314,9 +315,10 @@ const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s
 
 /** A command seen to end well: not failed, and the transcript shows how it ended. An export
  * without exit codes (SpecStory) that kept no output for a command, or only the shell's prompt,
- * shows nothing of it: a server left running, a command still waiting, or a failure. */
+ * shows nothing of it: a server left running, a command still waiting, or a failure. A command
+ * whose tool only said it is retired (and what to run instead) did nothing either. */
 export function seenToSucceed(step: Step): boolean {
-  return !step.failed && !step.rejected && step.result !== undefined && !PROMPT_ONLY.test(step.output);
+  return !step.failed && !step.rejected && step.result !== undefined && !PROMPT_ONLY.test(step.output) && !didOnlyRetire(step);
 }
 
 /** True when a step changed files. */

@@ -1,0 +1,49 @@
+/**
+ * Aider checks only the environment for a model's settings and warns `OLLAMA_API_BASE: Not set`
+ * at launch; the provider may find them elsewhere (its default address, a credentials file). When
+ * the model then answered in that same launch, the warning was noise on this setup, and the next
+ * session should not chase it: the item says so, with the model and the variables aider named.
+ * A launch whose model never answered says nothing here (the warning may be the cause).
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { launchOutcome } from '../../aider-launches.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { code, errorSignature } from '../text.js';
+import type { SessionView } from '../view.js';
+
+/** `Warning: ollama/llama3.2 expects these environment variables` (older aider: `Warning for …:`). */
+const EXPECTS = /^Warning(?::| for) (\S+?):? expects these environment variables/m;
+/** `- OLLAMA_API_BASE: Not set` */
+const NOT_SET = /^-\s*([A-Z][A-Z0-9_]+): Not set\s*$/gm;
+
+export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
+  if (view.session.format !== 'aider' || launchOutcome(view.session) !== 'answered') return [];
+  for (const e of view.session.events) {
+    if (e.kind !== 'system') continue;
+    const model = EXPECTS.exec(e.text)?.[1];
+    if (model === undefined) continue;
+    const vars = [...e.text.matchAll(NOT_SET)].map((m) => m[1]!);
+    if (vars.length === 0) continue;
+    const named = vars.map(code).join(', ');
+    return [
+      {
+        category: 'tool-quirk',
+        scope: 'agent',
+        title: `aider's warning "${vars[0]}: Not set" is harmless here`,
+        text:
+          `At launch aider warns that ${code(model)} expects ${named} (${code(`${vars[0]}: Not set`)}), yet on this setup the model answered in the same launch: the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}. ` +
+          'The warning can be ignored here; `--no-show-model-warnings` hides it.',
+        confidence: CONFIDENCE.verified,
+        event: e.index,
+        tags: ['aider', 'environment', model.split('/')[0]!],
+        quotes: [`${vars[0]}: Not set`],
+        rule: 'aider-env-warning',
+        signature: errorSignature(`aider env not set ${model.split('/')[0]} ${vars.join(' ')}`),
+        score: 6,
+      },
+    ];
+  }
+  return [];
+}
+
+export const aiderEnvWarnings: RuleExtractor = ruleExtractor('aider-env-warning', aiderEnvWarningDrafts);

@@ -1,0 +1,94 @@
+/**
+ * Aider runs only its own in-chat commands (`/run`, `/git`, `!`): a message typed without one goes
+ * to the model as chat, even when it is a shell command line. The user who types `git add .` or
+ * `export OLLAMA_API_BASE=…` into aider loses the turn to a model reply and nothing runs; the next
+ * session does the same unless told. Written only when the message is nothing but command lines
+ * and aider then ran nothing (no `Run shell command?` offer, no command output) before the next
+ * message.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { clip, code, errorSignature, oneLine } from '../text.js';
+import type { SessionView } from '../view.js';
+import type { SessionEvent } from '../../../sessions/model.js';
+
+/** Programs whose name is no English word a request starts with (unlike `make`, `go`, `cat`). */
+const PROGRAMS = new Set([
+  'git', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'pip3', 'python', 'python3', 'node', 'export', 'cd', 'ls', 'docker',
+  'docker-compose', 'source', 'sudo', 'brew', 'uv', 'poetry', 'cargo', 'mkdir', 'rm', 'curl', 'wget', 'chmod', 'pytest',
+  'kubectl', 'dotnet', 'mvn', 'gradle', 'composer', 'php', 'bundle', 'rails', 'flutter', 'conda', 'venv', 'pwd', 'dir',
+]);
+/** Words of a sentence about a command (`npm install fails for me`), never of the command itself. */
+const PROSE = /^(?:a|an|the|is|are|was|were|be|not|does|doesn't|don't|didn't|isn't|fails?|failed|failing|works?|worked|broken|why|how|what|when|where|please|should|can|could|would|it|this|that|my|your|me|i|we|you|to|for|with|and|or|but|again|still|error|errors|now|then)$/i;
+/** Aider running a command after all (the reader makes a shell call of what it ran; these are the
+ * notices in case it could not): the model proposed it, or a `/run` put output in the chat. */
+const RAN = /^(?:Run shell commands?\?|Running |Add (?:[\d.]+k? tokens|\d+ lines?) of command output)/m;
+
+/** Aider's own reading of a URL in a message: it fetched the page into the chat. */
+const SCRAPED = 'Scraping';
+
+/** Whether a line is a shell command: a known program first, and no word of a sentence in the rest
+ * once quoted arguments (a commit message) are taken out. */
+function commandLine(line: string): boolean {
+  const bare = line.trim().replace(/"[^"]*"|'[^']*'/g, '""');
+  if (bare.length === 0 || bare.length > 160 || /\?\s*$|\p{L}[.!]\s*$/u.test(bare)) return false;
+  const words = bare.split(/\s+/);
+  if (!PROGRAMS.has(words[0]!)) return false;
+  return words.slice(1).every((w) => !PROSE.test(w.replace(/[,;:]$/, '')));
+}
+
+/** The user's message when all of its lines are shell command lines, at most three of them. */
+function shellLines(e: SessionEvent): string[] | undefined {
+  if (e.kind !== 'user' || e.injected) return undefined;
+  const lines = e.text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  return lines.length > 0 && lines.length <= 3 && lines.every(commandLine) ? lines : undefined;
+}
+
+/** What followed the message up to the next one: the model's first words, or undefined when aider
+ * ran something (or nothing answered at all). */
+function answeredAsChat(events: readonly SessionEvent[], from: number): { reply: string; event: number } | undefined {
+  let reply: { reply: string; event: number } | undefined;
+  for (let i = from + 1; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind === 'user' && !e.injected) break;
+    if (e.kind === 'tool_call' || (e.kind === 'system' && RAN.test(e.text))) return undefined;
+    if (reply === undefined && e.kind === 'assistant' && e.text.trim()) reply = { reply: oneLine(e.text.trim().split('\n')[0]!), event: e.index };
+    if (reply === undefined && e.kind === 'system' && /^Scraping \S+/m.test(e.text)) reply = { reply: SCRAPED, event: e.index };
+  }
+  return reply;
+}
+
+export function aiderShellLineDrafts(view: SessionView): Draft[] {
+  if (view.session.format !== 'aider') return [];
+  const events = view.session.events;
+  for (let i = 0; i < events.length; i++) {
+    const lines = shellLines(events[i]!);
+    if (!lines) continue;
+    const answer = answeredAsChat(events, i);
+    if (!answer) continue;
+    const first = lines[0]!;
+    const isExport = /^export\s/.test(first);
+    const answered = answer.reply === SCRAPED ? 'aider offered to scrape the URL in it' : `the model answered (${code(clip(answer.reply, 50))})`;
+    const way = isExport
+      ? 'Set environment variables in the shell before starting aider (`/run export` runs in a subshell).'
+      : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
+    return [
+      {
+        category: 'tool-quirk',
+        scope: 'agent',
+        title: 'aider sends a shell command typed without /run to the model',
+        text: `Aider runs only its own commands: a message without a leading \`/\` or \`!\` goes to the model as chat. ${code(clip(first, 60))} typed into aider ran nothing; ${answered}. ${way}`,
+        confidence: CONFIDENCE.verified,
+        event: events[i]!.index,
+        tags: ['aider', 'run', 'shell'],
+        quotes: [first],
+        rule: 'aider-shell-line',
+        signature: errorSignature('aider shell line sent as chat'),
+        score: 7,
+      },
+    ];
+  }
+  return [];
+}
+
+export const aiderShellLines: RuleExtractor = ruleExtractor('aider-shell-line', aiderShellLineDrafts);

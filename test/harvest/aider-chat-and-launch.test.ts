@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { readSessions } from '../../src/sessions/read.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { tempDir } from '../sessions/support.js';
+import { put } from '../sessions/reader-checks.js';
+
+/** The aider-shell-line items of an aider chat history written to a temporary checkout. */
+async function items(history: string): Promise<{ title: string; text: string; scope: string; category: string }[]> {
+  const file = put(tempDir(), '.aider.chat.history.md', history);
+  const { sessions } = await readSessions([file]);
+  return sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-shell-line').map((c) => ({ title: c.title, text: c.text, scope: c.scope, category: c.category })));
+}
+
+const launch = `\n# aider chat started at 2025-07-16 20:11:30\n\n> /usr/local/bin/aider --model gpt-4.1  \n> Aider v0.85.2  \n> Git repo: .git with 57 files  \n\n`;
+
+describe('a shell command typed into aider as chat', () => {
+  it('says aider sent it to the model, and how to run it', async () => {
+    const history = `${launch}#### git add .  \n#### git commit -m "sync the files for aider"  \n\nUnderstood. I will follow the instructions.\n\n> Tokens: 1.8k sent, 15 received.  \n`;
+    const [item] = await items(history);
+    expect(item).toEqual({
+      title: 'aider sends a shell command typed without /run to the model',
+      text: 'Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `git add .` typed into aider ran nothing; the model answered (`Understood. I will follow the instructions.`). Run it as `/run git add .` or `!git add .` (git also as `/git add .`).',
+      scope: 'agent',
+      category: 'tool-quirk',
+    });
+  });
+
+  it('says an environment variable belongs to the shell that starts aider', async () => {
+    const history = `${launch}#### export OLLAMA_API_BASE=http://localhost:11434  \n> http://localhost:11434  \n> Add URL to the chat? (Y)es/(N)o [Yes]: y  \n> Scraping http://localhost:11434...  \n`;
+    const [item] = await items(history);
+    expect(item!.text).toBe(
+      'Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `export OLLAMA_API_BASE=http://localhost:11434` typed into aider ran nothing; aider offered to scrape the URL in it. Set environment variables in the shell before starting aider (`/run export` runs in a subshell).',
+    );
+  });
+
+  it('writes nothing for a request that starts with a program name, or a command aider ran after all', async () => {
+    // sentences about a command, and requests that start with a word that is also a program
+    for (const message of ['npm install fails on the CI runner', 'git push is rejected, why?', 'make the interface reflect the controller', 'ls the files you changed.'])
+      expect(await items(`${launch}#### ${message}  \n\nLet me look.\n\n> Tokens: 1.8k sent, 15 received.  \n`)).toEqual([]);
+    // the model proposed the command and aider offered to run it
+    expect(await items(`${launch}#### npm test  \n\n\`\`\`bash\nnpm test\n\`\`\`\n\n> Tokens: 1.8k sent, 15 received.  \n> npm test  \n> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Running npm test  \n`)).toEqual([]);
+    // aider's own commands
+    expect(await items(`${launch}#### /run git status  \n> Add 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: n  \n\n#### !ls  \n> Add 1 line of command output to the chat? (Y)es/(N)o [Yes]: n  \n`)).toEqual([]);
+  });
+});
+
+/** The aider-env-warning items of an aider chat history. */
+async function envItems(history: string): Promise<{ title: string; text: string; scope: string }[]> {
+  const file = put(tempDir(), '.aider.chat.history.md', history);
+  const { sessions } = await readSessions([file]);
+  return sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-env-warning').map((c) => ({ title: c.title, text: c.text, scope: c.scope })));
+}
+
+describe("aider's warning that a model's environment variables are not set", () => {
+  const warned = (model: string, vars: string[]) =>
+    `\n# aider chat started at 2026-04-05 03:59:29\n\n> aider --model ${model}  \n> Warning: ${model} expects these environment variables  \n${vars.map((v) => `> - ${v}: Not set  \n`).join('')}> You can skip this check with --no-show-model-warnings  \n> Aider v0.82.3  \n\n#### add a login page  \n\n`;
+
+  it('is noise on a setup where the model then answered in the same launch', async () => {
+    const [item] = await envItems(`${warned('ollama/qwen3', ['OLLAMA_API_BASE'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
+    expect(item).toEqual({
+      title: 'aider\'s warning "OLLAMA_API_BASE: Not set" is harmless here',
+      text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: the provider found its settings without it. The warning can be ignored here; `--no-show-model-warnings` hides it.',
+      scope: 'agent',
+    });
+  });
+
+  it('says nothing when the model never answered: the warning may be the cause', async () => {
+    const failed = `${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}> litellm.AuthenticationError: BedrockException - Unable to locate credentials  \n`;
+    expect(await envItems(failed)).toEqual([]);
+  });
+});
