@@ -16,10 +16,18 @@ export function launchOutcome(session: Session): AiderLaunch['outcome'] {
   return session.events.some((e) => e.kind === 'system' && LITELLM_ERROR.test(e.text)) ? 'failed' : 'idle';
 }
 
+/** Aider's warning that its repo map cannot include a tracked path (gone from disk). */
+export const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
+
+/** Whether a launch warned that a tracked path is no file on disk. */
+function warnsMissingTracked(session: Session): boolean {
+  return session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => REPO_MAP_MISSING.test(l.trim())));
+}
+
 /** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
 export function withAiderLaunches(sessions: readonly Session[]): Session[] {
   const launches = sessions.filter((s) => s.format === 'aider');
   if (launches.length < 2) return [...sessions];
-  const all: AiderLaunch[] = launches.map((s) => ({ ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s) }));
+  const all: AiderLaunch[] = launches.map((s) => ({ ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}) }));
   return sessions.map((s) => (s.format === 'aider' ? { ...s, aiderLaunches: { at: launches.indexOf(s), all } } : s));
 }

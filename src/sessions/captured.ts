@@ -70,7 +70,7 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   if (session.subagent) header.subagent = session.subagent;
   if (session.parentId) header.parentId = r(session.parentId);
   if (session.parentEditsAfter?.length) header.parentEditsAfter = session.parentEditsAfter.map(r);
-  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome })) };
+  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}) })) };
   if (repo) header.repo = repo;
   if (session.branch) header.branch = r(session.branch);
   header.models = session.models;

@@ -128,6 +128,8 @@ export type EventKind = SessionEvent['kind'];
 export interface AiderLaunch {
   model?: string;
   outcome: 'answered' | 'failed' | 'idle';
+  /** Aider warned that a path git tracks is no file on disk (`Repo-map can't include …`). */
+  missingTracked?: boolean;
 }
 
 export interface AiderLaunches {

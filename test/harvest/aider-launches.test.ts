@@ -52,6 +52,21 @@ describe('the launches of an aider chat history', () => {
     ]);
   });
 
+  it("says nothing of a tracked file missing from disk that only one launch warned of and a later launch no longer did", async () => {
+    const missing = (n: string) => `> Repo-map can't include C:\\Users\\dev\\shop\\src\\${n}.ts  \n> Has it been deleted from the file system but not from git?  \n`;
+    const warnedOnce = launch('10:00:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`) + launch('10:05:00', 'gpt-4.1', answered);
+    const deleted = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.signature === 'aider repo-map tracked file deleted'));
+    expect((await sessionsOf(warnedOnce))[0]!.aiderLaunches!.all).toEqual([
+      { model: 'gpt-4.1', outcome: 'answered', missingTracked: true },
+      { model: 'gpt-4.1', outcome: 'answered' },
+    ]);
+    expect(await deleted(warnedOnce)).toEqual([]);
+    // the last launch that warned, or a warning that recurs across launches, is the checkout's state
+    expect(await deleted(launch('10:00:00', 'gpt-4.1', answered) + launch('10:05:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`))).toHaveLength(1);
+    const recurring = launch('10:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('11:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('12:00:00', 'gpt-4.1', answered);
+    expect(await deleted(recurring)).toHaveLength(2);
+  });
+
   it('names the same model under another name when a later launch used it, rather than the first that worked', async () => {
     const history = launch('10:00:00', 'DeepSeek-Coder-V2-Lite.gguf', failed('litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=DeepSeek-Coder-V2-Lite.gguf')) + launch('10:05:00', 'openai/Codestral-22B.gguf', answered) + launch('10:09:00', 'openai/DeepSeek-Coder-V2-Lite.gguf', answered);
     expect(await modelItems(history)).toEqual(["Aider (through litellm) needs the provider in front of a model name: `DeepSeek-Coder-V2-Lite.gguf` alone failed (`LLM Provider NOT provided`); `openai/DeepSeek-Coder-V2-Lite.gguf` worked."]);
@@ -67,7 +82,8 @@ describe('the launches of an aider chat history', () => {
   });
 
   it('travels with a captured session, and a malformed list is none', async () => {
-    const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
+    const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', `> Repo-map can't include src/a.ts  \n${answered}`));
+    expect(first!.aiderLaunches!.all[1]!.missingTracked).toBe(true);
     const dir = tempDir();
     const file = join(dir, 'captured.jsonl');
     writeFileSync(file, renderCaptured(first!, 'app', (t) => t));

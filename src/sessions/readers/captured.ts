@@ -92,9 +92,9 @@ function aiderLaunchesOf(v: unknown): AiderLaunches | undefined {
   if (typeof at !== 'number' || !Number.isInteger(at) || !Array.isArray(all) || at < 0 || at >= all.length) return undefined;
   const launches: AiderLaunch[] = [];
   for (const l of all) {
-    const { model, outcome } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown };
+    const { model, outcome, missingTracked } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown; missingTracked?: unknown };
     if (outcome !== 'answered' && outcome !== 'failed' && outcome !== 'idle') return undefined;
-    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome });
+    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome, ...(missingTracked === true ? { missingTracked: true } : {}) });
   }
   return { at, all: launches };
 }

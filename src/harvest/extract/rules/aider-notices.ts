@@ -14,7 +14,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
-import { LITELLM_ERROR } from '../../aider-launches.js';
+import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -139,16 +139,20 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
   };
 }
 
-const REPO_MAP_MISSING = /^Repo-map can't include (.+?)\s*$/;
 const DELETED_HINT = /^Has it been deleted from the file system but not from git\?/;
 const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$/;
 
 /** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
  * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
- * been deleted from the file system but not from git?"), until the deletion is committed. */
-function deletedTrackedDraft(lines: { line: string; event: number }[]): Draft | undefined {
+ * been deleted from the file system but not from git?"), until the deletion is committed. A warning
+ * only this launch gave, which a later launch of the same history no longer gave, was passing
+ * (the files came back, a sync folder had not caught up): nothing for the next session. One that
+ * recurs across launches is the state of the checkout. */
+function deletedTrackedDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
   if (hits.length === 0) return undefined;
+  const launches = view.session.aiderLaunches;
+  if (launches && launches.all.slice(launches.at + 1).some((l) => !l.missingTracked) && !launches.all.some((l, i) => i !== launches.at && l.missingTracked)) return undefined;
   const gitDir = bannerValue(lines, GIT_DIR);
   const named = [...new Set(hits.map((h) => repoPath(REPO_MAP_MISSING.exec(h.line)![1]!, gitDir)))];
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
@@ -602,7 +606,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
