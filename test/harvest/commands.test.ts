@@ -41,4 +41,11 @@ describe('commands that only look', () => {
     expect(isReadOnly(family('npm run dev'))).toBe(false);
     expect(isReadOnly(family('npm install'))).toBe(false);
   });
+
+  it("include PowerShell's cmdlets that read or print and cmd's dir, not those that change things", () => {
+    for (const look of ['Get-Process', 'Get-ChildItem -Path .', 'Test-Path .git/index.lock', 'Select-String -Path a.txt -Pattern b', 'Write-Host done', 'dir /s /b', 'where node'])
+      expect(isReadOnly(family(look)), look).toBe(true);
+    for (const act of ['Remove-Item .git/index.lock -Force', 'Set-Content a.txt b', 'New-Item -ItemType Directory x', 'Getter x'])
+      expect(isReadOnly(family(act)), act).toBe(false);
+  });
 });

@@ -204,11 +204,17 @@ const READ_ONLY = new Set([
   // a script runner given no script lists the scripts (`npm run`; `npm run dev` is `npm run dev`)
   'npm run', 'pnpm run', 'yarn run',
   'ps', 'lsof', 'netstat', 'ss', 'id', 'uname', 'hostname',
+  // cmd.exe's look-arounds
+  'dir', 'where',
 ]);
+
+/** PowerShell cmdlets whose verb only reads or prints (`Get-Process`, `Test-Path`, `Select-String`,
+ * `Write-Host`); `Set-`, `Remove-`, `New-`, `Out-File` change things. */
+const READ_ONLY_CMDLET = /^(?:(?:Get|Test|Select|Measure|Format|Resolve|Compare)-\w+|Write-(?:Host|Output))(?: |$)/i;
 
 /** True for commands that only look at things (they are never a fix nor a pattern step on their own). */
 export function isReadOnly(fam: string): boolean {
-  if (READ_ONLY.has(fam)) return true;
+  if (READ_ONLY.has(fam) || (fam.includes('-') && READ_ONLY_CMDLET.test(fam))) return true;
   const space = fam.indexOf(' ');
   const prog = space < 0 ? fam : fam.slice(0, space);
   return READ_ONLY.has(prog) && !RUNNERS_WITH_SUBCOMMAND.has(prog);
