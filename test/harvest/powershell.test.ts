@@ -47,6 +47,15 @@ describe('PowerShell quirks', () => {
     expect(items).toHaveLength(2);
   });
 
+  it('&& is told with the rewrite that held every part of the chain, and no later command that held one', () => {
+    const chain = 'cd "C:\\work\\app" && dir out';
+    const refused = "At line:1 char:20\n+ cd \"C:\\work\\app\" && dir out\n+                    ~~\nThe token '&&' is not a valid statement separator in this version.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine";
+    const listing = '    Directory: C:\\work\\app\\out\n\nMode   LastWriteTime   Length Name\n-a----  6/4/2025  8:44  12 a.txt';
+    const worked = (then: string) => powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: chain }, refused, { exitCode: 1 }).tool('run_terminal_cmd', { command: then }, listing, { exitCode: 0 }).build()))[0]!.text;
+    expect(worked('cd "C:\\work\\app"; dir out')).toContain('`cd "C:\\work\\app"; dir out` worked.');
+    expect(worked('Start-Sleep 10; dir out -Recurse')).not.toContain('worked');
+  });
+
   it('a native program writing to stderr (NativeCommandError) is no failure; a refused command is', () => {
     const pushed = 'git : To github.com:example/ledger.git\n    + CategoryInfo          : NotSpecified: (To github.com:example/ledger.git:String) [], RemoteException\n    + FullyQualifiedErrorId : NativeCommandError\n   4c1d2e7..9a8b7c6  main -> main';
     expect(looksFailed(pushed, 'git push')).toBe(false);
@@ -75,13 +84,14 @@ describe('PowerShell quirks', () => {
     ]);
   });
 
-  it("a cmdlet's -ErrorAction given to a native program is told, with the plain command that then worked", () => {
+  it("a cmdlet's -ErrorAction given to a native program is told, with the program's complaint and the plain command that then worked", () => {
     const b = new SessionBuilder()
-      .tool('run_terminal_cmd', { command: 'git add *.py *.md -ErrorAction SilentlyContinue' }, "error: unknown switch `E'\nusage: git add [<options>] [--] <pathspec>...", { exitCode: 129 })
+      .tool('run_terminal_cmd', { command: 'cd app ; git add *.py *.md -ErrorAction SilentlyContinue' }, "error: unknown switch `E'\nusage: git add [<options>] [--] <pathspec>...", { exitCode: 129 })
       .tool('run_terminal_cmd', { command: 'git add *.py *.md' }, '', { exitCode: 0 });
     const view = viewOf(b.build());
+    // the program's own command, where the parameter is, not the `cd` before it
     expect(powershellDrafts(view).map((d) => d.text)).toEqual([
-      "The shell here is Windows PowerShell, where `-ErrorAction` is a common parameter of cmdlets only: a native program such as `git` takes it for an option of its own, and `git add *.py *.md -ErrorAction SilentlyContinue` failed. Leave it off native programs; `2>$null` silences their errors. `git add *.py *.md` worked.",
+      "The shell here is Windows PowerShell, where `-ErrorAction` is a common parameter of cmdlets only: a native program such as `git` takes it for an option of its own, and `git add *.py *.md -ErrorAction SilentlyContinue` failed (``error: unknown switch `E'``). Leave it off native programs; `2>$null` silences their errors. `git add *.py *.md` worked.",
     ]);
     expect(errorFixDrafts(view)).toEqual([]);
     // on a cmdlet it is what it is for

@@ -28,6 +28,13 @@ describe('a cd into the folder the shell is already in', () => {
     expect(errorFixDrafts(view).some((d) => d.text.includes('cd web'))).toBe(false);
   });
 
+  it('shows a long cd by the end of its path, as the command it was', () => {
+    const b = new SessionBuilder()
+      .bash('cd "C:\\Users\\dev\\Downloads\\EasyNovelAssistant-main\\EasyNovelAssistant-main\\Style-Bert-VITS2"', '', 0)
+      .bash('cd "Style-Bert-VITS2" ; .\\venv\\Scripts\\Activate.ps1', 'bash: cd: Style-Bert-VITS2: No such file or directory', 1);
+    expect(shellCwdDrafts(viewOf(b.build()))[0]!.text).toContain('after `cd "…\\EasyNovelAssistant-main\\Style-Bert-VITS2"`, a later');
+  });
+
   it('is no quirk when no earlier call went into a folder of that name', () => {
     const elsewhere = new SessionBuilder().bash('cd /home/dev/demo/api && npm test', 'ok', 0).bash('cd web && npm run build', NO_WEB, 1);
     const first = new SessionBuilder().bash('cd web && npm run build', NO_WEB, 1);

@@ -155,7 +155,8 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
     case 'chain': {
       // the parts the operator joined, each with its own pipes (`netstat -ano | findstr :8080`)
       const parts = s.command!.split(slip.operator).map((p) => p.trim());
-      const joined = later.find((x) => x.command!.includes(';') && parts.some((p) => x.command!.includes(p)));
+      // a rewrite with `;` holds every part (a later `Start-Sleep 10; dir x -Recurse` is another command)
+      const joined = later.find((x) => x.command!.includes(';') && parts.every((p) => x.command!.includes(p)));
       if (joined) return `${code(clip(joined.command!, 80))} worked.`;
       const alone = parts.filter((p) => later.some((x) => x.command!.trim() === p));
       return alone.length >= 2 ? `Running ${alone.map((p) => code(clip(p, 40))).join(' and then ')} separately worked.` : undefined;
@@ -195,7 +196,7 @@ function sharesArgument(a: string, b: string): boolean {
 const SHELL = 'The shell here is Windows PowerShell';
 
 /** The item's title and its statement, without the session's evidence. */
-function statement(slip: PowerShellSlip, command: string, width: number): { title: string; text: string } {
+function statement(slip: PowerShellSlip, command: string, width: number, output: string): { title: string; text: string } {
   const failed = code(clip(command, width));
   switch (slip.kind) {
     case 'chain':
@@ -239,7 +240,8 @@ function statement(slip: PowerShellSlip, command: string, width: number): { titl
     case 'common-param':
       return {
         title: `PowerShell's ${slip.param} is for cmdlets only`,
-        text: `${SHELL}, where ${code(slip.param)} is a common parameter of cmdlets only: a native program such as ${code(slip.program)} takes it for an option of its own, and ${failed} failed. Leave it off native programs; \`2>$null\` silences their errors.`,
+        // (the program's own command, where the parameter is, not the `cd` before it)
+        text: `${SHELL}, where ${code(slip.param)} is a common parameter of cmdlets only: a native program such as ${code(slip.program)} takes it for an option of its own, and ${code(clip(segmentRunning(command, slip.program) ?? command, width))} failed${programsOwnError(output)}. Leave it off native programs; \`2>$null\` silences their errors.`,
       };
     case 'web-alias':
       return {
@@ -261,6 +263,13 @@ function statement(slip: PowerShellSlip, command: string, width: number): { titl
       };
     }
   }
+}
+
+/** The native program's own complaint about the option it was given (`error: unknown switch
+ * \`E'`, `unknown option`), as the reason it failed; none when it printed no such line. */
+function programsOwnError(output: string): string {
+  const line = output.split('\n').find((l) => /\b(?:unknown|unrecognized|invalid) (?:switch|option|argument|flag)\b/i.test(l));
+  return line ? ` (${code(clip(line.trim(), 60))})` : '';
 }
 
 /** A key per kind of slip: one item a session for each thing PowerShell rejected. */
@@ -293,9 +302,9 @@ export function powershellDrafts(view: SessionView): Draft[] {
     const said = workedInstead(view, s, slip);
     // the failed command whole where the item has room for it (a URL cut short is no example),
     // and what worked, the item's evidence, said whole or not at all
-    const fits = (width: number): boolean => statement(slip, s.command!, width).text.length + (said?.length ?? 0) < MAX_TEXT;
+    const fits = (width: number): boolean => statement(slip, s.command!, width, s.output).text.length + (said?.length ?? 0) < MAX_TEXT;
     const width = [160, 110].find(fits) ?? 60;
-    const { title, text } = statement(slip, s.command!, width);
+    const { title, text } = statement(slip, s.command!, width, s.output);
     const worked = said !== undefined && text.length + said.length < MAX_TEXT ? said : undefined;
     // the form the item advises, run as advised: "Use `x`; it worked", not the command twice
     const advised = worked !== undefined && text.endsWith(`Use ${worked.replace(/ worked(?: instead)?\.$/, '')}.`);

@@ -27,9 +27,15 @@ function lastName(path: string): string {
   return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? path;
 }
 
-/** The end of a long command, where a path names its folder (`cd "…/spisa-new/frontend"`). */
-function clipStart(text: string, max: number): string {
-  return text.length <= max ? text : `…${text.slice(-(max - 1))}`;
+/** A long `cd` with the end of its path, where the path names its folder: `cd "…\\spisa-new\\frontend"`
+ * (the command word and the quotes kept, so it still reads as the command it was). */
+function clipCd(cd: string, max: number): string {
+  if (cd.length <= max) return cd;
+  const m = /^(\S+\s+)(["']?)(.*?)\2\s*$/.exec(cd);
+  if (!m) return `…${cd.slice(-(max - 1))}`;
+  const [, verb, quote, path] = m as unknown as [string, string, string, string];
+  const sep = path.includes('\\') ? '\\' : '/';
+  return `${verb}${quote}…${sep}${path.split(/[\\/]/).slice(-2).join(sep)}${quote}`;
 }
 
 const isRelative = (path: string): boolean => !/^(?:[A-Za-z]:|[\\/~]|\$)/.test(path);
@@ -67,7 +73,7 @@ export function shellCwdDrafts(view: SessionView): Draft[] {
         scope: 'agent',
         title: `${s.call.name} keeps the working directory between calls`,
         text:
-          `The ${tool} shell keeps its working directory from one call to the next: after ${code(clipStart(stale.earlier, 60))}, a later ${code(clip(s.command, 60))} failed (${code(err)}) because the shell was still in ${code(lastName(stale.target))}. ` +
+          `The ${tool} shell keeps its working directory from one call to the next: after ${code(clipCd(stale.earlier, 60))}, a later ${code(clip(s.command, 60))} failed (${code(err)}) because the shell was still in ${code(lastName(stale.target))}. ` +
           `Use absolute paths, or check \`pwd\` first.${worked ? ` ${code(clip(worked.command!, 60))} without the \`cd\` worked.` : ''}`,
         confidence: worked ? CONFIDENCE.verified : CONFIDENCE.stated,
         event: s.outputEvent,
