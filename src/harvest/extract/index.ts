@@ -20,6 +20,7 @@ import { openQuestions } from './rules/open-questions.js';
 import { outputNoise } from './rules/output-noise.js';
 import { oversizedOutput } from './rules/oversized-output.js';
 import { powershell } from './rules/powershell.js';
+import { cmdShell } from './rules/cmd-shell.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -40,6 +41,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   checkFindings,
   toolQuirks,
   powershell,
+  cmdShell,
   shellCwd,
   retiredCommands,
   aiderNotices,

@@ -15,8 +15,9 @@ import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, seenToSucceed, type SessionView
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
+import { cmdSlip } from './cmd-shell.js';
 
-export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell';
+export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd';
 
 /** A shell saying a program is missing: bash and zsh, cmd.exe ("is not recognized as an
  * internal or external command"), and PowerShell by its error record's category line, which it
@@ -157,6 +158,8 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   const out = s.output;
   // what PowerShell rejects of a POSIX shell's forms is its own rule's (powershell.ts)
   if (powershellSlip(s) !== undefined) return 'powershell';
+  // and what cmd.exe lacks of them, cmd-shell.ts's
+  if (cmdSlip(s) !== undefined) return 'cmd';
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';

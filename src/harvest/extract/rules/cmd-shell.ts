@@ -1,0 +1,91 @@
+/**
+ * Windows cmd.exe as the agent's shell: it has none of the POSIX tools an agent reaches for
+ * (`ls`, `cat`, `grep`), and its own `find` is a text search that reads `find src -name x` as
+ * files to search. An agent that does not know which shell it has makes the same failed call in
+ * every session on the machine. cmd names itself by its words (`'ls' is not recognized as an
+ * internal or external command`; FIND's `File not found - -NAME`), so the item says which shell
+ * it is, what it lacks, its own counterpart, and what worked in the session when it shows that.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { tokens } from '../commands.js';
+import { perObject } from '../per-object.js';
+import { clip, code } from '../text.js';
+import { seenToSucceed, type SessionView, type Step } from '../view.js';
+
+/** cmd.exe's words for a program it cannot find (PowerShell's are "the name of a cmdlet"). */
+const CMD_NOT_RECOGNIZED = /'([^'\n]+)' is not recognized as an internal or external command/;
+/** Windows FIND given POSIX find's arguments: the folder read as a file, the options as files. */
+const WINDOWS_FIND = /^(?:File not found - -\w+|Access denied - \S+|FIND: Parameter format not correct)\s*$/m;
+
+/** POSIX tools and cmd's counterpart of each. */
+const CMD_COUNTERPART = new Map<string, string>([
+  ['ls', 'dir'],
+  ['cat', 'type'],
+  ['grep', 'findstr'],
+  ['which', 'where'],
+  ['rm', 'del'],
+  ['cp', 'copy'],
+  ['mv', 'move'],
+  ['pwd', 'cd'],
+  ['clear', 'cls'],
+  ['touch', 'type nul > <file>'],
+]);
+
+export type CmdSlip = { kind: 'posix-tool'; name: string; error: string } | { kind: 'find'; error: string };
+
+/** What cmd.exe rejected in a failed step, when its output shows cmd's own words. */
+export const cmdSlip: (s: Step) => CmdSlip | undefined = perObject(slipOf);
+
+function slipOf(s: Step): CmdSlip | undefined {
+  if (s.command === undefined || s.rejected) return undefined;
+  const missing = s.failed ? CMD_NOT_RECOGNIZED.exec(s.output) : null;
+  if (missing && CMD_COUNTERPART.has(missing[1]!) && s.simple.some((c) => tokens(c)[0] === missing[1])) {
+    return { kind: 'posix-tool', name: missing[1]!, error: missing[0] };
+  }
+  // (FIND's complaint is the whole of its output, whatever exit status the export kept)
+  const find = WINDOWS_FIND.exec(s.output);
+  if (find && s.program === 'find' && tokens(s.main).some((t) => /^-(?:name|iname|type|maxdepth|path)$/.test(t))) return { kind: 'find', error: find[0].trim() };
+  return undefined;
+}
+
+/** A later command that did the failed one's work the cmd way (`dir src` for `ls src -la`). */
+function workedInstead(view: SessionView, s: Step, program: string): Step | undefined {
+  return view.steps.slice(s.pos + 1, s.pos + 5).find((x) => x.command !== undefined && seenToSucceed(x) && x.program === program);
+}
+
+export function cmdShellDrafts(view: SessionView): Draft[] {
+  const drafts: Draft[] = [];
+  const seen = new Set<string>();
+  for (const s of view.steps) {
+    const slip = cmdSlip(s);
+    if (!slip) continue;
+    const key = slip.kind === 'find' ? 'find' : slip.name;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const failed = code(clip(s.command!, 80));
+    const counterpart = slip.kind === 'find' ? 'dir' : CMD_COUNTERPART.get(slip.name)!.split(' ')[0]!;
+    const instead = workedInstead(view, s, counterpart);
+    const worked = instead ? ` ${code(clip(instead.command!, 60))} worked instead.` : '';
+    const text =
+      slip.kind === 'find'
+        ? `The shell here is Windows cmd.exe, whose \`find\` is Windows FIND, a search for text in files: ${failed} failed (${code(slip.error)}). List files with \`dir /s /b <pattern>\`.${worked}`
+        : `The shell here is Windows cmd.exe, which has no ${code(slip.name)}: ${failed} failed (${code(slip.error)}). Its cmd counterpart is ${code(CMD_COUNTERPART.get(slip.name)!)}.${worked}`;
+    drafts.push({
+      category: 'tool-quirk',
+      scope: 'global',
+      title: slip.kind === 'find' ? "cmd.exe's find is Windows FIND" : `cmd.exe has no ${slip.name}`,
+      text,
+      confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
+      event: s.outputEvent,
+      tags: ['cmd', 'windows', s.call.name],
+      quotes: [slip.error],
+      rule: 'cmd-shell',
+      signature: `cmd ${key}`,
+      score: instead ? 9 : 7,
+    });
+  }
+  return drafts;
+}
+
+export const cmdShell: RuleExtractor = ruleExtractor('cmd-shell', cmdShellDrafts);
