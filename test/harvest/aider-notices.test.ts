@@ -139,3 +139,22 @@ describe('aider notices', () => {
     expect(await notices(`${launch('')}#### add a cron job  \n\nsrc/cron/a.ts\n\n> Allow creation of new file src/cron/a.ts? n  \n> Skipping edits to src/cron/a.ts  \n`)).toEqual([]);
   });
 });
+
+describe('files of the checkout aider may not write', () => {
+  it('are named as the checkout names them, with the shell command aider still offered', async () => {
+    const denied = (abs: string) => `> Unable to write file ${abs} after 5 attempts: [Errno 13] Permission denied: '${abs}'  \n> [Errno 13] Permission denied: '${abs}'  \n`;
+    const history = `${launch('--model gemini')}#### fix the redirect  \n> Added nginx/conf.d/qbittorrent.conf to the chat  \n\nnginx/conf.d/qbittorrent.conf\n\`\`\`\nserver {}\n\`\`\`\n\n> Tokens: 5.4k sent, 435 received.  \n${denied('/home/dev/web/nginx/conf.d/qbittorrent.conf')}> sudo systemctl reload nginx  \n> Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: y  \n> Running sudo systemctl reload nginx  \n`;
+    const [item] = (await notices(history)).filter((n) => n.title.includes('cannot write'));
+    expect(item).toMatchObject({ scope: 'repo', title: 'aider cannot write nginx/conf.d/qbittorrent.conf (permission denied)' });
+    expect(item!.text).toBe(
+      "Aider could not write its edits to `nginx/conf.d/qbittorrent.conf` (`[Errno 13] Permission denied`, after its retries): the user running aider may not write it in this checkout. Aider still went on to offer the reply's shell command (`sudo systemctl reload nginx`) as if the edit had been made. Fix the ownership (`sudo chown`) before asking aider to edit it.",
+    );
+  });
+
+  it('is no item for a folder the model named as a file above its code block', async () => {
+    const abs = 'C:\\Users\\dev\\seniales\\seniales\\test';
+    const history = `${launch('--model ollama/qwen3')}#### add tests  \n\nseniales/test\n\`\`\`\nimport x\n\`\`\`\n\n> Tokens: 5.4k sent, 435 received.  \n> seniales/test/test_plotting.py  \n> Unable to write file ${abs} after 5 attempts: [Errno 13] Permission denied: '${abs}'  \n`;
+    expect((await notices(history)).filter((n) => n.title.includes('cannot write'))).toEqual([]);
+  });
+});
+

@@ -183,6 +183,80 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   };
 }
 
+/** `Unable to write file /home/h/web/nginx/x.conf after 5 attempts: [Errno 13] Permission denied: …` */
+const UNWRITABLE = /^Unable to write file (.+?) after \d+ attempts: (\[Errno 13\] Permission denied|PermissionError\b[^:]*)/;
+
+/** Files of the checkout the user running aider may not write (root-owned, read-only): aider's
+ * edits to them fail after its retries, and it goes on to offer the reply's shell commands as if
+ * the edit had been made. The next session should fix the ownership before asking for edits. A
+ * path aider elsewhere names as a folder (`seniales/test` of `seniales/test/a.py`) is no such
+ * file: the model put a folder's name above its code block, and a folder cannot be written. */
+function unwritableDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const named = namedPaths(lines);
+  const hits = lines.flatMap((l) => {
+    const m = UNWRITABLE.exec(l.line);
+    if (!m) return [];
+    if (namesFolder(m[1]!, named)) return [];
+    const file = inCheckout(m[1]!, named) ?? repoPath(m[1]!, gitDir);
+    return [{ file, error: m[2]!, event: l.event, posix: m[1]!.startsWith('/') }];
+  });
+  if (hits.length === 0) return undefined;
+  const files = [...new Set(hits.map((h) => h.file))];
+  // the shell command aider offered right after, from the same reply (`sudo systemctl reload nginx`)
+  const offered = hits.map((h) => shellOfferAfter(view, h.event)).find((c) => c !== undefined);
+  const them = files.length > 1 ? 'them' : 'it';
+  return {
+    category: 'pitfall',
+    scope: 'repo',
+    title: `aider cannot write ${clip(files[0]!, 45)} (permission denied)`,
+    text:
+      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries): the user running aider may not write ${them} in this checkout. ` +
+      `${offered ? `Aider still went on to offer the reply's shell command (${code(clip(offered, 50))}) as if the edit had been made. ` : ''}${hits[0]!.posix ? 'Fix the ownership (`sudo chown`)' : 'Fix the permissions'} before asking aider to edit ${them}.`,
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', 'permission'],
+    quotes: [`${hits[0]!.error}: ${files[0]}`],
+    rule: 'aider-notice',
+    signature: `aider unwritable ${files.join(' ')}`,
+    score: 6,
+  };
+}
+
+/** The paths aider's notices name relative to the checkout (`Added x/y.ts to the chat`, a file name
+ * on a line of its own). */
+function namedPaths(lines: { line: string }[]): Set<string> {
+  const out = new Set<string>();
+  for (const { line } of lines) for (const t of line.split(/\s+/)) if (/^[\w.@-]+(?:\/[\w.@-]+)+$/.test(t) || /^[\w@-][\w.@-]*\.\w+$/.test(t)) out.add(t);
+  return out;
+}
+
+/** An absolute path as the checkout names it: the longest path aider's notices name that it ends with. */
+function inCheckout(path: string, named: ReadonlySet<string>): string | undefined {
+  const slashed = path.replace(/\\/g, '/');
+  return [...named].filter((p) => slashed.endsWith(`/${p}`)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** Whether an absolute path is the folder of a path aider's notices name (`…\\seniales\\test` of
+ * `seniales/test/test_plotting.py`). */
+function namesFolder(path: string, named: ReadonlySet<string>): boolean {
+  const slashed = path.replace(/\\/g, '/').replace(/\/+$/, '');
+  return [...named].some((p) => {
+    const dir = p.slice(0, p.lastIndexOf('/'));
+    return dir.length > 0 && (slashed === dir || slashed.endsWith(`/${dir}`));
+  });
+}
+
+/** The shell command aider offered to run right after a notice, before the next message. */
+function shellOfferAfter(view: SessionView, event: number): string | undefined {
+  for (const e of view.session.events) {
+    if (e.index <= event) continue;
+    if (e.kind === 'tool_call') return e.command;
+    if (e.kind === 'user' || e.kind === 'assistant') return undefined;
+  }
+  return undefined;
+}
+
 /** Folders of files a tool generates (an IDE's index and caches, build output, installed packages). */
 const GENERATED = /^(?:\.vs|\.idea|\.vscode|\.gradle|\.next|\.nuxt|\.cache|\.pytest_cache|\.mypy_cache|__pycache__|node_modules|bin|obj|build|dist|target|out)$/;
 
@@ -606,7 +680,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
