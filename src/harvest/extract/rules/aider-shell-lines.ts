@@ -39,7 +39,10 @@ function commandLine(line: string): boolean {
 
 /** The user's message when all of its lines are shell command lines, at most three of them. */
 function shellLines(e: SessionEvent): string[] | undefined {
-  if (e.kind !== 'user' || e.injected) return undefined;
+  if (e.kind !== 'user' || e.injected || e.text.length > 3 * 160) return undefined;
+  // (most messages are requests: their first word already says so)
+  const first = /^\s*(\S+)/.exec(e.text)?.[1];
+  if (first === undefined || !PROGRAMS.has(first)) return undefined;
   const lines = e.text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
   return lines.length > 0 && lines.length <= 3 && lines.every(commandLine) ? lines : undefined;
 }

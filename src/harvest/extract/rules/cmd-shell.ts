@@ -39,13 +39,14 @@ export const cmdSlip: (s: Step) => CmdSlip | undefined = perObject(slipOf);
 
 function slipOf(s: Step): CmdSlip | undefined {
   if (s.command === undefined || s.rejected) return undefined;
-  const missing = s.failed ? CMD_NOT_RECOGNIZED.exec(s.output) : null;
+  const missing = s.failed && s.output.includes('internal or external command') ? CMD_NOT_RECOGNIZED.exec(s.output) : null;
   if (missing && CMD_COUNTERPART.has(missing[1]!) && s.simple.some((c) => tokens(c)[0] === missing[1])) {
     return { kind: 'posix-tool', name: missing[1]!, error: missing[0] };
   }
   // (FIND's complaint is the whole of its output, whatever exit status the export kept)
+  if (s.program !== 'find') return undefined;
   const find = WINDOWS_FIND.exec(s.output);
-  if (find && s.program === 'find' && tokens(s.main).some((t) => /^-(?:name|iname|type|maxdepth|path)$/.test(t))) return { kind: 'find', error: find[0].trim() };
+  if (find && tokens(s.main).some((t) => /^-(?:name|iname|type|maxdepth|path)$/.test(t))) return { kind: 'find', error: find[0].trim() };
   return undefined;
 }
 
@@ -58,6 +59,8 @@ export function cmdShellDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const seen = new Set<string>();
   for (const s of view.steps) {
+    // (only a failed step or a `find` can show one: the others are not asked, nor kept per step)
+    if (!s.failed && s.program !== 'find') continue;
     const slip = cmdSlip(s);
     if (!slip) continue;
     const key = slip.kind === 'find' ? 'find' : slip.name;
