@@ -18,6 +18,7 @@ import { errorFix } from './rules/error-fix.js';
 import { missingFiles } from './rules/missing-files.js';
 import { openQuestions } from './rules/open-questions.js';
 import { outputNoise } from './rules/output-noise.js';
+import { pager } from './rules/pager.js';
 import { oversizedOutput } from './rules/oversized-output.js';
 import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
@@ -43,6 +44,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   powershell,
   cmdShell,
   shellCwd,
+  pager,
   retiredCommands,
   aiderNotices,
   aiderShellLines,
