@@ -18,8 +18,8 @@ const PAGED = /^(?:log|branch|diff|show|tag|blame|shortlog|reflog|grep|help|conf
 
 /** The git command of a step that its pager held, when the output shows the pager's prompt. */
 function pagedGit(s: Step): string | undefined {
-  if (s.program !== 'git' && !s.simple.some((c) => tokens(c)[0] === 'git')) return undefined;
   if (!s.output.includes('(END)') && !s.output.includes('...skipping...')) return undefined;
+  if (s.program !== 'git' && !s.simple.some((c) => tokens(c)[0] === 'git')) return undefined;
   if (!PAGER_PROMPT.test(s.output)) return undefined;
   return s.simple.find((c) => {
     const t = tokens(c);
