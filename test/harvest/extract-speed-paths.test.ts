@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { commandFamilies, family, mainCommand, program, simpleCommands } from '../../src/harvest/extract/commands.js';
 import { MARK, marksOf } from '../../src/harvest/extract/marks.js';
+import { NOTICE } from '../../src/harvest/extract/retired.js';
+import { PAGER_PROMPT } from '../../src/harvest/extract/rules/pager.js';
 import { reportsOf } from '../../src/harvest/extract/report.js';
 import { windowKeys } from '../../src/harvest/extract/rules/command-patterns.js';
 import { CUT } from '../../src/harvest/extract/rules/oversized-output.js';
@@ -104,12 +106,15 @@ describe('output marks', () => {
     [MARK.background, (s) => BACKGROUND.test(s)],
     [MARK.dependencies, (s) => PACKAGE_JSON.test(s)],
     [MARK.module, (s) => showsMissingModule(s)],
+    [MARK.deprecated, (s) => NOTICE.test(s)],
+    [MARK.pager, (s) => PAGER_PROMPT.test(s)],
   ];
   const pieces = [
     '[... omitted 12 of 400 lines ...]', '<persisted-output>', 'Output too large', 'OUTPUT TOO LARGE', 'Shell cwd was reset',
     'Command running in background with ID: b3x9', 'RUNNING IN BACKGROUND WITH ID 7', '"devDependencies": {', '"dependencies" : {',
     "ModuleNotFoundError: No module named 'yaml'", "Error: Cannot find module 'x'", 'persisted-outpu', 'omitte', 'depend',
     'output too', ' large', 'background with', '\n', ' ', 'ok', 'é', '→',
+    "The 'shadcn-ui' package is deprecated", 'The init command has been deprecated', 'deprecate', '(END)', '(END)...skipping...', ':...skipping...', '(EN', '...skip', ':',
   ];
   it('is set wherever a gated regex matches, in any case and with overlapping literals', () => {
     const next = prng(11);

@@ -18,13 +18,15 @@ export const MARK = {
   module: 8,
   /** "deprecated" (a tool retiring the command that ran: retired.ts). */
   deprecated: 16,
+  /** "(END)" or "...skipping...": less's prompt (pager.ts). */
+  pager: 32,
 } as const;
 
-const ALL = MARK.cut | MARK.background | MARK.dependencies | MARK.module | MARK.deprecated;
+const ALL = MARK.cut | MARK.background | MARK.dependencies | MARK.module | MARK.deprecated | MARK.pager;
 
 /** No two of these can match at one position (their first two letters differ), so resuming the
  * scan one character after each match finds every literal present. */
-const LITERALS = /omitted|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module|deprecated/gi;
+const LITERALS = /omitted|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module|deprecated|\(end\)|\.\.\.skipping\.\.\./gi;
 
 function markOf(found: string): number {
   switch (found.charCodeAt(0) | 0x20) {
@@ -37,6 +39,9 @@ function markOf(found: string): number {
       return MARK.module;
     case 0x64: // d
       return MARK.deprecated;
+    case 0x28: // (
+    case 0x2e: // .
+      return MARK.pager;
     default: // o, p
       return MARK.cut;
   }

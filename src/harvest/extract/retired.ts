@@ -20,7 +20,7 @@ export interface Retired {
 }
 
 /** `The init command is deprecated`, `The 'shadcn-ui' package is deprecated`: what it names. */
-const NOTICE = /\b(?:the\s+)?[`'"]?([\w@./:-]+)[`'"]?\s+(?:command|subcommand|package|cli)\s+(?:is|has been)\s+deprecated\b/i;
+export const NOTICE = /\b(?:the\s+)?[`'"]?([\w@./:-]+)[`'"]?\s+(?:command|subcommand|package|cli)\s+(?:is|has been)\s+deprecated\b/i;
 /** Another program's warning about code it loads, not about the command line. */
 const NOT_ABOUT_COMMAND = /^\s*(?:npm (?:WARN|warn)|\(node:\d+\)|[\w.]*DeprecationWarning|warning )/;
 /** `Use \`npx convex dev --once --configure=new\` instead` on the notice's own line. */

@@ -8,17 +8,18 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { tokens } from '../commands.js';
+import { MARK } from '../marks.js';
 import { clip, code } from '../text.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
 
 /** less's prompt at the end of a page: `(END)`, or `:` before "...skipping..." when redrawn. */
-const PAGER_PROMPT = /^(?:\(END\)|:)(?:\.\.\.skipping\.\.\.)?\s*$/m;
+export const PAGER_PROMPT = /^(?:\(END\)(?:\.\.\.skipping\.\.\.)?|:\.\.\.skipping\.\.\.)\s*$/m;
 /** git's commands that page their output by default. */
 const PAGED = /^(?:log|branch|diff|show|tag|blame|shortlog|reflog|grep|help|config)$/;
 
 /** The git command of a step that its pager held, when the output shows the pager's prompt. */
 function pagedGit(s: Step): string | undefined {
-  if (!s.output.includes('(END)') && !s.output.includes('...skipping...')) return undefined;
+  if ((s.marks & MARK.pager) === 0) return undefined;
   if (s.program !== 'git' && !s.simple.some((c) => tokens(c)[0] === 'git')) return undefined;
   if (!PAGER_PROMPT.test(s.output)) return undefined;
   return s.simple.find((c) => {
