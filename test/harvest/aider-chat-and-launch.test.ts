@@ -35,7 +35,8 @@ describe('a shell command typed into aider as chat', () => {
 
   it('writes nothing for a request that starts with a program name, or a command aider ran after all', async () => {
     // sentences about a command, and requests that start with a word that is also a program
-    for (const message of ['npm install fails on the CI runner', 'git push is rejected, why?', 'make the interface reflect the controller', 'ls the files you changed.'])
+    // and a look typed as chat (`ls`, `git status`): the model's answer lost nothing
+    for (const message of ['npm install fails on the CI runner', 'git push is rejected, why?', 'make the interface reflect the controller', 'ls the files you changed.', 'ls', 'git status'])
       expect(await items(`${launch}#### ${message}  \n\nLet me look.\n\n> Tokens: 1.8k sent, 15 received.  \n`)).toEqual([]);
     // the model proposed the command and aider offered to run it
     expect(await items(`${launch}#### npm test  \n\n\`\`\`bash\nnpm test\n\`\`\`\n\n> Tokens: 1.8k sent, 15 received.  \n> npm test  \n> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Running npm test  \n`)).toEqual([]);
@@ -59,9 +60,12 @@ describe("aider's warning that a model's environment variables are not set", () 
     const [item] = await envItems(`${warned('ollama/qwen3', ['OLLAMA_API_BASE'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
     expect(item).toEqual({
       title: 'aider\'s warning "OLLAMA_API_BASE: Not set" is harmless here',
-      text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: the provider found its settings without it. The warning can be ignored here; `--no-show-model-warnings` hides it.',
+      text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider. `--no-show-model-warnings` hides it.',
       scope: 'agent',
     });
+    // a provider with no known default says less
+    const [bedrock] = await envItems(`${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
+    expect(bedrock!.text).toContain('the model answered in the same launch: the provider found its settings without them, and the warning can be ignored here.');
   });
 
   it('says nothing when the model never answered: the warning may be the cause', async () => {

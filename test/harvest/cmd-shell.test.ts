@@ -20,16 +20,18 @@ describe('cmd.exe as the shell', () => {
     const view = viewOf(b.build());
     const drafts = cmdShellDrafts(view);
     expect(drafts.map((d) => d.text)).toEqual([
-      "The shell here is Windows cmd.exe, which has no `ls`: `ls src -la` failed (`'ls' is not recognized as an internal or external command`). Its cmd counterpart is `dir`. `dir src` worked instead.",
+      "The shell here is Windows cmd.exe, not a POSIX shell: `ls src -la` failed (`'ls' is not recognized as an internal or external command`): cmd has no `ls`, its counterpart is `dir`. `dir src` worked instead.",
     ]);
-    expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'global', title: 'cmd.exe has no ls', confidence: 0.9 });
+    expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'global', title: 'cmd.exe is the shell here: no POSIX ls', confidence: 0.9 });
     expect(toolQuirkDrafts(view).some((d) => d.title.includes('not installed'))).toBe(false);
   });
 
-  it("says its find is Windows FIND when given POSIX find's arguments", () => {
-    const b = new SessionBuilder().tool('run_command', { command: 'find src -name "*.test.js"' }, 'Access denied - SRC\nFile not found - -NAME\n', {});
+  it("says its find is Windows FIND when given POSIX find's arguments, in one item with what else it lacked", () => {
+    const b = new SessionBuilder()
+      .tool('run_command', { command: 'find src -name "*.test.js"' }, 'Access denied - SRC\nFile not found - -NAME\n', {})
+      .tool('run_command', { command: 'cat package.json' }, NOT_RECOGNIZED('cat'), { exitCode: 1 });
     expect(cmdShellDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
-      'The shell here is Windows cmd.exe, whose `find` is Windows FIND, a search for text in files: `find src -name "*.test.js"` failed (`Access denied - SRC`). List files with `dir /s /b <pattern>`.',
+      "The shell here is Windows cmd.exe, not a POSIX shell: `find src -name \"*.test.js\"` failed (`Access denied - SRC`): cmd's `find` is Windows FIND, a search for text in files; list files with `dir /s /b <pattern>`; `cat package.json` failed (`'cat' is not recognized as an internal or external command`): cmd has no `cat`, its counterpart is `type`.",
     ]);
   });
 

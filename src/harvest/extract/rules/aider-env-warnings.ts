@@ -16,6 +16,12 @@ const EXPECTS = /^Warning(?::| for) (\S+?):? expects these environment variables
 /** `- OLLAMA_API_BASE: Not set` */
 const NOT_SET = /^-\s*([A-Z][A-Z0-9_]+): Not set\s*$/gm;
 
+/** Where a provider finds its settings when aider's variables are unset (litellm's own default),
+ * which says when the warning is safe to ignore. */
+const DEFAULTS = new Map<string, string>([
+  ['ollama', 'with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider'],
+]);
+
 export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
   if (view.session.format !== 'aider' || launchOutcome(view.session) !== 'answered') return [];
   for (const e of view.session.events) {
@@ -31,8 +37,8 @@ export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
         scope: 'agent',
         title: `aider's warning "${vars[0]}: Not set" is harmless here`,
         text:
-          `At launch aider warns that ${code(model)} expects ${named} (${code(`${vars[0]}: Not set`)}), yet on this setup the model answered in the same launch: the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}. ` +
-          'The warning can be ignored here; `--no-show-model-warnings` hides it.',
+          `At launch aider warns that ${code(model)} expects ${named} (${code(`${vars[0]}: Not set`)}), yet on this setup the model answered in the same launch: ` +
+          `${DEFAULTS.get(model.split('/')[0]!) ?? `the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}, and the warning can be ignored here`}. \`--no-show-model-warnings\` hides it.`,
         confidence: CONFIDENCE.verified,
         event: e.index,
         tags: ['aider', 'environment', model.split('/')[0]!],

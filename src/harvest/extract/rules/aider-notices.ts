@@ -206,13 +206,15 @@ function unwritableDraft(view: SessionView, lines: { line: string; event: number
   // the shell command aider offered right after, from the same reply (`sudo systemctl reload nginx`)
   const offered = hits.map((h) => shellOfferAfter(view, h.event)).find((c) => c !== undefined);
   const them = files.length > 1 ? 'them' : 'it';
+  // every file took a later edit: its ownership was fixed in the session, which the item says
+  const fixedLater = files.every((f) => appliedAfter(view, f, Math.max(...hits.filter((h) => h.file === f).map((h) => h.event))));
   return {
     category: 'pitfall',
     scope: 'repo',
-    title: `aider cannot write ${clip(files[0]!, 45)} (permission denied)`,
+    title: `aider ${fixedLater ? 'could not' : 'cannot'} write ${clip(files[0]!, 45)} (permission denied)`,
     text:
-      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries): the user running aider may not write ${them} in this checkout. ` +
-      `${offered ? `Aider still went on to offer the reply's shell command (${code(clip(offered, 50))}) as if the edit had been made. ` : ''}${hits[0]!.posix ? 'Fix the ownership (`sudo chown`)' : 'Fix the permissions'} before asking aider to edit ${them}.`,
+      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries): the user running aider ${fixedLater ? `could not write ${them} in this checkout until ${files.length > 1 ? 'their' : 'its'} ${hits[0]!.posix ? 'ownership was' : 'permissions were'} fixed (later edits applied). ` : `may not write ${them} in this checkout. `}` +
+      `${offered ? `After a failed write aider still offers the reply's shell commands (here ${code(clip(offered, 50))}): decline them. ` : ''}${fixedLater ? '' : `${hits[0]!.posix ? 'Fix the ownership (`sudo chown`)' : 'Fix the permissions'} before asking aider to edit ${them}.`}`,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'permission'],
@@ -245,6 +247,11 @@ function namesFolder(path: string, named: ReadonlySet<string>): boolean {
     const dir = p.slice(0, p.lastIndexOf('/'));
     return dir.length > 0 && (slashed === dir || slashed.endsWith(`/${dir}`));
   });
+}
+
+/** Whether aider applied an edit to `file` after event `event` (its reader makes each edit a call). */
+function appliedAfter(view: SessionView, file: string, event: number): boolean {
+  return view.session.events.some((e) => e.index > event && e.kind === 'tool_result' && e.name === 'edit' && !e.isError && e.output.trim() === `Applied edit to ${file}`);
 }
 
 /** The shell command aider offered to run right after a notice, before the next message. */

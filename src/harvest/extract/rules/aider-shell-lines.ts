@@ -9,6 +9,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code, errorSignature, oneLine } from '../text.js';
+import { family, isReadOnly } from '../commands.js';
 import type { SessionView } from '../view.js';
 import type { SessionEvent } from '../../../sessions/model.js';
 
@@ -37,14 +38,18 @@ function commandLine(line: string): boolean {
   return words.slice(1).every((w) => !PROSE.test(w.replace(/[,;:]$/, '')));
 }
 
-/** The user's message when all of its lines are shell command lines, at most three of them. */
+/** The user's message when all of its lines are shell command lines, at most three of them, and
+ * one of them meant to change something: a look typed as chat (`ls`, `git status`) lost nothing
+ * when the model answered it, but `git add .` or `export X=…` did not happen while the user
+ * believed it had. */
 function shellLines(e: SessionEvent): string[] | undefined {
   if (e.kind !== 'user' || e.injected || e.text.length > 3 * 160) return undefined;
   // (most messages are requests: their first word already says so)
   const first = /^\s*(\S+)/.exec(e.text)?.[1];
   if (first === undefined || !PROGRAMS.has(first)) return undefined;
   const lines = e.text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-  return lines.length > 0 && lines.length <= 3 && lines.every(commandLine) ? lines : undefined;
+  if (lines.length === 0 || lines.length > 3 || !lines.every(commandLine)) return undefined;
+  return lines.some((l) => !isReadOnly(family(l))) ? lines : undefined;
 }
 
 /** What followed the message up to the next one: the model's first words, or undefined when aider

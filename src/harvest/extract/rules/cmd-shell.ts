@@ -55,8 +55,18 @@ function workedInstead(view: SessionView, s: Step, program: string): Step | unde
   return view.steps.slice(s.pos + 1, s.pos + 5).find((x) => x.command !== undefined && seenToSucceed(x) && x.program === program);
 }
 
+/** What the item says of one slip: the failed command, cmd's words and cmd's way. */
+function clause(s: Step, slip: CmdSlip): string {
+  const failed = code(clip(s.command!, 60));
+  return slip.kind === 'find'
+    ? `${failed} failed (${code(slip.error)}): cmd's \`find\` is Windows FIND, a search for text in files; list files with \`dir /s /b <pattern>\``
+    : `${failed} failed (${code(slip.error)}): cmd has no ${code(slip.name)}, its counterpart is ${code(CMD_COUNTERPART.get(slip.name)!)}`;
+}
+
+/** One item a session: the shell is cmd.exe, with each thing it rejected (at most three) and the
+ * first command that then did the work the cmd way. */
 export function cmdShellDrafts(view: SessionView): Draft[] {
-  const drafts: Draft[] = [];
+  const found: { step: Step; slip: CmdSlip }[] = [];
   const seen = new Set<string>();
   for (const s of view.steps) {
     // (only a failed step or a `find` can show one: the others are not asked, nor kept per step)
@@ -64,31 +74,29 @@ export function cmdShellDrafts(view: SessionView): Draft[] {
     const slip = cmdSlip(s);
     if (!slip) continue;
     const key = slip.kind === 'find' ? 'find' : slip.name;
-    if (seen.has(key)) continue;
+    if (seen.has(key) || found.length === 3) continue;
     seen.add(key);
-    const failed = code(clip(s.command!, 80));
-    const counterpart = slip.kind === 'find' ? 'dir' : CMD_COUNTERPART.get(slip.name)!.split(' ')[0]!;
-    const instead = workedInstead(view, s, counterpart);
-    const worked = instead ? ` ${code(clip(instead.command!, 60))} worked instead.` : '';
-    const text =
-      slip.kind === 'find'
-        ? `The shell here is Windows cmd.exe, whose \`find\` is Windows FIND, a search for text in files: ${failed} failed (${code(slip.error)}). List files with \`dir /s /b <pattern>\`.${worked}`
-        : `The shell here is Windows cmd.exe, which has no ${code(slip.name)}: ${failed} failed (${code(slip.error)}). Its cmd counterpart is ${code(CMD_COUNTERPART.get(slip.name)!)}.${worked}`;
-    drafts.push({
+    found.push({ step: s, slip });
+  }
+  if (found.length === 0) return [];
+  const instead = found.map(({ step, slip }) => workedInstead(view, step, slip.kind === 'find' ? 'dir' : CMD_COUNTERPART.get(slip.name)!.split(' ')[0]!)).find((x) => x !== undefined);
+  const names = found.map(({ slip }) => (slip.kind === 'find' ? 'find' : slip.name));
+  const first = found[0]!.step;
+  return [
+    {
       category: 'tool-quirk',
       scope: 'global',
-      title: slip.kind === 'find' ? "cmd.exe's find is Windows FIND" : `cmd.exe has no ${slip.name}`,
-      text,
+      title: `cmd.exe is the shell here: no POSIX ${names.join(', ')}`,
+      text: `The shell here is Windows cmd.exe, not a POSIX shell: ${found.map(({ step, slip }) => clause(step, slip)).join('; ')}.${instead ? ` ${code(clip(instead.command!, 60))} worked instead.` : ''}`,
       confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
-      event: s.outputEvent,
-      tags: ['cmd', 'windows', s.call.name],
-      quotes: [slip.error],
+      event: first.outputEvent,
+      tags: ['cmd', 'windows', first.call.name],
+      quotes: found.map(({ slip }) => slip.error),
       rule: 'cmd-shell',
-      signature: `cmd ${key}`,
+      signature: `cmd shell ${names.join(' ')}`,
       score: instead ? 9 : 7,
-    });
-  }
-  return drafts;
+    },
+  ];
 }
 
 export const cmdShell: RuleExtractor = ruleExtractor('cmd-shell', cmdShellDrafts);
