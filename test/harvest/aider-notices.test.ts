@@ -68,11 +68,13 @@ describe('aider notices', () => {
     const outside = await notices(banner.replace('C:\\Users\\dev\\mono\\packages\\module\\es\\CONVENTIONS.md', 'C:\\Users\\dev\\.aider\\CONVENTIONS.md'));
     expect(outside.some((i) => i.title.startsWith('aider skipped read-only'))).toBe(false);
     // the repo map's warning asks its own question: an item that only repeated it was rejected as
-    // aider's hint restated, and its guess was wrong for submodule folders; the item now says when
-    // aider warns and what stops it, and a submodule folder alone gives none (rules-read-what-was-said)
+    // aider's hint restated, and its guess was wrong for submodule folders; the item now names the
+    // tracked path gone from disk (this repository's) and what stops the warning, and a submodule
+    // folder alone gives none (rules-read-what-was-said)
     const map = items.find((i) => /Repo-map/.test(i.text));
-    expect(map?.text).toContain('once per launch');
-    expect(map?.text).toContain('run `git rm <file>` and commit');
+    expect(map?.scope).toBe('repo');
+    expect(map?.text).toContain('Git tracks `packages/module/es/src/string.join.ts`, which is no file on disk');
+    expect(map?.text).toContain('Run `git rm --cached packages/module/es/src/string.join.ts` (or commit the move).');
   });
 
   it("reads a traceback through aider's own code as a crash of aider, with its version and model", async () => {
@@ -161,6 +163,24 @@ describe('files of the checkout aider may not write', () => {
     const abs = 'C:\\Users\\dev\\seniales\\seniales\\test';
     const history = `${launch('--model ollama/qwen3')}#### add tests  \n\nseniales/test\n\`\`\`\nimport x\n\`\`\`\n\n> Tokens: 5.4k sent, 435 received.  \n> seniales/test/test_plotting.py  \n> Unable to write file ${abs} after 5 attempts: [Errno 13] Permission denied: '${abs}'  \n`;
     expect((await notices(history)).filter((n) => n.title.includes('cannot write'))).toEqual([]);
+  });
+});
+
+describe('a tracked path gone from disk', () => {
+  const missing = (abs: string) => `> Repo-map can't include ${abs}  \n> Has it been deleted from the file system but not from git?  \n`;
+  it("is named as the repository names it when aider's notices do, with the git command that stops the warning", async () => {
+    const history = `${launch('--model deepseek')}${missing('/home/dev/games/car-game/scenes/road/road.tscn')}\n#### why is the road not drawn?  \n> scenes/road/road.tscn  \n> Add file to the chat? (Y)es/(N)o [Yes]: y  \n\nThe road chunk is never added.\n`;
+    const [item] = (await notices(history)).filter((n) => /Repo-map/.test(n.text));
+    expect(item).toMatchObject({ scope: 'repo', title: 'git tracks scenes/road/road.tscn, which is gone from disk' });
+    expect(item!.text).toBe(
+      "Git tracks `scenes/road/road.tscn`, which is no file on disk (deleted or moved without committing that), so aider warns at launch (`Repo-map can't include <file>`, `Has it been deleted from the file system but not from git?`). Run `git rm --cached scenes/road/road.tscn` (or commit the move).",
+    );
+  });
+
+  it('counts a dotfile as a file, not as a submodule folder', async () => {
+    const [item] = (await notices(`${launch('')}${missing('src/.gitignore')}${missing('lib/forge-std')}\n#### hi  \n\nHello.\n`)).filter((n) => /Repo-map/.test(n.text));
+    expect(item!.text).toContain('Git tracks `src/.gitignore`, which is no file on disk');
+    expect(item!.text).toContain('a submodule folder (here `lib/forge-std`)');
   });
 });
 

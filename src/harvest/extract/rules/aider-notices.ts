@@ -140,7 +140,8 @@ function missingReadDraft(lines: { line: string; event: number }[]): Draft | und
 }
 
 const DELETED_HINT = /^Has it been deleted from the file system but not from git\?/;
-const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$/;
+/** A file's name: with an extension, or a dotfile (`.gitignore`); a bare name is most often a folder. */
+const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
 
 /** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
  * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
@@ -154,7 +155,12 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   const launches = view.session.aiderLaunches;
   if (launches && launches.all.slice(launches.at + 1).some((l) => !l.missingTracked) && !launches.all.some((l, i) => i !== launches.at && l.missingTracked)) return undefined;
   const gitDir = bannerValue(lines, GIT_DIR);
-  const named = [...new Set(hits.map((h) => repoPath(REPO_MAP_MISSING.exec(h.line)![1]!, gitDir)))];
+  const paths = namedPaths(lines);
+  const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
+  const named = [...new Set(raw.map((p) => inCheckout(p, paths) ?? repoPath(p, gitDir)))];
+  // the paths as the repository names them, when aider's notices or its banner say so (a bare
+  // file name of an absolute path says too little to act on: then the item says how, not where)
+  const located = raw.every((p) => inCheckout(p, paths) !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined);
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
   // repository, which aider warns about the same way: no deleted file, nothing to remove
   const folders = named.filter((f) => !HAS_EXTENSION.test(f));
@@ -164,15 +170,19 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   // most of the warned files in one folder of generated files (an IDE's index, build output):
   // that folder was committed by mistake, and the tool rewrites it all the time
   const generated = generatedFolder(hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!).filter((f) => HAS_EXTENSION.test(f)));
-  const fix = generated
-    ? `Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit`
-    : `For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}`;
+  const files = named.filter((f) => HAS_EXTENSION.test(f));
+  const warns = `${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}`;
+  const text = generated
+    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
+    : located
+      ? `Git tracks ${files.slice(0, MAX_NAMED).map(code).join(', ')}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider warns at launch (${warns}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`
+      : `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}.`;
   return {
     category: 'tool-quirk',
-    // (a generated folder under git is this repository's: what it should untrack)
-    scope: generated ? 'repo' : 'agent',
-    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : 'aider warns about tracked files deleted from disk until the deletion is committed',
-    text: `Aider warns once per launch about each path git tracks that is no file on disk: ${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}. ${fix}.`,
+    // (named paths and a generated folder are this repository's: what it tracks and should untrack)
+    scope: generated || located ? 'repo' : 'agent',
+    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : located ? `git tracks ${clip(files[0]!, 40)}, which is gone from disk` : 'aider warns about tracked files deleted from disk',
+    text,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'repo-map', 'git'],

@@ -193,10 +193,30 @@ function missingError(output: string): string {
 const PS_NOT_RECOGNIZED = /The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet/;
 const PS_NOT_FOUND = /\([\w.+-]+:String\)\s*\[\],\s*CommandNotFoundException/;
 
+/** The model ran one of its own tools (`search_replace`) through its shell tool, where no such
+ * program exists: the next session should call the tool, not look for a program to install. */
+function ownToolAsCommand(s: Step, tool: string, err: string): Draft {
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `${tool} is a tool of the agent, not a shell command`,
+    text: `${code(tool)} is one of the agent's own tools, not a program: run through ${code(s.call.name)} it fails (${code(err)}). Call ${code(tool)} as a tool.`,
+    confidence: CONFIDENCE.verified,
+    event: s.outputEvent,
+    tags: [tool, s.call.name],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: `own tool as command ${tool}`,
+    score: 7,
+  };
+}
+
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
   const err = missingError(s.output);
+  // the agent's own tool run as a shell command: nothing is missing from the machine
+  if (view.steps.some((x) => x.call.name === missing && x.call.name !== s.call.name)) return ownToolAsCommand(s, missing, err);
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
   const instead = replacementFor(view, s, missing);
   const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';
@@ -261,10 +281,14 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
 }
 
 /** A later call of the same tool on the same target that succeeded. */
+/** A search's answer that it found nothing (`No matches found`): the call ran, but did not do what
+ * a retry of a failed search was for. */
+const FOUND_NOTHING = /^\s*(?:No (?:matches|files|results) found|Found 0 (?:files?|matches)|0 (?:files?|matches))\b/im;
+
 function retryOf(view: SessionView, s: Step, within = 10): Step | undefined {
   const target = JSON.stringify(s.call.input.file_path ?? s.call.input.path ?? s.call.input.filePath ?? '');
   for (const later of view.steps.slice(s.pos + 1, s.pos + 1 + within)) {
-    if (!seenToSucceed(later) || later.cascade) continue;
+    if (!seenToSucceed(later) || later.cascade || FOUND_NOTHING.test(later.output)) continue;
     if (toolLabel(later) !== toolLabel(s)) continue;
     const laterTarget = JSON.stringify(later.call.input.file_path ?? later.call.input.path ?? later.call.input.filePath ?? '');
     if (target === '""' || laterTarget === target) return later;

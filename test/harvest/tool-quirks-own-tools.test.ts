@@ -1,0 +1,34 @@
+/**
+ * Tool quirks that claim only what the session shows: the agent's own tool run through its shell
+ * is no missing program, and a retry of a failed search that found nothing fixed nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+describe("the agent's own tool run as a shell command", () => {
+  it('is an agent pitfall about calling the tool, not a program to install', () => {
+    const b = new SessionBuilder()
+      .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: 'Color' }, 'Color 0\nColor 1', {})
+      .tool('execute_bash', { command: 'search_replace --command search --file_path a.txt' }, '/bin/bash: line 1: search_replace: command not found', { exitCode: 127 })
+      .tool('execute_bash', { command: 'cat a.txt | wc -l' }, '16', { exitCode: 0 });
+    const drafts = toolQuirkDrafts(viewOf(b.build()));
+    expect(drafts.map((d) => d.text)).toEqual([
+      "`search_replace` is one of the agent's own tools, not a program: run through `execute_bash` it fails (`/bin/bash: line 1: search_replace: command not found`). Call `search_replace` as a tool.",
+    ]);
+    expect(drafts[0]).toMatchObject({ category: 'pitfall', scope: 'agent' });
+  });
+});
+
+describe('a retry of a failed search', () => {
+  it('that found nothing is no success of it', () => {
+    const failed = (then: string) =>
+      new SessionBuilder()
+        .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: regex parse error: unclosed character class', { isError: true })
+        .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '30mColor' }, then, {});
+    const texts = (then: string) => toolQuirkDrafts(viewOf(failed(then).build())).map((d) => d.text).join('\n');
+    expect(texts("No matches found for '30mColor' in /home/dev/a.txt")).not.toContain('succeeded');
+    expect(texts('3: \x1b[30mColor 0')).toContain('A retry of `search_replace` with corrected input succeeded.');
+  });
+});
