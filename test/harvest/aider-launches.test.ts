@@ -53,7 +53,7 @@ describe('the launches of an aider chat history', () => {
   });
 
   it("says nothing of a tracked file missing from disk that only one launch warned of and a later launch no longer did", async () => {
-    const missing = (n: string) => `> Repo-map can't include C:\\Users\\dev\\shop\\src\\${n}.ts  \n> Has it been deleted from the file system but not from git?  \n`;
+    const missing = (n: string) => `> Git working dir: C:\\Users\\dev\\shop  \n> Repo-map can't include C:\\Users\\dev\\shop\\src\\${n}.ts  \n> Has it been deleted from the file system but not from git?  \n`;
     const warnedOnce = launch('10:00:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`) + launch('10:05:00', 'gpt-4.1', answered);
     const deleted = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.signature === 'aider repo-map tracked file deleted'));
     expect((await sessionsOf(warnedOnce))[0]!.aiderLaunches!.all).toEqual([

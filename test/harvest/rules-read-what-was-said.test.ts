@@ -286,16 +286,20 @@ describe("aider's version and echo, and pasted pages", () => {
     expect((await items(banner('/home/dev/shop/backend').replace('Git repo: ../.git with 228 files', 'Git repo: none'))).filter((c) => c.title.includes('subfolder'))).toEqual([]);
   });
 
-  it('says that aider warns about tracked files deleted from disk until the deletion is committed, not about a submodule', async () => {
-    const warned = (names: string[]) =>
-      items(`${launch('v0.84.0')}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.title.includes('deleted from disk')));
+  it('names the tracked files gone from disk and the git command that stops aider warning, not a submodule', async () => {
+    const warned = (names: string[], gitDir = '> Git working dir: C:\\Users\\dev\\shop  \n') =>
+      items(`${launch('v0.84.0')}${gitDir}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.signature === 'aider repo-map tracked file deleted'));
     const [item] = await warned(['src\\string.join.ts', 'src\\testing.ts', 'lib\\forge-std']);
+    expect(item).toMatchObject({ scope: 'repo', title: 'git tracks src/string.join.ts, which is gone from disk' });
     expect(item?.text).toContain("`Repo-map can't include <file>`");
-    expect(item?.text).toContain('For a file deleted or moved without committing that, run `git rm <file>` and commit');
+    expect(item?.text).toContain('Git tracks `src/string.join.ts`, `src/testing.ts`, which are no file on disk (deleted or moved without committing that)');
+    expect(item?.text).toContain('Run `git rm --cached src/string.join.ts` (or commit the move)');
     // a submodule folder draws the same warning (and is no file to remove); the machine's paths stay out
-    expect(item?.text).toContain('a submodule folder (here `forge-std`) draws the same harmless warning: list it in `.aiderignore` instead.');
+    expect(item?.text).toContain('a submodule folder (here `lib/forge-std`) draws the same harmless warning: list it in `.aiderignore` instead.');
     expect(item?.text).not.toContain('Users');
     expect(await warned(['lib\\forge-std'])).toEqual([]);
+    // with no way to tell where the files are in the repository, the item would only repeat aider's hint
+    expect(await warned(['src\\string.join.ts'], '')).toEqual([]);
   });
 
   it("says that tracked files of a generated folder (an IDE's .vs/) are to be untracked, as this repository's", async () => {
@@ -304,9 +308,8 @@ describe("aider's version and echo, and pasted pages", () => {
     const [item] = await warned(['.vs\\shop\\FileContentIndex\\24c26c2c.vsidx', '.vs\\shop\\FileContentIndex\\b3afc096.vsidx', '.vs\\ProjectEvaluation\\shop.metadata.v9.bin', '.vs\\ProjectEvaluation\\shop.projects.v9.bin', 'src\\old.ts']);
     expect(item).toMatchObject({ scope: 'repo', title: 'git tracks generated .vs/ files, which aider warns about' });
     expect(item?.text).toContain('Here they are files of a `.vs/` folder, generated files committed by mistake: untrack it (`git rm -r --cached <path>/.vs`), add it to `.gitignore` and commit.');
-    // two files of it are no pattern
-    const [few] = await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts']);
-    expect(few?.text).toContain('run `git rm <file>` and commit');
+    // two files of it are no pattern (and without the repository's root, no path to name)
+    expect(await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts'])).toEqual([]);
   });
 
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {

@@ -172,16 +172,16 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   const generated = generatedFolder(hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!).filter((f) => HAS_EXTENSION.test(f)));
   const files = named.filter((f) => HAS_EXTENSION.test(f));
   const warns = `${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}`;
+  // an item that cannot say which path is gone only repeats aider's own hint
+  if (!generated && !located) return undefined;
   const text = generated
     ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
-    : located
-      ? `Git tracks ${files.slice(0, MAX_NAMED).map(code).join(', ')}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider warns at launch (${warns}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`
-      : `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. For a file deleted or moved without committing that, run ${code('git rm <file>')} and commit${submodule}.`;
+    : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider warns at launch (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
   return {
     category: 'tool-quirk',
     // (named paths and a generated folder are this repository's: what it tracks and should untrack)
-    scope: generated || located ? 'repo' : 'agent',
-    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : located ? `git tracks ${clip(files[0]!, 40)}, which is gone from disk` : 'aider warns about tracked files deleted from disk',
+    scope: 'repo',
+    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : `git tracks ${clip(files[0]!, 40)}, which is gone from disk`,
     text,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
@@ -243,10 +243,11 @@ function namedPaths(lines: { line: string }[]): Set<string> {
   return out;
 }
 
-/** An absolute path as the checkout names it: the longest path aider's notices name that it ends with. */
+/** An absolute path as the checkout names it: the longest path with a folder in it that aider's
+ * notices name and the absolute path ends with (a bare file name says nothing of where it is). */
 function inCheckout(path: string, named: ReadonlySet<string>): string | undefined {
   const slashed = path.replace(/\\/g, '/');
-  return [...named].filter((p) => slashed.endsWith(`/${p}`)).sort((a, b) => b.length - a.length)[0];
+  return [...named].filter((p) => p.includes('/') && slashed.endsWith(`/${p}`)).sort((a, b) => b.length - a.length)[0];
 }
 
 /** Whether an absolute path is the folder of a path aider's notices name (`…\\seniales\\test` of
