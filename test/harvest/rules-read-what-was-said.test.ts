@@ -312,6 +312,14 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts'])).toEqual([]);
   });
 
+  it("reads no correction in the user's answer to the agent's request for the task's details", () => {
+    const asked = 'Sure. However, I need more specific details. Could you please provide more information? For example:\n\n- What features do you want?\n- What technologies do you want to use for the backend and frontend?';
+    const drafts = (reply: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('i want to develop a little web app').assistant(asked).user(reply).assistant('Understood.').build()));
+    expect(drafts('I want a webpage and a backend. the backend should be in javascript.')).toEqual([]);
+    // an answer that says the agent had something wrong is still one
+    expect(drafts("No, don't use Python for the backend: the backend should be in javascript, like the rest of the repo.")).toHaveLength(1);
+  });
+
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
     const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
     const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";

@@ -285,6 +285,21 @@ function messageOf(prompt: string): string {
   return prompt.replace(/^\s*\/(?:ask|code|architect|context)\s+/, '');
 }
 
+/** The agent asking the user for the task's details ("Could you please provide more
+ * information? What technologies do you want …"). */
+const ASKED_FOR_DETAILS = /\b(?:could you (?:please )?(?:provide|share|clarify|give|tell|specify)|please (?:provide|clarify|specify)|(?:need|require) (?:more|some|additional) (?:specific )?(?:details|information|context)|what (?:features|technolog\w*|frameworks?|languages?)\b|which (?:technolog\w*|frameworks?|languages?|database)\b)/i;
+/** Words that say something the agent believed or did is wrong. */
+const CONTRADICTS = /^(?:no|nope|wrong|actually)\b|\b(?:not|isn'?t|aren'?t|don'?t|do not|doesn'?t|never|instead|rather than|wrong)\b/i;
+
+/** The text of the agent's last reply before event `index`. */
+function replyBefore(view: SessionView, index: number): string {
+  for (let i = view.events.length - 1; i >= 0; i--) {
+    const e = view.events[i]!;
+    if (e.index < index && e.kind === 'assistant') return e.text;
+  }
+  return '';
+}
+
 function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   view.prompts.forEach((p, i) => {
@@ -303,6 +318,10 @@ function fromPrompts(view: SessionView): Draft[] {
     // doubt ("I don't know") says what is broken, not what is right: its negation is no cue
     const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x)).join(' ');
     if (!CORRECTION.test(own) && !MISTAKE.test(own)) return;
+    // an answer to the agent's request for the task's details ("the backend should be in
+    // javascript" after "What technologies do you want?") specifies the task: nothing the agent
+    // believed was wrong, unless the answer says so
+    if (!CONTRADICTS.test(own) && !MISTAKE.test(own) && ASKED_FOR_DETAILS.test(replyBefore(view, p.index))) return;
     // …and once the interjections are gone, something must be left to say what is right: not
     // only a denial of the agent's guess ("It isn't the key combination."), nor just a pointer at
     // lines of a file it looked at ("the aliases are there, look at lines 8-18")
