@@ -33,6 +33,17 @@ describe('a shell command typed into aider as chat', () => {
     );
   });
 
+  it('says a way out typed without / (exit, :q) went to the model, and counts a failed request as sent', async () => {
+    const [quit] = await items(`${launch}#### :q  \n\nI notice you have not shared any files yet.\n\n> Tokens: 2.4k sent, 84 received.  \n`);
+    expect(quit).toMatchObject({ title: 'aider sends :q typed without / to the model', scope: 'agent' });
+    expect(quit!.text).toBe("Aider's own commands start with `/`: `:q` typed into aider did not end it; the model answered (`I notice you have not shared any files yet.`), a request like any other. Leave aider with `/exit` (or Ctrl-D).");
+    const [npm] = await items(`${launch}#### npm start  \n> litellm.NotFoundError: VertexAIException - models/gemini-1.5-pro-latest is not found  \n`);
+    expect(npm!.text).toContain('`npm start` typed into aider ran nothing; aider sent it to the model as a prompt. Run it as `/run npm start` or `!npm start`.');
+    // aider's own launch line typed into aider: a running aider switches models itself
+    const [again] = await items(`${launch}#### uv tool run --from aider-chat aider --model gemini/gemini-3-flash  \n\nI cannot run commands.\n`);
+    expect(again!.text).toContain('A running aider changes its model with `/model <name>`.');
+  });
+
   it('writes nothing for a request that starts with a program name, or a command aider ran after all', async () => {
     // sentences about a command, and requests that start with a word that is also a program
     // and a look typed as chat (`ls`, `git status`): the model's answer lost nothing
@@ -68,8 +79,19 @@ describe("aider's warning that a model's environment variables are not set", () 
     expect(bedrock!.text).toContain('the model answered in the same launch: the provider found its settings without them, and the warning can be ignored here.');
   });
 
-  it('says nothing when the model never answered: the warning may be the cause', async () => {
+  it('is the cause when the requests then failed for want of credentials, and says nothing of another failure', async () => {
     const failed = `${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}> litellm.AuthenticationError: BedrockException - Unable to locate credentials  \n`;
-    expect(await envItems(failed)).toEqual([]);
+    expect(await envItems(failed)).toEqual([
+      {
+        title: 'aider with bedrock models needs AWS_ACCESS_KEY_ID set',
+        text: 'At launch aider warned that `bedrock/anthropic.claude-3` expects `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` (`AWS_ACCESS_KEY_ID: Not set`) and started anyway; its requests then failed (`BedrockException - Unable to locate credentials`). Export them in the shell before starting aider.',
+        scope: 'agent',
+      },
+    ]);
+    const openrouter = `${warned('openrouter/google/gemini-2.0-flash-exp:free', ['OPENROUTER_API_KEY'])}> litellm.AuthenticationError: AuthenticationError: OpenrouterException - b'{"error":{"message":"No auth credentials found","code":401}}'  \n`;
+    expect((await envItems(openrouter))[0]!.text).toContain('its requests then failed (`No auth credentials found`). Export it in the shell');
+    // a model the provider does not serve: the warning was not why
+    const missing = `${warned('ollama/codellama', ['OLLAMA_API_BASE'])}> litellm.APIConnectionError: OllamaException - {"error":"model 'codellama' not found"}  \n`;
+    expect(await envItems(missing)).toEqual([]);
   });
 });

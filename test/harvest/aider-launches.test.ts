@@ -42,13 +42,13 @@ describe('the launches of an aider chat history', () => {
     ]);
     // the provider's message, not its wrapping (nor the user id beside it)
     const alone = await modelItems(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
-    expect(alone).toEqual(["Aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked."]);
+    expect(alone).toEqual(["On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked."]);
   });
 
   it("quotes the first sentence of the provider's message, however long the message", async () => {
     const gone = `litellm.NotFoundError: Vertex_ai_betaException - b'{\\n  "error": {\\n    "code": 404,\\n    "message": "This model models/gemini-2.5-flash is no longer available to new users. Please update your code to use models/gemini-3.6-flash for the latest features and improvements. We recommend you to use the Interactions API.",\\n    "status": "NOT_FOUND"\\n  }\\n}\\n'`;
     expect(await modelItems(launch('10:00:00', 'gemini/gemini-2.5-flash', failed(gone)) + launch('10:05:00', 'gemini/gemini-3.6-flash', answered))).toEqual([
-      "Aider's requests with `gemini/gemini-2.5-flash` failed (`This model models/gemini-2.5-flash is no longer available to new users`); the launch with `gemini/gemini-3.6-flash` then worked.",
+      "On 2025-06-02, aider's requests with `gemini/gemini-2.5-flash` failed (`This model models/gemini-2.5-flash is no longer available to new users`); the launch with `gemini/gemini-3.6-flash` then worked.",
     ]);
   });
 

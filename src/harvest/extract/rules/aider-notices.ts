@@ -654,6 +654,13 @@ function modelErrorMessage(line: string): string {
   return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
 }
 
+/** "On 2026-08-31, aider": which model names a provider serves changes over months, so an item about
+ * them says when it held (the launch's date, when the history records it). */
+function aiderOn(view: SessionView): string {
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(view.session.startedAt ?? '')?.[0];
+  return day ? `On ${day}, aider` : 'Aider';
+}
+
 /** A launch whose model requests failed (a model name litellm does not know, a quota), followed
  * by a launch with another model that got replies: which model name failed, and which worked.
  * (Launches that failed in between are not named: their errors may be others, a key, a network.) */
@@ -684,7 +691,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
     title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
-      : `Aider's requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],

@@ -1,9 +1,10 @@
 /**
- * Aider runs only its own in-chat commands (`/run`, `/git`, `!`): a message typed without one goes
- * to the model as chat, even when it is a shell command line. The user who types `git add .` or
- * `export OLLAMA_API_BASE=…` into aider loses the turn to a model reply and nothing runs; the next
- * session does the same unless told. Written only when the message is nothing but command lines
- * and aider then ran nothing (no `Run shell command?` offer, no command output) before the next
+ * Aider runs only its own in-chat commands (`/run`, `/git`, `/exit`, `!`): a message typed without
+ * one goes to the model as chat, even when it is a shell command line or a way out (`exit`, vim's
+ * `:q`). The user who types `git add .` or `export OLLAMA_API_BASE=…` into aider loses the turn to
+ * a model request and nothing runs; the next session does the same unless told. Written only when
+ * the message is nothing but such lines and aider then ran nothing (no `Run shell command?` offer,
+ * no command output) but sent it to the model (a reply, or the model's error) before the next
  * message.
  */
 import { CONFIDENCE } from '../../candidate.js';
@@ -12,6 +13,7 @@ import { clip, code, errorSignature, oneLine } from '../text.js';
 import { family, isReadOnly } from '../commands.js';
 import type { SessionView } from '../view.js';
 import type { SessionEvent } from '../../../sessions/model.js';
+import { LITELLM_ERROR } from '../../aider-launches.js';
 
 /** Programs whose name is no English word a request starts with (unlike `make`, `go`, `cat`). */
 const PROGRAMS = new Set([
@@ -27,6 +29,10 @@ const RAN = /^(?:Run shell commands?\?|Running |Add (?:[\d.]+k? tokens|\d+ lines
 
 /** Aider's own reading of a URL in a message: it fetched the page into the chat. */
 const SCRAPED = 'Scraping';
+/** The model's request failed: the message was sent, whatever became of it. */
+const REQUEST_FAILED = 'failed';
+/** A way out of a shell or an editor, typed where aider's is `/exit`. */
+const QUIT = /^(?:exit|quit|:q!?|:wq!?|:x|:qa!?)$/i;
 
 /** Whether a line is a shell command: a known program first, and no word of a sentence in the rest
  * once quoted arguments (a commit message) are taken out. */
@@ -62,13 +68,46 @@ function answeredAsChat(events: readonly SessionEvent[], from: number): { reply:
     if (e.kind === 'tool_call' || (e.kind === 'system' && RAN.test(e.text))) return undefined;
     if (reply === undefined && e.kind === 'assistant' && e.text.trim()) reply = { reply: oneLine(e.text.trim().split('\n')[0]!), event: e.index };
     if (reply === undefined && e.kind === 'system' && /^Scraping \S+/m.test(e.text)) reply = { reply: SCRAPED, event: e.index };
+    if (reply === undefined && e.kind === 'system' && LITELLM_ERROR.test(e.text)) reply = { reply: REQUEST_FAILED, event: e.index };
   }
   return reply;
+}
+
+/** What became of the message, as the item says it. */
+function answeredText(reply: string): string {
+  if (reply === SCRAPED) return 'aider offered to scrape the URL in it';
+  return reply === REQUEST_FAILED ? 'aider sent it to the model as a prompt' : `the model answered (${code(clip(reply, 50))})`;
+}
+
+/** `exit` or `:q` typed as a message: one item, with aider's way out. */
+function quitDraft(events: readonly SessionEvent[]): Draft | undefined {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind !== 'user' || e.injected || !QUIT.test(e.text.trim())) continue;
+    const answer = answeredAsChat(events, i);
+    if (!answer) continue;
+    const typed = e.text.trim();
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider sends ${typed} typed without / to the model`,
+      text: `Aider's own commands start with \`/\`: ${code(typed)} typed into aider did not end it; ${answeredText(answer.reply)}, a request like any other. Leave aider with \`/exit\` (or Ctrl-D).`,
+      confidence: CONFIDENCE.verified,
+      event: e.index,
+      tags: ['aider', 'exit'],
+      quotes: [typed],
+      rule: 'aider-shell-line',
+      signature: errorSignature('aider quit line sent as chat'),
+      score: 6,
+    };
+  }
+  return undefined;
 }
 
 export function aiderShellLineDrafts(view: SessionView): Draft[] {
   if (view.session.format !== 'aider') return [];
   const events = view.session.events;
+  const quit = quitDraft(events);
   for (let i = 0; i < events.length; i++) {
     const lines = shellLines(events[i]!);
     if (!lines) continue;
@@ -76,10 +115,14 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     if (!answer) continue;
     const first = lines[0]!;
     const isExport = /^export\s/.test(first);
-    const answered = answer.reply === SCRAPED ? 'aider offered to scrape the URL in it' : `the model answered (${code(clip(answer.reply, 50))})`;
+    const answered = answeredText(answer.reply);
+    // a line that starts aider again (with another model) wanted aider's own switch
+    const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first) && /\s--model\s/.test(first);
     const way = isExport
       ? 'Set environment variables in the shell before starting aider (`/run export` runs in a subshell).'
-      : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
+      : restartsAider
+        ? 'A running aider changes its model with `/model <name>`.'
+        : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
     return [
       {
         category: 'tool-quirk',
@@ -94,9 +137,10 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
         signature: errorSignature('aider shell line sent as chat'),
         score: 7,
       },
+      ...(quit ? [quit] : []),
     ];
   }
-  return [];
+  return quit ? [quit] : [];
 }
 
 export const aiderShellLines: RuleExtractor = ruleExtractor('aider-shell-line', aiderShellLineDrafts);
