@@ -310,6 +310,9 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(item?.text).toContain('Here they are files of a `.vs/` folder, generated files committed by mistake: untrack it (`git rm -r --cached <path>/.vs`), add it to `.gitignore` and commit.');
     // two files of it are no pattern (and without the repository's root, no path to name)
     expect(await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts'])).toEqual([]);
+    // a folder of installed packages is never committed on purpose: one warned path in it says so
+    const [venv] = await warned(['backend\\venv\\lib']);
+    expect(venv).toMatchObject({ scope: 'repo', title: 'git tracks generated venv/ files, which aider warns about' });
   });
 
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {

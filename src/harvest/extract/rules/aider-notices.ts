@@ -164,12 +164,13 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
   // repository, which aider warns about the same way: no deleted file, nothing to remove
   const folders = named.filter((f) => !HAS_EXTENSION.test(f));
-  if (folders.length === named.length) return undefined;
+  const installed = installedFolder(raw);
+  if (folders.length === named.length && installed === undefined) return undefined;
   // (never a `git rm` for a submodule: aider leaves out what .aiderignore lists)
   const submodule = folders.length > 0 ? `; a submodule folder (here ${code(folders[0]!)}) draws the same harmless warning: list it in ${code('.aiderignore')} instead` : '';
   // most of the warned files in one folder of generated files (an IDE's index, build output):
   // that folder was committed by mistake, and the tool rewrites it all the time
-  const generated = generatedFolder(hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!).filter((f) => HAS_EXTENSION.test(f)));
+  const generated = installed ?? generatedFolder(raw.filter((f) => HAS_EXTENSION.test(f)));
   const files = named.filter((f) => HAS_EXTENSION.test(f));
   const warns = `${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}`;
   // an item that cannot say which path is gone only repeats aider's own hint
@@ -277,6 +278,15 @@ function shellOfferAfter(view: SessionView, event: number): string | undefined {
 
 /** Folders of files a tool generates (an IDE's index and caches, build output, installed packages). */
 const GENERATED = /^(?:\.vs|\.idea|\.vscode|\.gradle|\.next|\.nuxt|\.cache|\.pytest_cache|\.mypy_cache|__pycache__|node_modules|bin|obj|build|dist|target|out)$/;
+
+/** Folders of installed packages (a virtualenv, node_modules): nobody commits one on purpose, so
+ * one warned path in it shows it committed. */
+const INSTALLED = /^(?:venv|\.venv|node_modules|site-packages|__pycache__)$/;
+
+/** The folder of installed packages a warned path (a file or a folder) lies in. */
+function installedFolder(paths: readonly string[]): string | undefined {
+  return paths.flatMap((p) => p.split(/[\\/]/)).find((segment) => INSTALLED.test(segment));
+}
 
 /** The generated folder at least three warned files, and four in five of them, lie in (`.vs`),
  * wherever it is in their paths (aider names them absolute when it does not know the root). */
