@@ -95,3 +95,15 @@ describe("aider's warning that a model's environment variables are not set", () 
     expect(await envItems(missing)).toEqual([]);
   });
 });
+
+describe('an exhausted API quota', () => {
+  it('is told as no rate limit, with the retries aider still made', async () => {
+    const file = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2025-02-04 22:40:09\n\n> aider --model gpt-3.5-turbo  \n> Aider v0.73.0  \n> Main model: gpt-3.5-turbo with whole edit format  \n\n#### make the frontend  \n> litellm.RateLimitError: RateLimitError: OpenAIException - Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs.', 'type': 'insufficient_quota'}}  \n> The API provider has rate limited you. Try again later or check your quotas.  \n> Retrying in 0.2 seconds...  \n`);
+    const { sessions } = await readSessions([file]);
+    const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
+    expect(item).toMatchObject({ scope: 'agent', category: 'pitfall' });
+    expect(item!.text).toBe(
+      "`gpt-3.5-turbo`'s requests failed with 429 `You exceeded your current quota, please check your plan and billing details`: the account has no credit left, which no wait fixes, yet aider reads it as a rate limit and retries with growing backoff (`Retrying in 0.2 seconds`…). Stop it (Ctrl-C) and fix the plan or the key.",
+    );
+  });
+});

@@ -194,6 +194,34 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   };
 }
 
+/** A provider's refusal for an account with no credit left (OpenAI's 429 `insufficient_quota`). */
+const QUOTA_GONE = /^litellm\.RateLimitError\b.*?(You exceeded your current quota[^.'"]*|insufficient_quota)/;
+const RETRYING = /^Retrying in [\d.]+ seconds/;
+
+/** A 429 that says the account's quota is used up is no rate limit: no wait fixes it, yet aider
+ * retries it with growing backoff like one. The next session should stop and fix the billing. */
+function quotaDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => QUOTA_GONE.test(l.line));
+  if (at < 0 || !lines.slice(at + 1, at + 4).some((l) => RETRYING.test(l.line))) return undefined;
+  const said = QUOTA_GONE.exec(lines[at]!.line)![1]!;
+  const model = view.session.models[0];
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: 'aider retries an exhausted API quota (429) as a rate limit',
+    text:
+      `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
+      `yet aider reads it as a rate limit and retries with growing backoff (${code(RETRYING.exec(lines.slice(at + 1).find((l) => RETRYING.test(l.line))!.line)![0])}…). Stop it (Ctrl-C) and fix the plan or the key.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],
+    quotes: [clip(said, 120)],
+    rule: 'aider-notice',
+    signature: 'aider quota exhausted retried',
+    score: 6,
+  };
+}
+
 /** `Unable to write file /home/h/web/nginx/x.conf after 5 attempts: [Errno 13] Permission denied: …` */
 const UNWRITABLE = /^Unable to write file (.+?) after \d+ attempts: (\[Errno 13\] Permission denied|PermissionError\b[^:]*)/;
 
@@ -715,7 +743,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
