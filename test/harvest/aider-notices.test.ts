@@ -173,7 +173,7 @@ describe('a tracked path gone from disk', () => {
     const [item] = (await notices(history)).filter((n) => /Repo-map/.test(n.text));
     expect(item).toMatchObject({ scope: 'repo', title: 'git tracks scenes/road/road.tscn, which is gone from disk' });
     expect(item!.text).toBe(
-      "Git tracks `scenes/road/road.tscn`, which is no file on disk (deleted or moved without committing that), so aider warns at launch (`Repo-map can't include <file>`). Run `git rm --cached scenes/road/road.tscn` (or commit the move).",
+      "Git tracks `scenes/road/road.tscn`, which is no file on disk (deleted or moved without committing that), so aider's repo map warns about it (`Repo-map can't include <file>`). Run `git rm --cached scenes/road/road.tscn` (or commit the move).",
     );
   });
 
