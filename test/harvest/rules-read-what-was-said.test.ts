@@ -315,6 +315,13 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(venv).toMatchObject({ scope: 'repo', title: 'git tracks generated venv/ files, which aider warns about' });
   });
 
+  it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('show the plugins').assistant('I added the modal in `components/PluginModal.tsx`.').user(message).assistant('Moving the directive to the top.').build()));
+    const pasted = '## Error Type\nBuild Error\n\n## Error Message\n  × The "use client" directive must be placed before other expressions. Move it to the top of the file to resolve this issue.\n\n## Build Output\n./components/PluginModal.tsx';
+    expect(drafts(pasted)).toEqual([]);
+    expect(drafts('No: the "use client" directive must be placed before the imports in every component of this repo.')).toHaveLength(1);
+  });
+
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {
     const asked = 'Sure. However, I need more specific details. Could you please provide more information? For example:\n\n- What features do you want?\n- What technologies do you want to use for the backend and frontend?';
     const drafts = (reply: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('i want to develop a little web app').assistant(asked).user(reply).assistant('Understood.').build()));

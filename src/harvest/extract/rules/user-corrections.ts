@@ -32,6 +32,10 @@ const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|n
 /** "Two errors show up on chrome", "I'm getting this error", "It says '… doesn't exist'", "still happens": a failure reported. */
 const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|exceptions?|crash(?:es)?) (?:show(?:s)? up|appears?|occurs?|happens?|(?:is|are) (?:thrown|shown|raised))\b|^i(?:'m| am)? (?:get|got|see|getting|seeing) (?:an? |this |these |the following |two |some )?(?:errors?|exceptions?|warnings?)\b|^still (?:happens|fails|failing|broken)\b|^(?:it|this|that|chrome|the (?:browser|console|app|page|build)) (?:still )?(?:says|shows|prints|gives|throws)\b/i;
 
+/** A page of an error report pasted whole (Next.js's overlay: `## Error Type` / `Build Error` /
+ * `## Error Message`): the tool's words, however much they say "must". */
+const PASTED_REPORT = /^#{1,4}\s*(?:Error Type|Error Message|Build Output|Call Stack|Stack trace)\b/im;
+
 /** A sentence that reports a symptom: a negation of what the software does ("X isn't working",
  * "it doesn't seem like the hotkey is working", "still not seeing it", "it won't minify
  * comments", "nothing happens", "it is the M command that doesn't"). */
@@ -341,6 +345,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
     if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
+    if (PASTED_REPORT.test(message)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
