@@ -27,6 +27,7 @@ import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
 import { retiredCommands } from './rules/retired-commands.js';
 import { shellCwd } from './rules/shell-cwd.js';
+import { shellWrapperNoise } from './rules/shell-wrapper-noise.js';
 import { slowCommands } from './rules/slow-commands.js';
 import { testRunner } from './rules/test-runner.js';
 import { toolQuirks } from './rules/tool-quirks.js';
@@ -45,6 +46,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   cmdShell,
   shellCwd,
   pager,
+  shellWrapperNoise,
   retiredCommands,
   aiderNotices,
   aiderShellLines,
