@@ -1,6 +1,7 @@
 /**
  * Tool quirks that claim only what the session shows: the agent's own tool run through its shell
- * is no missing program, and a retry of a failed search that found nothing fixed nothing.
+ * is no missing program, a retry of a failed search that found nothing fixed nothing, and a
+ * virtualenv without pip is that venv's state, with uv as its maker only when the session shows it.
  */
 import { describe, expect, it } from 'vitest';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
@@ -30,5 +31,22 @@ describe('a retry of a failed search', () => {
     const texts = (then: string) => toolQuirkDrafts(viewOf(failed(then).build())).map((d) => d.text).join('\n');
     expect(texts("No matches found for '30mColor' in /home/dev/a.txt")).not.toContain('succeeded');
     expect(texts('3: \x1b[30mColor 0')).toContain('A retry of `search_replace` with corrected input succeeded.');
+  });
+});
+
+describe('a virtualenv without pip', () => {
+  it('is named by its folder, with uv as its maker when the session shows that, and the ways on', () => {
+    const b = new SessionBuilder()
+      .bash('cat /data/lab/ar1_venv/pyvenv.cfg', 'home = /home/lab/.local/share/uv/python/cpython-3.12/bin\nuv = 0.10.4\nversion_info = 3.12.12', 0)
+      .bash('/data/lab/ar1_venv/bin/python -m pip list', '/data/lab/ar1_venv/bin/python: No module named pip', 1);
+    const [item] = toolQuirkDrafts(viewOf(b.build()));
+    expect(item).toMatchObject({ title: 'ar1_venv has no pip', category: 'fact' });
+    expect(item!.text).toBe(
+      'The virtualenv `ar1_venv` has no pip (`No module named pip`): uv made it, and uv makes virtualenvs without pip. Manage its packages through uv (`uv pip install --python ar1_venv/bin/python <package>`), or add pip with `ar1_venv/bin/python -m ensurepip`.',
+    );
+    expect(item!.text).not.toContain('/data/lab');
+    // a venv the session does not show uv made: only the way that holds for any
+    const plain = new SessionBuilder().bash('venv/bin/python -m pip install requests', 'venv/bin/python: No module named pip', 1);
+    expect(toolQuirkDrafts(viewOf(plain.build()))[0]!.text).toBe('The virtualenv `venv` has no pip (`No module named pip`). Add pip with `venv/bin/python -m ensurepip`.');
   });
 });

@@ -255,6 +255,35 @@ function installsLater(view: SessionView, s: Step, mod: string): boolean {
   );
 }
 
+/** A virtualenv's interpreter on the command line (`…/ar1_venv/bin/python`, `venv\\Scripts\\python.exe`). */
+const VENV_PYTHON = /(?:^|\s)(\S*?)[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)/;
+/** A virtualenv uv made: its pyvenv.cfg says so (`uv = 0.10.4`), or the session ran `uv venv`. */
+const UV_VENV = /^uv = \d/m;
+
+/** `No module named pip` from a virtualenv: the venv has no pip, which is how uv makes them. The
+ * item says what the session shows (uv made it, when the session shows that) and the two ways on,
+ * naming the venv by its folder's name (its path is this machine's). */
+function venvWithoutPip(view: SessionView, s: Step, err: string): Draft {
+  const venv = VENV_PYTHON.exec(s.command ?? '')?.[1]?.split(/[\\/]/).pop();
+  const byUv = view.steps.some((x) => /^uv venv\b/.test(x.main) || UV_VENV.test(x.output));
+  const which = venv ? `The virtualenv ${code(venv)}` : 'This virtualenv';
+  return {
+    category: 'fact',
+    scope: 'repo',
+    title: `${venv ?? 'the virtualenv'} has no pip`,
+    text:
+      `${which} has no pip (${code(err)})${byUv ? ': uv made it, and uv makes virtualenvs without pip' : ''}. ` +
+      `${byUv ? `Manage its packages through uv (${code(`uv pip install --python ${venv ?? '<venv>'}/bin/python <package>`)}), or add` : 'Add'} pip with ${code(`${venv ?? '<venv>'}/bin/python -m ensurepip`)}.`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: ['pip', 'venv', ...(byUv ? ['uv'] : [])],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: errorSignature(`venv without pip ${venv ?? ''}`),
+    score: 6,
+  };
+}
+
 function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
@@ -264,6 +293,7 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   // installed yet, not something missing from the machine.
   if (installedLater(view, s) || installsLater(view, s, mod)) return undefined;
   const err = clip(m![0], 100);
+  if (mod === 'pip') return venvWithoutPip(view, s, err);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
     category: 'tool-quirk',
@@ -280,11 +310,11 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   };
 }
 
-/** A later call of the same tool on the same target that succeeded. */
 /** A search's answer that it found nothing (`No matches found`): the call ran, but did not do what
  * a retry of a failed search was for. */
 const FOUND_NOTHING = /^\s*(?:No (?:matches|files|results) found|Found 0 (?:files?|matches)|0 (?:files?|matches))\b/im;
 
+/** A later call of the same tool on the same target that succeeded. */
 function retryOf(view: SessionView, s: Step, within = 10): Step | undefined {
   const target = JSON.stringify(s.call.input.file_path ?? s.call.input.path ?? s.call.input.filePath ?? '');
   for (const later of view.steps.slice(s.pos + 1, s.pos + 1 + within)) {
