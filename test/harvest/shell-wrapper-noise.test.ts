@@ -18,7 +18,7 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever the command): the tool's shell wrapper complaining, not the command failing. Read the rest of the output.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever they were): the tool's shell wrapper failing, not the commands. A wrapper that cannot save the shell's state may not carry the working directory over either: start each command with `cd <absolute path> &&`.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
@@ -26,8 +26,9 @@ describe("a shell wrapper's complaint after every command", () => {
   it('is nothing for a complaint of one command run again, nor for what the machine was short of', () => {
     const retried = new SessionBuilder();
     for (let i = 0; i < 4; i++) retried.tool('run_terminal_cmd', { command: 'pnpm build' }, 'sh: 1: tsc: command not found', { exitCode: 127 });
+    // the wrapper's complaint right after what the machine was short of is that state's effect
     const full = new SessionBuilder();
-    for (const c of ['ls', 'git status', 'git log', 'cat a.txt']) full.tool('run_terminal_cmd', { command: c }, "(eval):8: can't create temp file for here document: no space left on device\nok", { exitCode: 0 });
+    for (const c of ['ls', 'git status', 'git log', 'cat a.txt']) full.tool('run_terminal_cmd', { command: c }, `(eval):8: can't create temp file for here document: no space left on device\n${NOISE}\nok`, { exitCode: 0 });
     for (const b of [retried, full]) expect(shellWrapperNoiseDrafts(viewOf(b.build()))).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
+import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 
@@ -175,6 +176,8 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   const warns = `${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}`;
   // an item that cannot say which path is gone only repeats aider's own hint
   if (!generated && !located) return undefined;
+  // a path the session itself had just moved or removed is this task's work in progress
+  if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event))) return undefined;
   const text = generated
     ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
     : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
@@ -220,6 +223,22 @@ function quotaDraft(view: SessionView, lines: { line: string; event: number }[])
     signature: 'aider quota exhausted retried',
     score: 6,
   };
+}
+
+/** Programs that move or remove files. */
+const MOVES = /^(?:mv|rm|git mv|git rm|Move-Item|Remove-Item|del|move|rmdir)$/i;
+
+/** Whether a command run before event `before` moved or removed `file` or a folder holding it
+ * (`/run mv label_bro_rs/src/utils src` for `label_bro_rs/src/utils/mod.rs`). */
+function movedInSession(view: SessionView, file: string, before: number): boolean {
+  return view.steps.some(
+    (s) =>
+      s.call.index < before &&
+      s.simple.some((c, i) => MOVES.test(s.families[i] ?? '') && tokens(c).slice(1).some((t) => {
+        const path = t.replace(/\\/g, '/').replace(/\/+$/, '');
+        return !path.startsWith('-') && (file === path || file.startsWith(`${path}/`));
+      })),
+  );
 }
 
 /** `Unable to write file /home/h/web/nginx/x.conf after 5 attempts: [Errno 13] Permission denied: …` */

@@ -4,7 +4,10 @@
  * command, whatever the command: `zsh:1: command not found: dump_zsh_state`. It reads as a failure
  * and is none; the next session on that tool should read past it. Said only of a line that looks
  * like an error and that the outputs of at least three different commands, most of that tool's
- * commands, share, with the shell's own line numbers taken out.
+ * commands, share, with the shell's own line numbers taken out. A wrapper that cannot save the
+ * shell's state does not carry the working directory over either, which is what costs the next
+ * session: the item says so. Where the same outputs say what the machine was short of (`no space
+ * left on device`), the complaint is that state's effect, and the state passes: no item.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -27,10 +30,12 @@ function mayComplain(output: string): boolean {
 export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
   // the complaints each tool's commands printed, by the line without the shell's place in it
   const byTool = new Map<string, Map<string, { shown: string; commands: Set<string>; event: number }>>();
+  const shortOf = new Set<string>();
   for (const s of view.steps) {
     if (s.command === undefined || s.rejected || s.result === undefined || !mayComplain(s.output)) continue;
     const lines = byTool.get(s.call.name) ?? new Map<string, { shown: string; commands: Set<string>; event: number }>();
     byTool.set(s.call.name, lines);
+    if (STATE.test(s.output)) shortOf.add(s.call.name);
     for (const raw of new Set(s.output.split('\n'))) {
       const line = raw.trim();
       if (!COMPLAINT.test(line) || STATE.test(line) || line.length > 160) continue;
@@ -42,6 +47,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
   }
   const drafts: Draft[] = [];
   for (const [name, lines] of byTool) {
+    if (shortOf.has(name)) continue;
     const candidates = [...lines.values()].filter((l) => l.commands.size >= MIN_COMMANDS);
     if (candidates.length === 0) continue;
     // (the tool's commands are counted only for a line that could be its wrapper's)
@@ -52,13 +58,15 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       .slice(0, 2);
     if (shared.length === 0) continue;
     const first = shared[0]!;
+    // the wrapper's complaints, as many as fit beside the lesson
+    const shown = shared.map((l) => code(clip(l.shown, 80))).reduce((acc, c) => (acc.length + c.length < 100 ? (acc ? `${acc} and ${c}` : c) : acc || c), '');
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
-      title: `${name} prints the same shell complaint after every command`,
+      title: `${name} prints the same shell complaint whatever the command`,
       text:
-        `${first.commands.size === commands ? 'Every command' : 'Commands'} run through ${code(name)} here also printed ${shared.map((l) => code(clip(l.shown, 80))).join(' and ')} (${first.commands.size} of ${commands} commands, whatever the command): ` +
-        "the tool's shell wrapper complaining, not the command failing. Read the rest of the output.",
+        `${first.commands.size === commands ? 'Every command' : 'Commands'} run through ${code(name)} here also printed ${shown} (${first.commands.size} of ${commands} commands, whatever they were): ` +
+        "the tool's shell wrapper failing, not the commands. A wrapper that cannot save the shell's state may not carry the working directory over either: start each command with `cd <absolute path> &&`.",
       confidence: CONFIDENCE.verified,
       event: first.event,
       tags: [name, 'shell', 'noise'],
