@@ -362,6 +362,22 @@ class SpecStoryBuilder {
   }
 }
 
+/** SpecStory names one tool differently across its versions (`Cursor IDE`, `cursoride`, `cursor`;
+ * `VS Code Copilot IDE`, `copilotide`, `vscode`): the agent is one name per tool, the one its own
+ * reader gives where there is one (`codex`, `claude-code`), so its items land in one folder. */
+const AGENT_NAMES: readonly (readonly [RegExp, string])[] = [
+  [/^cursor(?:-?ide)?$/, 'cursor'],
+  [/^(?:vs-?code(?:-copilot)?(?:-ide)?|copilot(?:-?ide)?)$/, 'copilot'],
+  [/^codex(?:-cli)?$/, 'codex'],
+  [/^claude(?:-?code)?$/, 'claude-code'],
+  [/^gemini(?:-?cli)?$/, 'gemini-cli'],
+];
+
+function agentName(said: string): string {
+  const name = said.trim().toLowerCase().replace(/\s+/g, '-');
+  return AGENT_NAMES.find(([named]) => named.test(name))?.[1] ?? name;
+}
+
 async function read(file: string, options?: ReadOptions): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const b = new SpecStoryBuilder(file);
@@ -420,7 +436,7 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
         const session = /^<!--\s*(.+?)\s+Session\s+([0-9a-fA-F-]{8,})/.exec(text);
         if (session) {
           sessionId = session[2];
-          agent = session[1]!.trim().toLowerCase().replace(/\s+/g, '-');
+          agent = agentName(session[1]!);
         }
         const id = /^\*\*Session ID:\*\*\s*(\S+)/.exec(text);
         if (id) sessionId ??= id[1];
