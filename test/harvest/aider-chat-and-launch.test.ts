@@ -29,8 +29,12 @@ describe('a shell command typed into aider as chat', () => {
     const history = `${launch}#### export OLLAMA_API_BASE=http://localhost:11434  \n> http://localhost:11434  \n> Add URL to the chat? (Y)es/(N)o [Yes]: y  \n> Scraping http://localhost:11434...  \n`;
     const [item] = await items(history);
     expect(item!.text).toBe(
-      'Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `export OLLAMA_API_BASE=http://localhost:11434` typed into aider ran nothing; aider offered to scrape the URL in it. Set environment variables in the shell before starting aider (`/run export` runs in a subshell).',
+      'Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `export OLLAMA_API_BASE=…` typed into aider ran nothing; aider offered to scrape the URL in it. Set environment variables in the shell before starting aider (`/run export` runs in a subshell).',
     );
+    // the value is this machine's, and may be a key: the item keeps the name only
+    const [key] = await items(`${launch}#### export OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789  \n\nUnderstood.\n`);
+    expect(key!.text).toContain('`export OPENAI_API_KEY=…` typed into aider ran nothing');
+    expect(key!.text).not.toContain('sk-proj');
   });
 
   it('says a way out typed without / (exit, :q) went to the model, and counts a failed request as sent', async () => {

@@ -113,8 +113,9 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     if (!lines) continue;
     const answer = answeredAsChat(events, i);
     if (!answer) continue;
-    const first = lines[0]!;
-    const isExport = /^export\s/.test(first);
+    const isExport = /^export\s/.test(lines[0]!);
+    // a variable's value is this machine's (an address, a key): the item keeps its name
+    const first = isExport ? lines[0]!.replace(/^(export\s+[A-Za-z_]\w*)=.*$/, '$1=…') : lines[0]!;
     const answered = answeredText(answer.reply);
     // a line that starts aider again (with another model) wanted aider's own switch
     const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first) && /\s--model\s/.test(first);
