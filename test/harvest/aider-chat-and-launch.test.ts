@@ -111,3 +111,20 @@ describe('an exhausted API quota', () => {
     );
   });
 });
+
+describe('aider --yes-always', () => {
+  it('says a URL in the message was scraped with nobody asked, by its host', async () => {
+    const history = (flags: string) =>
+      `\n# aider chat started at 2026-05-02 10:00:00\n\n> /opt/homebrew/bin/aider --model ollama_chat/qwen2.5-coder:14b ${flags} --message see https://app.clickup.com/t/86aea4mq9  \n> Aider v0.86.2  \n\n#### see https://app.clickup.com/t/86aea4mq9  \n> https://app.clickup.com/t/86aea4mq9  \n> Add URL to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Scraping https://app.clickup.com/t/86aea4mq9...  \n\nThe ticket asks for a battery.\n`;
+    const file = put(tempDir(), '.aider.chat.history.md', history('--yes-always --no-auto-commits'));
+    const { sessions } = await readSessions([file]);
+    const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('yes-always')));
+    expect(item!.text).toBe(
+      'With `--yes-always` aider answers its own offers yes as well: a URL in the message (`app.clickup.com`) was scraped into the chat, with nobody asked. In scripted runs, keep URLs out of `--message` unless the page should be read.',
+    );
+    // the user who answered the question: no item
+    const asked = put(tempDir(), '.aider.chat.history.md', history('--no-auto-commits'));
+    const again = (await readSessions([asked])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('yes-always')));
+    expect(again).toEqual([]);
+  });
+});

@@ -225,6 +225,36 @@ function quotaDraft(view: SessionView, lines: { line: string; event: number }[])
   };
 }
 
+/** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) with aider's flag that
+ * answers every question yes. */
+const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s.*\s--yes-always\b/;
+const SCRAPING = /^Scraping (https?:\/\/[^\s/]+)/;
+
+/** With `--yes-always` aider says yes to its own offers too: a URL in the message is scraped into
+ * the chat, and the Playwright it wants for that is installed, with nobody asked. A scripted run
+ * that passes a ticket's URL in `--message` does both. Said when the launch shows it happen. */
+function yesAlwaysDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  if (!lines.some((l) => YES_ALWAYS.test(l.line))) return undefined;
+  const scraped = lines.map((l) => SCRAPING.exec(l.line)?.[1]).find((h) => h !== undefined);
+  if (scraped === undefined) return undefined;
+  const installed = view.session.events.some((e) => (e.kind === 'system' || e.kind === 'assistant') && /\bplaywright install\b/.test(e.text));
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider --yes-always also says yes to scraping URLs',
+    text:
+      `With \`--yes-always\` aider answers its own offers yes as well: a URL in the message (${code(scraped.replace(/^https?:\/\//, '').replace(/[?#:].*$/, ''))}) was scraped into the chat${installed ? ', and aider went on to install Playwright for it' : ''}, with nobody asked. ` +
+      'In scripted runs, keep URLs out of `--message` unless the page should be read.',
+    confidence: CONFIDENCE.verified,
+    event: lines.find((l) => SCRAPING.test(l.line))!.event,
+    tags: ['aider', 'yes-always'],
+    quotes: [`Scraping ${scraped}`],
+    rule: 'aider-notice',
+    signature: 'aider yes-always scrapes urls',
+    score: 5,
+  };
+}
+
 /** Programs that move or remove files. */
 const MOVES = /^(?:mv|rm|git mv|git rm|Move-Item|Remove-Item|del|move|rmdir)$/i;
 
@@ -762,7 +792,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), yesAlwaysDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
