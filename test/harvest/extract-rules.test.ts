@@ -180,6 +180,45 @@ describe('report facts', () => {
     expect(text).not.toContain('No domains defined yet');
   });
 
+  it("writes nothing of a reply to the user's question which way to choose: advice for a decision not made", () => {
+    const advice = [
+      'Here is a picture that matches your repo: **Next.js 15** in `apps/web`, a **Fastify** API in `services/api` that talks to **PostgreSQL** via `DATABASE_URL` (`pg`), plus **ingest** and **ai** services.',
+      '',
+      '### Database',
+      '',
+      'Use **managed PostgreSQL** and point both API and any other services at the same connection string:',
+      '',
+      '- **Neon**: serverless Postgres, good with serverless frontends and variable API traffic.',
+      '- **Supabase**: Postgres plus extras (auth, storage) if you want that later.',
+      '- **Railway / Render**: simple Postgres plus app hosting in one place.',
+      '',
+      '### Website + API (typical split)',
+      '',
+      '- **Frontend:** **Vercel** for `apps/web` is the usual choice for Next.js (build `apps/web`, set env vars for the public API URL).',
+      '- **API:** Deploy `services/api` as a **long-running Node** service on **Railway, Render, Fly.io**, or a small container. Set `DATABASE_URL` there; allow the database to accept that host.',
+      '',
+      '### Ingest / AI workers',
+      '',
+      'Treat `services/ingest` and `services/ai` as **background jobs**: same repo, separate deployables with **cron** and the same `DATABASE_URL`.',
+    ].join('\n');
+    const reply = (question: string) =>
+      reportFactDrafts(
+        viewOf(
+          new SessionBuilder({ format: 'specstory', agent: 'cursor' })
+            .user(question)
+            .tool('read_file_v2', { target_file: 'services/api/package.json' }, '{"dependencies": {"fastify": "^5.0.0", "pg": "^8.11.0"}}')
+            .tool('read_file_v2', { target_file: 'apps/web/package.json' }, '{"dependencies": {"next": "15.0.0"}}')
+            .tool('read_file_v2', { target_file: 'services/api/src/db.ts' }, 'export const pool = new Pool({ connectionString: process.env.DATABASE_URL });')
+            .assistant(advice)
+            .build(),
+        ),
+      );
+    // (the same reply to a question about how the repository is: its sections are read)
+    expect(reply('explain how the services of this repo talk to the database').length).toBeGreaterThan(0);
+    expect(reply('what should I use to deploy the website giving the database')).toEqual([]);
+    expect(reply('what are my options for hosting the API?')).toEqual([]);
+  });
+
   it('drops a section named after a step of the agent\'s own work: a progress report', () => {
     const progress = [
       '### Task 6: Input Validation Middleware',

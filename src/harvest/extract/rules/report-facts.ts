@@ -460,6 +460,16 @@ export function disputed(view: SessionView, report: Report): boolean {
 /** A session asked to review a change ("Review this change for security vulnerabilities"). */
 const REVIEW_TASK = /^\s*(?:please\s+)?(?:(?:security|code)\s+)?review (?:this|the|these|my|our) (?:\w+ )?(?:change|diff|patch|pr|pull request|commit|branch)(?:es|s)?\b/i;
 
+/** The user asking which way to choose ("what should I use to deploy …", "which database would
+ * you recommend", "what are my options"): the reply advises on a decision not yet made, and its
+ * sections say what could be done, not how the repository is. */
+const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pick)|which (?:\w+ )?(?:should|would|could) (?:i|we)|what (?:are|would be) (?:my|our|the) (?:options|choices|alternatives)|(?:would|do|can) you recommend|what(?:'s| is) the best (?:way|option|choice|tool|service|platform))\b/i;
+
+/** The user's prompt last before event `index`. */
+function promptBefore(view: SessionView, index: number): string {
+  return view.prompts.filter((p) => p.index < index).pop()?.text ?? '';
+}
+
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const summaries: Draft[] = [];
@@ -471,6 +481,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (reviewing && report.source === 'closing') continue;
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
+    if (ASKS_ADVICE.test(promptBefore(view, report.event))) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it
