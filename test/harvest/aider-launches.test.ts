@@ -95,3 +95,21 @@ describe('the launches of an aider chat history', () => {
     expect((await readSessions([file])).sessions[0]!.aiderLaunches).toBeUndefined();
   });
 });
+
+describe('a model name aider does not know', () => {
+  const unknown = (model: string, suggestions: string[]) =>
+    `\n# aider chat started at 2026-08-31 15:20:26\n\n> aider --model ${model}  \n> Warning for ${model}: Unknown context window size and costs, using sane defaults.  \n> Did you mean one of these?  \n${suggestions.map((s) => `> - ${s}  \n`).join('')}> You can skip this check with --no-show-model-warnings  \n> Aider v0.86.2  \n> Model: ${model} with whole edit format  \n\n`;
+  const named = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.title.startsWith('aider: use ')));
+
+  it('is told with the suggested name that a later launch then used and got answers with', async () => {
+    const history = unknown('gemini/gemini-3-flash', ['gemini/gemini-3-flash-preview']) + launch('15:21:47', 'gemini/gemini-3-flash-preview', answered);
+    const [item] = await named(history);
+    expect(item).toMatchObject({ title: 'aider: use gemini/gemini-3-flash-preview, not gemini/gemini-3-flash', scope: 'agent' });
+    expect(item!.text).toBe('On 2026-08-31, aider did not know `gemini/gemini-3-flash` (`Unknown context window size and costs`) and suggested `gemini/gemini-3-flash-preview`: the launch with `gemini/gemini-3-flash-preview` then worked.');
+  });
+
+  it('is nothing when the unknown model answered anyway, or no suggested name was used', async () => {
+    expect(await named(`${unknown('ollama/llama3.2', ['ollama/llama3'])}#### hi  \n\nHello!\n\n> Tokens: 2k sent, 12 received.  \n\n` + launch('15:30:00', 'ollama/llama3', answered))).toEqual([]);
+    expect(await named(unknown('deepseek/deepse', ['deepseek/deepseek-chat']) + launch('15:30:00', 'deepseek/deepseek-v4-pro', answered))).toEqual([]);
+  });
+});

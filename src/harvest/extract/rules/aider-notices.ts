@@ -225,6 +225,43 @@ function quotaDraft(view: SessionView, lines: { line: string; event: number }[])
   };
 }
 
+/** `Warning for gemini/gemini-3-flash: Unknown context window size and costs, using sane defaults.` */
+const UNKNOWN_MODEL = /^Warning for (\S+?): Unknown context window size and costs\b/;
+const SUGGESTION = /^-\s+(\S+)\s*$/;
+
+/** A model name litellm does not know: aider warns and suggests names it knows. When this launch
+ * got no answer and a later launch of the same history with one of those names did, the item says
+ * which name to use (dated: which names a provider serves changes). A launch that answered anyway
+ * (a local model litellm has no table for) says nothing. */
+function suggestedNameDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const launches = view.session.aiderLaunches;
+  if (!launches || launches.all[launches.at]?.outcome === 'answered') return undefined;
+  const at = lines.findIndex((l) => UNKNOWN_MODEL.test(l.line));
+  if (at < 0 || !/^Did you mean one of these\?/.test(lines[at + 1]?.line ?? '')) return undefined;
+  const unknown = UNKNOWN_MODEL.exec(lines[at]!.line)![1]!;
+  const suggested: string[] = [];
+  for (const l of lines.slice(at + 2)) {
+    const name = SUGGESTION.exec(l.line)?.[1];
+    if (name === undefined) break;
+    suggested.push(name);
+  }
+  const worked = launches.all.slice(launches.at + 1).find((l) => l.outcome === 'answered' && l.model !== undefined && suggested.includes(l.model))?.model;
+  if (worked === undefined) return undefined;
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
+    text: `${aiderOn(view)} did not know ${code(unknown)} (${code('Unknown context window size and costs')}) and suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}: the launch with ${code(worked)} then worked.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'model', unknown.split('/')[0]!],
+    quotes: [`Warning for ${unknown}: Unknown context window size and costs`],
+    rule: 'aider-notice',
+    signature: `aider unknown model ${unknown} use ${worked}`,
+    score: 6,
+  };
+}
+
 /** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) with aider's flag that
  * answers every question yes. */
 const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s.*\s--yes-always\b/;
@@ -792,7 +829,7 @@ function modelSwitchDraft(view: SessionView, lines: { line: string; event: numbe
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), yesAlwaysDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), undoDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), yesAlwaysDraft(view, lines), suggestedNameDraft(view, lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
