@@ -50,3 +50,10 @@ describe('a virtualenv without pip', () => {
     expect(toolQuirkDrafts(viewOf(plain.build()))[0]!.text).toBe('The virtualenv `venv` has no pip (`No module named pip`). Add pip with `venv/bin/python -m ensurepip`.');
   });
 });
+
+describe("a tool's error passed on through wrappers", () => {
+  it('is titled by the error itself, not its wrappers', () => {
+    const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true });
+    expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['search_replace: regex parse error: unclosed character class']);
+  });
+});

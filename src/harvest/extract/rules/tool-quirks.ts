@@ -310,6 +310,17 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   };
 }
 
+/** The wrappers a tool puts around an error it passes on (`ERROR: fatal: rg error: rg: …`). */
+const WRAPPER = /^(?:(?:error|fatal)\s*:\s*|[\w.-]+ error:\s*[\w.-]+:\s*)/i;
+
+/** An error without the wrappers in front of it, for a title that names the error itself
+ * (`regex parse error: …`, not `ERROR: fatal: rg error: rg`). */
+function errorCore(err: string): string {
+  let core = err;
+  for (let m = WRAPPER.exec(core); m !== null && m[0].length < core.length; m = WRAPPER.exec(core)) core = core.slice(m[0].length);
+  return core;
+}
+
 /** A search's answer that it found nothing (`No matches found`): the call ran, but did not do what
  * a retry of a failed search was for. */
 const FOUND_NOTHING = /^\s*(?:No (?:matches|files|results) found|Found 0 (?:files?|matches)|0 (?:files?|matches))\b/im;
@@ -392,7 +403,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: aider ? aiderTitle(s.output, err) : `${tool}: ${clip(err, 60)}`,
+    title: aider ? aiderTitle(s.output, err) : `${tool}: ${clip(errorCore(err), 60)}`,
     text: parts.join(' '),
     // (a resent aider block went in whether or not it was right: it verifies nothing)
     confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
