@@ -53,7 +53,7 @@ export function retiredCommand(step: Step): Retired | undefined {
 /** A run that printed nothing but the retirement notice: before it only the echo of the command
  * line (a terminal wraps it, so a piece of it per line), after it only the replacement, a link to
  * the docs and the prompt. It did no work. */
-export function onlyRetired(step: Step, retired: Retired): boolean {
+function onlyRetired(step: Step, retired: Retired): boolean {
   const lines = step.output.split('\n');
   const at = lines.findIndex((l) => l.trim() === retired.notice);
   const echo = (l: string): boolean => NOT_WORK.test(l) || l.trim().length < 20 || step.simple.some((c) => sharesPiece(l, c));

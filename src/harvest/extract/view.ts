@@ -247,6 +247,16 @@ export function eventsBetween(view: SessionView, from: number, to: number): Sess
   return out;
 }
 
+/** The text of the agent's last reply before event `index`. */
+export function replyBefore(view: SessionView, index: number): string | undefined {
+  let text: string | undefined;
+  for (const e of view.events) {
+    if (e.index >= index) break;
+    if (e.kind === 'assistant') text = e.text;
+  }
+  return text;
+}
+
 /** The human prompt in force at event `index` (the last prompt before it). */
 export function promptBefore(view: SessionView, index: number): UserEvent | undefined {
   let found: UserEvent | undefined;

@@ -6,7 +6,7 @@
  * That is what a later session (or its user) can act on, so it is stated with the rule.
  */
 import { code } from '../text.js';
-import { editedFiles, fileName, type SessionView, type Step } from '../view.js';
+import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
@@ -46,16 +46,6 @@ function noticesBefore(view: SessionView, s: Step): string[] {
   return out;
 }
 
-/** The model's reply the failed step was read from: the last assistant text before it. */
-function replyBefore(view: SessionView, s: Step): string | undefined {
-  let text: string | undefined;
-  for (const e of view.events) {
-    if (e.index >= s.call.index) break;
-    if (e.kind === 'assistant') text = e.text;
-  }
-  return text;
-}
-
 /** The first fenced block of a reply with a blank line right above it: aider's whole-file
  * parser names a block by that line, and with it blank (and no single chat file to fall back on)
  * rejects the reply. A block that opens the text is left alone: the reader may have cut the
@@ -90,7 +80,8 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     return `The reply named the file above the block's opening fence as ${code(named)}.${applied} Put the bare path alone on the line right before the fence.`;
   }
   if (lines.some((l) => NO_FILENAME.test(l))) {
-    const reply = replyBefore(view, s);
+    // the model's reply the failed step was read from
+    const reply = replyBefore(view, s.call.index);
     const fence = reply === undefined ? undefined : blockUnderBlank(reply);
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();

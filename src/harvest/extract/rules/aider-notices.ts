@@ -158,10 +158,11 @@ function deletedTrackedDraft(view: SessionView, lines: { line: string; event: nu
   const gitDir = bannerValue(lines, GIT_DIR);
   const paths = namedPaths(lines);
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
-  const named = [...new Set(raw.map((p) => inCheckout(p, paths) ?? repoPath(p, gitDir)))];
+  const placed = raw.map((p) => inCheckout(p, paths));
+  const named = [...new Set(raw.map((p, i) => placed[i] ?? repoPath(p, gitDir)))];
   // the paths as the repository names them, when aider's notices or its banner say so (a bare
-  // file name of an absolute path says too little to act on: then the item says how, not where)
-  const located = raw.every((p) => inCheckout(p, paths) !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined);
+  // file name of an absolute path says too little to act on: then there is no item)
+  const located = raw.every((p, i) => placed[i] !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined);
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
   // repository, which aider warns about the same way: no deleted file, nothing to remove
   const folders = named.filter((f) => !HAS_EXTENSION.test(f));
@@ -205,7 +206,8 @@ const RETRYING = /^Retrying in [\d.]+ seconds/;
  * retries it with growing backoff like one. The next session should stop and fix the billing. */
 function quotaDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => QUOTA_GONE.test(l.line));
-  if (at < 0 || !lines.slice(at + 1, at + 4).some((l) => RETRYING.test(l.line))) return undefined;
+  const retrying = at < 0 ? undefined : lines.slice(at + 1, at + 4).map((l) => RETRYING.exec(l.line)?.[0]).find((r) => r !== undefined);
+  if (retrying === undefined) return undefined;
   const said = QUOTA_GONE.exec(lines[at]!.line)![1]!;
   const model = view.session.models[0];
   return {
@@ -214,7 +216,7 @@ function quotaDraft(view: SessionView, lines: { line: string; event: number }[])
     title: 'aider retries an exhausted API quota (429) as a rate limit',
     text:
       `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
-      `yet aider reads it as a rate limit and retries with growing backoff (${code(RETRYING.exec(lines.slice(at + 1).find((l) => RETRYING.test(l.line))!.line)![0])}…). Stop it (Ctrl-C) and fix the plan or the key.`,
+      `yet aider reads it as a rate limit and retries with growing backoff (${code(retrying)}…). Stop it (Ctrl-C) and fix the plan or the key.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],

@@ -20,7 +20,6 @@ const PAGED = /^(?:log|branch|diff|show|tag|blame|shortlog|reflog|grep|help|conf
 /** The git command of a step that its pager held, when the output shows the pager's prompt. */
 function pagedGit(s: Step): string | undefined {
   if ((s.marks & MARK.pager) === 0) return undefined;
-  if (s.program !== 'git' && !s.simple.some((c) => tokens(c)[0] === 'git')) return undefined;
   if (!PAGER_PROMPT.test(s.output)) return undefined;
   return s.simple.find((c) => {
     const t = tokens(c);

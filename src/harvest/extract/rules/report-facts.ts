@@ -9,7 +9,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf, type Report, type ReportLine, type Section } from '../report.js';
 import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, plainApostrophes, sentence, unreadableProse } from '../text.js';
-import { editedFiles, isEdit, type SessionView } from '../view.js';
+import { editedFiles, isEdit, promptBefore, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
@@ -465,11 +465,6 @@ const REVIEW_TASK = /^\s*(?:please\s+)?(?:(?:security|code)\s+)?review (?:this|t
  * sections say what could be done, not how the repository is. */
 const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pick)|which (?:\w+ )?(?:should|would|could) (?:i|we)|what (?:are|would be) (?:my|our|the) (?:options|choices|alternatives)|(?:would|do|can) you recommend|what(?:'s| is) the best (?:way|option|choice|tool|service|platform))\b/i;
 
-/** The user's prompt last before event `index`. */
-function promptBefore(view: SessionView, index: number): string {
-  return view.prompts.filter((p) => p.index < index).pop()?.text ?? '';
-}
-
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const summaries: Draft[] = [];
@@ -481,7 +476,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (reviewing && report.source === 'closing') continue;
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
-    if (ASKS_ADVICE.test(promptBefore(view, report.event))) continue;
+    if (ASKS_ADVICE.test(promptBefore(view, report.event)?.text ?? '')) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it

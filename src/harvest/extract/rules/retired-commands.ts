@@ -11,8 +11,8 @@ import { retiredCommand } from '../retired.js';
 import { clip, code, errorSignature } from '../text.js';
 import { seenToSucceed, type SessionView } from '../view.js';
 
-/** The words of a command up to its first option or argument that names a file: what a later run
- * of the replacement shares with it (`npx shadcn@latest add`). */
+/** A command's first three words: what a later run of the replacement shares with it
+ * (`npx shadcn@latest add`), whatever arguments this task gave it. */
 function head(command: string): string {
   return command.trim().split(/\s+/).slice(0, 3).join(' ');
 }

@@ -14,8 +14,9 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
 
-/** Lines of a shell complaining (`command not found`, `cannot create temp file`, `Permission denied`). */
-const COMPLAINT = /command not found|temp file for here|Permission denied/i;
+/** Lines of a shell complaining (`command not found`, `cannot create temp file for here-document`,
+ * `Permission denied`); `mayComplain` looks for the same words in a whole output first. */
+const COMPLAINT = /command not found|temp file for here|Permission denied/;
 /** What a machine is short of is its state at that moment, not the wrapper's habit. */
 const STATE = /no space left|out of memory|quota exceeded/i;
 /** The shell's own place in its script (`zsh:1:`, `--: line 20:`, `(eval):8:`), which varies. */
@@ -58,8 +59,9 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       .slice(0, 2);
     if (shared.length === 0) continue;
     const first = shared[0]!;
-    // the wrapper's complaints, as many as fit beside the lesson
-    const shown = shared.map((l) => code(clip(l.shown, 80))).reduce((acc, c) => (acc.length + c.length < 100 ? (acc ? `${acc} and ${c}` : c) : acc || c), '');
+    // the wrapper's complaints: the second too when both fit beside the lesson
+    const [one, two] = shared.map((l) => code(clip(l.shown, 80)));
+    const shown = two !== undefined && one!.length + two.length < 100 ? `${one} and ${two}` : one!;
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',

@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { isReadOnly } from '../commands.js';
-import { EDIT_TOOLS, READ_TOOLS, editedFiles, fileName, isEdit, type SessionView, type Step } from '../view.js';
+import { EDIT_TOOLS, READ_TOOLS, editedFiles, fileName, isEdit, replyBefore, type SessionView, type Step } from '../view.js';
 
 const CORRECTION = new RegExp(
   [
@@ -295,15 +295,6 @@ const ASKED_FOR_DETAILS = /\b(?:could you (?:please )?(?:provide|share|clarify|g
 /** Words that say something the agent believed or did is wrong. */
 const CONTRADICTS = /^(?:no|nope|wrong|actually)\b|\b(?:not|isn'?t|aren'?t|don'?t|do not|doesn'?t|never|instead|rather than|wrong)\b/i;
 
-/** The text of the agent's last reply before event `index`. */
-function replyBefore(view: SessionView, index: number): string {
-  for (let i = view.events.length - 1; i >= 0; i--) {
-    const e = view.events[i]!;
-    if (e.index < index && e.kind === 'assistant') return e.text;
-  }
-  return '';
-}
-
 function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   view.prompts.forEach((p, i) => {
@@ -325,7 +316,7 @@ function fromPrompts(view: SessionView): Draft[] {
     // an answer to the agent's request for the task's details ("the backend should be in
     // javascript" after "What technologies do you want?") specifies the task: nothing the agent
     // believed was wrong, unless the answer says so
-    if (!CONTRADICTS.test(own) && !MISTAKE.test(own) && ASKED_FOR_DETAILS.test(replyBefore(view, p.index))) return;
+    if (!CONTRADICTS.test(own) && !MISTAKE.test(own) && ASKED_FOR_DETAILS.test(replyBefore(view, p.index) ?? '')) return;
     // …and once the interjections are gone, something must be left to say what is right: not
     // only a denial of the agent's guess ("It isn't the key combination."), nor just a pointer at
     // lines of a file it looked at ("the aliases are there, look at lines 8-18")
