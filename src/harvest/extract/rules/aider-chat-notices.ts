@@ -1,0 +1,377 @@
+/**
+ * Aider's notices about how it applied the chat's edits and commands: edits and files skipped as
+ * gitignored, an in-chat command it does not have, a second command read as a file name, a line
+ * above a code block taken for a file's name, /undo refused, its own commit failed, and a
+ * traceback through aider's own code. Each says what aider did with what the chat asked.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import type { Draft } from '../build.js';
+import { clip, code, errorSignature } from '../text.js';
+import { fileName, type SessionView } from '../view.js';
+import { bannerValue, GIT_DIR, MAX_NAMED, repoPath } from './aider-notice-lines.js';
+
+const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
+const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
+/** `Invalid command: /grep`: a command-shaped name; a message that only starts with a slash
+ * (`/api/orders returns 500`) was a question aider misread, not a command the user looked for. */
+const INVALID = /^Invalid command: (\/[^\s/.]+)\s*$/;
+/** `Error creating file /add: …` (after `No files matched '/add'. Do you want to create /add?`):
+ * a command name taken as a file name. */
+const COMMAND_AS_FILE = /^(?:No files matched '|Error creating file )\/([a-z][a-z-]*)(?:'|:)/;
+const VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
+/** A frame of a traceback (`File "…", line 2090, in compute_costs_from_tokens`) and whether it is
+ * installed aider's own code (`…/site-packages/aider/coders/base_coder.py`). */
+const FRAME = /^File "([^"]+)", line \d+, in (\S+)/;
+const AIDER_CODE = /[\\/](?:site-packages|aider-chat[^\\/]*)[\\/](?:.*[\\/])?aider[\\/][\w\\/]+\.py$/;
+/** The exception line that ends a traceback (`TypeError: …`, `litellm.exceptions.APIError: …`). */
+const EXCEPTION = /^([\w.]*\w(?:Error|Exception|Interrupt|Exit)): (.+?)\s*$/;
+/** Aider's in-chat commands (`/help` lists them): an invalid one that differs from one of these
+ * only in case, or runs into its text without a space, is that command mistyped. */
+const COMMANDS = new Set([
+  'add', 'architect', 'ask', 'chat-mode', 'clear', 'code', 'commit', 'context', 'copy', 'copy-context', 'diff', 'drop', 'edit',
+  'editor', 'editor-model', 'exit', 'git', 'help', 'lint', 'load', 'ls', 'map', 'map-refresh', 'model', 'models', 'multiline-mode',
+  'paste', 'quit', 'read-only', 'reasoning-effort', 'report', 'reset', 'run', 'save', 'settings', 'test', 'think-tokens', 'tokens',
+  'undo', 'voice', 'weak-model', 'web',
+]);
+
+/** What an invalid command was meant to be: `/Add` → `/add` (aider's commands are lowercase),
+ * `/ask你好` → `/ask` (a command followed by a character no command name has, with no space). */
+function mistyped(command: string): string | undefined {
+  const word = command.slice(1);
+  if (COMMANDS.has(word.toLowerCase()) && !COMMANDS.has(word)) return `/${word.toLowerCase()}`;
+  const prefix = [...COMMANDS].filter((c) => word.startsWith(c) && word.length > c.length && !/^[\w-]/.test(word.slice(c.length))).sort((a, b) => b.length - a.length)[0];
+  return prefix ? `/${prefix}` : undefined;
+}
+
+/** Whether `word` is one keystroke (a letter added, left out, changed, or two swapped) from a
+ * command aider has. */
+function oneKeyFromCommand(word: string): boolean {
+  return [...COMMANDS].some((c) => Math.abs(c.length - word.length) <= 1 && c.length >= 2 && oneEdit(word, c));
+}
+
+function oneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    const diff = [...a].flatMap((ch, i) => (ch === b[i] ? [] : [i]));
+    return diff.length === 1 || (diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!]);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
+export function gitignoreDrafts(lines: { line: string; event: number }[]): Draft[] {
+  const drafts: Draft[] = [];
+  const gitDir = bannerValue(lines, GIT_DIR);
+  for (const [re, what] of [
+    [SKIPPED_EDIT, 'applies no edit to a file that matches .gitignore: the model\'s edits to'],
+    [SKIPPED_ADD, 'takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat'],
+  ] as const) {
+    const hits = lines.filter((l) => re.test(l.line));
+    if (hits.length === 0) continue;
+    // a path relative to the repository says where (`models/modules/__init__.py`); an absolute one
+    // names this machine's folders, so only its file name is kept
+    const files = [...new Set(hits.map((h) => repoPath(re.exec(h.line)![1]!, gitDir)))];
+    const edits = re === SKIPPED_EDIT;
+    // aider's own files (`.aider.conf.json`) are aider's, not the repository's: an agent-scope
+    // item may name them, and say that aider put `.aider*` into .gitignore itself
+    const ownFiles = !edits && files.every((f) => /^\.aider/.test(fileName(f)));
+    const shown = edits || ownFiles ? files[0] : '<file>';
+    // aider's notice with the path as the repository names it (never this machine's folders)
+    const notice = hits[0]!.line.replace(/^(Skipping (?:edits to )?).*?( that matches)/, `$1${shown}$2`);
+    const named = files.slice(0, MAX_NAMED).map((f) => code(f)).join(', ');
+    const ownIgnore = ownFiles && lines.some((l) => /^Added \.aider\* to \.gitignore/.test(l.line)) ? '; aider itself had added `.aider*` to .gitignore' : '';
+    drafts.push({
+      category: 'tool-quirk',
+      // a skipped edit says this repository's .gitignore covers files the model works on (named);
+      // a file named on the command line and skipped is how aider treats its arguments anywhere,
+      // so that item names none of this repository's files
+      scope: edits ? 'repo' : 'agent',
+      title: edits ? 'aider skips edits to gitignored files' : 'aider does not add gitignored files',
+      text: edits
+        ? `Aider ${what} ${named} ${files.length > 1 ? 'were' : 'was'} skipped (${code(clip(notice, 120))}).`
+        : ownFiles
+          ? `Aider ${what}: ${named} ${files.length > 1 ? 'were' : 'was'} skipped (${code(clip(notice, 120))})${ownIgnore}.`
+          : `Aider ${what} (${code(clip(notice, 120))}).`,
+      confidence: CONFIDENCE.stated,
+      event: hits[0]!.event,
+      tags: ['aider', 'gitignore', ...(edits || ownFiles ? files.slice(0, 2) : [])],
+      quotes: [clip(notice, 160)],
+      rule: 'aider-notice',
+      // the same files skipped again in a later launch of the same history are the same item
+      signature: `aider gitignore ${edits ? 'edit' : 'argument'} ${files.join(' ')}`,
+      score: 6,
+    });
+  }
+  return drafts;
+}
+
+/** A later prompt that ran the program as a shell command (`!find …`, `/run find …`): how the
+ * user got what the invalid command was for. */
+function shellAlternative(view: SessionView, command: string, after: number): string | undefined {
+  const program = command.slice(1).toLowerCase().replace(/[^\w-]/g, '');
+  if (program === '') return undefined;
+  const ran = view.prompts.find((p) => p.index > after && new RegExp(`^(?:!|/run\\s+)${program}\\b`).test(p.text.trim()));
+  return ran ? ran.text.trim().split(/\s+/).slice(0, 2).join(' ') : undefined;
+}
+
+export function invalidCommandDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l) => INVALID.test(l.line));
+  if (hits.length === 0) return undefined;
+  const commands = [...new Set(hits.map((h) => INVALID.exec(h.line)![1]!))];
+  // a command today's aider has, answered as invalid, came from an older version: what an old
+  // version lacked is no lesson for a session today (a reviewer rejected "aider has no /quit")
+  // and one a keystroke away from one it has (`/gitt`, `/ad`) is a slip of typing, no lesson either
+  const missing = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)) && !oneKeyFromCommand(c.slice(1).toLowerCase()));
+  const typos = commands.filter((c) => mistyped(c) !== undefined);
+  if (missing.length === 0 && typos.length === 0) return undefined;
+  const parts: string[] = [];
+  if (missing.length > 0) {
+    const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
+    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
+  }
+  // a command run into its text shows as `/ask<text>`: the user's words are this session's
+  const shown = (c: string): string => {
+    const meant = mistyped(c);
+    return meant === undefined || c.toLowerCase() === meant ? c : `${c.slice(0, meant.length)}<text>`;
+  };
+  const distinct = [...new Map(typos.map((c) => [shown(c), c])).values()];
+  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands are lowercase and need a space before their text: ${distinct.slice(0, 2).map((c) => `${code(shown(c))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: missing.length > 0 ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command` : 'aider commands are lowercase and need a space after them',
+    text: parts.join(' '),
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', ...commands.slice(0, 3).map((c) => shown(c).replace(/<text>$/, '').slice(1))],
+    quotes: [`Invalid command: ${shown(commands[0]!)}`],
+    rule: 'aider-notice',
+    score: 5,
+  };
+}
+
+/** A traceback that ends in aider's own code is a crash of aider, not of the user's program: the
+ * exception, the aider function it came from, the version and the model it ran with. */
+export function crashDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  // each traceback: its frames in order, then the exception line that ends it
+  let last: { file: string; fn: string } | undefined;
+  let inTrace = false;
+  for (const l of lines) {
+    if (l.line.startsWith('Traceback (most recent call last)')) {
+      inTrace = true;
+      last = undefined;
+      continue;
+    }
+    if (!inTrace) continue;
+    const frame = FRAME.exec(l.line);
+    if (frame) {
+      last = { file: frame[1]!, fn: frame[2]! };
+      continue;
+    }
+    const error = EXCEPTION.exec(l.line);
+    if (!error) continue;
+    inTrace = false;
+    // the error was raised in aider's own code only when the traceback's last frame is aider's
+    // (every aider traceback starts in aider/main.py, whatever library it ends in)
+    if (!last || !AIDER_CODE.test(last.file)) continue;
+    const where = last.fn;
+    const version = bannerValue(lines, VERSION);
+    const model = view.session.models[0];
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider${version ? ` ${version}` : ''} crashes in ${where}`,
+      text: `Aider${version ? ` ${version}` : ''} crashed in its own ${code(where)} with ${code(clip(`${error[1]}: ${error[2]}`, 120))}${model ? ` while running ${code(model)}` : ''}: a bug of aider, not of the code it works on.`,
+      confidence: CONFIDENCE.stated,
+      event: l.event,
+      tags: ['aider', 'crash', where],
+      quotes: [clip(l.line, 160)],
+      rule: 'aider-notice',
+      signature: `aider crash ${where} ${error[1]}`,
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
+/** A message with two in-chat commands (`/add a.ts` and, on the next line, `/add b.ts`): aider
+ * runs the first and reads the rest as its arguments, so it looks for a file named `/add`. */
+export function commandAsFileDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hit = lines.find((l) => {
+    const m = COMMAND_AS_FILE.exec(l.line);
+    return m !== null && COMMANDS.has(m[1]!);
+  });
+  if (!hit) return undefined;
+  const command = `/${COMMAND_AS_FILE.exec(hit.line)![1]}`;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider runs one in-chat command per message',
+    text: `Aider runs one in-chat command per message and reads the rest of the message as its arguments: a second ${code(command)} line in the same message was taken for a file to create (${code(clip(hit.line, 100))}). Send each command as its own message.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', command.slice(1)],
+    quotes: [clip(hit.line, 160)],
+    rule: 'aider-notice',
+    signature: 'aider one command per message',
+    score: 5,
+  };
+}
+
+const APPLIED = /^Applied edit to (.+?)\s*$/;
+const DECLINED = /^Skipping edits to (.+?)\s*$/;
+const EDIT_FORMAT = /^(?:Main )?[Mm]odel: .* with (\S+) edit format\b/;
+/** Files that are named without an extension. */
+const BARE_FILE_NAMES = /^(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|Vagrantfile|Jenkinsfile|LICENSE|README|CHANGELOG|NOTICE|AUTHORS|CODEOWNERS|VERSION|\.[\w.-]+)$/;
+
+/** The line above a fence as aider reads it for a file name (`### Topology` → `Topology`). */
+function asFileName(line: string): string {
+  return line.trim().replace(/^#+\s*/, '').replace(/^[*`]+|[*`:]+$/g, '').trim();
+}
+
+/** Whether `name` could be a file name a model meant: a path, a name with an extension, or a
+ * file that has none by custom; a heading word or a line of prose is none. */
+function plausibleFile(name: string): boolean {
+  return !/\s/.test(name) && (/[./\\]/.test(name) || BARE_FILE_NAMES.test(name));
+}
+
+/** A name that reads as a file's path: one word of path characters with an extension, or a
+ * file name that has none by custom (stricter than plausibleFile: `KEY=https://x.io` is none). */
+function namesAFile(name: string): boolean {
+  return /^[\w@~./\\-]+$/.test(name) && (/\.\w{1,8}$/.test(name) || BARE_FILE_NAMES.test(name));
+}
+
+/** The file whose content, in the reply before line `at`, held a fenced block of its own
+ * (`README.md` with a "```bash" example): aider ends a file at the next fence line whatever it
+ * carries, so the lines after it were read as more files. */
+function nestedFenceFile(replyLines: readonly string[], at: number): string | undefined {
+  let inside = false;
+  let named = '';
+  let found: string | undefined;
+  for (let i = 0; i < at; i++) {
+    const l = replyLines[i]!;
+    if (!l.startsWith('```') && !l.startsWith('~~~')) continue;
+    if (!inside) {
+      inside = true;
+      named = asFileName(replyLines[i - 1] ?? '');
+      continue;
+    }
+    inside = false;
+    // a fence with a language closed the block: to the model it opened one inside the file
+    // (only under a name that reads as a file's path: a stray name's block tells nothing)
+    if (/^```\w/.test(l) && namesAFile(named)) found = named;
+  }
+  return found;
+}
+
+/** Aider writing a file named after a line of the reply (`Applied edit to Topology`, from a
+ * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
+ * just above a fence names the file the block is written to, whatever that line says. */
+export function strayFileDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  // the files aider wrote (the reader gives each applied edit as an `edit` call and its notice as
+  // the result) and those it asked to create and the user declined (`Skipping edits to <name>`)
+  const written = view.steps.flatMap((step) => {
+    const applied = APPLIED.exec(step.output.trim());
+    return step.call.name === 'edit' && applied ? [{ name: applied[1]!, line: applied[0], event: step.call.index, declined: false }] : [];
+  });
+  const declined = lines.flatMap((l, i) => {
+    const skipped = DECLINED.exec(l.line);
+    // (aider names the file, asks `Create new file?`, and on "n" skips it; the reader keeps the name)
+    return skipped && !SKIPPED_EDIT.test(l.line) && lines[i - 1]?.line === skipped[1] ? [{ name: skipped[1]!, line: l.line, event: l.event, declined: true }] : [];
+  });
+  for (const hit of [...written, ...declined].sort((a, b) => a.event - b.event)) {
+    const name = hit.name;
+    if (plausibleFile(name)) continue;
+    // the reply that held it: a line that reads as `name` right above a fence
+    const reply = view.session.events.findLast((e) => e.kind === 'assistant' && e.index < hit.event);
+    if (!reply || reply.kind !== 'assistant') continue;
+    const replyLines = reply.text.split('\n');
+    const at = replyLines.findIndex((l, i) => asFileName(l) === name && /^\s*(?:```|~~~)/.test(replyLines[i + 1] ?? ''));
+    if (at < 0) continue;
+    const format = bannerValue(lines, EDIT_FORMAT);
+    const above = clip(replyLines[at]!.trim(), 60);
+    // aider's auto-commit follows the edit before the next message
+    const nextPrompt = view.prompts.find((p) => p.index > hit.event)?.index ?? Infinity;
+    const committed = view.steps.some((s) => s.call.name === 'commit' && s.call.index > hit.event && s.call.index < nextPrompt);
+    const made = hit.declined ? 'ask to create ' : `create ${committed ? 'and commit ' : ''}`;
+    // the same happened to other lines of the session's replies: named, so a reader can clean up
+    const more = [...new Set([...written, ...declined].filter((h) => h !== hit && !plausibleFile(h.name)).map((h) => h.name))].slice(0, 3);
+    // (after the advice: a long item is cut at its end)
+    const also = more.length > 0 ? ` Other lines got the same: ${more.map((m) => code(clip(m, 40))).join(', ')}.` : '';
+    // that answering no to aider's question skips such a file, only where the session shows it
+    // (under --yes nobody answers: a reviewer found the claim unshown)
+    const declinedOther = hit.declined ? undefined : declined.find((d) => !plausibleFile(d.name));
+    const ask = declinedOther ? ` Answering no to aider's \`Create new file?\` skips such a file (as for ${code(clip(declinedOther.name, 40))}).` : '';
+    // why a line of a file's content stood above a fence at all: the model nested fences in it
+    const nested = nestedFenceFile(replyLines, at);
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: 'aider takes the line above a code block for a file name',
+      text: nested
+        ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${ask}${also}`
+        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${ask}${also}`,
+      confidence: CONFIDENCE.stated,
+      event: hit.event,
+      tags: ['aider', 'edit-format', 'file-name'],
+      quotes: [clip(hit.line, 160)],
+      rule: 'aider-notice',
+      signature: 'aider line above a fence taken as a file name',
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
+const UNDO_REFUSED = /^The last commit was not made by aider in this chat session\.?\s*$/;
+
+/** `/undo` refused: aider undoes only a commit it counts as its own in this chat session, and
+ * points to a destructive `git reset` instead. Which commits it counts differs between versions
+ * (an old one refused its own commit of the same launch after `/clear`): the item says what aider
+ * answers and a way back that keeps the work, not why it refused. */
+export function undoDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => UNDO_REFUSED.test(l.line));
+  if (at < 0) return undefined;
+  const hit = lines[at]!;
+  const hint = /^You could try `\/git reset/.test(lines[at + 1]?.line ?? '');
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: "aider's /undo can refuse the last commit",
+    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in the current chat session; for any other last commit it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}. ${code('/git revert HEAD')} undoes the last commit and keeps the history.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'undo'],
+    quotes: [hit.line],
+    rule: 'aider-notice',
+    signature: 'aider undo only its own commits',
+    score: 5,
+  };
+}
+
+const UNABLE_TO_COMMIT = /^Unable to commit: /;
+
+/** Aider commits each edit itself; when that `git commit` fails ("Unable to commit: Cmd('git')
+ * failed …", then git's stderr) it says so and goes on: the edits stay applied, uncommitted,
+ * and git's own first line says why (a signing failure, nothing staged, …). */
+export function commitFailedDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => UNABLE_TO_COMMIT.test(l.line));
+  if (at < 0) return undefined;
+  const stderr = lines.slice(at + 1, at + 4).find((l) => /^stderr:/.test(l.line));
+  const why = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
+  if (!why) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider leaves its edits uncommitted when its own git commit fails',
+    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 100))}) and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
+    confidence: CONFIDENCE.stated,
+    event: lines[at]!.event,
+    tags: ['aider', 'git', 'commit'],
+    quotes: [why],
+    rule: 'aider-notice',
+    signature: `aider unable to commit ${errorSignature(why)}`,
+    score: 5,
+  };
+}

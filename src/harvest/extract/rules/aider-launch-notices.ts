@@ -1,0 +1,417 @@
+/**
+ * Aider's notices about a launch and what it ran with: a --read file it did not find, a tracked
+ * path gone from disk, an account whose quota is used up, a model name it did not know (and the
+ * one it suggested that worked), --yes-always scraping a URL, files it may not write, a start in
+ * a subfolder, and a failed model followed by one that worked. Each is about the setup a session
+ * starts from (the checkout, the account, the command line), not about one reply.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import type { Draft } from '../build.js';
+import { clip, code } from '../text.js';
+import { tokens } from '../commands.js';
+import { fileName, type SessionView } from '../view.js';
+import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
+import { bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
+
+const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
+const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
+
+/** A file passed with --read (or /read-only) that aider did not find: named from the repository
+ * root, and, when aider ran in a subfolder and looked there, that said too. */
+export function missingReadDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hit = lines.find((l) => MISSING_READ.test(l.line));
+  if (!hit) return undefined;
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const curDir = bannerValue(lines, CUR_DIR);
+  const path = MISSING_READ.exec(hit.line)![1]!;
+  // a file outside the repository (`~/.config/aider/CONVENTIONS.md`) is this machine's, not the repository's
+  if (isAbsolute(path) && underRoot(path, gitDir) === undefined) return undefined;
+  const missing = repoPath(path, gitDir);
+  const here = curDir && gitDir && curDir !== gitDir ? repoPath(curDir, gitDir) : undefined;
+  const inHere = here !== undefined && missing.startsWith(`${here}/`);
+  return {
+    category: 'tool-quirk',
+    scope: 'repo',
+    title: `aider skipped read-only ${fileName(missing)}: not found`,
+    text: `Aider skips a read-only file that does not exist: ${code(missing)} (${code(`Read-only file ${fileName(missing)} does not exist. Skipping.`)}).${inHere ? ` Aider ran in ${code(here)}, not at the repository root, and looked for the file there.` : ''}`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'read-only', fileName(missing)],
+    quotes: [clip(`Read-only file ${missing} does not exist. Skipping.`, 160)],
+    rule: 'aider-notice',
+    signature: `aider read-only file not found ${missing}`,
+    score: 6,
+  };
+}
+
+const DELETED_HINT = /^Has it been deleted from the file system but not from git\?/;
+/** A file's name: with an extension, or a dotfile (`.gitignore`); a bare name is most often a folder. */
+const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
+
+/** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
+ * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
+ * been deleted from the file system but not from git?"), until the deletion is committed. A warning
+ * only this launch gave, which a later launch of the same history no longer gave, was passing
+ * (the files came back, a sync folder had not caught up): nothing for the next session. One that
+ * recurs across launches is the state of the checkout. */
+export function deletedTrackedDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
+  if (hits.length === 0) return undefined;
+  const launches = view.session.aiderLaunches;
+  if (launches && launches.all.slice(launches.at + 1).some((l) => !l.missingTracked) && !launches.all.some((l, i) => i !== launches.at && l.missingTracked)) return undefined;
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const paths = namedPaths(lines);
+  const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
+  const placed = raw.map((p) => inCheckout(p, paths));
+  const named = [...new Set(raw.map((p, i) => placed[i] ?? repoPath(p, gitDir)))];
+  // the paths as the repository names them, when aider's notices or its banner say so (a bare
+  // file name of an absolute path says too little to act on: then there is no item)
+  const located = raw.every((p, i) => placed[i] !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined);
+  // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
+  // repository, which aider warns about the same way: no deleted file, nothing to remove
+  const folders = named.filter((f) => !HAS_EXTENSION.test(f));
+  const installed = installedFolder(raw);
+  if (folders.length === named.length && installed === undefined) return undefined;
+  // (never a `git rm` for a submodule: aider leaves out what .aiderignore lists)
+  const submodule = folders.length > 0 ? `; a submodule folder (here ${code(folders[0]!)}) draws the same harmless warning: list it in ${code('.aiderignore')} instead` : '';
+  // most of the warned files in one folder of generated files (an IDE's index, build output):
+  // that folder was committed by mistake, and the tool rewrites it all the time
+  const generated = installed ?? generatedFolder(raw.filter((f) => HAS_EXTENSION.test(f)));
+  const files = named.filter((f) => HAS_EXTENSION.test(f));
+  const warns = `${code("Repo-map can't include <file>")}, ${code('Has it been deleted from the file system but not from git?')}`;
+  // an item that cannot say which path is gone only repeats aider's own hint
+  if (!generated && !located) return undefined;
+  // a path the session itself had just moved or removed is this task's work in progress
+  if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event))) return undefined;
+  const text = generated
+    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
+    : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
+  return {
+    category: 'tool-quirk',
+    // (named paths and a generated folder are this repository's: what it tracks and should untrack)
+    scope: 'repo',
+    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : `git tracks ${clip(files[0]!, 40)}, which is gone from disk`,
+    text,
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', 'repo-map', 'git'],
+    quotes: [hits[0]!.line],
+    rule: 'aider-notice',
+    signature: 'aider repo-map tracked file deleted',
+    score: 5,
+  };
+}
+
+/** A provider's refusal for an account with no credit left (OpenAI's 429 `insufficient_quota`). */
+const QUOTA_GONE = /^litellm\.RateLimitError\b.*?(You exceeded your current quota[^.'"]*|insufficient_quota)/;
+const RETRYING = /^Retrying in [\d.]+ seconds/;
+
+/** A 429 that says the account's quota is used up is no rate limit: no wait fixes it, yet aider
+ * retries it with growing backoff like one. The next session should stop and fix the billing. */
+export function quotaDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => QUOTA_GONE.test(l.line));
+  const retrying = at < 0 ? undefined : lines.slice(at + 1, at + 4).map((l) => RETRYING.exec(l.line)?.[0]).find((r) => r !== undefined);
+  if (retrying === undefined) return undefined;
+  const said = QUOTA_GONE.exec(lines[at]!.line)![1]!;
+  const model = view.session.models[0];
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: 'aider retries an exhausted API quota (429) as a rate limit',
+    text:
+      `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
+      `yet aider reads it as a rate limit and retries with growing backoff (${code(retrying)}…). Stop it (Ctrl-C) and fix the plan or the key.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],
+    quotes: [clip(said, 120)],
+    rule: 'aider-notice',
+    signature: 'aider quota exhausted retried',
+    score: 6,
+  };
+}
+
+/** `Warning for gemini/gemini-3-flash: Unknown context window size and costs, using sane defaults.` */
+const UNKNOWN_MODEL = /^Warning for (\S+?): Unknown context window size and costs\b/;
+const SUGGESTION = /^-\s+(\S+)\s*$/;
+
+/** A model name litellm does not know: aider warns and suggests names it knows. When this launch
+ * got no answer and a later launch of the same history with one of those names did, the item says
+ * which name to use (dated: which names a provider serves changes). A launch that answered anyway
+ * (a local model litellm has no table for) says nothing. */
+export function suggestedNameDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const launches = view.session.aiderLaunches;
+  if (!launches || launches.all[launches.at]?.outcome === 'answered') return undefined;
+  const at = lines.findIndex((l) => UNKNOWN_MODEL.test(l.line));
+  if (at < 0 || !/^Did you mean one of these\?/.test(lines[at + 1]?.line ?? '')) return undefined;
+  const unknown = UNKNOWN_MODEL.exec(lines[at]!.line)![1]!;
+  const suggested: string[] = [];
+  for (const l of lines.slice(at + 2)) {
+    const name = SUGGESTION.exec(l.line)?.[1];
+    if (name === undefined) break;
+    suggested.push(name);
+  }
+  const worked = launches.all.slice(launches.at + 1).find((l) => l.outcome === 'answered' && l.model !== undefined && suggested.includes(l.model))?.model;
+  if (worked === undefined) return undefined;
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
+    text: `${aiderOn(view)} did not know ${code(unknown)} (${code('Unknown context window size and costs')}) and suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}: the launch with ${code(worked)} then worked.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'model', unknown.split('/')[0]!],
+    quotes: [`Warning for ${unknown}: Unknown context window size and costs`],
+    rule: 'aider-notice',
+    signature: `aider unknown model ${unknown} use ${worked}`,
+    score: 6,
+  };
+}
+
+/** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) with aider's flag that
+ * answers every question yes. */
+const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s.*\s--yes-always\b/;
+const SCRAPING = /^Scraping (https?:\/\/[^\s/]+)/;
+
+/** With `--yes-always` aider says yes to its own offers too: a URL in the message is scraped into
+ * the chat, and the Playwright it wants for that is installed, with nobody asked. A scripted run
+ * that passes a ticket's URL in `--message` does both. Said when the launch shows it happen. */
+export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  if (!lines.some((l) => YES_ALWAYS.test(l.line))) return undefined;
+  const scraped = lines.map((l) => SCRAPING.exec(l.line)?.[1]).find((h) => h !== undefined);
+  if (scraped === undefined) return undefined;
+  const installed = view.session.events.some((e) => (e.kind === 'system' || e.kind === 'assistant') && /\bplaywright install\b/.test(e.text));
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider --yes-always also says yes to scraping URLs',
+    text:
+      `With \`--yes-always\` aider answers its own offers yes as well: a URL in the message (${code(scraped.replace(/^https?:\/\//, '').replace(/[?#:].*$/, ''))}) was scraped into the chat${installed ? ', and aider went on to install Playwright for it' : ''}, with nobody asked. ` +
+      'In scripted runs, keep URLs out of `--message` unless the page should be read.',
+    confidence: CONFIDENCE.verified,
+    event: lines.find((l) => SCRAPING.test(l.line))!.event,
+    tags: ['aider', 'yes-always'],
+    quotes: [`Scraping ${scraped}`],
+    rule: 'aider-notice',
+    signature: 'aider yes-always scrapes urls',
+    score: 5,
+  };
+}
+
+/** Programs that move or remove files. */
+const MOVES = /^(?:mv|rm|git mv|git rm|Move-Item|Remove-Item|del|move|rmdir)$/i;
+
+/** Whether a command run before event `before` moved or removed `file` or a folder holding it
+ * (`/run mv label_bro_rs/src/utils src` for `label_bro_rs/src/utils/mod.rs`). */
+function movedInSession(view: SessionView, file: string, before: number): boolean {
+  return view.steps.some(
+    (s) =>
+      s.call.index < before &&
+      s.simple.some((c, i) => MOVES.test(s.families[i] ?? '') && tokens(c).slice(1).some((t) => {
+        const path = t.replace(/\\/g, '/').replace(/\/+$/, '');
+        return !path.startsWith('-') && (file === path || file.startsWith(`${path}/`));
+      })),
+  );
+}
+
+/** `Unable to write file /home/h/web/nginx/x.conf after 5 attempts: [Errno 13] Permission denied: …` */
+const UNWRITABLE = /^Unable to write file (.+?) after \d+ attempts: (\[Errno 13\] Permission denied|PermissionError\b[^:]*)/;
+
+/** Files of the checkout the user running aider may not write (root-owned, read-only): aider's
+ * edits to them fail after its retries, and it goes on to offer the reply's shell commands as if
+ * the edit had been made. The next session should fix the ownership before asking for edits. A
+ * path aider elsewhere names as a folder (`seniales/test` of `seniales/test/a.py`) is no such
+ * file: the model put a folder's name above its code block, and a folder cannot be written. */
+export function unwritableDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const gitDir = bannerValue(lines, GIT_DIR);
+  const named = namedPaths(lines);
+  const hits = lines.flatMap((l) => {
+    const m = UNWRITABLE.exec(l.line);
+    if (!m) return [];
+    if (namesFolder(m[1]!, named)) return [];
+    const file = inCheckout(m[1]!, named) ?? repoPath(m[1]!, gitDir);
+    return [{ file, error: m[2]!, event: l.event, posix: m[1]!.startsWith('/') }];
+  });
+  if (hits.length === 0) return undefined;
+  const files = [...new Set(hits.map((h) => h.file))];
+  // the shell command aider offered right after, from the same reply (`sudo systemctl reload nginx`)
+  const offered = hits.map((h) => shellOfferAfter(view, h.event)).find((c) => c !== undefined);
+  const them = files.length > 1 ? 'them' : 'it';
+  // every file took a later edit: its ownership was fixed in the session, which the item says
+  const fixedLater = files.every((f) => appliedAfter(view, f, Math.max(...hits.filter((h) => h.file === f).map((h) => h.event))));
+  return {
+    category: 'pitfall',
+    scope: 'repo',
+    title: `aider ${fixedLater ? 'could not' : 'cannot'} write ${clip(files[0]!, 45)} (permission denied)`,
+    text:
+      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries): the user running aider ${fixedLater ? `could not write ${them} in this checkout until ${files.length > 1 ? 'their' : 'its'} ${hits[0]!.posix ? 'ownership was' : 'permissions were'} fixed (later edits applied). ` : `may not write ${them} in this checkout. `}` +
+      `${offered ? `After a failed write aider still offers the reply's shell commands (here ${code(clip(offered, 50))}): decline them. ` : ''}${fixedLater ? '' : `${hits[0]!.posix ? 'Fix the ownership (`sudo chown`)' : 'Fix the permissions'} before asking aider to edit ${them}.`}`,
+    confidence: CONFIDENCE.stated,
+    event: hits[0]!.event,
+    tags: ['aider', 'permission'],
+    quotes: [`${hits[0]!.error}: ${files[0]}`],
+    rule: 'aider-notice',
+    signature: `aider unwritable ${files.join(' ')}`,
+    score: 6,
+  };
+}
+
+/** The paths aider's notices name relative to the checkout (`Added x/y.ts to the chat`, a file name
+ * on a line of its own). */
+function namedPaths(lines: { line: string }[]): Set<string> {
+  const out = new Set<string>();
+  for (const { line } of lines) for (const t of line.split(/\s+/)) if (/^[\w.@-]+(?:\/[\w.@-]+)+$/.test(t) || /^[\w@-][\w.@-]*\.\w+$/.test(t)) out.add(t);
+  return out;
+}
+
+/** An absolute path as the checkout names it: the longest path with a folder in it that aider's
+ * notices name and the absolute path ends with (a bare file name says nothing of where it is). */
+function inCheckout(path: string, named: ReadonlySet<string>): string | undefined {
+  const slashed = path.replace(/\\/g, '/');
+  return [...named].filter((p) => p.includes('/') && slashed.endsWith(`/${p}`)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** Whether an absolute path is the folder of a path aider's notices name (`…\\seniales\\test` of
+ * `seniales/test/test_plotting.py`). */
+function namesFolder(path: string, named: ReadonlySet<string>): boolean {
+  const slashed = path.replace(/\\/g, '/').replace(/\/+$/, '');
+  return [...named].some((p) => {
+    const dir = p.slice(0, p.lastIndexOf('/'));
+    return dir.length > 0 && (slashed === dir || slashed.endsWith(`/${dir}`));
+  });
+}
+
+/** Whether aider applied an edit to `file` after event `event` (its reader makes each edit a call). */
+function appliedAfter(view: SessionView, file: string, event: number): boolean {
+  return view.session.events.some((e) => e.index > event && e.kind === 'tool_result' && e.name === 'edit' && !e.isError && e.output.trim() === `Applied edit to ${file}`);
+}
+
+/** The shell command aider offered to run right after a notice, before the next message. */
+function shellOfferAfter(view: SessionView, event: number): string | undefined {
+  for (const e of view.session.events) {
+    if (e.index <= event) continue;
+    if (e.kind === 'tool_call') return e.command;
+    if (e.kind === 'user' || e.kind === 'assistant') return undefined;
+  }
+  return undefined;
+}
+
+/** Folders of files a tool generates (an IDE's index and caches, build output, installed packages). */
+const GENERATED = /^(?:\.vs|\.idea|\.vscode|\.gradle|\.next|\.nuxt|\.cache|\.pytest_cache|\.mypy_cache|__pycache__|node_modules|bin|obj|build|dist|target|out)$/;
+
+/** Folders of installed packages (a virtualenv, node_modules): nobody commits one on purpose, so
+ * one warned path in it shows it committed. */
+const INSTALLED = /^(?:venv|\.venv|node_modules|site-packages|__pycache__)$/;
+
+/** The folder of installed packages a warned path (a file or a folder) lies in. */
+function installedFolder(paths: readonly string[]): string | undefined {
+  return paths.flatMap((p) => p.split(/[\\/]/)).find((segment) => INSTALLED.test(segment));
+}
+
+/** The generated folder at least three warned files, and four in five of them, lie in (`.vs`),
+ * wherever it is in their paths (aider names them absolute when it does not know the root). */
+function generatedFolder(files: readonly string[]): string | undefined {
+  const count = new Map<string, number>();
+  for (const f of files) {
+    const folder = f.split(/[\\/]/).slice(0, -1).find((segment) => GENERATED.test(segment));
+    if (folder !== undefined) count.set(folder, (count.get(folder) ?? 0) + 1);
+  }
+  for (const [folder, n] of count) if (n >= 3 && n >= files.length * 0.8) return folder;
+  return undefined;
+}
+
+const SUBFOLDER_NOTE = /^Note: in-chat filenames are always relative to the git working dir\b/;
+
+/** The launch banner says `Git repo: none` (`--no-git`): aider then names files from the folder
+ * it runs in, whatever note it prints about the git working dir (a reviewer found a session
+ * that added `components/Contact.jsx` from `src/`). */
+function withoutRepo(lines: { line: string; event: number }[], event: number): boolean {
+  return lines.some((l) => l.event === event && /^Git repo: none\b/.test(l.line));
+}
+
+/** Aider started in a subfolder of the repository notes that the file names of its chat stay
+ * relative to the repository root: a file of that folder is `backend/…` in the chat, and a path
+ * without the folder names a file at the root. Said once at launch, and easily missed. */
+export function subfolderDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => SUBFOLDER_NOTE.test(l.line) && !withoutRepo(lines, l.event));
+  if (at < 0) return undefined;
+  const near = lines.slice(at, at + 4);
+  const cur = near.map((l) => CUR_DIR.exec(l.line)?.[1]).find((v) => v !== undefined);
+  const git = near.map((l) => GIT_DIR.exec(l.line)?.[1]).find((v) => v !== undefined);
+  // (only the folder's path inside the repository: the absolute paths name this machine)
+  const here = cur !== undefined && git !== undefined ? underRoot(cur, git) : undefined;
+  if (here === undefined) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider started in a subfolder names chat files from the repository root',
+    text: `Aider started in a subfolder of the repository (here ${code(here)}) still takes the file names of its chat from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a file of that folder is ${code(`${here}/…`)} in the chat, and a path without the folder names a file at the root.`,
+    confidence: CONFIDENCE.stated,
+    event: lines[at]!.event,
+    tags: ['aider', 'paths', 'subfolder'],
+    quotes: [lines[at]!.line],
+    rule: 'aider-notice',
+    signature: 'aider in-chat filenames relative to git root',
+    score: 5,
+  };
+}
+
+/** A model request aider reports failed because of the model named or its quota (not a key). */
+const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
+const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
+
+/** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
+function modelErrorMessage(line: string): string {
+  const message = /"message":\s*"([^"]{5,600})"/.exec(line)?.[1];
+  if (message) return message.replace(/\\n.*$/, '').split(/(?<=\.)\s/)[0]!.replace(/\.$/, '').trim();
+  const after = line.replace(/^litellm\.\w+:\s*/, '').replace(/^(?:litellm\.)?\w+(?:Error|Exception):\s*/, '').replace(/^\w+Exception\s*-\s*/, '');
+  return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
+}
+
+/** "On 2026-08-31, aider": which model names a provider serves changes over months, so an item about
+ * them says when it held (the launch's date, when the history records it). */
+function aiderOn(view: SessionView): string {
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(view.session.startedAt ?? '')?.[0];
+  return day ? `On ${day}, aider` : 'Aider';
+}
+
+/** A launch whose model requests failed (a model name litellm does not know, a quota), followed
+ * by a launch with another model that got replies: which model name failed, and which worked.
+ * (Launches that failed in between are not named: their errors may be others, a key, a network.) */
+export function modelSwitchDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const launches = view.session.aiderLaunches;
+  if (!launches) return undefined;
+  const { at, all } = launches;
+  const here = all[at];
+  if (here?.outcome !== 'failed' || !here.model) return undefined;
+  // said once, by the first failing launch of a run (idle launches in between do not end it)
+  const before = all.slice(0, at).filter((l) => l.outcome !== 'idle').pop();
+  if (before?.outcome === 'failed') return undefined;
+  const error = lines.find((l) => LITELLM_ERROR.test(l.line));
+  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line)) return undefined;
+  const rest = all.slice(at + 1);
+  // the same model under another name (`openai/<name>` for a bare `<name>`) says what to change;
+  // else the first model that worked
+  const base = (m: string): string => m.replace(/^.*\//, '');
+  const answered = rest.filter((l) => l.outcome === 'answered' && l.model && l.model !== here.model);
+  const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered[0])?.model;
+  if (!worked) return undefined;
+  const message = clip(modelErrorMessage(error.line), 110);
+  // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
+  const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
+    text: provider
+      ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
+    confidence: CONFIDENCE.stated,
+    event: error.event,
+    tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
+    quotes: [message],
+    rule: 'aider-notice',
+    signature: `aider model failed ${here.model} worked ${worked}`,
+    score: 6,
+  };
+}

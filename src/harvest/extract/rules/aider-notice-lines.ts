@@ -1,0 +1,51 @@
+/**
+ * What the aider-notice drafts read from aider's notice lines, whichever kind of notice they are
+ * about: the lines themselves, a value the launch banner gives (the git working dir), and a path
+ * as the repository names it rather than as this machine's folders do. Kept apart so the launch
+ * notices and the chat notices read them the same way.
+ */
+import { fileName, type SessionView } from '../view.js';
+
+export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
+export const MAX_NAMED = 4;
+
+/** Aider's notice lines, each with the event that holds it (a system event holds several). */
+export function noticeLines(view: SessionView): { line: string; event: number }[] {
+  const out: { line: string; event: number }[] = [];
+  for (const e of view.session.events) {
+    if (e.kind !== 'system') continue;
+    for (const raw of e.text.split('\n')) out.push({ line: raw.trim(), event: e.index });
+  }
+  return out;
+}
+
+/** A path as the repository names it: relative to the git working dir aider reports when it is
+ * under it (Windows drive letters in any case), else (an absolute path naming this machine's
+ * folders) only its file name. */
+export function repoPath(path: string, gitDir?: string): string {
+  const inside = underRoot(path, gitDir);
+  if (inside !== undefined) return inside;
+  return isAbsolute(path) ? fileName(path) : path.replace(/\\/g, '/');
+}
+
+/** `path` relative to `root`, or undefined when it is not under it. */
+export function underRoot(path: string, root: string | undefined): string | undefined {
+  if (!root) return undefined;
+  const slashed = path.replace(/\\/g, '/');
+  const base = root.replace(/\\/g, '/').replace(/\/+$/, '');
+  const fold = (t: string): string => (/^[A-Za-z]:/.test(t) ? t.toLowerCase() : t);
+  return fold(slashed).startsWith(`${fold(base)}/`) ? slashed.slice(base.length + 1) : undefined;
+}
+
+export function isAbsolute(path: string): boolean {
+  return /^(?:[A-Za-z]:)?[\\/]|^~/.test(path);
+}
+
+/** The first value a banner line of this session gives (`Git working dir: …`). */
+export function bannerValue(lines: { line: string }[], re: RegExp): string | undefined {
+  for (const l of lines) {
+    const m = re.exec(l.line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
