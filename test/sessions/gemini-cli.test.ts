@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { geminiCliReader } from '../../src/sessions/readers/gemini-cli.js';
+import { geminiCliReader, unframedShellOutput } from '../../src/sessions/readers/gemini-cli.js';
 import { detectFile } from '../../src/sessions/detect.js';
 import type { Session } from '../../src/sessions/model.js';
 import { SHARED, tempDir, TEST_SESSIONS } from './support.js';
@@ -148,6 +148,39 @@ describe('Gemini CLI reader on test_sessions', () => {
     logs.forEach((s, i) => {
       expect(ofKind(s, 'user').map((u) => u.text)).toEqual(ofKind(chats[i]!, 'user').map((u) => u.text));
     });
+  });
+});
+
+describe("Gemini CLI reader: the shell tool's framing is not the program's output", () => {
+  const shell = (id: string, command: string, output: string): Json => ({
+    id: `m-${id}`, timestamp: '2026-04-03T14:52:00.000Z', type: 'gemini', content: '', model: 'gemini-3-flash-preview',
+    toolCalls: [{ id, name: 'run_shell_command', args: { command }, status: 'success', timestamp: '2026-04-03T14:52:01.000Z',
+      result: [{ functionResponse: { id, name: 'run_shell_command', response: { output } } }] }],
+  });
+  const doc = {
+    sessionId: 'f1a2b3c4-0000-4000-8000-000000000001', projectHash: 'ab'.repeat(32), startTime: '2026-04-03T14:52:00.000Z', lastUpdated: '2026-04-03T14:59:00.000Z',
+    messages: [
+      { id: 'u1', timestamp: '2026-04-03T14:52:00.000Z', type: 'user', content: 'install the deps' },
+      shell('c1', 'pip3 install --user rich', 'Output: error: externally-managed-environment\n\n× This environment is externally managed\nExit Code: 1\nProcess Group PGID: 1941'),
+      shell('c2', 'ls build', 'Output: (empty)\nProcess Group PGID: 1950'),
+      shell('c3', 'npm run sync', 'Command: npm run sync\nDirectory: (root)\nOutput: \n> sync\nError: Cannot find module ./cfg\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 48211'),
+      shell('c4', 'echo hi', 'Output: hi'),
+    ],
+  };
+
+  it('keeps what the Output label holds, a program line that reads Error:, and the exit codes', async () => {
+    const f = put(tempDir(), 'session-2026-04-03T14-52-f1a2b3c4.json', JSON.stringify(doc, null, 2));
+    const [pip, ls, sync, echo] = ofKind((await readWith(geminiCliReader, f)).sessions[0]!, 'tool_result');
+    expect(pip).toMatchObject({ output: 'error: externally-managed-environment\n\n× This environment is externally managed', exitCode: 1, isError: true });
+    expect(ls).toMatchObject({ output: '', isError: false });
+    expect(sync).toMatchObject({ output: '> sync\nError: Cannot find module ./cfg', exitCode: 2, isError: true });
+    // no closing labels: not the tool's framing, left as it is
+    expect(echo!.output).toBe('Output: hi');
+  });
+
+  it('unframedShellOutput keeps a tool error other than (none)', () => {
+    expect(unframedShellOutput('Command: x\nDirectory: (root)\nOutput: \nError: spawn x ENOENT\nExit Code: 127\nSignal: (none)')).toBe('Error: spawn x ENOENT');
+    expect(unframedShellOutput('plain text\nExit Code: 1')).toBe('plain text\nExit Code: 1');
   });
 });
 
