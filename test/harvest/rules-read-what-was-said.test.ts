@@ -9,7 +9,7 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
 import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
-import { errorLine, explain, statesError } from '../../src/harvest/extract/diagnosis.js';
+import { errorLine, explain, namesWhatFailed, statesError } from '../../src/harvest/extract/diagnosis.js';
 import { parseReport } from '../../src/harvest/extract/report.js';
 import { stripMarkdown } from '../../src/harvest/extract/text.js';
 import { isEdit, viewOf } from '../../src/harvest/extract/view.js';
@@ -59,6 +59,19 @@ describe('a failure and what the agent said after it', () => {
     // and claims no fix for it: the success came after another error
     expect(text).not.toMatch(/Parameter 'note'[^\n]*succeeded/);
     expect(text).toMatch(/not assignable[^\n]*Cause: `SearchParams.page`/);
+  });
+
+  it('takes no cause that names nothing the failure shows (the agent went on to another thing)', () => {
+    const venv = 'The virtual environment was not created successfully because ensurepip is not\navailable.  On Debian/Ubuntu systems, you need to install the python3-venv\npackage.\n\n    apt install python3.11-venv\n\nFailing command: /home/dev/music-agent/venv/bin/python3';
+    const b = new SessionBuilder()
+      .user('how do I get it to work?')
+      .bash('rm -rf music-agent/venv && python3 -m venv music-agent/venv', venv, 1)
+      .bash('pip3 --version', 'pip 26.0.1 from /home/dev/.local/lib/python3.11/site-packages/pip (python 3.11)', 0)
+      .assistant('For YouTube Music, the user needs to follow the `ytmusicapi` documentation to set up authentication.');
+    expect(texts(errorFixDrafts(viewOf(b.build())))).not.toContain('YouTube');
+    expect(namesWhatFailed('For YouTube Music, the user needs to follow the `ytmusicapi` documentation.', venv, 'python3 -m venv music-agent/venv')).toBe(false);
+    // a cause naming the ignored folder the output names, with a slash at its end
+    expect(namesWhatFailed('The CSS file is in `priv/static/assets/`, which is gitignored.', 'The following paths are ignored by one of your .gitignore files:\npriv/static/assets', 'git add priv/static/assets/app.css')).toBe(true);
   });
 
   it('tells the fix in the order it was done', () => {

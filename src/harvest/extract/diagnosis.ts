@@ -224,6 +224,32 @@ export function repeatsOutput(text: string, output: string): boolean {
   return said.filter((w) => inOutput.has(w)).length / said.length >= 0.6;
 }
 
+/** Words any sentence uses, whatever it is about (with EXPLAINING and TRIVIAL): what is left
+ * names things. */
+const COMMON = new Set(['you', 'your', 'our', 'they', 'them', 'their', 'there', 'then', 'than', 'will', 'would', 'could', 'all', 'any', 'some', 'one', 'two', 'also', 'just', 'only', 'when', 'what', 'how', 'why', 'who', 'out', 'get', 'set', 'make', 'run', 'try', 'see', 'first', 'next', 'new', 'user', 'follow', 'instead', 'still', 'not', 'now', 'here', 'been', 'being', 'does', 'did', 'done', 'able', 'because', 'since', 'due', 'cause', 'caused', 'problem', 'issue', 'reason']);
+
+/** A word as a name: without the punctuation a path or a sentence ends in (`priv/static/assets/`
+ * names `priv/static/assets`) and in the singular (`dependencies` names `dependency`). */
+function asName(word: string): string {
+  return word.replace(/[./-]+$/, '').replace(/ies$/, 'y').replace(/(?<=[^s])s$/, '');
+}
+
+/** A sentence's naming words: its words without the common ones, as names. */
+function namingWords(text: string): string[] {
+  return [...words(text)].filter((w) => !COMMON.has(w) && !EXPLAINING.has(w) && !TRIVIAL.has(w)).map(asName).filter((w) => w.length > 2);
+}
+
+/**
+ * Whether a cause names something the failure shows: a word of its output or of its command
+ * line. Once the agent has moved on to other commands, a causal sentence that names none of it
+ * ("For YouTube Music, the user needs to follow the ytmusicapi docs" after `python3 -m venv`
+ * failed for want of ensurepip) is about that other thing, not why this failed.
+ */
+export function namesWhatFailed(cause: string, output: string, command: string): boolean {
+  const shown = new Set([...words(output), ...words(command)].map(asName));
+  return namingWords(cause).some((w) => shown.has(w));
+}
+
 /** No caller takes a sentence scoring below this for an explanation (explain's `minScore`). */
 const LOWEST_MIN_SCORE = 4;
 

@@ -9,7 +9,7 @@ import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
-import { NAMES_ERRORS, errorLine, explain, repeatsOutput, statesError } from '../diagnosis.js';
+import { NAMES_ERRORS, errorLine, explain, namesWhatFailed, repeatsOutput, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
@@ -307,7 +307,10 @@ function fromToolFailures(view: SessionView): Draft[] {
     // (a cause that cannot be shown in whole sentences reads as cut off: as good as none)
     const said = ownState(shownWhole(explain(after, err, 4, true, false, true), CAUSE_CHARS));
     // a cause that repeats the failing output's own advice says nothing the next session will not read there
-    const why = said !== undefined && repeatsOutput(said.text, s.output) ? undefined : said;
+    // and one said after the agent ran other commands, naming nothing the failure shows, is about
+    // what it went on to (its first words after the failure are about the failure)
+    const movedOn = said !== undefined && after.some((e) => e.kind === 'tool_call' && e.index < said.event);
+    const why = said !== undefined && (repeatsOutput(said.text, s.output) || (movedOn && !namesWhatFailed(said.text, s.output, s.command))) ? undefined : said;
     if (!why && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
