@@ -4,7 +4,7 @@ import { checkFindingDrafts, findings } from '../../src/harvest/extract/rules/ch
 import { outputNoiseDrafts } from '../../src/harvest/extract/rules/output-noise.js';
 import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
 import { workspaceDrafts } from '../../src/harvest/extract/rules/workspace.js';
-import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { changedFlags, errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { repoRuleDrafts } from '../../src/harvest/extract/rules/repo-rules.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
@@ -759,6 +759,21 @@ describe('what a failure teaches', () => {
     expect(stated[0]!.text).not.toContain('Fix:');
     expect(stated[0]!.confidence).toBe(0.7);
     expect(session('')).toEqual([]);
+  });
+
+  it('says which flags the fix added or took away when the rest of the command is the same', () => {
+    const pkgs = 'spotipy ytmusicapi rapidfuzz apple-music-python deezer-python requests';
+    const b = new SessionBuilder()
+      .user('install the deps')
+      .bash(`pip3 install --user ${pkgs}`, 'error: externally-managed-environment\n\n× This environment is externally managed', 1)
+      .assistant('pip refuses because this Debian Python is externally managed (PEP 668).')
+      .bash(`pip3 install --user ${pkgs} --break-system-packages`, 'Successfully installed spotipy-2.26.0', 0);
+    const text = errorFixDrafts(viewOf(b.build()))[0]!.text;
+    // the whole command, clipped, would end before the flag that made it work
+    expect(text).toContain('Fix: the same command with `--break-system-packages` succeeded.');
+    expect(changedFlags('npm install --legacy-peer-deps', 'npm install')).toBe('without `--legacy-peer-deps`');
+    expect(changedFlags('npm install --force', 'npm ci')).toBeUndefined();
+    expect(changedFlags('pytest -x tests/a.py', 'pytest tests/b.py')).toBeUndefined();
   });
 
   it('states a cause in whole sentences', () => {

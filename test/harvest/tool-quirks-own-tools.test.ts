@@ -51,6 +51,35 @@ describe('a virtualenv without pip', () => {
   });
 });
 
+describe('a virtualenv without pip that is no longer so', () => {
+  const noPip = () => new SessionBuilder().bash('./music-agent/venv/bin/python3 -m pip list', '/home/dev/music-agent/venv/bin/python3: No module named pip', 1);
+
+  it('gives no item when the session then removed the venv or made it anew', () => {
+    expect(toolQuirkDrafts(viewOf(noPip().bash('rm -rf music-agent/venv', '', 0).build()))).toEqual([]);
+    expect(toolQuirkDrafts(viewOf(noPip().bash('python3 -m venv --clear ./music-agent/venv', '', 0).build()))).toEqual([]);
+    // another folder's removal leaves it as it was
+    expect(toolQuirkDrafts(viewOf(noPip().bash('rm -rf music-agent/venv-old', '', 0).build()))).toHaveLength(1);
+  });
+
+  it("gives no item where this machine's Python has no ensurepip: the way on it would give is none", () => {
+    const b = noPip().bash('python3 -m venv /tmp/probe', 'The virtual environment was not created successfully because ensurepip is not\navailable.  On Debian/Ubuntu systems, you need to install the python3-venv\npackage.', 1);
+    expect(toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title.includes('no pip'))).toEqual([]);
+  });
+});
+
+describe('a probe for a program that is not there', () => {
+  it('is the answer the agent asked for, an item only with what worked instead', () => {
+    const probe = (cmd: string) => new SessionBuilder().bash(cmd, '/usr/bin/bash: line 1: pipx: command not found', 127);
+    expect(toolQuirkDrafts(viewOf(probe('pipx --version').build()))).toEqual([]);
+    expect(toolQuirkDrafts(viewOf(probe('which pipx').build()))).toEqual([]);
+    // a use of it that failed says the machine lacks it
+    expect(toolQuirkDrafts(viewOf(probe('pipx install ruff').build()))[0]!.title).toBe('pipx is not installed');
+    // and a probe followed by what worked in its place is worth the item
+    const python = new SessionBuilder().bash('python --version', 'bash: python: command not found', 127).bash('python3 --version', 'Python 3.11.2', 0);
+    expect(toolQuirkDrafts(viewOf(python.build()))[0]!.text).toContain('`python3 --version` worked instead.');
+  });
+});
+
 describe("a tool's error passed on through wrappers", () => {
   it('is titled by the error itself, not its wrappers', () => {
     const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true });

@@ -326,7 +326,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (fixed && between.steps === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
     if (fixed) {
       const via = between.shown.length > 0 ? `${between.shown.join(', ')}, then ` : '';
-      parts.push(`Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
+      const flags = changedFlags(s.command, fix.command!);
+      parts.push(flags ? `Fix: ${via}the same command ${flags} succeeded.` : `Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
     }
     const draft: Draft = {
       category: 'pitfall',
@@ -349,6 +350,26 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (secs.length > 0) draft.text = draft.text.replace(/ fails with (`[^`]*`)\./, ` fails with $1 (${secs.join(', ')}).`);
   }
   return drafts;
+}
+
+/**
+ * What a fix changed of the failed command when it is the same command with a few flags added or
+ * taken away (`pip3 install --user x` then `pip3 install --user x --break-system-packages`),
+ * as "with `--break-system-packages`": the change is the fix, and the whole command line, clipped
+ * to fit, would hide it at its end. Undefined for any other change.
+ */
+export function changedFlags(failed: string, fix: string): string | undefined {
+  const before = tokens(shownCommand(failed));
+  const after = tokens(shownCommand(fix));
+  const added = after.filter((t) => !before.includes(t));
+  const removed = before.filter((t) => !after.includes(t));
+  const changed = [...added, ...removed];
+  if (changed.length === 0 || changed.length > 3 || !changed.every((t) => /^--?[A-Za-z]/.test(t))) return undefined;
+  // everything else the same, in the same order
+  const kept = (ts: string[], gone: string[]): string => ts.filter((t) => !gone.includes(t)).join(' ');
+  if (kept(before, removed) !== kept(after, added)) return undefined;
+  const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
+  return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
 }
 
 /** Whether a failure's output spells out the fix command, a command other than the one that

@@ -211,6 +211,9 @@ function ownToolAsCommand(s: Step, tool: string, err: string): Draft {
   };
 }
 
+/** A command that only asks whether a program is there: its version, or where it is. */
+const PROBE = /^(?:\S+\s+(?:--version|-V|-v|version)|(?:which|where|where\.exe|type|whereis|Get-Command|gcm)\s+\S+|command\s+-v\s+\S+)\s*$/i;
+
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
@@ -219,6 +222,10 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   if (view.steps.some((x) => x.call.name === missing && x.call.name !== s.call.name)) return ownToolAsCommand(s, missing, err);
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
   const instead = replacementFor(view, s, missing);
+  // a probe for the program (`pipx --version`, `which pipx`) answered "not there": that is the
+  // answer the agent asked for, one command away for the next session too; knowledge only with
+  // what worked instead
+  if (!instead && PROBE.test(s.main)) return undefined;
   const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';
   return {
     category: 'tool-quirk',
@@ -260,12 +267,28 @@ const VENV_PYTHON = /(?:^|\s)(\S*?)[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe
 /** A virtualenv uv made: its pyvenv.cfg says so (`uv = 0.10.4`), or the session ran `uv venv`. */
 const UV_VENV = /^uv = \d/m;
 
+/** `The virtual environment was not created successfully because ensurepip is not available`. */
+const NO_ENSUREPIP = /\bensurepip is not\s+available\b/;
+
+/** Whether a command removes the folder at `path` or makes a virtualenv there anew (`rm -rf
+ * music-agent/venv && python3 -m venv music-agent/venv`). */
+function remadeOrRemoved(command: string, path: string): boolean {
+  const at = path.replace(/^\.[\\/]/, '').replace(/[\\/]+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:\\brm\\s+-\\w*r\\w*\\s+(?:\\S+\\s+)*|\\bvenv\\s+(?:--?\\S+\\s+)*|\\bvirtualenv\\s+(?:--?\\S+\\s+)*)["']?(?:\\.[\\\\/])?${at}[\\/]?["']?(?:\\s|$|&|;)`).test(command);
+}
+
 /** `No module named pip` from a virtualenv: the venv has no pip, which is how uv makes them. The
  * item says what the session shows (uv made it, when the session shows that) and the two ways on,
  * naming the venv by its folder's name (its path is this machine's). */
-function venvWithoutPip(view: SessionView, s: Step, err: string): Draft {
-  const venv = VENV_PYTHON.exec(s.command ?? '')?.[1]?.split(/[\\/]/).pop();
+function venvWithoutPip(view: SessionView, s: Step, err: string): Draft | undefined {
+  const path = VENV_PYTHON.exec(s.command ?? '')?.[1];
+  const venv = path?.split(/[\\/]/).pop();
+  // a venv the session then removed or made again is not the one the next session meets
+  if (path && view.steps.some((x) => x.pos > s.pos && x.command !== undefined && remadeOrRemoved(x.command, path))) return undefined;
   const byUv = view.steps.some((x) => /^uv venv\b/.test(x.main) || UV_VENV.test(x.output));
+  // where the venv module said this machine's Python has no ensurepip, the way on the item gives
+  // (add pip with ensurepip) is no way: no item
+  if (!byUv && view.steps.some((x) => NO_ENSUREPIP.test(x.output))) return undefined;
   const which = venv ? `The virtualenv ${code(venv)}` : 'This virtualenv';
   return {
     category: 'fact',
