@@ -34,7 +34,8 @@ export const SOURCES: Record<SourceName, SourceSpec> = {
   gemini: {
     base: 'home',
     path: '.gemini/tmp',
-    accept: (name, relDir) => name.startsWith('session-') && name.endsWith('.json') && basename(relDir) === 'chats',
+    // (`.jsonl`: the chats of newer versions, one message a line)
+    accept: (name, relDir) => name.startsWith('session-') && (name.endsWith('.json') || name.endsWith('.jsonl')) && basename(relDir) === 'chats',
   },
   specstory: { base: 'cwd', path: '.specstory/history', accept: (name) => name.endsWith('.md') },
   aider: { base: 'cwd', path: '.aider.chat.history.md', accept: () => true },

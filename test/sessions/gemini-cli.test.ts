@@ -14,6 +14,7 @@ const DIR = join(TEST_SESSIONS, 'gemini-cli');
 const OK = join(DIR, 'session-2026-02-10T09-14-5e2a91c0.json');
 const FAIL = join(DIR, 'session-2026-02-11T16-40-8b7d3f21.json');
 const LOGS = join(DIR, 'logs.json');
+const LINES = join(DIR, 'session-2026-04-25T08-41-7c1d2e3f.jsonl');
 const SHARED_DIR = join(SHARED, 'gemini-cli', 'codemie-code');
 
 /** Counts straight from the chat JSON. A call fails when its status is not success (a cancel is a
@@ -96,8 +97,8 @@ describe.skipIf(!existsSync(SHARED))('Gemini CLI reader on the shared corpus', (
 describe('Gemini CLI reader on test_sessions', () => {
   const files = readdirSync(DIR).map((f) => join(DIR, f)).sort();
 
-  it('has two chats and their logs.json', () => {
-    expect(files).toEqual([LOGS, OK, FAIL]);
+  it('has two chats, their logs.json and a chat in the newer one-object-a-line layout', () => {
+    expect(files).toEqual([LOGS, OK, FAIL, LINES]);
   });
 
   for (const file of [OK, FAIL]) {
@@ -148,6 +149,41 @@ describe('Gemini CLI reader on test_sessions', () => {
     logs.forEach((s, i) => {
       expect(ofKind(s, 'user').map((u) => u.text)).toEqual(ofKind(chats[i]!, 'user').map((u) => u.text));
     });
+  });
+});
+
+describe('Gemini CLI reader: the newer layout, one JSON object a line', () => {
+  it('is detected and read: a message written again whole under its id is read once, where it first stood, citing its last line', async () => {
+    const detected = await detectFile(LINES);
+    expect(detected.ok && detected.reader.format).toBe('gemini-cli');
+    const { sessions, warnings } = await readWith(geminiCliReader, LINES);
+    expect(warnings).toEqual([]);
+    const s = sessions[0]!;
+    expect(s).toMatchObject({ id: '7c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', startedAt: '2026-04-25T08:41:35.150Z', endedAt: '2026-04-25T08:43:30.001Z', models: ['gemini-3-flash-preview'] });
+    const raw = readFileSync(LINES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
+    // the reply g-1 is on lines 5 and 7 (then with its tool call): one reply, one call, from line 7
+    expect(raw[4]!.id).toBe('g-1');
+    expect(raw[6]!.id).toBe('g-1');
+    expect(ofKind(s, 'assistant').map((e) => e.text)).toEqual(['I will install the dependencies first.', 'This Debian Python is externally managed; I used `--break-system-packages`.']);
+    const calls = ofKind(s, 'tool_call');
+    expect(calls.map((c) => c.command)).toEqual(['pip3 install --user rich', 'pip3 install --user rich --break-system-packages']);
+    expect(calls[0]!.source.line).toBe(7);
+    expect(ofKind(s, 'tool_result')[0]).toMatchObject({ isError: true, exitCode: 1, output: 'error: externally-managed-environment\n\n× This environment is externally managed' });
+    // the CLI's own context is no prompt, nor is a user line that only echoes a tool's response
+    expect(ofKind(s, 'user').map((e) => e.text)).toEqual(['install the deps and run the sync']);
+    expect(ofKind(s, 'system').map((e) => e.text)[0]).toMatch(/^<session_context>/);
+    expectWellFormed(s, LINES);
+    await expectDeterministic(geminiCliReader, LINES);
+  });
+
+  it('takes a $set of the messages as all of them anew, and warns of a bad line with its number', async () => {
+    const head = JSON.stringify({ sessionId: 's-1', projectHash: 'ab'.repeat(32), startTime: '2026-04-25T08:00:00.000Z', lastUpdated: '2026-04-25T08:00:00.000Z', kind: 'main' });
+    const user = (id: string, text: string) => JSON.stringify({ id, timestamp: '2026-04-25T08:01:00.000Z', type: 'user', content: [{ text }] });
+    const text = [head, user('a', 'first try'), '{"id": "b", "type": "user", "content": [{"text"', JSON.stringify({ $set: { messages: [JSON.parse(user('c', 'start over'))] } }), user('d', 'go on'), ''].join('\n');
+    const f = put(tempDir(), 'session-2026-04-25T08-00-s1.jsonl', text);
+    const { sessions, warnings } = await readWith(geminiCliReader, f);
+    expect(ofKind(sessions[0]!, 'user').map((e) => e.text)).toEqual(['start over', 'go on']);
+    expectWarningAt(warnings, f, 3);
   });
 });
 

@@ -81,10 +81,13 @@ describe('walkInputs', () => {
     touch(join(home, '.claude/projects/-home-u-app/s1/tool-results/big.txt'));
     const codex = touch(join(home, '.codex/sessions/2026/01/05/rollout-2026-01-05T10-00-00-x.jsonl'));
     const gemini = touch(join(home, '.gemini/tmp/9f2e/chats/session-2026-01-05T10-00-abcd.json'));
+    // newer versions write a chat one message a line; a tool's spilled output is no chat
+    const geminiLines = touch(join(home, '.gemini/tmp/app/chats/session-2026-04-25T08-41-3494a697.jsonl'));
+    touch(join(home, '.gemini/tmp/app/tool-outputs/session-3494a697/out.txt'));
     touch(join(home, '.gemini/tmp/9f2e/logs.json'));
     const aider = touch(join(cwd, '.aider.chat.history.md'), '# aider chat started at 2026-01-05 10:00:00\n');
     const { files, warnings } = await walkInputs([], { from: ['claude,codex', 'gemini', 'aider', 'hermes'], home, cwd });
-    expect(files).toEqual([cc, codex, gemini, aider].sort());
+    expect(files).toEqual([cc, codex, gemini, geminiLines, aider].sort());
     expect(warnings).toEqual([{ file: join(home, '.hermes/sessions'), message: 'no hermes transcripts here (location does not exist)' }]);
   });
 

@@ -1,8 +1,10 @@
 /**
- * Gemini CLI, two files under ~/.gemini/tmp/<project hash>/:
+ * Gemini CLI, files under ~/.gemini/tmp/<project hash or name>/:
  * - chats/session-<time>-<hex>.json: one pretty-printed object {sessionId, projectHash, startTime,
  *   lastUpdated, messages[]}, rewritten in place; tool calls and their results live inside the
  *   `gemini` message. Each event cites the line where its message / tool call starts.
+ * - chats/session-<time>-<hex>.jsonl (the newer layout, 2026): the same messages appended one JSON
+ *   object a line after a header line (see readChatLines).
  * - logs.json: an array of the prompts typed in every session of the project ({sessionId,
  *   messageId, type:"user", message, timestamp}). It holds no replies, so each session read from
  *   it has user events only; for sessions that also have a chat file it repeats their prompts
@@ -25,6 +27,8 @@ function detectChat(head: string): number {
   // the session id among its keys it is no chat, and the head need not be searched (JSONL files)
   const first = firstLineObject(head);
   if (first && !('sessionId' in first)) return 0;
+  // the newer layout's header line: the chat's fields without its messages
+  if (first && isChatHeader(first)) return 0.95;
   // literal checks first: cheap, and they rule out almost every head before the regexes
   if (!head.includes('"sessionId"') || !head.includes('"projectHash"') || !head.includes('"messages"')) return 0;
   return /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head) ? 0.95 : 0;
@@ -133,6 +137,9 @@ function toolOutput(call: Record<string, unknown>): { output: string; hasError: 
   return { output: parts.join('\n'), hasError };
 }
 
+/** `<session_context>This is the Gemini CLI. …</session_context>`: written by the CLI, not typed. */
+const SESSION_CONTEXT = /^\s*<session_context>/;
+
 function pushGeminiMessage(
   events: SessionEvent[],
   models: ModelList,
@@ -143,9 +150,13 @@ function pushGeminiMessage(
   const time = str(m.timestamp);
   const base = time === undefined ? { source: src } : { source: src, time };
   switch (m.type) {
-    case 'user':
-      pushText(events, 'user', contentText(m.content), base);
+    case 'user': {
+      const text = contentText(m.content);
+      // the context Gemini CLI writes as the chat's first user message is none the person typed
+      if (SESSION_CONTEXT.test(text)) pushText(events, 'system', text, injectedBase(base));
+      else pushText(events, 'user', text, base);
       return true;
+    }
     case 'info':
     case 'error':
     case 'warning':
@@ -379,6 +390,93 @@ async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise
   ];
 }
 
+/** The first line of a chat in the newer layout: {sessionId, projectHash, startTime, lastUpdated,
+ * kind} and no messages (a whole-object chat on one line holds them). */
+function isChatHeader(o: Record<string, unknown>): boolean {
+  return typeof o.sessionId === 'string' && typeof o.projectHash === 'string' && !('messages' in o) && !('type' in o);
+}
+
+/**
+ * A chat in the newer layout, one JSON object a line:
+ *   {"sessionId","projectHash","startTime","lastUpdated","kind":"main"}   the header
+ *   {"id","timestamp","type":"user"|"gemini"|"info"|"error"|"warning",…}  a message, as in the .json chat
+ *   {"$set":{"lastUpdated":…}}                                            an update of the header
+ *   {"$set":{"messages":[…]}}                                             the messages, all of them anew
+ * A message that grows is written again whole under the same id (a reply, then the reply with its
+ * tool calls): the later line replaces it where it first stood, so nothing is read twice. Each
+ * event cites the line its message was last written on.
+ */
+function readChatLines(file: string, warnings: Warnings, tf: TextFile, header: Record<string, unknown>): Session[] {
+  const byId = new Map<string, { message: Record<string, unknown>; line: number }>();
+  let unnamed = 0;
+  const put = (m: unknown, line: number): void => {
+    if (!isRecord(m)) {
+      warnings.add(line, 'message is not a JSON object; skipped');
+      return;
+    }
+    // (a Map keeps the place of the first write when a key is set again)
+    byId.set(str(m.id) ?? `#${unnamed++}`, { message: m, line });
+  };
+  let lastUpdated = str(header.lastUpdated);
+  const lines = tf.text.split('\n');
+  let seenHeader = false;
+  lines.forEach((raw, i) => {
+    const text = raw.trim();
+    if (text === '') return;
+    const line = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      warnings.add(line, 'invalid JSON line; skipped');
+      return;
+    }
+    if (!seenHeader) {
+      seenHeader = true;
+      return; // the header, read by the caller
+    }
+    if (!isRecord(value)) {
+      warnings.add(line, 'line is not a JSON object; skipped');
+      return;
+    }
+    if (isRecord(value.$set)) {
+      const set = value.$set;
+      lastUpdated = str(set.lastUpdated) ?? lastUpdated;
+      if (Array.isArray(set.messages)) {
+        byId.clear();
+        for (const m of set.messages) put(m, line);
+      }
+      return;
+    }
+    put(value, line);
+  });
+  const events: SessionEvent[] = [];
+  const models = new ModelList();
+  let firstTime: string | undefined;
+  for (const { message, line } of byId.values()) {
+    const src = sourceAt(file, { line, offset: tf.byteOffsetOfLine(line) });
+    if (!pushGeminiMessage(events, models, message, src, () => undefined)) {
+      warnings.add(line, `unknown message type ${JSON.stringify(message.type)}; skipped`);
+      continue;
+    }
+    firstTime ??= str(message.timestamp);
+  }
+  return [
+    makeSession({
+      id: str(header.sessionId) ?? baseName(file),
+      format: 'gemini-cli',
+      agent: 'gemini-cli',
+      file,
+      bytes: tf.bytes,
+      events,
+      warnings: warnings.list,
+      models: models.names,
+      startedAt: str(header.startTime) ?? firstTime,
+      endedAt: lastUpdated,
+    }),
+  ];
+}
+
 async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
   const entries: Span[] = [];
   const complete = scanJson(tf.text, 1, (p, start, end) => {
@@ -443,6 +541,8 @@ export const geminiCliReader: SessionReader & DetectBound = {
       warnings.add(undefined, 'file is empty');
       return [];
     }
-    return /^\s*\[/.test(tf.text.slice(0, 256)) ? readLogs(file, warnings, tf) : readChat(file, warnings, tf);
+    if (/^\s*\[/.test(tf.text.slice(0, 256))) return readLogs(file, warnings, tf);
+    const header = firstLineObject(tf.text.slice(0, 64 * 1024));
+    return header && isChatHeader(header) ? readChatLines(file, warnings, tf, header) : readChat(file, warnings, tf);
   },
 };
