@@ -9,7 +9,7 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
 import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
 import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
-import { errorLine, explain, namesWhatFailed, statesError } from '../../src/harvest/extract/diagnosis.js';
+import { errorLine, explain, explanationScore, namesWhatFailed, statesError } from '../../src/harvest/extract/diagnosis.js';
 import { parseReport } from '../../src/harvest/extract/report.js';
 import { stripMarkdown } from '../../src/harvest/extract/text.js';
 import { isEdit, viewOf } from '../../src/harvest/extract/view.js';
@@ -72,6 +72,14 @@ describe('a failure and what the agent said after it', () => {
     expect(namesWhatFailed('For YouTube Music, the user needs to follow the `ytmusicapi` documentation.', venv, 'python3 -m venv music-agent/venv')).toBe(false);
     // a cause naming the ignored folder the output names, with a slash at its end
     expect(namesWhatFailed('The CSS file is in `priv/static/assets/`, which is gitignored.', 'The following paths are ignored by one of your .gitignore files:\npriv/static/assets', 'git add priv/static/assets/app.css')).toBe(true);
+  });
+
+  it("takes no cause in the agent's own work or an option it weighs, with a typographic apostrophe too", () => {
+    const err = new Set(['extension', 'zip', 'found']);
+    expect(explanationScore('I’m updating `scripts/release/build-dmg.sh` so when the extension ZIP is missing, it builds it.', err)).toBe(-Infinity);
+    expect(explanationScore("I'm updating `scripts/release/build-dmg.sh` so when the extension ZIP is missing, it builds it.", err)).toBe(-Infinity);
+    expect(explanationScore('I could consider including the extension as a local file, though that doesn’t seem optimal.', err)).toBe(-Infinity);
+    expect(explanationScore('`release:dmg` expects the extension ZIP to already exist, because the script does not build it.', err)).toBeGreaterThan(0);
   });
 
   it('tells the fix in the order it was done', () => {

@@ -142,8 +142,9 @@ interface SentenceFacts {
   words: Set<string> | undefined;
 }
 
-/** A guess is no explanation: a cause is stated only where the text says it is the cause. */
-const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely)\b/i;
+/** A guess is no explanation: a cause is stated only where the text says it is the cause (and an
+ * option the agent weighs, "I could consider …", is none either). */
+const HEDGE = /\b(?:maybe|perhaps|possibly|probably|might|may be|could be|i think|i suspect|i guess|it seems|seems? to|appears? to|looks like|not sure|likely|(?:i|we) could (?:consider|try|also|instead|either))\b/i;
 /** "I don't have access to these files, but based on the error, …": the agent reasoning from the
  * error message alone, without the code that raised it, guesses as much as a hedge does. */
 const UNSEEN_CODE = /\bi (?:don'?t|do not|can'?t|cannot) (?:have access to|see) (?:the|these|those|your|any)\b|\bi (?:don'?t|do not) have (?:the |any |your )?(?:actual |source )?(?:code|files?|source)\b|\bwithout (?:seeing|access to) the\b|\bbased (?:only |solely )?on the error\b/i;
@@ -181,14 +182,16 @@ function factsOf(s: string): SentenceFacts {
   // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
   // a to-do item ("[x] Create the missing prisma.ts") is a step of the plan, and "There's still a
   // type mismatch." says the problem remains, not why
-  const excluded = s.length < 20 || s.length > 400 || /[?:]$/.test(s) || /^\[[ xX]\]/.test(s) || STILL_THERE.test(s) || HEDGE.test(s) || UNSEEN_CODE.test(s) || ASKS_USER.test(s) || AT_LINE.test(s) || READS_BACK.test(s) || NARRATION.test(s) || CODE_LINE.test(s) || PLAN.test(s) || OWN_ACT.test(s);
+  // (the patterns are written with the plain apostrophe; models often write the typographic one: "I’m updating …")
+  const t = s.includes('’') ? s.replace(/’/g, "'") : s;
+  const excluded = t.length < 20 || t.length > 400 || /[?:]$/.test(t) || /^\[[ xX]\]/.test(t) || STILL_THERE.test(t) || HEDGE.test(t) || UNSEEN_CODE.test(t) || ASKS_USER.test(t) || AT_LINE.test(t) || READS_BACK.test(t) || NARRATION.test(t) || CODE_LINE.test(t) || PLAN.test(t) || OWN_ACT.test(t);
   return {
     text: s,
     excluded,
-    causal: !excluded && CAUSAL.test(s),
-    strong: STRONG_CAUSE.test(s),
+    causal: !excluded && CAUSAL.test(t),
+    strong: STRONG_CAUSE.test(t),
     concrete: excluded ? 0 : Math.min(2, concreteness(s)),
-    firstPerson: !excluded && /^(?:I|I'm|I've|We|We're)\b/.test(s),
+    firstPerson: !excluded && /^(?:I|I'm|I've|We|We're)\b/.test(t),
     words: excluded ? undefined : words(s),
   };
 }

@@ -147,3 +147,18 @@ export function statedExitCode(output: string): number | undefined {
   const m = EXIT_CODE.exec(output);
   return m ? Number(m[1]) : undefined;
 }
+
+/** The envelope Codex's exec_command puts around a command's output: `Chunk ID: …`, `Wall time:
+ * …`, `Process exited with code N` (or `Process running with session ID N`), `Original token
+ * count: N`, then `Output:` and the output itself. */
+const EXEC_ENVELOPE = /^Chunk ID: [^\n]*\n(?:[A-Z][\w ]*: [^\n]*\n|Process (?:exited with code -?\d+|running with session ID \d+)\n)*?Output:(?:\n|$)/;
+const EXEC_EXIT = /^Process exited with code (-?\d+)$/m;
+
+/** A command's output without Codex's exec envelope, and the exit code the envelope states;
+ * undefined for text without the envelope. */
+export function execEnvelope(text: string): { output: string; exitCode?: number } | undefined {
+  const m = EXEC_ENVELOPE.exec(text);
+  if (!m) return undefined;
+  const exit = EXEC_EXIT.exec(m[0]);
+  return { output: text.slice(m[0].length), ...(exit ? { exitCode: Number(exit[1]) } : {}) };
+}

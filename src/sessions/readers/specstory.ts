@@ -19,7 +19,7 @@ import type { ReadOptions, SessionReader } from '../reader.js';
 import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, opensAsJson, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
-import { looksFailed, statedExitCode } from './outcome.js';
+import { execEnvelope, looksFailed, statedExitCode } from './outcome.js';
 import { isInjectedUserText } from './claude-code.js';
 
 interface MdLine {
@@ -124,6 +124,7 @@ const SHELL_TOOLS = new Set(['Bash', 'run_in_terminal', 'shell_command', 'run_te
 /** The command of a shell tool written inline rather than fenced: a line that is one code span
  * (Claude Code via the SpecStory CLI: a description line, then `` `git diff && …` ``) or
  * Copilot's input list (`- command: `mvn -q …``). */
+const PATCHED_FILE = /^\*\*(?:Update|Add|Delete|Create)(?: File)?: `([^`]+)`\*\*$/;
 const INLINE_COMMAND = /^(?:- command: )?`(.+)`$/;
 /** Copilot's input list with a multi-line value (`- command:`, then a bare fence) and the result
  * that follows (`**Result:**` or `**Error:**`, then a bare fence). */
@@ -157,6 +158,28 @@ function inputList(plain: readonly MdLine[], fences: readonly Fence[], label: Md
     }
   });
   return { input, fences: used };
+}
+
+/**
+ * A shell call whose command is the block's summary (`Tool use: **exec_command** \`rg x\``, as
+ * SpecStory renders Codex): the block's one fenced body is the output, from its first fence to
+ * its last. SpecStory does not escape a fence inside the output (`sed -n 1,200p README.md` shows
+ * the README's own ```bash blocks), so a fence in between is the output's, never the command.
+ */
+function summaryShellCall(lines: MdLine[], name: string, command: string): ParsedTool {
+  const call: ParsedTool = { name, input: { command }, shell: true, command };
+  const first = lines.findIndex((l) => /^\s*```/.test(l.text));
+  let last = -1;
+  for (let i = lines.length - 1; i > first && first !== -1; i--) {
+    if (/^\s*```\s*$/.test(lines[i]!.text)) {
+      last = i;
+      break;
+    }
+  }
+  if (first === -1 || last === -1) return call;
+  const body = lines.slice(first + 1, last);
+  call.output = { text: unescapeHtml(body.map((l) => l.text).join('\n')), at: body[0] ?? lines[first]! };
+  return call;
 }
 
 function parseTool(lines: MdLine[]): ParsedTool {
@@ -205,6 +228,8 @@ function parseTool(lines: MdLine[]): ParsedTool {
   if (current) fences.push({ lang: current.lang, text: current.body.join('\n'), at: current.at });
 
   const html = lines.some((l) => /<(?:tool-use|details)\b/.test(l.text));
+  const summaryCommand = html && shellType && summary !== undefined && /^`[^`].*`$/.test(summary) ? summary.slice(1, -1) : undefined;
+  if (summaryCommand !== undefined) return summaryShellCall(lines, name ?? 'run_terminal_cmd', summaryCommand);
   const desc = describe(summary ?? plain[0]?.text.trim() ?? '');
   // labelled fences: the first fence after `- command:` is the command, after `**Result:**` the output
   const labelAt = (label: RegExp): MdLine | undefined => plain.find((l) => label.test(l.text.trim()));
@@ -227,6 +252,9 @@ function parseTool(lines: MdLine[]): ParsedTool {
   }
   if (command !== undefined) input.command = command;
   if (diff) input.diff = diff.text;
+  // Codex's apply_patch names its file above the diff: **Update: `docs/x.plist`** (or Add, Delete)
+  const patched = diff ? plain.map((l) => PATCHED_FILE.exec(l.text.trim())?.[1]).find((f) => f !== undefined) : undefined;
+  if (patched !== undefined && input.path === undefined) input.path = patched;
   const shell = command !== undefined;
   const toolName = name ?? desc?.name ?? (shell ? 'run_terminal_cmd' : diff ? 'edit_file' : 'unknown');
 
@@ -350,12 +378,16 @@ class SpecStoryBuilder {
       ...(tool.command !== undefined ? { command: tool.command } : {}),
     });
     if (tool.output) {
-      const exitCode = tool.shell ? statedExitCode(tool.output.text) : undefined;
+      // (the exit code Codex's exec envelope states is the command's outcome; the envelope is no output)
+      const envelope = tool.shell ? execEnvelope(tool.output.text) : undefined;
+      const output = envelope?.output ?? tool.output.text;
+      const exitCode = envelope ? envelope.exitCode : tool.shell ? statedExitCode(output) : undefined;
+      const failed = exitCode !== undefined && envelope ? exitCode !== 0 : tool.shell && looksFailed(output, tool.command);
       pushToolResult(this.events, {
         ...this.base(tool.output.at),
         name: tool.name,
-        output: tool.output.text,
-        isError: tool.failed === true || (tool.shell && looksFailed(tool.output.text, tool.command)),
+        output,
+        isError: tool.failed === true || failed,
         ...(exitCode !== undefined ? { exitCode } : {}),
       });
     }
