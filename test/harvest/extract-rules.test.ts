@@ -219,6 +219,24 @@ describe('report facts', () => {
     expect(reply('what are my options for hosting the API?')).toEqual([]);
   });
 
+  it('writes nothing of a closing summary that opens on the turn\'s outcome ("Implemented: …") or of its validation run', () => {
+    const summary = (lead: string) => [
+      lead,
+      '',
+      '**What changed**',
+      '- Made plist template path dynamic via placeholder: `docs/com.emailbuddy.companion.plist`',
+      '- Added npm commands: `package.json`',
+      '',
+      '**Validation run**',
+      '- `sh scripts/service.sh status` passed (reported not installed, as expected before install).',
+      '- `npm test` passed (9/9).',
+    ].join('\n');
+    const drafts = (lead: string) => reportFactDrafts(viewOf(new SessionBuilder().user('add a background service').bash('npm test', '# pass 9', 0).assistant(summary(lead)).build()));
+    expect(drafts('Implemented: EmailBuddy now has a background service manager on macOS with `npm` commands for install/start/stop.')).toEqual([]);
+    // without the lead the validation run is still no fact
+    expect(drafts('The companion listens on `127.0.0.1:48123` and logs to `/tmp/emailbuddy.out.log`.').map((d) => d.text).join('\n')).not.toContain('passed');
+  });
+
   it('drops a section named after a step of the agent\'s own work: a progress report', () => {
     const progress = [
       '### Task 6: Input Validation Middleware',

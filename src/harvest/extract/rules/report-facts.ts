@@ -25,10 +25,10 @@ const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|befor
  * session showed; speculation stated as fact. */
 const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possibly|suspected|likely|probabl[ey])\b|\bpossible (?:causes?|issues?|problems?|bugs?|reasons?|risks?|weakness\w*|vulnerabilit\w*)\b/i;
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
-const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?)\b/i;
+const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?|validation(?: run)?|verification)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
-/** "Removed", "Kept", "Added": a change log of the agent's own edits, not how things are. */
-const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
+/** "Removed", "Kept", "Added", "What changed": a change log of the agent's own edits, not how things are. */
+const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|what(?:'s| has)? changed|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
  * report; so is a heading that reports work done ("All Issues Fixed", "Completed tasks", "Here's
  * what was added", "Documentation Updated"). */
@@ -41,9 +41,10 @@ const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
 /** A line in which the agent reports its own action ("I've started …", "I updated …"). */
 const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
 /** A closing line that opens with what the agent just did to the repository or how it checked
- * it ("Pushed. The README is live at …", "Verified with sample input …"): the outcome of this
- * turn, not how things are. (A line that opens "Implemented X as …" may still say how X works.) */
-const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b/i;
+ * it ("Pushed. The README is live at …", "Verified with sample input …", "Implemented: X now
+ * has …"): the outcome of this turn, not how things are. (A line that opens "Implemented X as …"
+ * may still say how X works.) */
+const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b|^(?:implemented|fixed|completed|added|updated|changed)\s*:/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
  * collapsible …", "The script now: …", "The project now builds"): this turn's change log.
  * ("Implemented X as …" may still say how X works.) */
@@ -396,13 +397,14 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   const lead = plainApostrophes(oneLine(report.text)).trimStart();
-  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead)) return undefined;
+  // (and so does one that opens on the turn's outcome: "Implemented: X now has …", "Done. …")
+  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || TURN_OUTCOME.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
