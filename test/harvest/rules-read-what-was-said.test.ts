@@ -343,6 +343,14 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(drafts('No: the "use client" directive must be placed before the imports in every component of this repo.')).toHaveLength(1);
   });
 
+  it("reads no correction in a pasted log line the user judges, nor in a message that ends asking to make what is missing", () => {
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('train the model').assistant('Training finished; results are in `results/`.').user(message).assistant('I will tune the learning rate in `training/within_subject.py`.').build()));
+    expect(drafts('2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.7529, std_acc=0.1709 this is not close to 85')).toEqual([]);
+    expect(drafts('but there is no within_subject.py file in training/ , create one')).toEqual([]);
+    // a correction that says what is right stays
+    expect(drafts('No, there is no GPU on this machine: always train with `--device cpu`.')).toHaveLength(1);
+  });
+
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {
     const asked = 'Sure. However, I need more specific details. Could you please provide more information? For example:\n\n- What features do you want?\n- What technologies do you want to use for the backend and frontend?';
     const drafts = (reply: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('i want to develop a little web app').assistant(asked).user(reply).assistant('Understood.').build()));
