@@ -112,6 +112,18 @@ describe('an exhausted API quota', () => {
   });
 });
 
+describe("a free tier's quota, counted per minute and per day", () => {
+  it('is told as a limit that resets, with the wait the server asked for', async () => {
+    const body = String.raw`{\n  "error": {\n    "code": 429,\n    "message": "You exceeded your current quota, please check your plan and billing details.",\n    "status": "RESOURCE_EXHAUSTED",\n    "details": [{"violations": [{"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}, {"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}, {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "56s"}]\n  }\n}\n`;
+    const file = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2025-04-07 03:59:01\n\n> aider --model gemini  \n> Aider v0.81.1  \n> Main model: gemini/gemini-2.5-pro-preview-03-25 with diff-fenced edit format  \n\n#### add a detector  \n> litellm.RateLimitError: litellm.RateLimitError: VertexAIException - b'${body}'  \n> The API provider has rate limited you. Try again later or check your quotas.  \n> Retrying in 0.2 seconds...  \n`);
+    const { sessions } = await readSessions([file]);
+    const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
+    expect(item!.title).toBe('aider retries a free-tier quota limit (429) sooner than the provider asks');
+    expect(item!.text).toContain("hit the provider's free-tier limit (counted per minute and per day): 429 `You exceeded your current quota`, and the server asked to retry in 56s.");
+    expect(item!.text).not.toContain('no credit left');
+  });
+});
+
 describe('aider --yes-always', () => {
   it('says a URL in the message was scraped with nobody asked, by its host', async () => {
     const history = (flags: string) =>

@@ -117,6 +117,8 @@ describe('aider notices', () => {
     // other lines that met the same fate are named, so a reader can clean them up
     const two = `${launch('').replace('with diff edit format', 'with whole edit format')}#### how do I run it  \n\nRun:\n\n### Start\n\`\`\`\nuvicorn app.main:app\n\`\`\`\nnpm run dev\n\`\`\`\ncd web\n\`\`\`\n\n> Tokens: 1k sent, 90 received.  \n> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to Start  \n> Applied edit to npm run dev  \n`;
     expect((await notices(two))[0]!.text).toContain('Other lines got the same: `npm run dev`.');
+    // a question drew that reply ("how do I run it"): /ask would not have read its blocks as edits
+    expect((await notices(two))[0]!.text).toContain('It was an answer to a question: asked with `/ask`, its code blocks are not read as edits.');
     // that answering no skips such a file is said only where the session shows a declined one
     expect((await notices(two))[0]!.text).not.toContain('Answering no');
     const oneDeclined = two
@@ -124,6 +126,10 @@ describe('aider notices', () => {
       .replace('> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n', '> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to npm run dev  \n')
       .replace('> Applied edit to Start  \n> Applied edit to npm run dev  \n', '');
     expect((await notices(oneDeclined))[0]!.text).toContain("Answering no to aider's `Create new file?` skips such a file (as for `npm run dev`).");
+    // aider's refusal of a reply line as a path outside the repository is the same mechanism: no tool quirk of its own
+    const outside = `${launch('').replace('with diff edit format', 'with whole edit format')}#### how do i add the other files  \n\nPaste them:\n\n**For \`src/app.js\`:**\n\`\`\`\nsrc/app.js\n\`\`\`\n// entire content of app.js here\n\`\`\`\n\n**For \`src/auth.vue\`:**\n\`\`\`\nsrc/auth.vue\n\`\`\`\n// entire content of auth.vue here\n\`\`\`\n\n> Tokens: 7.1k sent, 319 received.  \n> For \`src/app.js  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to For \`src/app.js  \n> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> '\\\\\\\\ entire content of app.js here' is not in the subpath of 'C:\\\\xampp\\\\htdocs\\\\GMS'  \n`;
+    const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', outside)]);
+    expect(sessions.flatMap((s) => extractSession(s)).filter((c) => c.text.includes('subpath'))).toEqual([]);
     // a file the model meant (a path, an extension, a name such as Makefile) is no stray
     for (const name of ['docs/flow.md', 'flow.md', 'Makefile']) expect(await notices(whole(name, name)), name).toEqual([]);
   });

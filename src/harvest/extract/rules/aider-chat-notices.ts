@@ -268,6 +268,9 @@ function nestedFenceFile(replyLines: readonly string[], at: number): string | un
 /** Aider writing a file named after a line of the reply (`Applied edit to Topology`, from a
  * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
  * just above a fence names the file the block is written to, whatever that line says. */
+/** A message that asks rather than tells: it ends in a question mark or opens with a question word. */
+const QUESTION = /\?\s*$|^(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b/i;
+
 export function strayFileDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // the files aider wrote (the reader gives each applied edit as an `edit` call and its notice as
   // the result) and those it asked to create and the user declined (`Skipping edits to <name>`)
@@ -303,6 +306,10 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
     // (under --yes nobody answers: a reviewer found the claim unshown)
     const declinedOther = hit.declined ? undefined : declined.find((d) => !plausibleFile(d.name));
     const ask = declinedOther ? ` Answering no to aider's \`Create new file?\` skips such a file (as for ${code(clip(declinedOther.name, 40))}).` : '';
+    // a question drew the reply ("how do I …"): its examples were never meant as edits, which
+    // aider's /ask mode would not have read as any
+    const asked = QUESTION.test(view.prompts.findLast((p) => p.index < reply.index)?.text.trim() ?? '');
+    const askMode = asked ? ' It was an answer to a question: asked with `/ask`, its code blocks are not read as edits.' : '';
     // why a line of a file's content stood above a fence at all: the model nested fences in it
     const nested = nestedFenceFile(replyLines, at);
     return {
@@ -310,8 +317,8 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
       text: nested
-        ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${ask}${also}`
-        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${ask}${also}`,
+        ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${askMode}${ask}${also}`
+        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${askMode}${ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],

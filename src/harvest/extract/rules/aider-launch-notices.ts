@@ -105,15 +105,23 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
 /** A provider's refusal for an account with no credit left (OpenAI's 429 `insufficient_quota`). */
 const QUOTA_GONE = /^litellm\.RateLimitError\b.*?(You exceeded your current quota[^.'"]*|insufficient_quota)/;
 const RETRYING = /^Retrying in [\d.]+ seconds/;
+/** A quota counted per minute or per day, or a free tier's (Gemini's `…PerMinute…-FreeTier`), and
+ * the server's own wait (`"retryDelay": "56s"`): a limit that resets with time, whatever its
+ * message says of plan and billing. */
+const TIME_WINDOW = /Per(?:Minute|Day|Hour)|-FreeTier\b|_free_tier_/;
+const RETRY_DELAY = /"retryDelay":\s*"(\d+(?:\.\d+)?s)"/;
 
 /** A 429 that says the account's quota is used up is no rate limit: no wait fixes it, yet aider
- * retries it with growing backoff like one. The next session should stop and fix the billing. */
+ * retries it with growing backoff like one. The next session should stop and fix the billing.
+ * A quota of a time window (a free tier's requests per minute and per day) does reset: there the
+ * item says aider's backoff is shorter than the wait the server asks for. */
 export function quotaDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => QUOTA_GONE.test(l.line));
   const retrying = at < 0 ? undefined : lines.slice(at + 1, at + 4).map((l) => RETRYING.exec(l.line)?.[0]).find((r) => r !== undefined);
   if (retrying === undefined) return undefined;
   const said = QUOTA_GONE.exec(lines[at]!.line)![1]!;
   const model = view.session.models[0];
+  if (TIME_WINDOW.test(lines[at]!.line)) return timeWindowDraft(lines, at, model, retrying);
   return {
     category: 'pitfall',
     scope: 'agent',
@@ -128,6 +136,31 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
     rule: 'aider-notice',
     signature: 'aider quota exhausted retried',
     score: 6,
+  };
+}
+
+/** A 429 of a quota that resets (a free tier's per-minute and per-day limits): aider retries
+ * after fractions of a second, while the server named how long to wait. */
+function timeWindowDraft(lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string): Draft {
+  const line = lines[at]!.line;
+  const delay = RETRY_DELAY.exec(line)?.[1];
+  const free = /-FreeTier\b|_free_tier_/.test(line);
+  const windows = [/PerMinute/.test(line) ? 'per minute' : '', /PerDay/.test(line) ? 'per day' : ''].filter(Boolean).join(' and ');
+  const limit = `${free ? "the provider's free-tier limit" : "the provider's quota"}${windows ? ` (counted ${windows})` : ''}`;
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
+    text:
+      `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, and the server asked to retry in ${delay}` : ''}. ` +
+      `Aider retries after ${code(retrying)} and then a little longer each time, so the first retries fail too. Wait for the limit to reset, use another model, or enable billing for the key.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],
+    quotes: ['You exceeded your current quota', ...(delay ? [`"retryDelay": "${delay}"`] : [])],
+    rule: 'aider-notice',
+    signature: 'aider quota window retried',
+    score: 5,
   };
 }
 

@@ -400,6 +400,9 @@ function patchLineAt(s: Step, err: string): string | undefined {
   return err.includes(line.trim()) ? (section ? `Line ${n} is in the ${code(clip(section, 60))} section of the patch.` : undefined) : `Line ${n} of the patch${where} was ${code(clip(line, 80))}.`;
 }
 
+/** Aider's refusal of a "file" outside the repository whose name has words in it: a line of the reply. */
+const REPLY_LINE_AS_PATH = /^'[^']*\s[^']*' is not in the subpath of '/;
+
 function editRefused(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
   // aider's reflection for a block that did not match ("# 1 SEARCH/REPLACE block failed to
@@ -411,6 +414,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? errorLine(s.output, 180);
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
+  // the reply for a file's name, which the aider-notice rule tells as such
+  if (aider && REPLY_LINE_AS_PATH.test(err)) return undefined;
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
