@@ -1181,6 +1181,12 @@ describe('missing files', () => {
     expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts'))).map((d) => d.title)).toEqual(['rerank.ts is in lib/generator/']);
     // a path looked for from the session's folder says so (it is not the repo root's)
     expect(missingFileDrafts(viewOf(session('/home/dev/demo/src/rerank.ts')))[0]!.text).toMatch(/^`rerank\.ts` is not at `src\/rerank\.ts` from the session's folder `demo` /);
+    // nor from the folder above the checkout: the same path under one of its folders
+    const above = new SessionBuilder({ cwd: '/home/dev' })
+      .tool('read_file', { file_path: 'src/data/vocab.ts' }, 'File not found: /home/dev/src/data/vocab.ts', { isError: true })
+      .tool('Glob', { pattern: '**/vocab.ts' }, '/home/dev/tutor/src/data/vocab.ts')
+      .build();
+    expect(missingFileDrafts(viewOf(above))).toEqual([]);
   });
 
   it('reads a glob of a file stem that found nothing as no file found, not as where files of its kind live', () => {

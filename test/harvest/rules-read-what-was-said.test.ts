@@ -80,6 +80,10 @@ describe('a failure and what the agent said after it', () => {
     expect(explanationScore("I'm updating `scripts/release/build-dmg.sh` so when the extension ZIP is missing, it builds it.", err)).toBe(-Infinity);
     expect(explanationScore('I could consider including the extension as a local file, though that doesn’t seem optimal.', err)).toBe(-Infinity);
     expect(explanationScore('`release:dmg` expects the extension ZIP to already exist, because the script does not build it.', err)).toBeGreaterThan(0);
+    // what the agent could not do, and the error read back with where it happened
+    const git = new Set(['fatal', 'git', 'repository', 'parent', 'directories', '.git']);
+    expect(explanationScore('Given this, I am unable to proceed with the requested Git operations because I cannot locate the Git repository.', git)).toBe(-Infinity);
+    expect(explanationScore('This means the current directory is not a Git repository, or the `.git` directory is not accessible from here.', git)).toBe(-Infinity);
   });
 
   it('tells the fix in the order it was done', () => {

@@ -42,3 +42,24 @@ describe('a cd into the folder the shell is already in', () => {
     for (const b of [elsewhere, first, movedOn]) expect(shellCwdDrafts(viewOf(b.build()))).toEqual([]);
   });
 });
+
+describe('a cd in a call of its own, where each call starts in the same folder', () => {
+  it("is told once, with the next call's own word for where it ran", () => {
+    const b = new SessionBuilder()
+      .user('commit it')
+      .bash('cd /home/dev/tutor', '', 0)
+      .bash('git add .', 'fatal: not a git repository (or any of the parent directories): .git', 128)
+      .bash('cd /home/dev/tutor', '', 0)
+      .bash('git init', 'Initialized empty Git repository in /home/dev/.git/', 0);
+    const drafts = shellCwdDrafts(viewOf(b.build()));
+    expect(drafts.map((d) => d.title)).toEqual(['Bash starts every call in the same folder: a lone cd is lost']);
+    expect(drafts[0]!.text).toContain('after `cd /home/dev/tutor`, `git init` still ran in the old folder (`Initialized empty Git repository in /home/dev/.git/`). Chain the command in the same call (`cd /home/dev/tutor && git init`).');
+  });
+
+  it('is nothing where the next call ran in the folder the cd went to, or a cd came between', () => {
+    const kept = new SessionBuilder().bash('cd web', '', 0).bash('pwd', '/home/dev/demo/web', 0);
+    expect(shellCwdDrafts(viewOf(kept.build()))).toEqual([]);
+    const other = new SessionBuilder().bash('cd web', '', 0).bash('cd /srv && ls', 'a', 0).bash('pwd', '/srv', 0);
+    expect(shellCwdDrafts(viewOf(other.build()))).toEqual([]);
+  });
+});

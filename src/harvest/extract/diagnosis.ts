@@ -177,6 +177,10 @@ const CODE_LINE = /^(?:from [\w.]+ import|import [\w.{*]|def \w+\(|class \w+[(:]
  * for the next one (and its account of what it did was wrong as often as not). */
 const OWN_ACT = /\b(?:from|in|by) (?:our|my) (?:own )?(?:code|changes?|edits?)\b|\bI(?:'ve| have)? (?:didn'?t|did not|forgot|modified|changed|added|removed|wrote|introduced|missed|mistakenly|accidentally|set|put|used|made|left|need (?:the|a|an)|realized?)\b|^I(?:'m| am) (?!going to\b)\w+ing\b/;
 
+/** "I am unable to proceed with the requested Git operations because I cannot locate …": what
+ * the agent could not do, not why the command failed. */
+const AGENT_UNABLE = /\bI(?:'m| am) (?:unable|not able)\b|\bI (?:can(?:no|')t|could(?:n't| not)) (?:proceed|continue|locate|find|access|complete|perform|do)\b/;
+
 function factsOf(s: string): SentenceFacts {
   // the agent's next step or plan ("Let me …", "We need to …") is never why something failed
   // a sentence that ends in ':' led in to a code block or a list ("… because `x.py` imports:"): alone it says nothing
@@ -184,7 +188,7 @@ function factsOf(s: string): SentenceFacts {
   // type mismatch." says the problem remains, not why
   // (the patterns are written with the plain apostrophe; models often write the typographic one: "I’m updating …")
   const t = s.includes('’') ? s.replace(/’/g, "'") : s;
-  const excluded = t.length < 20 || t.length > 400 || /[?:]$/.test(t) || /^\[[ xX]\]/.test(t) || STILL_THERE.test(t) || HEDGE.test(t) || UNSEEN_CODE.test(t) || ASKS_USER.test(t) || AT_LINE.test(t) || READS_BACK.test(t) || NARRATION.test(t) || CODE_LINE.test(t) || PLAN.test(t) || OWN_ACT.test(t);
+  const excluded = t.length < 20 || t.length > 400 || /[?:]$/.test(t) || /^\[[ xX]\]/.test(t) || STILL_THERE.test(t) || HEDGE.test(t) || UNSEEN_CODE.test(t) || ASKS_USER.test(t) || AT_LINE.test(t) || READS_BACK.test(t) || NARRATION.test(t) || CODE_LINE.test(t) || PLAN.test(t) || OWN_ACT.test(t) || AGENT_UNABLE.test(t);
   return {
     text: s,
     excluded,
@@ -199,7 +203,9 @@ function factsOf(s: string): SentenceFacts {
 /** Words that say nothing beyond an error's own: function words, what a "not found" error
  * already means ("installed", "missing", "exist"), the kind of thing it names ("the `x`
  * function") and the error read back ("the error indicates that …"). */
-const RESTATING = new Set(['the', 'and', 'not', 'was', 'are', 'this', 'that', 'its', 'there', 'has', 'have', 'been', 'yet', 'any', 'can', 'cannot', "can't", 'could', 'installed', 'missing', 'found', 'available', 'exist', 'exists', 'defined', 'present', 'because', 'why', 'happening', 'issue', 'problem', 'error', 'cause', 'reason', 'indicates', 'means', 'says', 'shows', 'function', 'variable', 'method', 'name', 'module', 'package']);
+const RESTATING = new Set(['the', 'and', 'not', 'was', 'are', 'this', 'that', 'its', 'there', 'has', 'have', 'been', 'yet', 'any', 'can', 'cannot', "can't", 'could', 'installed', 'missing', 'found', 'available', 'exist', 'exists', 'defined', 'present', 'because', 'why', 'happening', 'issue', 'problem', 'error', 'cause', 'reason', 'indicates', 'means', 'says', 'shows', 'function', 'variable', 'method', 'name', 'module', 'package',
+  // where it happened, read back: "the current directory is not a git repository"
+  'current', 'directory', 'folder', 'here', 'from', 'accessible']);
 
 /** "The `minisweagent` module is not installed" for `No module named 'minisweagent'`: the error
  * said in other words, which tells the next session nothing the error does not. */

@@ -203,6 +203,9 @@ export function missingFileDrafts(view: SessionView): Draft[] {
       // wrong guess of where the checkout is, nothing about the repository's layout
       // (only a path outside the checkout: one still absolute once made relative to it)
       if (miss.name && /^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && hits.some((h) => miss.tried.endsWith(`/${h}`))) continue;
+      // and the same path under a folder of the session's (`src/a.ts` found as `TP-Tutor/src/a.ts`):
+      // the session ran in the folder above the checkout, nothing about the repository's layout either
+      if (miss.name && !/^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && miss.tried.includes('/') && hits.some((h) => h.endsWith(`/${miss.tried}`))) continue;
       // a relative path was looked for from the session's folder: say which, or it reads as the repo root's
       const cwdName = view.session.cwd?.replace(/[\\/]+$/, '').split(/[\\/]/).pop();
       const from = cwdName && !/^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && miss.tried.includes('/') ? ` from the session's folder ${code(cwdName)}` : '';

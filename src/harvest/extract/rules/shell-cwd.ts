@@ -1,8 +1,10 @@
 /**
- * The agent's shell keeps its working directory from one call to the next. An agent that forgets
- * it runs `cd frontend && …` again from inside `frontend/` and fails on a folder that is not
- * there; the next session on the same tool does the same, so the item says it once, with the two
- * calls that show it and the command that then worked.
+ * Whether the agent's shell keeps its working directory from one call to the next, as the session
+ * shows it. Where it does, an agent that forgets it runs `cd frontend && …` again from inside
+ * `frontend/` and fails on a folder that is not there; where it does not (each call starts in the
+ * same folder, as Gemini CLI's does), a `cd` in a call of its own changes nothing for the next
+ * call, which then runs in the old folder. The next session on the same tool does the same, so the
+ * item says it once, with the calls that show it.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -57,7 +59,62 @@ function staleCd(view: SessionView, s: Step): { target: string; earlier: string 
   return undefined;
 }
 
+/** Where a command's output says it ran: `pwd`'s line, or `git init`'s "Initialized empty Git
+ * repository in <folder>/.git/". */
+function ranIn(step: Step): string | undefined {
+  const main = step.main.trim();
+  if (main === 'pwd') {
+    const line = step.output.trim().split('\n')[0]?.trim() ?? '';
+    return /^(?:\/|~|[A-Za-z]:[\\/])/.test(line) ? line : undefined;
+  }
+  if (/^git init$/.test(main)) return /Initialized empty Git repository in (.+?)[\\/]\.git[\\/]?\s*$/m.exec(step.output)?.[1];
+  return undefined;
+}
+
+/** A `cd` in a call of its own, and the next call of the same tool that says where it ran: in
+ * another folder than the one the `cd` went to. */
+function lostCd(view: SessionView): { cd: Step; next: Step; folder: string } | undefined {
+  for (const s of view.steps) {
+    if (s.command === undefined || s.simple.length !== 1 || s.failed || s.rejected || s.result === undefined) continue;
+    const target = cdTarget(s, 0);
+    if (target === undefined || target === '..' || target === '-') continue;
+    for (const x of view.steps.slice(s.pos + 1)) {
+      if (x.call.name !== s.call.name || x.command === undefined) continue;
+      if (x.families.includes('cd') && !(x.simple.length === 1 && cdTarget(x, 0) === target)) break;
+      const folder = ranIn(x);
+      if (folder === undefined) continue;
+      if (lastName(folder) !== lastName(target)) return { cd: s, next: x, folder };
+      break;
+    }
+  }
+  return undefined;
+}
+
+function lostCdDraft(view: SessionView): Draft | undefined {
+  const lost = lostCd(view);
+  if (!lost) return undefined;
+  const tool = code(lost.cd.call.name);
+  const shown = clip(lost.next.output.trim().split('\n').find((l) => l.includes(lost.folder)) ?? lost.folder, 90);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
+    text:
+      `The ${tool} tool starts each call in the same folder, so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
+      `${code(clip(lost.next.command!, 40))} still ran in the old folder (${code(shown)}). Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).`,
+    confidence: CONFIDENCE.verified,
+    event: lost.next.outputEvent,
+    tags: [lost.cd.call.name, 'cd', 'cwd'],
+    quotes: [shown],
+    rule: 'shell-cwd',
+    signature: errorSignature(`${lost.cd.call.name} loses cwd`),
+    score: 7,
+  };
+}
+
 export function shellCwdDrafts(view: SessionView): Draft[] {
+  const lost = lostCdDraft(view);
+  if (lost) return [lost];
   for (const s of view.steps) {
     if (!s.failed || s.command === undefined) continue;
     const stale = staleCd(view, s);
