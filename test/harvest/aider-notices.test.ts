@@ -32,15 +32,17 @@ describe('aider notices', () => {
     expect(own!.text).toBe('Aider takes a file named on its command line as a file to edit, and adds none that matches .gitignore to the chat: `.aider.conf.json` was skipped (`Skipping .aider.conf.json that matches gitignore spec.`); aider itself had added `.aider*` to .gitignore.');
   });
 
-  it('says which in-chat commands aider lacks, and which were mistyped (case, a missing space)', async () => {
+  it('says which in-chat commands aider lacks when the session then ran them another way, and which were mistyped (case, a missing space)', async () => {
     const history = `${launch('')}#### /grep PoIValidator  \n> Invalid command: /grep  \n\n#### /view src/index.ts  \n> Invalid command: /view  \n\n#### /Add src/index.ts  \n> Invalid command: /Add  \n`;
-    const [item] = await notices(history);
+    const ranGrep = `${history}\n#### !grep -rn PoIValidator src  \n> Add 1 line of command output to the chat? (Y)es/(N)o [Yes]: y  \n`;
+    const [item] = await notices(ranGrep);
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider has no /grep, /view command');
-    expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+    expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. A shell command runs with `!` or `/run` (`!grep -rn …`). Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+    // without what was run instead, that aider lacks them is only aider's own answer: the slip of case stays
+    expect((await notices(history)).map((d) => d.text)).toEqual(["Aider's in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`)."]);
     // the command typed next says nothing of what was meant (`/find x`, then `/edit *`)
-    const [find] = await notices(`${launch('')}#### /find PoIValidator  \n> Invalid command: /find  \n\n#### /edit *  \n`);
-    expect(find!.text).toBe('Aider has no `/find` in-chat command: it answers `Invalid command: /find`.');
+    expect(await notices(`${launch('')}#### /find PoIValidator  \n> Invalid command: /find  \n\n#### /edit *  \n`)).toEqual([]);
     // a command a keystroke away from one aider has is a slip of typing (`/gitt`, `/ad`, `/udno`)
     expect(await notices(`${launch('')}#### /gitt status  \n> Invalid command: /gitt  \n\n#### /ad src/a.ts  \n> Invalid command: /ad  \n\n#### /udno  \n> Invalid command: /udno  \n`)).toEqual([]);
     // a command run into its text: the user's words stay out of an item about aider
@@ -49,12 +51,8 @@ describe('aider notices', () => {
     expect(glued!.quotes).toEqual(['Invalid command: /ask<text>']);
     // a message that only starts with a slash is no command the user looked for
     expect(await notices(`${launch('')}#### /api/orders returns 500 since the deploy  \n> Invalid command: /api/orders  \n`)).toEqual([]);
-    // a command name aider cannot read (`/你好`) has no shell way
-    const [cjk] = await notices(`${launch('')}#### /你好  \n> Invalid command: /你好  \n\n#### !ls  \n`);
-    expect(cjk!.text).not.toContain('A shell command');
-    // the user then ran it as a shell command: that is the way
-    const [ran] = await notices(`${history}\n#### !grep -rn PoIValidator src  \n> Add 1 line of command output to the chat? (Y)es/(N)o [Yes]: y  \n`);
-    expect(ran!.text).toContain('A shell command runs with `!` or `/run` (`!grep -rn …`).');
+    // a command name aider cannot read (`/你好`) has no shell way, so no item
+    expect(await notices(`${launch('')}#### /你好  \n> Invalid command: /你好  \n\n#### !ls  \n`)).toEqual([]);
   });
 
   it('names a read-only file aider did not find from the repository root, and the subfolder aider ran in', async () => {
@@ -135,11 +133,17 @@ describe('aider notices', () => {
   });
 
   it("reads /undo's refusal: what aider answers, and a way back that keeps the work", async () => {
-    const [item] = await notices(`${launch('')}#### /undo  \n> The last commit was not made by aider in this chat session.  \n> You could try \`/git reset --hard HEAD^\` but be aware that this is a destructive command!  \n`);
+    const refused = '#### /undo  \n> The last commit was not made by aider in this chat session.  \n> You could try `/git reset --hard HEAD^` but be aware that this is a destructive command!  \n';
+    const committed = '#### add a cron job  \n\nsrc/cron/a.ts\n```\nexport const a = 1;\n```\n\n> Applied edit to src/cron/a.ts  \n> Commit 8c7927a aider: add a cron job  \n\n';
+    const [item] = await notices(`${launch('')}${committed}${refused}`);
     expect(item!.scope).toBe('agent');
     expect(item!.text).toBe(
       "Aider's `/undo` undoes only a commit it counts as its own in the current chat session; for any other last commit it answers `The last commit was not made by aider in this chat session` and suggests `/git reset --hard HEAD^`, which it warns is destructive. `/git revert HEAD` undoes the last commit and keeps the history.",
     );
+    // where aider had committed nothing, the last commit was someone's own work: no way back offered
+    const [own] = await notices(`${launch('')}${refused}`);
+    expect(own!.text).toContain("Here aider had committed nothing before it: the last commit was not aider's to undo, so check `/git log -1` before any reset.");
+    expect(own!.text).not.toContain('revert');
     expect(await notices(`${launch('')}#### /undo  \n> Removed: e79e29a fix: update main.py  \n> Now at:  b67027a feat: add main.py  \n`)).toEqual([]);
   });
 

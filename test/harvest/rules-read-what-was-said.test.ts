@@ -284,7 +284,7 @@ describe("aider's version and echo, and pasted pages", () => {
   const launch = (version: string) => `\n# aider chat started at 2023-10-02 16:54:00\n\n> aider  \n> Aider ${version}  \n> Model: gpt-4 with diff edit format  \n> Git repo: .git with 8 files  \n\n`;
 
   it("says nothing of a command today's aider has that an older version answered as invalid", async () => {
-    const found = await items(`${launch('v0.14.1')}#### /quit  \n> Invalid command: /quit  \n\n#### /grep foo  \n> Invalid command: /grep  \n`);
+    const found = await items(`${launch('v0.14.1')}#### /quit  \n> Invalid command: /quit  \n\n#### /grep foo  \n> Invalid command: /grep  \n\n#### !grep -rn foo .  \n`);
     const text = found.filter((c) => c.rule === 'aider-notice').map((c) => c.text).join('\n');
     expect(text).not.toContain('/quit');
     expect(text).toContain('Aider has no `/grep` in-chat command');

@@ -122,13 +122,16 @@ export function invalidCommandDraft(view: SessionView, lines: { line: string; ev
   // a command today's aider has, answered as invalid, came from an older version: what an old
   // version lacked is no lesson for a session today (a reviewer rejected "aider has no /quit")
   // and one a keystroke away from one it has (`/gitt`, `/ad`) is a slip of typing, no lesson either
-  const missing = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)) && !oneKeyFromCommand(c.slice(1).toLowerCase()));
+  const unknown = commands.filter((c) => mistyped(c) === undefined && !COMMANDS.has(c.slice(1)) && !oneKeyFromCommand(c.slice(1).toLowerCase()));
+  // that aider lacks a command is its own answer, read again by the next session that tries it:
+  // an item only with what the session then ran instead (a reviewer called "no /instructions" trivia)
+  const alternative = unknown.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
+  const missing = alternative === undefined ? [] : unknown;
   const typos = commands.filter((c) => mistyped(c) !== undefined);
   if (missing.length === 0 && typos.length === 0) return undefined;
   const parts: string[] = [];
   if (missing.length > 0) {
-    const alternative = missing.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
-    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}.${alternative ? ` A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).` : ''}`);
+    parts.push(`Aider has no ${missing.slice(0, MAX_NAMED).map((c) => code(c)).join(', ')} in-chat command${missing.length > 1 ? 's' : ''}: it answers ${code(`Invalid command: ${missing[0]}`)}. A shell command runs with \`!\` or \`/run\` (${code(`${alternative} …`)}).`);
   }
   // a command run into its text shows as `/ask<text>`: the user's words are this session's
   const shown = (c: string): string => {
@@ -336,17 +339,25 @@ const UNDO_REFUSED = /^The last commit was not made by aider in this chat sessio
 /** `/undo` refused: aider undoes only a commit it counts as its own in this chat session, and
  * points to a destructive `git reset` instead. Which commits it counts differs between versions
  * (an old one refused its own commit of the same launch after `/clear`): the item says what aider
- * answers and a way back that keeps the work, not why it refused. */
-export function undoDraft(lines: { line: string; event: number }[]): Draft | undefined {
+ * answers and a way back that keeps the work, not why it refused; where aider had committed
+ * nothing, that there was nothing of aider's to undo. */
+export function undoDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => UNDO_REFUSED.test(l.line));
   if (at < 0) return undefined;
   const hit = lines[at]!;
   const hint = /^You could try `\/git reset/.test(lines[at + 1]?.line ?? '');
+  // where aider committed nothing before it, the last commit was someone else's work: the way
+  // back would take that back (a reviewer found the advice wrong there)
+  // (the reader makes each of aider's own commits a `commit` call)
+  const aiderCommitted = view.steps.some((s) => s.call.name === 'commit' && s.call.index < hit.event);
+  const way = aiderCommitted
+    ? `${code('/git revert HEAD')} undoes the last commit and keeps the history.`
+    : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: "aider's /undo can refuse the last commit",
-    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in the current chat session; for any other last commit it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}. ${code('/git revert HEAD')} undoes the last commit and keeps the history.`,
+    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in the current chat session; for any other last commit it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}. ${way}`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'undo'],
