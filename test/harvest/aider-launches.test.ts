@@ -45,10 +45,10 @@ describe('the launches of an aider chat history', () => {
     expect(alone).toEqual(["On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked."]);
   });
 
-  it("quotes the first sentence of the provider's message, however long the message", async () => {
+  it("quotes the first sentence of the provider's message, however long the message, and the next when it names what to use instead", async () => {
     const gone = `litellm.NotFoundError: Vertex_ai_betaException - b'{\\n  "error": {\\n    "code": 404,\\n    "message": "This model models/gemini-2.5-flash is no longer available to new users. Please update your code to use models/gemini-3.6-flash for the latest features and improvements. We recommend you to use the Interactions API.",\\n    "status": "NOT_FOUND"\\n  }\\n}\\n'`;
     expect(await modelItems(launch('10:00:00', 'gemini/gemini-2.5-flash', failed(gone)) + launch('10:05:00', 'gemini/gemini-3.6-flash', answered))).toEqual([
-      "On 2025-06-02, aider's requests with `gemini/gemini-2.5-flash` failed (`This model models/gemini-2.5-flash is no longer available to new users`); the launch with `gemini/gemini-3.6-flash` then worked.",
+      "On 2025-06-02, aider's requests with `gemini/gemini-2.5-flash` failed (`This model models/gemini-2.5-flash is no longer available to new users. Please update your code to use models/gemini-3.6-flash for the latest features and improvements`); the launch with `gemini/gemini-3.6-flash` then worked.",
     ]);
   });
 

@@ -396,7 +396,13 @@ const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz
 /** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
 function modelErrorMessage(line: string): string {
   const message = /"message":\s*"([^"]{5,600})"/.exec(line)?.[1];
-  if (message) return message.replace(/\\n.*$/, '').split(/(?<=\.)\s/)[0]!.replace(/\.$/, '').trim();
+  if (message) {
+    const [first, next] = message.replace(/\\n.*$/, '').split(/(?<=\.)\s/);
+    // the provider's next sentence when it names what to use instead ("The paid version is
+    // available now - use this slug instead: deepseek/deepseek-r1"): the way on, in its words
+    const instead = next !== undefined && next.length <= 100 && /\b(?:instead|use|replaced by|migrate to)\b/i.test(next) ? next : undefined;
+    return (instead ? `${first!} ${instead}` : first!).replace(/\.$/, '').trim();
+  }
   const after = line.replace(/^litellm\.\w+:\s*/, '').replace(/^(?:litellm\.)?\w+(?:Error|Exception):\s*/, '').replace(/^\w+Exception\s*-\s*/, '');
   return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
 }
@@ -429,7 +435,7 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const answered = rest.filter((l) => l.outcome === 'answered' && l.model && l.model !== here.model);
   const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered[0])?.model;
   if (!worked) return undefined;
-  const message = clip(modelErrorMessage(error.line), 110);
+  const message = clip(modelErrorMessage(error.line), 180);
   // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
   const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
   return {
