@@ -59,6 +59,8 @@ function staleCd(view: SessionView, s: Step): { target: string; earlier: string 
   return undefined;
 }
 
+const LOOKAHEAD = 12;
+
 /** Where a command's output says it ran: `pwd`'s line, or `git init`'s "Initialized empty Git
  * repository in <folder>/.git/". */
 function ranIn(step: Step): string | undefined {
@@ -78,7 +80,8 @@ function lostCd(view: SessionView): { cd: Step; next: Step; folder: string } | u
     if (s.command === undefined || s.simple.length !== 1 || s.failed || s.rejected || s.result === undefined) continue;
     const target = cdTarget(s, 0);
     if (target === undefined || target === '..' || target === '-') continue;
-    for (const x of view.steps.slice(s.pos + 1)) {
+    // (the next few calls: what a call says of its folder is said soon after the cd, if at all)
+    for (const x of view.steps.slice(s.pos + 1, s.pos + 1 + LOOKAHEAD)) {
       if (x.call.name !== s.call.name || x.command === undefined) continue;
       if (x.families.includes('cd') && !(x.simple.length === 1 && cdTarget(x, 0) === target)) break;
       const folder = ranIn(x);
