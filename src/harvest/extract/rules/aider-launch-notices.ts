@@ -139,6 +139,11 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
   };
 }
 
+/** `Retrying in 0.2 seconds...` → `0.2 s`. */
+function seconds(retrying: string): string {
+  return `${/[\d.]+/.exec(retrying)?.[0] ?? '?'} s`;
+}
+
 /** A 429 of a quota that resets (a free tier's per-minute and per-day limits): aider retries
  * after fractions of a second, while the server named how long to wait. */
 function timeWindowDraft(lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string): Draft {
@@ -147,13 +152,16 @@ function timeWindowDraft(lines: { line: string; event: number }[], at: number, m
   const free = /-FreeTier\b|_free_tier_/.test(line);
   const windows = [/PerMinute/.test(line) ? 'per minute' : '', /PerDay/.test(line) ? 'per day' : ''].filter(Boolean).join(' and ');
   const limit = `${free ? "the provider's free-tier limit" : "the provider's quota"}${windows ? ` (counted ${windows})` : ''}`;
+  // the retries aider made before the next message, as the history shows them
+  const tries = lines.slice(at + 1).filter((l, i, rest) => RETRYING.test(l.line) && !rest.slice(0, i).some((r) => /^Tokens: /.test(r.line))).map((l) => RETRYING.exec(l.line)![0]);
+  const last = tries.at(-1);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
     text:
-      `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, and the server asked to retry in ${delay}` : ''}. ` +
-      `Aider retries after ${code(retrying)} and then a little longer each time, so the first retries fail too. Wait for the limit to reset, use another model, or enable billing for the key.`,
+      `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
+      `Aider retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that,' : ''} and ${tries.length > 1 ? `all ${tries.length} retries failed` : 'the retry failed'}. Stop it (Ctrl-C); wait for the reset, or use another model or a billed key.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],
@@ -407,6 +415,9 @@ function modelErrorMessage(line: string): string {
   return after.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
 }
 
+/** Aider's notice that it picked the model from the API key it found in the environment. */
+const AUTO_MODEL = /^Using \S+ model with API key from environment\b/;
+
 /** "On 2026-08-31, aider": which model names a provider serves changes over months, so an item about
  * them says when it held (the launch's date, when the history records it). */
 function aiderOn(view: SessionView): string {
@@ -438,13 +449,15 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const message = clip(modelErrorMessage(error.line), 180);
   // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
   const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
+  // `Using openrouter/deepseek/deepseek-r1:free model with API key from environment.`: no --model
+  const chosen = lines.some((l) => l.event <= error.event && AUTO_MODEL.test(l.line) && l.line.includes(here.model!));
   return {
     category: 'pitfall',
     scope: 'agent',
     title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
-      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)}); the launch with ${code(worked)} then worked.`,
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider had picked it itself from the API key in the environment (no ${code('--model')})` : ''}; the launch with ${code(worked)} then worked.`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],

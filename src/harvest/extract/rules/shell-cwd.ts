@@ -103,8 +103,8 @@ function lostCdDraft(view: SessionView): Draft | undefined {
     scope: 'agent',
     title: `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
     text:
-      `The ${tool} tool starts each call in the same folder, so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
-      `${code(clip(lost.next.command!, 40))} still ran in the old folder (${code(shown)}). Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).`,
+      `The ${tool} tool starts each call in the same folder (here ${code(clip(lost.folder, 40))}), so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
+      `${code(clip(lost.next.command!, 40))} still ran there (${code(shown)})${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).`,
     confidence: CONFIDENCE.verified,
     event: lost.next.outputEvent,
     tags: [lost.cd.call.name, 'cd', 'cwd'],
