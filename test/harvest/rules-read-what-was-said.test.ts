@@ -86,6 +86,21 @@ describe('a failure and what the agent said after it', () => {
     expect(explanationScore('This means the current directory is not a Git repository, or the `.git` directory is not accessible from here.', git)).toBe(-Infinity);
   });
 
+  it('writes nothing of a failure whose message the session then edited in the code that prints it', () => {
+    const session = (edit: { old_string: string; new_string: string }) =>
+      new SessionBuilder()
+        .user('make the dmg')
+        .bash('npm run release:dmg', 'Extension zip not found: dist/release/app.zip', 1)
+        .assistant('`release:dmg` expects the extension ZIP to already exist, because the script does not build it.')
+        .tool('Edit', { file_path: '/home/dev/app/scripts/build-dmg.sh', ...edit }, 'ok')
+        .build();
+    const changed = session({ old_string: '  echo "Extension zip not found: $ZIP"\n  exit 1', new_string: '  npm run release:extension' });
+    expect(errorFixDrafts(viewOf(changed))).toEqual([]);
+    // an edit elsewhere leaves the failure and its cause as they were
+    const other = session({ old_string: 'VERSION=1', new_string: 'VERSION=2' });
+    expect(texts(errorFixDrafts(viewOf(other)))).toContain('Cause: `release:dmg` expects the extension ZIP to already exist');
+  });
+
   it('tells the fix in the order it was done', () => {
     const b = schemaFixSession();
     expect(texts(errorFixDrafts(viewOf(b.build())))).toContain('Fix: edited `schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');

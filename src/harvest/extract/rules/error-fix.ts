@@ -281,6 +281,8 @@ function fromToolFailures(view: SessionView): Draft[] {
     // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
     // says what went wrong failed by its exit status alone: what it printed is its data, no error
     if (DISCARDS_STDERR.test(callCommandLine(s) ?? '') && !statesError(s.output)) continue;
+    // the session then edited the code that prints this error: what it said of the code is stale
+    if (printedByEditedCode(view, s, err)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
     for (const sec of hookSections(s.output)) secs.add(sec);
@@ -370,6 +372,27 @@ export function changedFlags(failed: string, fix: string): string | undefined {
   if (kept(before, removed) !== kept(after, added)) return undefined;
   const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
   return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
+}
+
+/** The words an error opens with, before the value it names (`Extension zip not found` of
+ * `Extension zip not found: dist/app.zip`): the text the code that prints it holds. */
+function errorPhrase(err: string): string | undefined {
+  const head = err.split(/:\s|\s[-—]\s/)[0]!.trim();
+  return head.length >= 12 && head.split(/\s+/).length >= 3 && !/[\\/]/.test(head) ? head : undefined;
+}
+
+/** The text an edit wrote or replaced (a diff, old and new strings, a whole file). */
+function editText(step: Step): string {
+  return Object.values(step.call.input).filter((v): v is string => typeof v === 'string').join('\n');
+}
+
+/** Whether a later edit of the session holds the words the error opens with: it changed the code
+ * that prints it (`echo "Extension zip not found: $ZIP"` in the release script it then rewrote),
+ * so the failure and any cause said of it describe code that is no more. */
+function printedByEditedCode(view: SessionView, failed: Step, err: string): boolean {
+  const phrase = errorPhrase(err);
+  if (phrase === undefined) return false;
+  return view.steps.some((x) => x.pos > failed.pos && !x.failed && !x.rejected && isEdit(x) && editText(x).includes(phrase));
 }
 
 /** Whether a failure's output spells out the fix command, a command other than the one that
