@@ -281,13 +281,13 @@ function fromToolFailures(view: SessionView): Draft[] {
     // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
     // says what went wrong failed by its exit status alone: what it printed is its data, no error
     if (DISCARDS_STDERR.test(callCommandLine(s) ?? '') && !statesError(s.output)) continue;
-    // the session then edited the code that prints this error: what it said of the code is stale
-    if (printedByEditedCode(view, s, err)) continue;
     const key = `${fam}|${errorSignature(errorLine(s.output, 150, false))}`;
     const secs = sectionsByKey.get(key) ?? new Set<string>();
     for (const sec of hookSections(s.output)) secs.add(sec);
     sectionsByKey.set(key, secs);
     if (byKey.has(key)) continue;
+    // the session then edited the code that prints this error: what it said of the code is stale
+    if (printedByEditedCode(view, s, err)) continue;
 
     // the same command failing again with another error ends what belongs to this one
     const other = nextOtherFailure(view, s, fam);
