@@ -366,6 +366,8 @@ describe("aider's version and echo, and pasted pages", () => {
     const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('train the model').assistant('Training finished; results are in `results/`.').user(message).assistant('I will tune the learning rate in `training/within_subject.py`.').build()));
     expect(drafts('2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.7529, std_acc=0.1709 this is not close to 85')).toEqual([]);
     expect(drafts('but there is no within_subject.py file in training/ , create one')).toEqual([]);
+    // nor in a browser console's line pasted in
+    expect(drafts("Access to XMLHttpRequest at 'https://api.example.test/auth/login' from origin 'https://www.example.test' has been blocked by CORS policy: Response to preflight request doesn't pass access control check: No 'Access-Control-Allow-Origin' header is present on the requested resource.")).toEqual([]);
     // a correction that says what is right stays
     expect(drafts('No, there is no GPU on this machine: always train with `--device cpu`.')).toHaveLength(1);
   });

@@ -38,6 +38,9 @@ const PASTED_REPORT = /^#{1,4}\s*(?:Error Type|Error Message|Build Output|Call S
 /** A program's log line pasted in (`2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.75 …`):
  * the user judging a run's result ("this is not close to 85"), not what the agent got wrong. */
 const PASTED_LOG = /^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?\s*(?:\||-|:)?\s*\[?(?:INFO|DEBUG|WARN(?:ING)?|ERROR|CRITICAL|TRACE|FATAL)\b/m;
+/** A browser console's own line pasted in (`Access to XMLHttpRequest at '…' has been blocked by
+ * CORS policy: …`, `Uncaught TypeError: …`, `GET https://… 404`): the browser's words. */
+const PASTED_CONSOLE = /^\s*(?:Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b|Failed to load resource\b|Access to (?:XMLHttpRequest|fetch) at '[^']+' from origin '[^']+' has been blocked by CORS policy\b|(?:GET|POST|PUT|PATCH|DELETE|OPTIONS) https?:\/\/\S+ (?:net::ERR_\w+|\d{3}\b))/m;
 /** "…, create one", "add it": the message ends by asking the agent to make what it says is missing. */
 const MAKE_IT = /(?:^|[.!?,;]\s*|\b(?:so|then|and)\s+)(?:please\s+)?(?:create|add|make|write|build|generate|implement)\s+(?:one|it|them|that|this|those)\b[^.!?]{0,40}[.!]?\s*$/i;
 
@@ -341,7 +344,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
     if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
-    if (PASTED_REPORT.test(message) || PASTED_LOG.test(message) || MAKE_IT.test(whole)) return;
+    if (PASTED_REPORT.test(message) || PASTED_LOG.test(message) || PASTED_CONSOLE.test(message) || MAKE_IT.test(whole)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
