@@ -80,6 +80,16 @@ describe('a probe for a program that is not there', () => {
   });
 });
 
+describe('a refusal about one id of the session', () => {
+  it('is no item: the id is gone with the session', () => {
+    const b = new SessionBuilder().tool('TaskOutput', { task_id: 'ba2w6cftq', block: true }, '<tool_use_error>No task found with ID: ba2w6cftq</tool_use_error>', { isError: true });
+    expect(toolQuirkDrafts(viewOf(b.build()))).toEqual([]);
+    // a refusal that says what the tool will not do stays
+    const size = new SessionBuilder().tool('Read', { file_path: '/home/dev/app/data.json' }, 'File content (312KB) exceeds maximum allowed size (256KB). Please use offset and limit parameters.', { isError: true });
+    expect(toolQuirkDrafts(viewOf(size.build())).length).toBeGreaterThan(0);
+  });
+});
+
 describe("a tool's error passed on through wrappers", () => {
   it('is titled by the error itself, not its wrappers', () => {
     const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true });

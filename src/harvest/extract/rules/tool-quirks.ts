@@ -449,12 +449,19 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
  * must be array", "InputValidationError: … is required"). */
 const SCHEMA_ERROR = /does not match (?:the )?(?:required |expected )?schema|InputValidationError|invalid (?:input|parameters?|arguments?)\b|must be (?:an? )?(?:array|string|object|number|boolean|integer)\b|(?:required|missing) (?:property|parameter|field)|unexpected (?:property|parameter|field|key)/i;
 
+/** A tool's answer that an id it was given names nothing (`No task found with ID: ba2w6cftq`,
+ * `Shell 3 not found`, `job abc123 does not exist`). */
+const ID_NOT_FOUND = /\bno (?:task|shell|job|process|session|agent|background \w+) (?:found )?with (?:the )?id\b|\b(?:task|shell|job|process|session)(?: id)? [\w-]*\d[\w-]* (?:not found|does not exist|is not running)\b/i;
+
 function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
   const err = stated ?? errorLine(s.output, 200);
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
+  // "No task found with ID: ba2w6cftq": a refusal about one id of this session (a background
+  // task, a job) is that id's story, and the id is gone with the session
+  if (ID_NOT_FOUND.test(err)) return undefined;
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const aider = aiderEdit(view, s);
   const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
