@@ -1380,6 +1380,16 @@ describe('slow commands', () => {
     const [bg] = slowCommandDrafts(viewOf(timed(outlived, [0, 0, 61, 85, 94])));
     expect(bg!.title).toBe('The first mix test is slow (over 61 s)');
     expect(bg!.text).toContain("took over 61 s (later runs at most 9 s): it outlived the tool's timeout and went on in the background");
+    // later runs cut short (`| head`, `timeout`), moved to the background or failed show no warm-up
+    const cut = new SessionBuilder()
+      .user('train it')
+      .tool('Bash', { command: 'python train.py', timeout: 600000 }, 'Command running in background with ID: bo32x122t. Output is being written to: /tmp/tasks/bo32x122t.output')
+      .bash('timeout 300 python train.py 2>&1 | head -80', 'Epoch 1/80', 0)
+      .bash('python train.py', 'Command running in background with ID: ba2w6cftq. Output is being written to: /tmp/tasks/ba2w6cftq.output', 0)
+      .build();
+    const [slow] = slowCommandDrafts(viewOf(timed(cut, [0, 0, 601, 610, 615, 620, 620])));
+    expect(slow!.title).toBe('python train.py is slow (over 10.0 min)');
+    expect(slow!.text).not.toContain('later runs');
   });
 
   it('says nothing without timestamps or for quick commands', () => {
@@ -1444,6 +1454,17 @@ describe('recurring command sequences', () => {
       .tool('shell_command', { command: line, sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\n')
       .build();
     expect(extractSession(rerun).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+
+  it("say how a script is run only with what a bare `python x.py` leaves out: its flags, or the folder every run went into", () => {
+    const runs = (line: string) => {
+      const b = new SessionBuilder().user('train it');
+      for (let i = 0; i < 3; i++) b.bash(line, `epoch ${i}`, 0);
+      return extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.text);
+    };
+    expect(runs('python train.py')).toEqual([]);
+    expect(runs('cd /srv/lab/insight && python train.py')).toEqual(['`train.py` is run from its folder `insight/`: `cd insight && python train.py`.']);
+    expect(runs('python train.py --epochs 3')).toEqual(['`train.py` is run as `python train.py --epochs 3`.']);
   });
 
   it('a command line run again and again with other arguments is a loop done by hand, not a pattern', () => {

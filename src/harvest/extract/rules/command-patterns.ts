@@ -368,6 +368,18 @@ function withoutFileList(command: string): string {
 
 const SCRIPT = /\.(?:py|js|mjs|cjs|ts|rb|sh|pl|php|exs)$/;
 
+/** The folder every run went into first (`cd /srv/app/insight && python train.py`), by its last
+ * name (the path before it is this machine's), when all runs name the same one. */
+function sharedFolder(list: readonly Run[]): string | undefined {
+  const folders = list.map((r) => {
+    const at = r.step.simple.indexOf(r.simple);
+    const before = at > 0 ? tokens(r.step.simple[at - 1]!) : [];
+    return before[0] === 'cd' && before.length === 2 ? before[1]!.replace(/^["']|["']$/g, '').replace(/[\\/]+$/, '').split(/[\\/]/).pop() : undefined;
+  });
+  const first = folders[0];
+  return first && first !== '..' && first !== '~' && folders.every((f) => f === first) ? first : undefined;
+}
+
 /** How the project's own scripts are run, when they are run successfully at least three times. */
 function scriptInvocations(all: readonly Run[]): Draft[] {
   const byScript = new Map<string, Run[]>();
@@ -391,11 +403,17 @@ function scriptInvocations(all: readonly Run[]): Draft[] {
       const flags = tokens(r.simple).filter((x) => /^--?[a-zA-Z]/.test(x)).sort().join(' ');
       if (!shapes.has(flags)) shapes.set(flags, recipeForm(r.simple));
     }
-    const examples = [...new Set(shapes.values())].slice(0, 3).map((s) => code(s));
+    const forms = [...new Set(shapes.values())];
+    // `python train.py` and nothing more is what anyone tries first: worth an item only for the
+    // folder every run went into first (`cd insight && python train.py`), when there was one
+    const bare = forms.every((f) => tokens(f).length <= 2);
+    const folder = bare ? sharedFolder(list) : undefined;
+    if (bare && folder === undefined) continue;
+    const examples = forms.slice(0, 3).map((s) => code(s));
     drafts.push({
       category: 'fact',
       title: `How ${script} is run`,
-      text: `${code(script)} is run as ${examples.join('; also ')}.`,
+      text: folder ? `${code(script)} is run from its folder ${code(`${folder}/`)}: ${code(`cd ${folder} && ${forms[0]}`)}.` : `${code(script)} is run as ${examples.join('; also ')}.`,
       confidence: CONFIDENCE.verified,
       event: list[0]!.step.call.index,
       tags: [script, list[0]!.fam.split(' ')[0]!],

@@ -11,7 +11,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { isReadOnly, shownCommand } from '../commands.js';
 import { clip, code, hookSections, literalNewlines } from '../text.js';
-import type { SessionView, Step } from '../view.js';
+import { seenToSucceed, type SessionView, type Step } from '../view.js';
 import { actionFamilyOf } from './error-fix.js';
 import { BACKGROUND } from './tool-quirks.js';
 import { indexedByPosition } from '../event-at.js';
@@ -54,13 +54,19 @@ function sameUtcMinute(a: string, b: string): boolean {
   return true;
 }
 
+/** A command line that ends its program early: output piped into `head`, or a `timeout` wrapper. */
+const CUT_SHORT = /\|\s*head\b|(?:^|[;&|]\s*|\s)timeout\s+\d/;
+
 /** A slow first run of a command whose later runs take at most half as long was warming up
  * (compiling dependencies, building a cache): slow once per checkout, not every time. The
  * longest later run, or undefined when the run was not the first or nothing ran it again. */
 function warmUp(view: SessionView, slow: Step, fam: string, seconds: number, secondsOf: (s: Step, exact: boolean) => number | undefined): number | undefined {
   const runs = view.steps.filter((s) => s.command && !s.rejected && actionFamilyOf(s.families) === fam);
   if (runs[0] !== slow) return undefined;
-  const later = runs.slice(1).map((s) => secondsOf(s, true)).filter((x): x is number => x !== undefined);
+  // (a later run that failed, or stopped before the program ran, shows nothing of a warm-up; nor
+  // does one cut short on purpose: `| head -80` ends it at its 80th line, `timeout 300` at 300 s;
+  // nor one the tool moved to the background, whose call returned at once)
+  const later = runs.slice(1).filter((s) => seenToSucceed(s) && !CUT_SHORT.test(s.command!) && !BACKGROUND.test(s.output)).map((s) => secondsOf(s, true)).filter((x): x is number => x !== undefined);
   if (later.length === 0) return undefined;
   const longest = Math.max(...later);
   return longest * 2 <= seconds ? longest : undefined;
