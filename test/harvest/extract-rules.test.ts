@@ -814,6 +814,10 @@ describe('tool quirks of the agent', () => {
     const titles = (later: string) => toolQuirkDrafts(viewOf(session(later))).map((d) => d.title);
     expect(titles('Shutting down… done\nStarting… done')).toContain('Bash moves slow commands to the background');
     expect(titles('Exit code 143')).not.toContain('Bash moves slow commands to the background');
+    // what sets it off (the call's timeout) and no id of this session's task
+    const [item] = toolQuirkDrafts(viewOf(session('Shutting down… done\nStarting… done'))).filter((d) => d.title.includes('background'));
+    expect(item!.text).toContain('call to the `Bash` tool that reaches its timeout (here 30000 ms) is not killed: it goes on in the background (`running in background with ID: <id>`)');
+    expect(item!.text + item!.quotes.join(' ')).not.toContain('b563cc0');
   });
 
   it('says a wrapper message hides the real error "every" time only when no failure came back otherwise', () => {

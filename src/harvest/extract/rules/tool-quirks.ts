@@ -613,18 +613,22 @@ function backgrounded(view: SessionView): Draft | undefined {
     if (view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && KILLED_AT_TIMEOUT.test(l.output))) return undefined;
     const id = m[1]!;
     const follow = view.steps.slice(s.pos + 1, s.pos + 6).find((l) => JSON.stringify(l.call.input).includes(id) && l.call.name !== s.call.name);
-    const timeout = typeof s.call.input.timeout === 'number' ? ` (timeout ${s.call.input.timeout} ms)` : '';
+    const timeout = typeof s.call.input.timeout === 'number' ? s.call.input.timeout : undefined;
     const how = follow ? `; collect its output with ${code(follow.call.name)}${follow.call.input.block === true ? ' (block: true)' : ''} or read the .output file` : '; read its .output file later';
     const cmd = s.command ? ` ${code(clip(shownCommand(s.command), 60))}` : '';
+    // the task's id is this session's: the message is shown without it
+    const said = m[0].replace(id, '<id>');
+    // Claude Code's Bash takes run_in_background: a job known to be long can go there at once
+    const ahead = s.call.name === 'Bash' && view.session.agent === 'claude-code' ? ` For a job known to be long, pass ${code('run_in_background: true')} from the start.` : '';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `${s.call.name} moves slow commands to the background`,
-      text: `A slow${cmd} call to the ${code(s.call.name)} tool${timeout} is not killed but moved to the background (${code(clip(m[0], 60))})${how}.`,
+      text: `A${cmd} call to the ${code(s.call.name)} tool that ${timeout !== undefined ? `reaches its timeout (here ${timeout} ms)` : 'runs long'} is not killed: it goes on in the background (${code(clip(said, 60))})${how}.${ahead}`,
       confidence: follow ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [s.call.name, ...(follow ? [follow.call.name] : []), 'timeout'],
-      quotes: [clip(m[0], 80)],
+      quotes: [clip(said, 80)],
       rule: 'tool-quirk',
       score: 6,
     };
