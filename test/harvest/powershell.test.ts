@@ -54,6 +54,12 @@ describe('PowerShell quirks', () => {
     const worked = (then: string) => powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: chain }, refused, { exitCode: 1 }).tool('run_terminal_cmd', { command: then }, listing, { exitCode: 0 }).build()))[0]!.text;
     expect(worked('cd "C:\\work\\app"; dir out')).toContain('`cd "C:\\work\\app"; dir out` worked.');
     expect(worked('Start-Sleep 10; dir out -Recurse')).not.toContain('worked');
+    // cmd.exe's `cd /d` in the chain is said to be cmd's too, and PowerShell's Set-Location holds it
+    const cmdCd = 'cd /d e:\\code\\rag && python -m py_compile app.py';
+    const refusedCd = refused.replace('cd "C:\\work\\app" && dir out', cmdCd);
+    const text = powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: cmdCd }, refusedCd, { exitCode: 1 }).tool('run_terminal_cmd', { command: 'Set-Location e:\\code\\rag; python -m py_compile app.py' }, 'ok', { exitCode: 0 }).build()))[0]!.text;
+    expect(text).toContain("Its `cd /d` is cmd.exe's too (PowerShell: `Set-Location <dir>`).");
+    expect(text).toContain('`Set-Location e:\\code\\rag; python -m py_compile app.py` worked.');
   });
 
   it('a native program writing to stderr (NativeCommandError) is no failure; a refused command is', () => {

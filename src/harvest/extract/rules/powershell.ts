@@ -156,7 +156,12 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
       // the parts the operator joined, each with its own pipes (`netstat -ano | findstr :8080`)
       const parts = s.command!.split(slip.operator).map((p) => p.trim());
       // a rewrite with `;` holds every part (a later `Start-Sleep 10; dir x -Recurse` is another command)
-      const joined = later.find((x) => x.command!.includes(';') && parts.every((p) => x.command!.includes(p)));
+      // (cmd.exe's `cd /d X` is held by PowerShell's `Set-Location X` or `cd X`)
+      const holds = (line: string, p: string): boolean => {
+        const dir = CMD_CD.exec(p)?.[1];
+        return line.includes(p) || (dir !== undefined && (line.includes(`Set-Location ${dir}`) || line.includes(`cd ${dir}`)));
+      };
+      const joined = later.find((x) => x.command!.includes(';') && parts.every((p) => holds(x.command!, p)));
       if (joined) return `${code(clip(joined.command!, 80))} worked.`;
       const alone = parts.filter((p) => later.some((x) => x.command!.trim() === p));
       return alone.length >= 2 ? `Running ${alone.map((p) => code(clip(p, 40))).join(' and then ')} separately worked.` : undefined;
@@ -193,6 +198,9 @@ function sharesArgument(a: string, b: string): boolean {
   return [...args(a)].some((w) => inB.has(w));
 }
 
+/** cmd.exe's change of drive and folder, `cd /d e:\\code\\app`, and the folder it names. */
+const CMD_CD = /\bcd\s+\/d\s+("[^"]+"|\S+)/i;
+
 const SHELL = 'The shell here is Windows PowerShell';
 
 /** The item's title and its statement, without the session's evidence. */
@@ -206,7 +214,9 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
           `The shell here, Windows PowerShell before 7, has no ${code(slip.operator)} between commands: ${failed} failed with a parser error (\`InvalidEndOfLine\`) and ran nothing. ` +
           (slip.operator === '&&'
             ? 'Use `;` to go on in any case, or `if ($?) { … }` to go on only after a success.'
-            : 'Use `if (-not $?) { … }` to go on only after a failure.'),
+            : 'Use `if (-not $?) { … }` to go on only after a failure.') +
+          // `cd /d` is cmd.exe's: rewritten with `;` alone it would fail in turn
+          (CMD_CD.test(command) ? ' Its `cd /d` is cmd.exe\'s too (PowerShell: `Set-Location <dir>`).' : ''),
       };
     case 'redirect':
       return {
@@ -303,7 +313,7 @@ export function powershellDrafts(view: SessionView): Draft[] {
     // the failed command whole where the item has room for it (a URL cut short is no example),
     // and what worked, the item's evidence, said whole or not at all
     const fits = (width: number): boolean => statement(slip, s.command!, width, s.output).text.length + (said?.length ?? 0) < MAX_TEXT;
-    const width = [160, 110].find(fits) ?? 60;
+    const width = [160, 110, 60].find(fits) ?? 40;
     const { title, text } = statement(slip, s.command!, width, s.output);
     const worked = said !== undefined && text.length + said.length < MAX_TEXT ? said : undefined;
     // the form the item advises, run as advised: "Use `x`; it worked", not the command twice
