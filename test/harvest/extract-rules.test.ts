@@ -233,6 +233,8 @@ describe('report facts', () => {
     ].join('\n');
     const drafts = (lead: string) => reportFactDrafts(viewOf(new SessionBuilder().user('add a background service').bash('npm test', '# pass 9', 0).assistant(summary(lead)).build()));
     expect(drafts('Implemented: EmailBuddy now has a background service manager on macOS with `npm` commands for install/start/stop.')).toEqual([]);
+    // nor of one that opens (in bold) with its verdict on what it was asked to check
+    expect(drafts('**No virus or exploit found.** This looks like a legitimate, small utility that switches Logitech devices via the HID++ `ChangeHost` command.')).toEqual([]);
     // without the lead the validation run is still no fact
     expect(drafts('The companion listens on `127.0.0.1:48123` and logs to `/tmp/emailbuddy.out.log`.').map((d) => d.text).join('\n')).not.toContain('passed');
   });

@@ -55,8 +55,9 @@ const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) 
 /** "File touched", "Files changed", "Modified files": the list of what this turn edited. */
 const FILES_TOUCHED = /^(?:(?:the )?files? (?:touched|changed|modified|edited|created|updated|added)|(?:touched|changed|modified|edited|created|updated|new) files?)\s*:?$/i;
 /** A verdict on the change under review ("No security-relevant behavior change", "No issues
- * found", "LGTM"): about one diff, not about the code base. */
-const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*)\b)|lgtm\b|looks good to me\b)/i;
+ * found", "LGTM") or on what the agent was asked to check ("No virus or exploit found"): about
+ * one diff or one look, not about the code base. */
+const REVIEW_VERDICT = /^(?:no (?:(?:new |security[- ]relevant |behaviou?r(?:al)? |functional |breaking |significant )*(?:changes?|issues?|regressions?|findings?|problems?|concerns?|vulnerabilit\w*|virus(?:es)?|malware|exploits?|backdoors?)\b)|lgtm\b|looks good to me\b)/i;
 /** An offer to the user ("If you want, I can also …") or what the user can do now ("You can now
  * run …"): the close of this task, not how the repository is. */
 const OFFER_LINE = /^(?:if you (?:want|like|'d like|prefer)|would you like|let me know|shall i|do you want|i can also|you can now)\b/i;
@@ -396,9 +397,11 @@ export const handsOver = (lead: string): boolean => HANDOVER.test(lead);
 function compactDraft(report: Report, corpus: string, changed: Set<string>, removed = ''): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
-  const lead = plainApostrophes(oneLine(report.text)).trimStart();
+  // (without the emphasis the lead is often written in: "**No virus or exploit found.** …")
+  const lead = plainApostrophes(oneLine(report.text)).trimStart().replace(/^[*_]+(?=\S)/, '');
   // (and so does one that opens on the turn's outcome: "Implemented: X now has …", "Done. …")
-  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || TURN_OUTCOME.test(lead)) return undefined;
+  // (as does one that opens with its verdict on what it was asked to check)
+  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || TURN_OUTCOME.test(lead) || REVIEW_VERDICT.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {
