@@ -234,7 +234,14 @@ describe('report facts', () => {
     const drafts = (lead: string) => reportFactDrafts(viewOf(new SessionBuilder().user('add a background service').bash('npm test', '# pass 9', 0).assistant(summary(lead)).build()));
     expect(drafts('Implemented: EmailBuddy now has a background service manager on macOS with `npm` commands for install/start/stop.')).toEqual([]);
     // nor of one that opens (in bold) with its verdict on what it was asked to check
-    expect(drafts('**No virus or exploit found.** This looks like a legitimate, small utility that switches Logitech devices via the HID++ `ChangeHost` command.')).toEqual([]);
+    const body = 'This looks like a legitimate, small open-source utility that switches Logitech Easy-Switch mice/keyboards between paired hosts via the HID++ `ChangeHost` command.\n\n### What I checked\n- All source: `python/mxswitch.py`, `macos/mxswitch.c`, `linux/mxswitch.sh`, `windows/mxswitch.ps1`, plus Makefile/udev rules\n- No vendored binaries, no obfuscation, no base64/encoded payloads';
+    const checked = (lead: string) => {
+      const b = new SessionBuilder({ cwd: '/home/dev/mxswitch' }).user('can you check this project and tell me if there is any virus or exploit?');
+      for (const f of ['python/mxswitch.py', 'macos/mxswitch.c', 'linux/mxswitch.sh', 'windows/mxswitch.ps1']) b.tool('Read', { file_path: `/home/dev/mxswitch/${f}` }, `1 // ${f}\n2 hid_open()`);
+      return reportFactDrafts(viewOf(b.assistant(lead + body).build()));
+    };
+    expect(checked('').length).toBe(1);
+    expect(checked('**No virus or exploit found.** ')).toEqual([]);
     // without the lead the validation run is still no fact
     expect(drafts('The companion listens on `127.0.0.1:48123` and logs to `/tmp/emailbuddy.out.log`.').map((d) => d.text).join('\n')).not.toContain('passed');
   });
