@@ -234,10 +234,11 @@ describe('report facts', () => {
     const drafts = (lead: string) => reportFactDrafts(viewOf(new SessionBuilder().user('add a background service').bash('npm test', '# pass 9', 0).assistant(summary(lead)).build()));
     expect(drafts('Implemented: EmailBuddy now has a background service manager on macOS with `npm` commands for install/start/stop.')).toEqual([]);
     // nor of one that opens (in bold) with its verdict on what it was asked to check
-    const body = 'This looks like a legitimate, small open-source utility that switches Logitech Easy-Switch mice/keyboards between paired hosts via the HID++ `ChangeHost` command.\n\n### What I checked\n- All source: `python/mxswitch.py`, `macos/mxswitch.c`, `linux/mxswitch.sh`, `windows/mxswitch.ps1`, plus Makefile/udev rules\n- No vendored binaries, no obfuscation, no base64/encoded payloads';
+    const body = 'This looks like a legitimate, small open-source utility that switches Logitech Easy-Switch mice/keyboards between paired hosts via the HID++ `ChangeHost` command.\n\n### What I checked\n- All source: `python/mxswitch.py`, `macos/mxswitch.c`, `linux/mxswitch.sh`, `windows/mxswitch.ps1`, `windows/mxswitch.ahk`, plus Makefile/udev rules\n- No vendored binaries, no obfuscation, no base64/encoded payloads\n\n### What it actually does\nEach platform script opens a Logitech HID interface and sends a short HID++ frame to change the device’s active host channel.';
     const checked = (lead: string) => {
       const b = new SessionBuilder({ cwd: '/home/dev/mxswitch' }).user('can you check this project and tell me if there is any virus or exploit?');
-      for (const f of ['python/mxswitch.py', 'macos/mxswitch.c', 'linux/mxswitch.sh', 'windows/mxswitch.ps1']) b.tool('Read', { file_path: `/home/dev/mxswitch/${f}` }, `1 // ${f}\n2 hid_open()`);
+      for (const f of ['python/mxswitch.py', 'macos/mxswitch.c', 'linux/mxswitch.sh', 'windows/mxswitch.ps1', 'windows/mxswitch.ahk']) b.tool('Read', { file_path: `/home/dev/mxswitch/${f}` }, `1 // ${f}\n2 hid_open()`);
+      b.bash('git log --oneline', 'a1b2c3d init', 0);
       return reportFactDrafts(viewOf(b.assistant(lead + body).build()));
     };
     expect(checked('').length).toBe(1);
