@@ -826,7 +826,7 @@ describe('tool quirks of the agent', () => {
     expect(titles('Exit code 143')).not.toContain('Bash moves slow commands to the background');
     // what sets it off (the call's timeout) and no id of this session's task
     const [item] = toolQuirkDrafts(viewOf(session('Shutting down… done\nStarting… done'))).filter((d) => d.title.includes('background'));
-    expect(item!.text).toContain('call to the `Bash` tool that reaches its timeout (here 30000 ms) is not killed: it goes on in the background (`running in background with ID: <id>`)');
+    expect(item!.text).toContain('call to the `Bash` tool that reached its timeout (here 30000 ms) was not killed: it went on in the background (`running in background with ID: <id>`), running until it ends or is stopped');
     expect(item!.text + item!.quotes.join(' ')).not.toContain('b563cc0');
   });
 
@@ -1404,6 +1404,8 @@ describe('slow commands', () => {
     const [slow] = slowCommandDrafts(viewOf(timed(cut, [0, 0, 601, 610, 615, 620, 620])));
     expect(slow!.title).toBe('python train.py is slow (over 10.0 min)');
     expect(slow!.text).not.toContain('later runs');
+    // a call that already asked for the most the tool waits is told to go to the background, not to wait longer
+    expect(slow!.text).toContain('Run it in the background (the 600000 ms timeout is the most the tool waits).');
   });
 
   it('says nothing without timestamps or for quick commands', () => {

@@ -54,6 +54,9 @@ function sameUtcMinute(a: string, b: string): boolean {
   return true;
 }
 
+/** The longest Claude Code's Bash tool waits for a call (ten minutes). */
+const MAX_BASH_TIMEOUT = 600000;
+
 /** A command line that ends its program early: output piped into `head`, or a `timeout` wrapper. */
 const CUT_SHORT = /\|\s*head\b|(?:^|[;&|]\s*|\s)timeout\s+\d/;
 
@@ -131,13 +134,16 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     if (timing && later !== undefined && ONE_TIME_STEP.test(timing)) parts.push(`the time went to a one-time step that later runs reuse: ${code(timing)}`);
     else if (timing) parts.push(`the output shows ${code(timing)}`);
     const advice = timeout !== undefined && timeout < seconds * 1000 ? ` (the ${timeout} ms timeout was too short)` : '';
+    // Claude Code's Bash waits at most 600000 ms: a call that asked for that much can wait no longer
+    const atMost = timeout !== undefined && timeout >= MAX_BASH_TIMEOUT && s.call.name === 'Bash';
+    const way = atMost ? `Run ${later === undefined ? 'it' : 'the first run'} in the background (the ${timeout} ms timeout is the most the tool waits)` : `Give ${later === undefined ? 'it' : 'the first run'} a generous timeout${advice} or run it in the background`;
     slowest.set(fam, {
       seconds,
       fams: new Set(s.families.filter((f) => f && !isReadOnly(f))),
       draft: {
         category: 'fact',
         title: `${later === undefined ? '' : 'The first '}${clip(fam, 40)} is slow (${lasted})`,
-        text: `${parts.join('; ')}. Give ${later === undefined ? 'it' : 'the first run'} a generous timeout${advice} or run it in the background.`,
+        text: `${parts.join('; ')}. ${way}.`,
         confidence: CONFIDENCE.verified,
         event: s.outputEvent,
         tags: [...fam.split(' '), 'timeout', 'slow'],

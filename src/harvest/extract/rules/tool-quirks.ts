@@ -624,7 +624,7 @@ function backgrounded(view: SessionView): Draft | undefined {
       category: 'tool-quirk',
       scope: 'agent',
       title: `${s.call.name} moves slow commands to the background`,
-      text: `A${cmd} call to the ${code(s.call.name)} tool that ${timeout !== undefined ? `reaches its timeout (here ${timeout} ms)` : 'runs long'} is not killed: it goes on in the background (${code(clip(said, 60))})${how}.${ahead}`,
+      text: `A${cmd} call to the ${code(s.call.name)} tool that ${timeout !== undefined ? `reached its timeout (here ${timeout} ms)` : 'ran long'} was not killed: it went on in the background (${code(clip(said, 60))}), running until it ends or is stopped${how}.${ahead}`,
       confidence: follow ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [s.call.name, ...(follow ? [follow.call.name] : []), 'timeout'],
