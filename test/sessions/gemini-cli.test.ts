@@ -14,7 +14,7 @@ const DIR = join(TEST_SESSIONS, 'gemini-cli');
 const OK = join(DIR, 'session-2026-02-10T09-14-5e2a91c0.json');
 const FAIL = join(DIR, 'session-2026-02-11T16-40-8b7d3f21.json');
 const LOGS = join(DIR, 'logs.json');
-const LINES = join(DIR, 'session-2026-04-25T08-41-7c1d2e3f.jsonl');
+const LINES = join(DIR, 'session-2026-03-10T08-41-7c1d2e3f.jsonl');
 const SHARED_DIR = join(SHARED, 'gemini-cli', 'codemie-code');
 
 /** Counts straight from the chat JSON. A call fails when its status is not success (a cancel is a
@@ -159,7 +159,7 @@ describe('Gemini CLI reader: the newer layout, one JSON object a line', () => {
     const { sessions, warnings } = await readWith(geminiCliReader, LINES);
     expect(warnings).toEqual([]);
     const s = sessions[0]!;
-    expect(s).toMatchObject({ id: '7c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', startedAt: '2026-04-25T08:41:35.150Z', endedAt: '2026-04-25T08:43:30.001Z', models: ['gemini-3-flash-preview'] });
+    expect(s).toMatchObject({ id: '7c1d2e3f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', startedAt: '2026-03-10T08:41:35.150Z', endedAt: '2026-03-10T08:43:30.001Z', models: ['gemini-3-flash-preview'] });
     const raw = readFileSync(LINES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json);
     // the reply g-1 is on lines 5 and 7 (then with its tool call): one reply, one call, from line 7
     expect(raw[4]!.id).toBe('g-1');
