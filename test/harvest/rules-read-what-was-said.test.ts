@@ -372,6 +372,18 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(drafts('No, there is no GPU on this machine: always train with `--device cpu`.')).toHaveLength(1);
   });
 
+  it('reads no correction in a template sent after every turn (three times or more), the first time included', () => {
+    const template = "Only go ahead if you made code changes: update .cursor/rules/architecture.md with what changed. Don't maintain it as a changelog.";
+    const session = (times: number) => {
+      const b = new SessionBuilder().user('add the README');
+      for (let i = 0; i < times; i++) b.assistant('Updated `README.md`.').user(template).assistant('Updated `.cursor/rules/architecture.md`.');
+      return userCorrectionDrafts(viewOf(b.build()));
+    };
+    expect(session(3)).toEqual([]);
+    // said once, it is read as it always was
+    expect(session(1)).toHaveLength(1);
+  });
+
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {
     const asked = 'Sure. However, I need more specific details. Could you please provide more information? For example:\n\n- What features do you want?\n- What technologies do you want to use for the backend and frontend?';
     const drafts = (reply: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('i want to develop a little web app').assistant(asked).user(reply).assistant('Understood.').build()));

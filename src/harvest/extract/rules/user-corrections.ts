@@ -340,8 +340,11 @@ function fromPrompts(view: SessionView): Draft[] {
     if (!MISTAKE.test(whole) && (PLAN_OPINION.test(whole) || GUESS.test(whole))) return;
     // a correction of what the task is redirects this session's work; it says nothing lasting
     if (TASK_SCOPE.test(whole) || ROLE_PROMPT.test(whole) || PERSONA.test(whole) || (WRONG_PLACE.test(whole) && !CONVENTION.test(whole))) return;
-    // the same prompt sent again (its opening the same as an earlier one's) is the task restated
+    // the same prompt sent again (its opening the same as an earlier one's) is the task restated;
+    // one sent three times or more, the first time too, is a template an automation sends after
+    // each turn ("Only go ahead if you made code changes: update …"), a standing request
     if (view.prompts.slice(0, i).some((q) => sameOpening(q.text, p.text))) return;
+    if (view.prompts.filter((q) => sameOpening(q.text, p.text)).length >= 3) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
     if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
     if (PASTED_REPORT.test(message) || PASTED_LOG.test(message) || PASTED_CONSOLE.test(message) || MAKE_IT.test(whole)) return;
