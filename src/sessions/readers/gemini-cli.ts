@@ -338,6 +338,22 @@ function locateByScan(pj: PrettyJson): { top: Map<string, Span>; spans: Span[]; 
   return { top, spans, located: { messages: spans.map((s) => pj.pos(s[0])), inner } };
 }
 
+/** A chat's session, whichever layout it was read from. */
+function chatSession(file: string, tf: TextFile, warnings: Warnings, events: SessionEvent[], models: ModelList, at: { id: string | undefined; startedAt: string | undefined; endedAt: string | undefined }): Session {
+  return makeSession({
+    id: at.id ?? baseName(file),
+    format: 'gemini-cli',
+    agent: 'gemini-cli',
+    file,
+    bytes: tf.bytes,
+    events,
+    warnings: warnings.list,
+    models: models.names,
+    startedAt: at.startedAt,
+    endedAt: at.endedAt,
+  });
+}
+
 async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
   // the common case: the whole file parses and sits in Gemini's own layout, so no scan is needed
   const pj = new PrettyJson(tf, warnings, tryParseDocument(tf.text));
@@ -374,20 +390,7 @@ async function readChat(file: string, warnings: Warnings, tf: TextFile): Promise
       lastTime = t;
     }
   });
-  return [
-    makeSession({
-      id: str(field('sessionId')) ?? baseName(file),
-      format: 'gemini-cli',
-      agent: 'gemini-cli',
-      file,
-      bytes: tf.bytes,
-      events,
-      warnings: warnings.list,
-      models: models.names,
-      startedAt: str(field('startTime')) ?? firstTime,
-      endedAt: str(field('lastUpdated')) ?? lastTime,
-    }),
-  ];
+  return [chatSession(file, tf, warnings, events, models, { id: str(field('sessionId')), startedAt: str(field('startTime')) ?? firstTime, endedAt: str(field('lastUpdated')) ?? lastTime })];
 }
 
 /** The first line of a chat in the newer layout: {sessionId, projectHash, startTime, lastUpdated,
@@ -461,20 +464,7 @@ function readChatLines(file: string, warnings: Warnings, tf: TextFile, header: R
     }
     firstTime ??= str(message.timestamp);
   }
-  return [
-    makeSession({
-      id: str(header.sessionId) ?? baseName(file),
-      format: 'gemini-cli',
-      agent: 'gemini-cli',
-      file,
-      bytes: tf.bytes,
-      events,
-      warnings: warnings.list,
-      models: models.names,
-      startedAt: str(header.startTime) ?? firstTime,
-      endedAt: lastUpdated,
-    }),
-  ];
+  return [chatSession(file, tf, warnings, events, models, { id: str(header.sessionId), startedAt: str(header.startTime) ?? firstTime, endedAt: lastUpdated })];
 }
 
 async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise<Session[]> {
