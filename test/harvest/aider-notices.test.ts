@@ -116,7 +116,7 @@ describe('aider notices', () => {
     const two = `${launch('').replace('with diff edit format', 'with whole edit format')}#### how do I run it  \n\nRun:\n\n### Start\n\`\`\`\nuvicorn app.main:app\n\`\`\`\nnpm run dev\n\`\`\`\ncd web\n\`\`\`\n\n> Tokens: 1k sent, 90 received.  \n> Start  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> npm run dev  \n> Create new file? (Y)es/(N)o [Yes]: y  \n> Applied edit to Start  \n> Applied edit to npm run dev  \n`;
     expect((await notices(two))[0]!.text).toContain('Other lines got the same: `npm run dev`.');
     // a question drew that reply ("how do I run it"): /ask would not have read its blocks as edits
-    expect((await notices(two))[0]!.text).toContain('It was an answer to a question: asked with `/ask`, its code blocks are not read as edits.');
+    expect((await notices(two))[0]!.text).toContain('A question drew it: ask with `/ask`, whose answers are not read as edits.');
     // that answering no skips such a file is said only where the session shows a declined one
     expect((await notices(two))[0]!.text).not.toContain('Answering no');
     const oneDeclined = two

@@ -312,7 +312,7 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
     // a question drew the reply ("how do I …"): its examples were never meant as edits, which
     // aider's /ask mode would not have read as any
     const asked = QUESTION.test(view.prompts.findLast((p) => p.index < reply.index)?.text.trim() ?? '');
-    const askMode = asked ? ' It was an answer to a question: asked with `/ask`, its code blocks are not read as edits.' : '';
+    const askMode = asked ? ' A question drew it: ask with `/ask`, whose answers are not read as edits.' : '';
     // why a line of a file's content stood above a fence at all: the model nested fences in it
     const nested = nestedFenceFile(replyLines, at);
     return {

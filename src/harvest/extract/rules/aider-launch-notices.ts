@@ -152,16 +152,22 @@ function timeWindowDraft(lines: { line: string; event: number }[], at: number, m
   const free = /-FreeTier\b|_free_tier_/.test(line);
   const windows = [/PerMinute/.test(line) ? 'per minute' : '', /PerDay/.test(line) ? 'per day' : ''].filter(Boolean).join(' and ');
   const limit = `${free ? "the provider's free-tier limit" : "the provider's quota"}${windows ? ` (counted ${windows})` : ''}`;
-  // the retries aider made before the next message, as the history shows them
-  const tries = lines.slice(at + 1).filter((l, i, rest) => RETRYING.test(l.line) && !rest.slice(0, i).some((r) => /^Tokens: /.test(r.line))).map((l) => RETRYING.exec(l.line)![0]);
+  // the retries aider made before the next message, as the history shows them, and those the
+  // history shows failing (another 429 after them; the last one may have no outcome at all)
+  const after = lines.slice(at + 1);
+  const end = after.findIndex((l) => /^Tokens: /.test(l.line));
+  const run = end < 0 ? after : after.slice(0, end);
+  const tries = run.filter((l) => RETRYING.test(l.line)).map((l) => RETRYING.exec(l.line)![0]);
+  const failedTries = run.filter((l, i) => RETRYING.test(l.line) && run.slice(i + 1).some((r) => QUOTA_GONE.test(r.line))).length;
   const last = tries.at(-1);
+  const daily = /PerDay/.test(line);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
     text:
       `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
-      `Aider retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that,' : ''} and ${tries.length > 1 ? `all ${tries.length} retries failed` : 'the retry failed'}. Stop it (Ctrl-C); wait for the reset, or use another model or a billed key.`,
+      `Aider retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${failedTries > 0 ? `, and ${failedTries > 1 ? `the ${failedTries} retries shown` : 'the retry shown'} failed` : ''}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],
