@@ -22,6 +22,7 @@ import { pager } from './rules/pager.js';
 import { oversizedOutput } from './rules/oversized-output.js';
 import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
+import { zshGlob } from './rules/zsh-glob.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -44,6 +45,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   toolQuirks,
   powershell,
   cmdShell,
+  zshGlob,
   shellCwd,
   pager,
   shellWrapperNoise,

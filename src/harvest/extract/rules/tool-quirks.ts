@@ -16,8 +16,9 @@ import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
 import { cmdSlip } from './cmd-shell.js';
+import { zshGlobSlip } from './zsh-glob.js';
 
-export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd';
+export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd' | 'zsh-glob';
 
 /** A shell saying a program is missing: bash and zsh, cmd.exe ("is not recognized as an
  * internal or external command"), and PowerShell by its error record's category line, which it
@@ -160,6 +161,8 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   if (powershellSlip(s) !== undefined) return 'powershell';
   // and what cmd.exe lacks of them, cmd-shell.ts's
   if (cmdSlip(s) !== undefined) return 'cmd';
+  // and a glob zsh found nothing for, zsh-glob.ts's
+  if (zshGlobSlip(s) !== undefined) return 'zsh-glob';
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
