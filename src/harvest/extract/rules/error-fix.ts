@@ -392,8 +392,11 @@ function editText(step: Step): string {
 function printedByEditedCode(view: SessionView, failed: Step, err: string): boolean {
   const phrase = errorPhrase(err);
   if (phrase === undefined) return false;
-  return view.steps.some((x) => x.pos > failed.pos && !x.failed && !x.rejected && isEdit(x) && editText(x).includes(phrase));
+  return sessionEdits(view).some((e) => e.pos > failed.pos && e.text.includes(phrase));
 }
+
+/** The session's edits that went in, with their text, found once per view. */
+const sessionEdits = perObject((view: SessionView): { pos: number; text: string }[] => view.steps.filter((x) => !x.failed && !x.rejected && isEdit(x)).map((x) => ({ pos: x.pos, text: editText(x) })));
 
 /** Whether a failure's output spells out the fix command, a command other than the one that
  * failed, as a line of its own or quoted whole (spacing aside): `    git push --set-upstream

@@ -27,6 +27,8 @@ function slipOf(s: Step): string | undefined {
 /** One item a session: the shell is zsh, with the first command it stopped. */
 export function zshGlobDrafts(view: SessionView): Draft[] {
   for (const s of view.steps) {
+    // (only a failed step can show it: the others are not asked, nor kept per step)
+    if (!s.failed) continue;
     const pattern = zshGlobSlip(s);
     if (pattern === undefined) continue;
     const removes = /(?:^|[;&|]\s*)rm\b/.test(s.command!);
