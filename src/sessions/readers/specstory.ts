@@ -124,8 +124,9 @@ const SHELL_TOOLS = new Set(['Bash', 'run_in_terminal', 'shell_command', 'run_te
 /** The command of a shell tool written inline rather than fenced: a line that is one code span
  * (Claude Code via the SpecStory CLI: a description line, then `` `git diff && …` ``) or
  * Copilot's input list (`- command: `mvn -q …``). */
-const PATCHED_FILE = /^\*\*(?:Update|Add|Delete|Create)(?: File)?: `([^`]+)`\*\*$/;
 const INLINE_COMMAND = /^(?:- command: )?`(.+)`$/;
+/** The file Codex's apply_patch names above its diff: `**Update: \`docs/x.plist\`**` (or Add, Delete). */
+const PATCHED_FILE = /^\*\*(?:Update|Add|Delete|Create)(?: File)?: `([^`]+)`\*\*$/;
 /** Copilot's input list with a multi-line value (`- command:`, then a bare fence) and the result
  * that follows (`**Result:**` or `**Error:**`, then a bare fence). */
 const COMMAND_LABEL = /^- command:\s*$/;

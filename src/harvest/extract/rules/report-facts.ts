@@ -399,8 +399,8 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   // that change (its config, its scripts), as a heading "Here's what was added" would
   // (without the emphasis the lead is often written in: "**No virus or exploit found.** …")
   const lead = plainApostrophes(oneLine(report.text)).trimStart().replace(/^[*_]+(?=\S)/, '');
-  // (and so does one that opens on the turn's outcome: "Implemented: X now has …", "Done. …")
-  // (as does one that opens with its verdict on what it was asked to check)
+  // (and so does one that opens on the turn's outcome, "Implemented: X now has …", "Done. …", or
+  // with its verdict on what it was asked to check, "No virus or exploit found.")
   if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || TURN_OUTCOME.test(lead) || REVIEW_VERDICT.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
