@@ -384,6 +384,19 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(session(1)).toHaveLength(1);
   });
 
+  it('says "use X instead of Y" as the repo\'s convention, with the earlier words the user said it in', () => {
+    const b = new SessionBuilder()
+      .user('run the pretraining')
+      .assistant('Run `python -m training.pretrain` to start.')
+      .user('give me command with uv run not with python, from now on')
+      .assistant('Use `uv run python -m training.pretrain`.')
+      .user('use uv instead of python')
+      .assistant('Understood: `uv run scripts/sweep.py`.');
+    const drafts = userCorrectionDrafts(viewOf(b.build()));
+    const item = drafts.find((d) => d.title === 'Use uv instead of python here');
+    expect(item?.text).toBe('Use `uv` instead of `python` in this repo, as the user told the agent ("use uv instead of python"), having said it before ("give me command with uv run not with python, from now on").');
+  });
+
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {
     const asked = 'Sure. However, I need more specific details. Could you please provide more information? For example:\n\n- What features do you want?\n- What technologies do you want to use for the backend and frontend?';
     const drafts = (reply: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('i want to develop a little web app').assistant(asked).user(reply).assistant('Understood.').build()));

@@ -35,6 +35,9 @@ const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|
 /** A page of an error report pasted whole (Next.js's overlay: `## Error Type` / `Build Error` /
  * `## Error Message`): the tool's words, however much they say "must". */
 const PASTED_REPORT = /^#{1,4}\s*(?:Error Type|Error Message|Build Output|Call Stack|Stack trace)\b/im;
+/** A correction that is only "use X instead of Y" (a tool, a command, a package). */
+const INSTEAD_OF = /^(?:please\s+)?use\s+`?([\w.@/+-]+)`?\s+instead\s+of\s+`?([\w.@/+-]+)`?\s*[.!]?$/i;
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A program's log line pasted in (`2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.75 …`):
  * the user judging a run's result ("this is not close to 85"), not what the agent got wrong. */
 const PASTED_LOG = /^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?\s*(?:\||-|:)?\s*\[?(?:INFO|DEBUG|WARN(?:ING)?|ERROR|CRITICAL|TRACE|FATAL)\b/m;
@@ -384,6 +387,25 @@ function fromPrompts(view: SessionView): Draft[] {
     // without the agent's restatement and without an identifier of its own, "no it always works
     // from here" names nothing a later session could act on
     if (pronounLed && stated === undefined && concreteness(text) === 0) return;
+    // "use uv instead of python": a convention of the repo, said as one (and when the user said it
+    // before in other words, "give me commands with uv run, not python, from now on", that too)
+    const instead = INSTEAD_OF.exec(text.trim());
+    if (instead && !stated) {
+      const [, use, not] = instead as unknown as [string, string, string];
+      const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRe(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRe(not)}\\b`, 'i').test(q));
+      drafts.push({
+        category,
+        title: clip(`Use ${use} instead of ${not} here`, 70),
+        text: `Use ${code(use)} instead of ${code(not)} in this repo, as the user told the agent ("${clip(text, 80)}")${before ? `, having said it before ("${clip(before, 120)}")` : ''}.`,
+        confidence: CONFIDENCE.stated,
+        event: p.index,
+        tags: ['user-correction', use, not],
+        quotes: [clip(text, 200)],
+        rule: 'user-correction',
+        score: 6 + (before ? 1 : 0),
+      });
+      return;
+    }
     drafts.push({
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
