@@ -799,6 +799,12 @@ describe('what a failure teaches', () => {
     const text = errorFixDrafts(viewOf(b.build()))[0]!.text;
     // the whole command, clipped, would end before the flag that made it work
     expect(text).toContain('Fix: the same command with `--break-system-packages` succeeded.');
+    // a "fix" that found every package already there changed nothing: no item without a cause
+    const already = new SessionBuilder()
+      .user('install the deps')
+      .bash(`pip3 install --user ${pkgs}`, 'error: externally-managed-environment', 1)
+      .bash(`pip3 install --user ${pkgs} --break-system-packages`, 'Defaulting to user installation because normal site-packages is not writeable\nRequirement already satisfied: spotipy in ./.local/lib/python3.11/site-packages (2.26.0)\nRequirement already satisfied: redis>=3.5.3 in ./.local/lib/python3.11/site-packages (from spotipy) (7.0.1)', 0);
+    expect(errorFixDrafts(viewOf(already.build()))).toEqual([]);
     expect(changedFlags('npm install --legacy-peer-deps', 'npm install')).toBe('without `--legacy-peer-deps`');
     expect(changedFlags('npm install --force', 'npm ci')).toBeUndefined();
     expect(changedFlags('pytest -x tests/a.py', 'pytest tests/b.py')).toBeUndefined();

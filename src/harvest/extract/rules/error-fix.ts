@@ -291,7 +291,10 @@ function fromToolFailures(view: SessionView): Draft[] {
 
     // the same command failing again with another error ends what belongs to this one
     const other = nextOtherFailure(view, s, fam);
-    const fix = fixFor(view, s, fam, other);
+    // (an install whose "fix" found everything already there, pip's "Requirement already
+    // satisfied" for every package, changed nothing: the failed run was not what was missing)
+    const found = fixFor(view, s, fam, other);
+    const fix = found !== undefined && installedNothing(found.output) ? undefined : found;
     if (fix && ownSlip(view, s, fix, err)) continue;
     if (NAME_SLIP.test(err) && wroteBefore(view, s, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
@@ -372,6 +375,12 @@ export function changedFlags(failed: string, fix: string): string | undefined {
   if (kept(before, removed) !== kept(after, added)) return undefined;
   const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
   return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
+}
+
+/** Output of an install that found every package already there (pip's lines, its notices aside). */
+function installedNothing(output: string): boolean {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:\[notice\]|Defaulting to user installation\b|Looking in indexes:)/.test(l));
+  return lines.length > 0 && lines.every((l) => /^Requirement already satisfied\b/.test(l));
 }
 
 /** The words an error opens with, before the value it names (`Extension zip not found` of
