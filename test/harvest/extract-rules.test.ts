@@ -1407,11 +1407,16 @@ describe('slow commands', () => {
       .bash('timeout 300 python train.py 2>&1 | head -80', 'Epoch 1/80', 0)
       .bash('python train.py', 'Command running in background with ID: ba2w6cftq. Output is being written to: /tmp/tasks/ba2w6cftq.output', 0)
       .build();
-    const [slow] = slowCommandDrafts(viewOf(timed(cut, [0, 0, 601, 610, 615, 620, 620])));
-    expect(slow!.title).toBe('python train.py is slow (over 10.0 min)');
-    expect(slow!.text).not.toContain('later runs');
+    // (and with no run seen to end, "over 10 min" is only when the tool stopped waiting: no item)
+    expect(slowCommandDrafts(viewOf(timed(cut, [0, 0, 601, 610, 615, 620, 620])))).toEqual([]);
     // a call that already asked for the most the tool waits is told to go to the background, not to wait longer
-    expect(slow!.text).toContain('Run it in the background (the 600000 ms timeout is the most the tool waits).');
+    const warmed = new SessionBuilder()
+      .user('train it')
+      .tool('Bash', { command: 'python train.py', timeout: 600000 }, 'Command running in background with ID: bo32x122t. Output is being written to: /tmp/tasks/bo32x122t.output')
+      .bash('python train.py', 'Epoch 80/80 done', 0)
+      .build();
+    const [slow] = slowCommandDrafts(viewOf(timed(warmed, [0, 0, 601, 610, 700])));
+    expect(slow!.text).toContain('Run the first run in the background (the 600000 ms timeout is the most the tool waits).');
   });
 
   it('says nothing without timestamps or for quick commands', () => {

@@ -125,6 +125,9 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     // a command that outlived the tool's timeout went on in the background: the time measured is
     // when the tool gave up waiting, so the command took longer than that
     const outlived = BACKGROUND.test(s.output);
+    // outlived, with no run seen to end: "over ten minutes" is only when the tool stopped waiting,
+    // which the background item tells; no measure of the command
+    if (outlived && later === undefined) continue;
     const lasted = `${outlived ? 'over' : 'about'} ${human(seconds)}`;
     const went = outlived ? ": it outlived the tool's timeout and went on in the background" : '';
     // a first run that later runs beat by half warmed up what they reuse: slow once per checkout
