@@ -243,6 +243,16 @@ describe('report facts', () => {
     };
     expect(checked('').length).toBe(1);
     expect(checked('**No virus or exploit found.** ')).toEqual([]);
+    // a line that tells the user their own next step is no fact of the repository
+    const todo = body.replace('- No vendored binaries, no obfuscation, no base64/encoded payloads', '- You’ll need an `oauth.json` file next to `python/mxswitch.py` to pair the devices');
+    const texts = (lead: string) => {
+      const b = new SessionBuilder({ cwd: '/home/dev/mxswitch' }).user('can you check this project?');
+      for (const f of ['python/mxswitch.py', 'macos/mxswitch.c', 'linux/mxswitch.sh', 'windows/mxswitch.ps1', 'windows/mxswitch.ahk']) b.tool('Read', { file_path: `/home/dev/mxswitch/${f}` }, `1 // ${f}\n2 hid_open()`);
+      b.bash('git log --oneline', 'a1b2c3d init', 0);
+      return reportFactDrafts(viewOf(b.assistant(lead).build())).map((d) => d.text).join('\n');
+    };
+    expect(texts(body)).toContain('No vendored binaries');
+    expect(texts(todo)).not.toContain('oauth.json');
     // without the lead the validation run is still no fact
     expect(drafts('The companion listens on `127.0.0.1:48123` and logs to `/tmp/emailbuddy.out.log`.').map((d) => d.text).join('\n')).not.toContain('passed');
   });

@@ -200,8 +200,12 @@ export function onlyPointsAt(line: string): boolean {
  * session's, not how things are. */
 const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b/i;
 
+/** "You'll need an `oauth.json` file to …", "You need to create an app in …": the user's own next
+ * step in this task, told to them; a fact says how the repository is. */
+const USER_TODO = /^(?:you(?:'ll| will)? need(?: to)?|you(?:'ll| will)? have to|you must|you should)\b/i;
+
 function noFactLine(ctx: string, line: string): boolean {
-  return onlyPointsAt(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || USER_TODO.test(plainApostrophes(line)) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
