@@ -394,6 +394,7 @@ describe("aider's version and echo, and pasted pages", () => {
       .assistant('Understood: `uv run scripts/sweep.py`.');
     const drafts = userCorrectionDrafts(viewOf(b.build()));
     const item = drafts.find((d) => d.title === 'Use uv instead of python here');
+    expect(item?.category).toBe('fact');
     expect(item?.text).toBe('Use `uv` instead of `python` in this repo, as the user told the agent ("use uv instead of python"), having said it before ("give me command with uv run not with python, from now on").');
   });
 

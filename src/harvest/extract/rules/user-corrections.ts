@@ -394,7 +394,8 @@ function fromPrompts(view: SessionView): Draft[] {
       const [, use, not] = instead as unknown as [string, string, string];
       const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRe(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRe(not)}\\b`, 'i').test(q));
       drafts.push({
-        category,
+        // (how things are done here: a convention, a fact of the repository, not a procedure)
+        category: 'fact',
         title: clip(`Use ${use} instead of ${not} here`, 70),
         text: `Use ${code(use)} instead of ${code(not)} in this repo, as the user told the agent ("${clip(text, 80)}")${before ? `, having said it before ("${clip(before, 120)}")` : ''}.`,
         confidence: CONFIDENCE.stated,
