@@ -119,12 +119,12 @@ describe("a free tier's quota, counted per minute and per day", () => {
     const { sessions } = await readSessions([file]);
     const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
     expect(item!.title).toBe('aider retries a free-tier quota limit (429) sooner than the provider asks');
-    expect(item!.text).toContain("hit the provider's free-tier limit (counted per minute and per day): 429 `You exceeded your current quota`, retry in 56s. Aider retried after 0.2 s, sooner than that. Use another model or a billed key (a per-day limit resets only the next day).");
+    expect(item!.text).toContain("hit the provider's free-tier limit (counted per minute and per day): 429 `You exceeded your current quota`, retry in 56s. Aider v0.81.1 retried after 0.2 s, sooner than that. Use another model or a billed key (a per-day limit resets only the next day).");
     // retries the history shows failing are counted (the last may have no outcome)
     const error = `> litellm.RateLimitError: litellm.RateLimitError: VertexAIException - b'${body}'  \n`;
     const twice = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2025-04-07 03:59:01\n\n> aider --model gemini  \n> Aider v0.81.1  \n\n#### add a detector  \n${error}> Retrying in 0.2 seconds...  \n${error}> Retrying in 0.5 seconds...  \n${error}> Retrying in 1.0 seconds...  \n`);
     const [counted] = (await readSessions([twice])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
-    expect(counted!.text).toContain('Aider retried after 0.2 s up to 1.0 s, sooner than that, and the 2 retries shown failed.');
+    expect(counted!.text).toContain('Aider v0.81.1 retried after 0.2 s up to 1.0 s, sooner than that, and the 2 retries shown failed.');
     expect(item!.text).not.toContain('no credit left');
   });
 });

@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
-import { bannerValue, GIT_DIR, MAX_NAMED, repoPath } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, GIT_DIR, MAX_NAMED, repoPath } from './aider-notice-lines.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -18,7 +18,6 @@ const INVALID = /^Invalid command: (\/[^\s/.]+)\s*$/;
 /** `Error creating file /add: …` (after `No files matched '/add'. Do you want to create /add?`):
  * a command name taken as a file name. */
 const COMMAND_AS_FILE = /^(?:No files matched '|Error creating file )\/([a-z][a-z-]*)(?:'|:)/;
-const VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 /** A frame of a traceback (`File "…", line 2090, in compute_costs_from_tokens`) and whether it is
  * installed aider's own code (`…/site-packages/aider/coders/base_coder.py`). */
 const FRAME = /^File "([^"]+)", line \d+, in (\S+)/;

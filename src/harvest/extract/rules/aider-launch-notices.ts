@@ -11,7 +11,7 @@ import { clip, code } from '../text.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
-import { bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
+import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
 
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
@@ -161,13 +161,14 @@ function timeWindowDraft(lines: { line: string; event: number }[], at: number, m
   const failedTries = run.filter((l, i) => RETRYING.test(l.line) && run.slice(i + 1).some((r) => QUOTA_GONE.test(r.line))).length;
   const last = tries.at(-1);
   const daily = /PerDay/.test(line);
+  const version = bannerValue(lines, AIDER_VERSION);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
     text:
       `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
-      `Aider retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${failedTries > 0 ? `, and ${failedTries > 1 ? `the ${failedTries} retries shown` : 'the retry shown'} failed` : ''}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
+      `Aider${version ? ` ${version}` : ''} retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${failedTries > 0 ? `, and ${failedTries > 1 ? `the ${failedTries} retries shown` : 'the retry shown'} failed` : ''}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],
@@ -457,13 +458,14 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
   // `Using openrouter/deepseek/deepseek-r1:free model with API key from environment.`: no --model
   const chosen = lines.some((l) => l.event <= error.event && AUTO_MODEL.test(l.line) && l.line.includes(here.model!));
+  const version = bannerValue(lines, AIDER_VERSION);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
-      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider had picked it itself from the API key in the environment (no ${code('--model')})` : ''}; the launch with ${code(worked)} then worked.`,
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}; the launch with ${code(worked)} then worked.`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],

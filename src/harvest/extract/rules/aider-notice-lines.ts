@@ -7,6 +7,8 @@
 import { fileName, type SessionView } from '../view.js';
 
 export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
+/** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
+export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 export const MAX_NAMED = 4;
 
 /** Aider's notice lines, each with the event that holds it (a system event holds several). */
