@@ -6,7 +6,7 @@ import type { SessionEvent } from '../../sessions/model.js';
 import { DEBUG_LINE } from '../../sessions/readers/outcome.js';
 import { TextCache } from './text-cache.js';
 import { emptyList } from '../../core/elements-kind.js';
-import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, overlap, sentences, words } from './text.js';
+import { NARRATION, cleanText, clip, concreteness, literalNewlines, oneLine, plainApostrophes, overlap, sentences, words } from './text.js';
 
 /** A shell's prompt, with the command typed after it: `user@host dir % cmd`, `$ cmd`, and
  * PowerShell's `PS C:\work> cmd` (a terminal that replays its screen shows several). */
@@ -187,7 +187,7 @@ function factsOf(s: string): SentenceFacts {
   // a to-do item ("[x] Create the missing prisma.ts") is a step of the plan, and "There's still a
   // type mismatch." says the problem remains, not why
   // (the patterns are written with the plain apostrophe; models often write the typographic one: "I’m updating …")
-  const t = s.includes('’') ? s.replace(/’/g, "'") : s;
+  const t = plainApostrophes(s);
   const excluded = t.length < 20 || t.length > 400 || /[?:]$/.test(t) || /^\[[ xX]\]/.test(t) || STILL_THERE.test(t) || HEDGE.test(t) || UNSEEN_CODE.test(t) || ASKS_USER.test(t) || AT_LINE.test(t) || READS_BACK.test(t) || NARRATION.test(t) || CODE_LINE.test(t) || PLAN.test(t) || OWN_ACT.test(t) || AGENT_UNABLE.test(t);
   return {
     text: s,

@@ -18,7 +18,7 @@ import { copyOf, headLines, injectedBase, isRecord, maxLineBytes, parseHeadLine,
 import { repoFromCwd } from './claude-code.js';
 import { makeSession } from './common.js';
 import { codeModeCall, codeModeOutput } from './codex-code-mode.js';
-import { looksFailed } from './outcome.js';
+import { EXEC_EXIT, looksFailed } from './outcome.js';
 
 type Json = Record<string, unknown>;
 
@@ -97,7 +97,6 @@ interface ParsedOutput {
   runningSession?: number;
 }
 
-const EXITED_RE = /^Process exited with code (-?\d+)\s*$/m;
 const RUNNING_RE = /^Process running with session ID (\d+)\s*$/m;
 const EXIT_CODE_LINE_RE = /^Exit code: (-?\d+)\s*$/m;
 /** `apply_patch failed: …`, and `execution error: Io(…)`: a command that could not even start
@@ -121,7 +120,7 @@ function parseOutput(raw: string, legacyShell: boolean): ParsedOutput {
   }
   const head = raw.length > 600 ? raw.slice(0, 600) : raw;
   const out: ParsedOutput = { text: raw };
-  const exited = EXITED_RE.exec(head) ?? EXIT_CODE_LINE_RE.exec(head);
+  const exited = EXEC_EXIT.exec(head) ?? EXIT_CODE_LINE_RE.exec(head);
   if (exited) {
     out.exitCode = Number(exited[1]);
     out.isError = out.exitCode !== 0;

@@ -152,7 +152,8 @@ export function statedExitCode(output: string): number | undefined {
  * …`, `Process exited with code N` (or `Process running with session ID N`), `Original token
  * count: N`, then `Output:` and the output itself. */
 const EXEC_ENVELOPE = /^Chunk ID: [^\n]*\n(?:[A-Z][\w ]*: [^\n]*\n|Process (?:exited with code -?\d+|running with session ID \d+)\n)*?Output:(?:\n|$)/;
-const EXEC_EXIT = /^Process exited with code (-?\d+)$/m;
+/** Codex's line for a command's exit, in its exec envelope. */
+export const EXEC_EXIT = /^Process exited with code (-?\d+)\s*$/m;
 
 /** A command's output without Codex's exec envelope, and the exit code the envelope states;
  * undefined for text without the envelope. */

@@ -105,10 +105,12 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
 /** A provider's refusal for an account with no credit left (OpenAI's 429 `insufficient_quota`). */
 const QUOTA_GONE = /^litellm\.RateLimitError\b.*?(You exceeded your current quota[^.'"]*|insufficient_quota)/;
 const RETRYING = /^Retrying in [\d.]+ seconds/;
-/** A quota counted per minute or per day, or a free tier's (Gemini's `…PerMinute…-FreeTier`), and
- * the server's own wait (`"retryDelay": "56s"`): a limit that resets with time, whatever its
- * message says of plan and billing. */
-const TIME_WINDOW = /Per(?:Minute|Day|Hour)|-FreeTier\b|_free_tier_/;
+/** A free tier's quota, as Gemini names it (`…PerMinute…-FreeTier`, `generate_content_free_tier_…`). */
+const FREE_TIER = /-FreeTier\b|_free_tier_/;
+/** A quota counted per minute or per day, or a free tier's, and the server's own wait
+ * (`"retryDelay": "56s"`): a limit that resets with time, whatever its message says of plan and
+ * billing. */
+const TIME_WINDOW = new RegExp(`Per(?:Minute|Day|Hour)|${FREE_TIER.source}`);
 const RETRY_DELAY = /"retryDelay":\s*"(\d+(?:\.\d+)?s)"/;
 
 /** A 429 that says the account's quota is used up is no rate limit: no wait fixes it, yet aider
@@ -149,7 +151,7 @@ function seconds(retrying: string): string {
 function timeWindowDraft(lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string): Draft {
   const line = lines[at]!.line;
   const delay = RETRY_DELAY.exec(line)?.[1];
-  const free = /-FreeTier\b|_free_tier_/.test(line);
+  const free = FREE_TIER.test(line);
   const windows = [/PerMinute/.test(line) ? 'per minute' : '', /PerDay/.test(line) ? 'per day' : ''].filter(Boolean).join(' and ');
   const limit = `${free ? "the provider's free-tier limit" : "the provider's quota"}${windows ? ` (counted ${windows})` : ''}`;
   // the retries aider made before the next message, as the history shows them, and those the
