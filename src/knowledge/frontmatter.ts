@@ -8,6 +8,7 @@ import type * as YamlModule from 'yaml';
 import { lazy } from '../core/lazy.js';
 import { parseCanonicalFrontMatter, parseSimpleFrontMatter } from './frontmatter-fast.js';
 import { stringifySimpleFrontMatter } from './frontmatter-write-fast.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 export interface ParsedFrontMatter {
   data: Record<string, unknown>;
@@ -113,7 +114,7 @@ export function stringifyWithYaml(data: Record<string, unknown>): string {
 /** 1-based line of `key:` inside front matter (line 2 is the first key), for error messages. */
 export function lineOfKey(matterText: string, key: string): number {
   const lines = matterText.split('\n');
-  const re = new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
+  const re = new RegExp(`^${escapeRegExp(key)}\\s*:`);
   for (let i = 0; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
   return 2;
 }

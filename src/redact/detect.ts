@@ -11,6 +11,7 @@ import { prefixScanner, rulePasses, runRegexRule, type RawMatch, type RegexRule,
 import { STRUCTURAL_RULES } from './structural.js';
 import { STATED_RULES } from './stated.js';
 import { PERSON_NAME_RULE } from './people.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 export interface FindOptions {
   /** Account names to report wherever they appear as a word (kind `user-name`). */
@@ -40,7 +41,7 @@ const IS_GATED = OTHER_RULES.map(gated);
  * one of them, and the rules' own tests still decide the rest. One scan instead of one per rule.
  */
 const ANY_GATE = new RegExp(
-  GATED_RULES.map((r) => (r.triggers ? r.triggers.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') : `(?:${r.pretest!.source})`)).join('|'),
+  GATED_RULES.map((r) => (r.triggers ? r.triggers.map((t) => escapeRegExp(t)).join('|') : `(?:${r.pretest!.source})`)).join('|'),
   'i',
 );
 

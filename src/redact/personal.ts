@@ -13,6 +13,7 @@
  */
 import { KIND_INFO } from './kinds.js';
 import { afterEscape, type RawMatch, type ScanRule } from './rule.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 /** Accounts that belong to no person: CI runners, cloud images, containers, placeholders. */
 const GENERIC_USERS = new Set([
@@ -182,8 +183,4 @@ export function findUserNames(text: string, users: Iterable<string>): RawMatch[]
     out.push({ kind: 'user-name', start: m.index, end: m.index + m[0].length, priority: 0, description: KIND_INFO['user-name'].label });
   }
   return out;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -8,6 +8,7 @@
  * from there.
  */
 import type { SecretKind } from './kinds.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 export interface RawMatch {
   kind: SecretKind;
@@ -140,7 +141,7 @@ export function prefixScanner(rules: readonly RegexRule[]): (text: string, out: 
   const entries: { trigger: string; rule: RegexRule }[] = [];
   for (const rule of rules) for (const trigger of rule.triggers ?? []) entries.push({ trigger, rule });
   entries.sort((a, b) => b.trigger.length - a.trigger.length);
-  const alternatives = [...new Set(entries.map((e) => e.trigger.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))];
+  const alternatives = [...new Set(entries.map((e) => escapeRegExp(e.trigger)))];
   const re = new RegExp(alternatives.join('|'), 'g');
   return (text, out) => {
     re.lastIndex = 0;

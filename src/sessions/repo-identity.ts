@@ -22,6 +22,7 @@
  */
 import type { Session } from './model.js';
 import { repoNameOfUrl, type GitProbe } from './git-config.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 export type RepoSource = 'alias' | 'remote' | 'tool-output' | 'git' | 'worktree-layout' | 'cwd' | 'edited-files' | 'flag' | 'transcript-folder' | 'none';
 
@@ -90,7 +91,7 @@ export function namesAProject(name: string, users: readonly string[]): boolean {
 /** `*` in an alias pattern matches any run of characters (within a name). */
 function globMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
   return re.test(name);
 }
 

@@ -3,6 +3,7 @@
  * (SpecStory, terminal copies, Aider notes, generic tool messages). Deliberately conservative:
  * a false "error" makes the harvester learn from a success, which is worse than missing one.
  */
+import { escapeRegExp } from '../../core/regexp.js';
 
 /** Lines that only appear when a command failed. Matched line by line (multiline mode). */
 export const FAILURE_LINE = new RegExp(
@@ -68,7 +69,7 @@ const FAILURE_LITERALS = [
 
 /** One search for every literal of FAILURE_LITERALS and " fail": over the Aider part's 120,000
  * tool outputs (most hold none) it took 41 ms where searching for them one by one took 115. */
-const FAILURE_HINT = new RegExp([...FAILURE_LITERALS, ' fail'].map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+const FAILURE_HINT = new RegExp([...FAILURE_LITERALS, ' fail'].map(escapeRegExp).join('|'));
 
 /** A program's debug or trace log (`ssh -vvv`: "debug1: load_hostkeys: fopen …/known_hosts2: No
  * such file or directory"): what it tried on its way, not how the command ended. */

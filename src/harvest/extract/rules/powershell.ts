@@ -16,6 +16,7 @@ import { simpleCommands, tokens } from '../commands.js';
 import { clip, code } from '../text.js';
 import { perObject } from '../per-object.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 
 /** What PowerShell rejected in a command, read from its error record. */
 export type PowerShellSlip =
@@ -183,7 +184,7 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
       const other = later.find((x) => (name === undefined || !tokens(x.main).includes(name)) && sharesArgument(s.command!, x.command!));
       // the URL both lines name is shown once, in the failed command
       const url = slip.kind === 'web-alias' ? /https?:\/\/[^\s"']+/.exec(s.command!)?.[0] : undefined;
-      const shown = other && url ? other.command!.replace(new RegExp(`(["']?)${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1`, 'g'), '<url>') : other?.command;
+      const shown = other && url ? other.command!.replace(new RegExp(`(["']?)${escapeRegExp(url)}\\1`, 'g'), '<url>') : other?.command;
       return shown ? `${code(clip(shown, 80))} worked instead.` : undefined;
     }
   }

@@ -12,6 +12,7 @@ import { parseReport, type ReportLine, type Section } from '../report.js';
 import { clip, code, concreteness, oneLine, sentence } from '../text.js';
 import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
 import { perObject } from '../per-object.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 
 /** A Cursor rule the chat loaded, as SpecStory renders it. */
 const RULE_BLOCK = /^#{2,4} Rule: ([\w.@/-]+)\s*\n/;
@@ -157,7 +158,7 @@ const RULE_MENTION = /^\s*@?((?:[\w.-]+\/)*[\w.-]+\.mdc|(?:[\w.-]+\/)*(?:CLAUDE|
 
 /** "follow CONVENTIONS.md", "per docs/STYLE.md", "see AGENTS.md": the file named as the rule. */
 function citesAsGuide(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(name);
   return new RegExp(String.raw`\b(?:follow(?:ing)?|per|see|according to)\s+(?:the\s+)?@?(?:[\w.-]+/)*${escaped}`, 'i').test(text);
 }
 

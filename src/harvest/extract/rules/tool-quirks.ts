@@ -17,6 +17,7 @@ import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
 import { cmdSlip } from './cmd-shell.js';
 import { zshGlobSlip } from './zsh-glob.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd' | 'zsh-glob';
 
@@ -259,7 +260,7 @@ function installedLater(view: SessionView, s: Step): boolean {
  * twine...", pip's "Successfully installed build-1.2.1"): the environment lacked it that moment. */
 function installsLater(view: SessionView, s: Step, mod: string): boolean {
   const name = mod.split('.')[0]!.toLowerCase().replace(/_/g, '-');
-  const installs = new RegExp(`^\\s*(?:Installing|Successfully installed|Collecting)\\b[^\\n]*\\b${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\\b`, 'im');
+  const installs = new RegExp(`^\\s*(?:Installing|Successfully installed|Collecting)\\b[^\\n]*\\b${escapeRegExp(name)}\\b`, 'im');
   return view.steps.some(
     (later) => later.pos > s.pos && !later.rejected && ((later.command !== undefined && /\bpip3? install\b/.test(later.command) && tokens(later.command).some((t) => t.toLowerCase().replace(/_/g, '-') === name)) || installs.test(later.output)),
   );
@@ -276,7 +277,7 @@ const NO_ENSUREPIP = /\bensurepip is not\s+available\b/;
 /** Whether a command removes the folder at `path` or makes a virtualenv there anew (`rm -rf
  * music-agent/venv && python3 -m venv music-agent/venv`). */
 function remadeOrRemoved(command: string, path: string): boolean {
-  const at = path.replace(/^\.[\\/]/, '').replace(/[\\/]+$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const at = escapeRegExp(path.replace(/^\.[\\/]/, '').replace(/[\\/]+$/, ''));
   return new RegExp(`(?:\\brm\\s+-\\w*r\\w*\\s+(?:\\S+\\s+)*|\\bvenv\\s+(?:--?\\S+\\s+)*|\\bvirtualenv\\s+(?:--?\\S+\\s+)*)["']?(?:\\.[\\\\/])?${at}[\\/]?["']?(?:\\s|$|&|;)`).test(command);
 }
 

@@ -9,6 +9,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stripMarkdown } from '../text.js';
 import { isReadOnly } from '../commands.js';
 import { EDIT_TOOLS, READ_TOOLS, editedFiles, fileName, isEdit, replyBefore, type SessionView, type Step } from '../view.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 
 const CORRECTION = new RegExp(
   [
@@ -37,7 +38,6 @@ const BUG_REPORT = /^(?:(?:two|some|the|these|an?|new)\s+)?(?:errors?|warnings?|
 const PASTED_REPORT = /^#{1,4}\s*(?:Error Type|Error Message|Build Output|Call Stack|Stack trace)\b/im;
 /** A correction that is only "use X instead of Y" (a tool, a command, a package). */
 const INSTEAD_OF = /^(?:please\s+)?use\s+`?([\w.@/+-]+)`?\s+instead\s+of\s+`?([\w.@/+-]+)`?\s*[.!]?$/i;
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A program's log line pasted in (`2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.75 …`):
  * the user judging a run's result ("this is not close to 85"), not what the agent got wrong. */
 const PASTED_LOG = /^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?\s*(?:\||-|:)?\s*\[?(?:INFO|DEBUG|WARN(?:ING)?|ERROR|CRITICAL|TRACE|FATAL)\b/m;
@@ -392,7 +392,7 @@ function fromPrompts(view: SessionView): Draft[] {
     const instead = INSTEAD_OF.exec(text.trim());
     if (instead && !stated) {
       const [, use, not] = instead as unknown as [string, string, string];
-      const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRe(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRe(not)}\\b`, 'i').test(q));
+      const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRegExp(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRegExp(not)}\\b`, 'i').test(q));
       drafts.push({
         // (how things are done here: a convention, a fact of the repository, not a procedure)
         category: 'fact',
