@@ -67,6 +67,8 @@ export interface GitFacts {
   name?: string;
   /** The main work tree's folder name (a linked worktree's main repository, not the worktree). */
   folder?: string;
+  /** The work tree's root folder (absolute). */
+  root?: string;
   detail: string;
 }
 
@@ -88,5 +90,5 @@ export const localGitProbe: GitProbe = (cwd) => {
   }
   const name = url ? repoNameOfUrl(url) : undefined;
   const linked = git.gitDir !== common;
-  return name ? { name, folder, detail: 'git remote origin' } : { folder, detail: linked ? 'git main work tree directory name (a linked worktree)' : 'git root directory name' };
+  return name ? { name, folder, root: git.root, detail: 'git remote origin' } : { folder, root: git.root, detail: linked ? 'git main work tree directory name (a linked worktree)' : 'git root directory name' };
 };

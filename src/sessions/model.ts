@@ -160,6 +160,9 @@ export interface Session {
   /** Repository name from a remote URL the transcript records (Codex), when it records one. */
   remoteRepo?: string;
   cwd?: string;
+  /** The working directory is the transcript's own folder, not a recorded one (aider records none:
+   * it writes its chat history at the root of the repository it works in). */
+  cwdFromFile?: boolean;
   branch?: string;
   models: string[];
   startedAt?: string;

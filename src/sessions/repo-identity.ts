@@ -48,6 +48,8 @@ export interface RepoContext {
 /** What a transcript tells about its repository (a Session, or just a directory for bootstrap). */
 export interface RepoWitness {
   cwd?: string;
+  /** `cwd` is the transcript's folder (see Session.cwdFromFile). */
+  cwdFromFile?: boolean;
   branch?: string;
   /** A repository name from a remote URL the transcript records. */
   remoteRepo?: string;
@@ -226,7 +228,10 @@ export function identifyRepo(w: RepoWitness, ctx: RepoContext): RepoIdentity {
   const cwd = w.cwd;
   const cwdName = cwd ? segments(cwd).at(-1) : undefined;
   const tools = remoteFromTools(w.events);
-  const git = cwd ? ctx.probe?.(cwd) : undefined;
+  const probed = cwd ? ctx.probe?.(cwd) : undefined;
+  // a transcript that sits where its tool writes it is at its work tree's root; one inside another
+  // work tree was copied there (a folder of collected histories in the knowledge repository)
+  const git = probed && w.cwdFromFile && probed.root !== undefined && probed.root !== cwd ? undefined : probed;
   const layout = cwd ? worktreeName(cwd, w.branch) : undefined;
   // every name a step would consider, strongest first: an alias for any of them wins
   const names: [string | undefined, string][] = [
@@ -288,6 +293,7 @@ function outsideWitness(
 export function witnessOf(session: Session): RepoWitness {
   return {
     ...(session.cwd ? { cwd: session.cwd } : {}),
+    ...(session.cwdFromFile ? { cwdFromFile: true } : {}),
     ...(session.branch ? { branch: session.branch } : {}),
     ...(session.remoteRepo ? { remoteRepo: session.remoteRepo } : {}),
     ...(session.repo ? { recorded: session.repo } : {}),

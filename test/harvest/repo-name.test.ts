@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoFromTranscriptPath, resolveRepo } from '../../src/harvest/repo-name.js';
 import type { Session } from '../../src/sessions/model.js';
+import { readSessions } from '../../src/sessions/read.js';
+import { tempDir } from '../helpers.js';
 
 describe('repo for sessions that record none', () => {
   it('takes the nearest folder that names a project, skipping agent containers and hashes', () => {
@@ -26,5 +31,29 @@ describe('repo for sessions that record none', () => {
     expect(resolveRepo(session(), '/x/minsky/a.md', { ...ctx, fallback: 'Web App' }).repo).toBe('web-app');
     expect(resolveRepo(session(), '/x/minsky/a.md', ctx)).toMatchObject({ repo: 'minsky', source: 'transcript-folder' });
     expect(resolveRepo(session('zelda'), '/x/a.md', ctx).repo).toBeUndefined();
+  });
+
+  it("names an aider history by the git work tree it sits at the root of, and by its folder when it was copied into another work tree", async () => {
+    const base = tempDir('compound-aider-repo-');
+    const source = join(__dirname, '../../test_sessions/aider/inventory-api/.aider.chat.history.md');
+    const ctx = { aliases: {}, users: [] };
+    const repoOfCopy = async (dir: string) => {
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, '.aider.chat.history.md');
+      copyFileSync(source, file);
+      const { sessions } = await readSessions([file]);
+      expect(sessions.length).toBeGreaterThan(0);
+      return resolveRepo(sessions[0]!, file, ctx);
+    };
+    // where aider writes it: the root of the repository it worked in
+    const project = join(base, 'billing-service');
+    mkdirSync(project);
+    execFileSync('git', ['init', '-q', project]);
+    expect(await repoOfCopy(project)).toMatchObject({ repo: 'billing-service', source: 'git' });
+    // collected into a folder of a knowledge repository: that repository is not what it is about
+    const knowledge = join(base, 'team-knowledge');
+    mkdirSync(knowledge);
+    execFileSync('git', ['init', '-q', knowledge]);
+    expect(await repoOfCopy(join(knowledge, 'histories', 'ledger'))).toMatchObject({ repo: 'ledger', source: 'cwd' });
   });
 });

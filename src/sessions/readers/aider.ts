@@ -567,6 +567,7 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
         warnings: warnings.list.slice(s.firstWarning),
         models: s.models.names,
         cwd,
+        cwdFromFile: true,
         repo: path.basename(cwd),
         startedAt: s.startedAt,
       }),

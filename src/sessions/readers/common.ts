@@ -141,6 +141,7 @@ export interface SessionInit {
   repo?: string | undefined;
   remoteRepo?: string | undefined;
   cwd?: string | undefined;
+  cwdFromFile?: boolean | undefined;
   branch?: string | undefined;
   startedAt?: string | undefined;
   endedAt?: string | undefined;
@@ -161,6 +162,7 @@ export function makeSession(init: SessionInit): Session {
     repo: init.repo || undefined,
     remoteRepo: init.remoteRepo || undefined,
     cwd: init.cwd || undefined,
+    cwdFromFile: init.cwdFromFile || undefined,
     branch: init.branch || undefined,
     models: init.models ?? [],
     startedAt: init.startedAt || undefined,
