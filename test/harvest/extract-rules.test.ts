@@ -951,6 +951,7 @@ describe('tool quirks of the agent', () => {
         .user('review the diff')
         .tool('StructuredOutput', { findings: { findings: [] } }, refused, { isError: true })
         .tool('StructuredOutput', { findings: [] }, fixed ? 'ok' : refused, { isError: !fixed })
+        .assistant('The schema requires findings to be an array at the top level, and the tool still rejects the output because it validates the whole object.')
         .build();
     expect(toolQuirkDrafts(viewOf(session(true)))).toEqual([]);
     expect(toolQuirkDrafts(viewOf(session(false))).map((d) => d.title)).toEqual(['StructuredOutput: Output does not match required schema: /findings: must be…']);

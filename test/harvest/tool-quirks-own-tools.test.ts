@@ -92,7 +92,7 @@ describe('a refusal about one id of the session', () => {
 
 describe("a tool's error passed on through wrappers", () => {
   it('is titled by the error itself, not its wrappers', () => {
-    const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true });
+    const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true }).assistant('The regex parse error is because the `[` of the character class in `\\[3[0-9` is never closed: ripgrep needs it escaped.');
     expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['search_replace: regex parse error: unclosed character class']);
   });
 });

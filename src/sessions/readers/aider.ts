@@ -90,6 +90,10 @@ const slashed = (p: string): string => p.replace(/\\/g, '/');
  * applied (written only when some did), and the line that then ends the message. */
 const MATCH_RULE_LINE = /^The SEARCH section must exactly match\b/;
 export const OTHERS_APPLIED = /^# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied/;
+/** A line that opens or closes the model's reasoning in a reply: aider wraps it in its
+ * `<thinking-content-…>` tag (its REASONING_TAG), and models that think in the open (qwen3,
+ * deepseek-r1 served as is) write `<think>`. What is inside is the model's thinking, not its reply. */
+const REASONING_TAG_LINE = /^<(\/?)(?:think|thinking-content-[0-9a-f]{32})>\s*$/;
 const REFLECTION_END = /^Just reply with fixed versions of the blocks? above that failed to match\b/;
 
 const CONFIRM = /\((?:Y)es\/\(N\)o|\(Y\)es\/\(n\)o|\[Yes\]:|\[No\]:/;
@@ -229,6 +233,28 @@ class AiderSession {
       if (a === b) return;
     }
     this.closeOpen();
+    // the reply, with its reasoning sections apart (an unclosed one runs to the block's end)
+    let from = a;
+    for (let i = a; i < b; i++) {
+      const tag = REASONING_TAG_LINE.exec(lines[i]!);
+      if (!tag || tag[1]) continue;
+      this.replyPart(block, from, i);
+      let end = i + 1;
+      while (end < b && !REASONING_TAG_LINE.exec(lines[end]!)?.[1]) end++;
+      const thought = lines.slice(i + 1, end).join('\n').trim();
+      if (thought) pushText(this.events, 'reasoning', thought, { source: this.src(this.blockAt(block, i + 1)) });
+      from = i = end + 1;
+      i--;
+    }
+    this.replyPart(block, from, b);
+  }
+
+  /** Lines [a, b) of a reply as the model's words, and the edits they hold. */
+  private replyPart(block: Block, a: number, b: number): void {
+    const lines = block.texts;
+    while (a < b && lines[a]!.trim() === '') a++;
+    while (b > a && lines[b - 1]!.trim() === '') b--;
+    if (a >= b) return;
     const text = b - a === 1 ? lines[a]! : lines.slice(a, b).join('\n');
     this.lastReply = text;
     pushText(this.events, 'assistant', text, { source: this.src(this.blockAt(block, a)) }, this.models.names[0]);

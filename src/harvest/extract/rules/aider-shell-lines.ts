@@ -1,8 +1,9 @@
 /**
  * Aider runs only its own in-chat commands (`/run`, `/git`, `/exit`, `!`): a message typed without
- * one goes to the model as chat, even when it is a shell command line or a way out (`exit`, vim's
- * `:q`). The user who types `git add .` or `export OLLAMA_API_BASE=…` into aider loses the turn to
- * a model request and nothing runs; the next session does the same unless told. Written only when
+ * one goes to the model as chat, even when it is a shell command line. The user who types
+ * `git add .` or `export OLLAMA_API_BASE=…` into aider loses the turn to a model request and
+ * nothing runs; the next session does the same unless told. (A way out typed as chat, `exit` or
+ * vim's `:q`, lost only that request: aider is plainly still there, so that is no item.) Written only when
  * the message is nothing but such lines and aider then ran nothing (no `Run shell command?` offer,
  * no command output) but sent it to the model (a reply, or the model's error) before the next
  * message.
@@ -31,9 +32,6 @@ const RAN = /^(?:Run shell commands?\?|Running |Add (?:[\d.]+k? tokens|\d+ lines
 const SCRAPED = 'Scraping';
 /** The model's request failed: the message was sent, whatever became of it. */
 const REQUEST_FAILED = 'failed';
-/** A way out of a shell or an editor, typed where aider's is `/exit`. */
-const QUIT = /^(?:exit|quit|:q!?|:wq!?|:x|:qa!?)$/i;
-
 /** Whether a line is a shell command: a known program first, and no word of a sentence in the rest
  * once quoted arguments (a commit message) are taken out. */
 function commandLine(line: string): boolean {
@@ -79,35 +77,9 @@ function answeredText(reply: string): string {
   return reply === REQUEST_FAILED ? 'aider sent it to the model as a prompt' : `the model answered (${code(clip(reply, 50))})`;
 }
 
-/** `exit` or `:q` typed as a message: one item, with aider's way out. */
-function quitDraft(events: readonly SessionEvent[]): Draft | undefined {
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (e.kind !== 'user' || e.injected || !QUIT.test(e.text.trim())) continue;
-    const answer = answeredAsChat(events, i);
-    if (!answer) continue;
-    const typed = e.text.trim();
-    return {
-      category: 'tool-quirk',
-      scope: 'agent',
-      title: `aider sends ${typed} typed without / to the model`,
-      text: `Aider's own commands start with \`/\`: ${code(typed)} typed into aider did not end it; ${answeredText(answer.reply)}, a request like any other. Leave aider with \`/exit\` (or Ctrl-D).`,
-      confidence: CONFIDENCE.verified,
-      event: e.index,
-      tags: ['aider', 'exit'],
-      quotes: [typed],
-      rule: 'aider-shell-line',
-      signature: errorSignature('aider quit line sent as chat'),
-      score: 6,
-    };
-  }
-  return undefined;
-}
-
 export function aiderShellLineDrafts(view: SessionView): Draft[] {
   if (view.session.format !== 'aider') return [];
   const events = view.session.events;
-  const quit = quitDraft(events);
   for (let i = 0; i < events.length; i++) {
     const lines = shellLines(events[i]!);
     if (!lines) continue;
@@ -138,10 +110,9 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
         signature: errorSignature('aider shell line sent as chat'),
         score: 7,
       },
-      ...(quit ? [quit] : []),
     ];
   }
-  return quit ? [quit] : [];
+  return [];
 }
 
 export const aiderShellLines: RuleExtractor = ruleExtractor('aider-shell-line', aiderShellLineDrafts);

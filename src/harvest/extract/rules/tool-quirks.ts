@@ -169,9 +169,13 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
   if (TOO_LARGE.test(out)) return 'too-large';
   if (isEditStep(s)) return 'edit-refused';
-  if (!s.command && !READ_TOOLS.has(s.call.name) && !PATH_PROBLEM.test(out) && out.trim().length > 0) return 'tool-refusal';
+  if (!s.command && !READ_TOOLS.has(s.call.name) && !CHECK_TOOLS.has(s.call.name) && !PATH_PROBLEM.test(out) && out.trim().length > 0) return 'tool-refusal';
   return undefined;
 }
+
+/** Aider's own lint and test steps (after each edit, or `/lint`, `/test`): when they fail they
+ * report problems in the code, which is the task's bug, never the tool refusing. */
+const CHECK_TOOLS = new Set(['lint', 'test']);
 
 function argsOf(s: Step): Set<string> {
   return new Set(tokens(s.main).slice(1).filter((t) => !t.startsWith('-') && t.length > 1));
@@ -426,9 +430,12 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
+  const pointed = patchLineAt(s, err);
+  // an edit tool's failure with no explanation, no line it points at and no retry that worked is
+  // only the error, unless its words say what to do
+  if (!aider && !why && !retry && pointed === undefined && !SAYS_WHAT_TO_DO.test(err)) return undefined;
   const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined) : `${code(tool)} fails with ${code(err)}.`];
   if (aiderCause !== undefined) parts.push(aiderCause);
-  const pointed = patchLineAt(s, err);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
   // (aider applies whatever block the model resends: that it went in says nothing of whether it was right)
@@ -450,12 +457,16 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
 }
 
 /** A call whose input broke the tool's schema ("Output does not match required schema: /findings:
- * must be array", "InputValidationError: … is required"). */
-const SCHEMA_ERROR = /does not match (?:the )?(?:required |expected )?schema|InputValidationError|invalid (?:input|parameters?|arguments?)\b|must be (?:an? )?(?:array|string|object|number|boolean|integer)\b|(?:required|missing) (?:property|parameter|field)|unexpected (?:property|parameter|field|key)/i;
+ * must be array", "InputValidationError: … is required", "Content is required for 'add' action."). */
+const SCHEMA_ERROR = /does not match (?:the )?(?:required |expected )?schema|InputValidationError|invalid (?:input|parameters?|arguments?)\b|must be (?:an? )?(?:array|string|object|number|boolean|integer)\b|(?:required|missing) (?:property|parameter|field)|\b[\w'"]+ (?:is|are) required (?:for|when|with)\b|unexpected (?:property|parameter|field|key)/i;
 
 /** A tool's answer that an id it was given names nothing (`No task found with ID: ba2w6cftq`,
  * `Shell 3 not found`, `job abc123 does not exist`). */
 const ID_NOT_FOUND = /\bno (?:task|shell|job|process|session|agent|background \w+) (?:found )?with (?:the )?id\b|\b(?:task|shell|job|process|session)(?: id)? [\w-]*\d[\w-]* (?:not found|does not exist|is not running)\b/i;
+
+/** A tool's message that tells the caller what to do ("…; rerun exec_command with tty=true", "use
+ * X instead", "did you mean …?"). */
+const SAYS_WHAT_TO_DO = /[;:,.]\s*(?:re-?run|use|try|pass|set|call|run|add|specify|provide)\b|\binstead\b|\bdid you mean\b/i;
 
 function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
@@ -471,6 +482,9 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   const cause = aider ? aiderEditCause(view, s) : undefined;
   if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  // a refusal nobody explained, whose words do not say what to do, is only the error, which the
+  // next session reads for itself
+  if (!aider && !why && !SAYS_WHAT_TO_DO.test(err)) return undefined;
   return {
     category: 'tool-quirk',
     scope: 'agent',
@@ -735,10 +749,10 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
         push(tooLarge(view, s));
         break;
       case 'edit-refused':
-        push(editRefused(view, s));
+        if (!failsEveryTool(view, s)) push(editRefused(view, s));
         break;
       case 'tool-refusal':
-        push(toolRefusal(view, s));
+        if (!failsEveryTool(view, s)) push(toolRefusal(view, s));
         break;
       default:
         break;
@@ -750,6 +764,18 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
   push(wrapperMessage(view));
   push(incompleteDelegation(view));
   return drafts;
+}
+
+/** Whether the step's error came from three or more different tools of the session: then the
+ * environment fails (a broken shell, a missing device), not the one tool an item would name. */
+function failsEveryTool(view: SessionView, s: Step): boolean {
+  const err = errorLine(s.output, 200);
+  // the message inside a tool's JSON envelope (`{"error": "[Errno 2] …"}`), which others print bare
+  const core = (/"error"\s*:\s*"((?:[^"\\]|\\.)+)"/.exec(err)?.[1] ?? err).trim();
+  if (core.length < 12) return false;
+  const tools = new Set<string>();
+  for (const r of view.steps) if (r.failed && r.output.includes(core)) tools.add(r.call.name);
+  return tools.size >= 3;
 }
 
 export const toolQuirks: RuleExtractor = ruleExtractor('tool-quirk', toolQuirkDrafts);

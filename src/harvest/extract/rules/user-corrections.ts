@@ -308,7 +308,13 @@ const CONTRADICTS = /^(?:no|nope|wrong|actually)\b|\b(?:not|isn'?t|aren'?t|don'?
 
 function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
+  /** The prompt each draft came from. */
+  const from: number[] = [];
   view.prompts.forEach((p, i) => {
+    const add = (d: Draft): void => {
+      drafts.push(d);
+      from.push(i);
+    };
     const message = messageOf(p.text);
     const whole = oneLine(stripMarkdown(message));
     if (whole.length < 12 || whole.length > 1200) return;
@@ -393,7 +399,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (instead && !stated) {
       const [, use, not] = instead as unknown as [string, string, string];
       const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRegExp(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRegExp(not)}\\b`, 'i').test(q));
-      drafts.push({
+      add({
         // (how things are done here: a convention, a fact of the repository, not a procedure)
         category: 'fact',
         title: clip(`Use ${use} instead of ${not} here`, 70),
@@ -407,7 +413,7 @@ function fromPrompts(view: SessionView): Draft[] {
       });
       return;
     }
-    drafts.push({
+    add({
       category,
       title: clip(stated?.replace(/\.$/, '') ?? text, 70),
       text: stated
@@ -421,7 +427,14 @@ function fromPrompts(view: SessionView): Draft[] {
       score: 5 + Math.min(2, concreteness(text)) + (CONVENTION.test(text) ? 1 : 0) + (files.length > 0 || react ? 1 : 0),
     });
   });
-  return drafts;
+  // a correction the user revised in the very next message, on the same thing, gave way to it
+  return drafts.filter((d, k) => !drafts.some((later, j) => from[j] === from[k]! + 1 && sharedWord(d.quotes?.[0] ?? '', later.quotes?.[0] ?? '')));
+}
+
+/** Whether two messages share a word of five or more letters that says something. */
+function sharedWord(a: string, b: string): boolean {
+  const words = new Set((b.toLowerCase().match(/[\p{L}\d_-]{5,}/gu) ?? []).filter((w) => !COMMON_WORDS.has(w)));
+  return (a.toLowerCase().match(/[\p{L}\d_-]{5,}/gu) ?? []).some((w) => words.has(w));
 }
 
 /** Whether a command holds a quoted phrase of the correction or one of its words of five or

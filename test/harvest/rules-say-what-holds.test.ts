@@ -1,0 +1,105 @@
+/**
+ * What a fresh review rejected, as principles: aider's model reasoning is not its reply; a check's
+ * report is the code's bug, not a tool refusing; a tool's error nobody explained, and one every
+ * tool gave, is no quirk of one tool; a correction the user revised at once gave way to the revision.
+ */
+import { describe, expect, it } from 'vitest';
+import { readSessions } from '../../src/sessions/read.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { tempDir } from '../sessions/support.js';
+import { put } from '../sessions/reader-checks.js';
+import { SessionBuilder } from './extract-session.js';
+
+const launch = `\n# aider chat started at 2026-05-02 13:55:39\n\n> aider --architect --model ollama/qwen3.5  \n> Aider v0.86.1  \n> Git repo: .git with 120 files  \n\n`;
+
+async function aiderSession(history: string) {
+  const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', history)]);
+  return sessions[0]!;
+}
+
+describe("aider's record of a reasoning model's reply", () => {
+  it("reads the <thinking-content-…> and <think> sections as the model's reasoning, not its reply", async () => {
+    const tag = 'thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b';
+    const session = await aiderSession(
+      `${launch}#### why does the build fail?  \n\n<${tag}>\n\nThe user asks about the build. Maybe main.py is the entry point.\n\n</${tag}>\n\nThe build fails because \`ios/PyPackages\` is missing.\n\n#### and now?  \n\n<think>\nLet me think about the SEARCH block.\n</think>\n\nRun \`make ios\` first.\n`,
+    );
+    const texts = session.events.filter((e) => e.kind === 'assistant' || e.kind === 'reasoning').map((e) => [e.kind, 'text' in e ? e.text : '']);
+    expect(texts).toEqual([
+      ['reasoning', 'The user asks about the build. Maybe main.py is the entry point.'],
+      ['assistant', 'The build fails because `ios/PyPackages` is missing.'],
+      ['reasoning', 'Let me think about the SEARCH block.'],
+      ['assistant', 'Run `make ios` first.'],
+    ]);
+  });
+});
+
+describe('a failed check of aider (its lint after an edit)', () => {
+  it("is the code's problem it reports, no refusal of a `lint` tool", async () => {
+    const session = await aiderSession(
+      `${launch}#### add the table  \n\nHere is the table.\n\n> Applied edit to src/roster.html  \n> Commit cf90575 feat: add the table  \n>  \n> # Fix any errors below, if possible.  \n>  \n> ## See relevant line below marked with █.  \n>  \n> src/roster.html:  \n> 10│   </table>  \n> 11█ </table>  \n>  \n> Attempt to fix lint errors? (Y)es/(N)o [Yes]: y  \n\nTo fix the error in \`src/roster.html\`, remove the extra closing \`</table>\` tag.\n`,
+    );
+    expect(session.events.some((e) => e.kind === 'tool_call' && e.name === 'lint')).toBe(true);
+    expect(extractSession(session).filter((c) => c.rule === 'tool-quirk')).toEqual([]);
+  });
+});
+
+describe("a tool's error", () => {
+  it('that names the argument a call lacked, put right by the next call, is the call\'s slip', () => {
+    const b = new SessionBuilder()
+      .tool('memory', { action: 'add', content: '' }, '{"error": "Content is required for \'add\' action.", "success": false}', { isError: true })
+      .tool('memory', { action: 'add', content: 'note' }, '{"success": true}', {});
+    expect(toolQuirkDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
+  it("that nobody explained is no item, unless its words say what to do", () => {
+    const refused = (err: string) => toolQuirkDrafts(viewOf(new SessionBuilder().user('send the input').tool('write_stdin', { session_id: 3, chars: 'y\n' }, err, { isError: true }).assistant('Moving on to the docs.').build()));
+    expect(refused('write_stdin failed: session is busy')).toEqual([]);
+    expect(refused('write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open')).toHaveLength(1);
+    // an edit tool's failure too
+    const edit = new SessionBuilder().user('save it').tool('write_file', { path: 'a.md', content: 'x' }, '{"error": "disk quota exceeded"}', { isError: true }).assistant('Next, the README.');
+    expect(toolQuirkDrafts(viewOf(edit.build()))).toEqual([]);
+  });
+
+  it('that three different tools gave is the environment failing, no quirk of one of them', () => {
+    const err = '{"error": "[Errno 2] No such file or directory: \'nul\'"}';
+    const b = new SessionBuilder()
+      .user('install it')
+      .tool('terminal', { cmd: 'ls' }, "Command execution failed: FileNotFoundError: [Errno 2] No such file or directory: 'nul'", { isError: true })
+      .tool('read_file', { path: 'README.md' }, err, { isError: true })
+      .tool('write_file', { path: 'a.md', content: 'x' }, err, { isError: true })
+      .assistant('Because `/dev/null` is broken, bash cannot start, so every tool fails with `[Errno 2] No such file or directory: \'nul\'`.');
+    expect(toolQuirkDrafts(viewOf(b.build()))).toEqual([]);
+    // the same explained failure of one tool alone is its item
+    const one = new SessionBuilder()
+      .user('install it')
+      .tool('write_file', { path: 'a.md', content: 'x' }, err, { isError: true })
+      .assistant('Because `/dev/null` is broken, bash cannot start, so `write_file` fails with `[Errno 2] No such file or directory: \'nul\'`.');
+    expect(toolQuirkDrafts(viewOf(one.build()))).toHaveLength(1);
+  });
+});
+
+describe('two corrections in a row', () => {
+  it('keep only the later one when it revises the earlier on the same thing', () => {
+    const b = new SessionBuilder()
+      .user('add the logging')
+      .assistant('Done, and committed it as a1b2c3d.')
+      .user('i want to commit everything myself okay you never commit anything, send me the changes and i decide if you write to disk')
+      .assistant('Understood.')
+      .user("i dont wanna apply changes myself, you can apply them when i tell you, just never make the commit")
+      .assistant('Understood: I apply edits when you say so and never commit.');
+    const quotes = userCorrectionDrafts(viewOf(b.build())).map((d) => d.quotes?.[0]);
+    expect(quotes).toEqual(["i dont wanna apply changes myself, you can apply them when i tell you, just never make the commit"]);
+    // about another thing, both stand
+    const other = new SessionBuilder()
+      .user('add the logging')
+      .assistant('Done, and committed it as a1b2c3d.')
+      .user('you never commit anything here, i review every change first')
+      .assistant('Understood.')
+      .user('and never use printf for logging in this repo, always spdlog')
+      .assistant('Understood.');
+    expect(userCorrectionDrafts(viewOf(other.build()))).toHaveLength(2);
+  });
+});
