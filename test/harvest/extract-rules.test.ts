@@ -942,6 +942,14 @@ describe('tool quirks of the agent', () => {
     expect(applied!.text).toContain("It still applies the reply's other blocks and asks the model to resend only the failed one.");
     // the resent block went in, which verifies nothing about it
     expect(applied!.confidence).toBe(0.7);
+    // with auto-commits, aider commits the blocks that applied before the model resends the other
+    const committed = new SessionBuilder({ agent: 'aider', format: 'aider' })
+      .user('add the import')
+      .tool('edit', { path: 'src/b.ts', search: 'x', replace: '' }, reflected.replace('Just reply', "# The other 2 SEARCH/REPLACE blocks were applied successfully.\nDon't re-send them.\nJust reply"), { isError: true })
+      .tool('commit', { hash: 'e6e6223', message: 'refactor: load all users at once' }, '')
+      .assistant('Here is the corrected block.')
+      .build();
+    expect(toolQuirkDrafts(viewOf(committed))[0]!.text).toContain("It still applies the reply's other blocks, commits them (auto-commits: that commit holds the change without the failed block) and asks the model to resend only the failed one.");
   });
 
   it('leaves out a call that broke the tool\'s schema when the next call of that tool went through', () => {

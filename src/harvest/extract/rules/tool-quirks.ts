@@ -123,13 +123,27 @@ function aiderTitle(output: string, err: string): string {
   return `aider edit: ${clip(aiderErrorName(formatReason(output, err) ?? err), 60)}`;
 }
 
+/** Whether aider committed right after the step's failure, before the model's next reply (the
+ * blocks of the reply that did apply, with auto-commits on). */
+function committedAfter(view: SessionView, s: Step): boolean {
+  const events = view.session.events;
+  for (let i = s.outputEvent + 1; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind === 'assistant' || (e.kind === 'user' && !e.injected)) return false;
+    if (e.kind === 'tool_call' && e.name === 'commit') return true;
+  }
+  return false;
+}
+
 /** Aider's words for a rejected edit; its rule is left out when the cause that follows says more. */
-function aiderRejects(output: string, err: string, withRule = true): string {
+function aiderRejects(output: string, err: string, withRule = true, committed = false): string {
   const rule = FAILED_TO_MATCH.test(err) && withRule ? MATCH_RULE.exec(output)?.[0] : undefined;
   // "# The other 2 SEARCH/REPLACE blocks were applied successfully. Don't re-send them.": aider
   // keeps the reply's blocks that matched and asks only for the failed one again
   const several = Number(/\d+/.exec(err)?.[0] ?? 1) > 1;
-  const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? ` It still applies the reply's other blocks and asks the model to resend only the failed ${several ? 'ones' : 'one'}.` : '';
+  // (with auto-commits aider commits those blocks at once: that commit holds the change without the failed block)
+  const kept = committed ? "applies the reply's other blocks, commits them (auto-commits: that commit holds the change without the failed block)" : "applies the reply's other blocks";
+  const others = output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) ? ` It still ${kept} and asks the model to resend only the failed ${several ? 'ones' : 'one'}.` : '';
   // "The REPLACE lines are already in src/bare.cpp!": aider's own finding that a failed block's
   // change is in the file already (an earlier edit applied it), so its SEARCH text is gone
   const done = ALREADY_APPLIED.exec(output)?.[0];
@@ -434,7 +448,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // an edit tool's failure with no explanation, no line it points at and no retry that worked is
   // only the error, unless its words say what to do
   if (!aider && !why && !retry && pointed === undefined && !SAYS_WHAT_TO_DO.test(err)) return undefined;
-  const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined) : `${code(tool)} fails with ${code(err)}.`];
+  const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined, committedAfter(view, s)) : `${code(tool)} fails with ${code(err)}.`];
   if (aiderCause !== undefined) parts.push(aiderCause);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
@@ -489,7 +503,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     category: 'tool-quirk',
     scope: 'agent',
     title: aider ? aiderTitle(s.output, err) : `${s.call.name}: ${clip(err, 60)}`,
-    text: `${aider ? aiderRejects(s.output, err, cause === undefined) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}`,
+    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],
