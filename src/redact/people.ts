@@ -21,8 +21,9 @@ const PERSON_LINE = /^[ \t]*(?:author|commit(?:ter)?|signed-off-by|co-authored-b
 /** The same fields inside a line (output flattened to one line, "… state: OPEN author: jdoe …"):
  * logins only, one token each, so the rest of the line is left alone. */
 const LOGIN_FIELD = /(?<=\s)(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]+([A-Za-z0-9][\w.-]*(?:,[ \t]*[A-Za-z0-9][\w.-]*)*)/gi;
-/** `user@host:~/src$ `: a prompt ends its path with $, # or % and a space (scp's `deploy@10.0.0.5:/srv/` does not). */
-const PROMPT = /(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]+)*):(?=[~/][^\s]*?[$#%](?:\s|$))/g;
+/** `user@host:~/src$ `: a prompt ends its path with $, # or % and a space (scp's `deploy@10.0.0.5:/srv/` does not);
+ * a git branch or a cloud project may stand in parentheses before it (`jun@cloudshell:~/app (my-project)$`). */
+const PROMPT = /(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]+)*):(?=[~/][^\s]*?(?: \([^()\s]+\))?[$#%](?:\s|$))/g;
 const PERSONAL_MACHINE = /(?<![\w.-])[A-Za-z][\w'’]*-(?:MacBook(?:-(?:Pro|Air))?|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)(?:-\d+)?(?:\.local)?(?![\w-])/g;
 
 function push(out: RawMatch[], kind: 'person-name' | 'host-name' | 'user-name', start: number, text: string): void {

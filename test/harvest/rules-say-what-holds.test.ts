@@ -103,3 +103,13 @@ describe('two corrections in a row', () => {
     expect(userCorrectionDrafts(viewOf(other.build()))).toHaveLength(2);
   });
 });
+
+describe("a terminal's text the user pasted", () => {
+  it('is the program\'s words, no correction, however much they say "must"', () => {
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('deploy it').assistant('Run `gcloud builds submit --tag magi-app .`').user(message).assistant('Use the Artifact Registry path.').build()));
+    expect(drafts('ERROR: (gcloud.builds.submit) Invalid value for [--tag]: Tag value must be in the gcr.io or pkg.dev namespace.')).toEqual([]);
+    expect(drafts('the tag must be in the gcr.io namespace zelda@cloudshell:~/magi-app (my-project)$')).toEqual([]);
+    // the user's own words stay a correction
+    expect(drafts('No, the image tag must always be in the pkg.dev namespace for this repo.')).toHaveLength(1);
+  });
+});

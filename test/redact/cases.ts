@@ -164,6 +164,8 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
   ],
   'host-name': [
     { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },
+    // Cloud Shell's prompt names the project, a git prompt its branch, before the $
+    { text: 'ERROR: bad tag. zelda@zeldas-vm:~/magi-app (gen-lang-client-0690375603)$ ^C', secret: 'zeldas-vm' },
     { text: 'Last login: Mon Mar  2 09:00 on ttys001 from Marcos-MacBook-Pro.local', secret: 'Marcos-MacBook-Pro.local' },
   ],
   'stated-password': [

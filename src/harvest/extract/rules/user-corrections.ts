@@ -43,6 +43,9 @@ const INSTEAD_OF = /^(?:please\s+)?use\s+`?([\w.@/+-]+)`?\s+instead\s+of\s+`?([\
 const PASTED_LOG = /^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?\s*(?:\||-|:)?\s*\[?(?:INFO|DEBUG|WARN(?:ING)?|ERROR|CRITICAL|TRACE|FATAL)\b/m;
 /** A browser console's own line pasted in (`Access to XMLHttpRequest at '…' has been blocked by
  * CORS policy: …`, `Uncaught TypeError: …`, `GET https://… 404`): the browser's words. */
+/** A terminal's text pasted in: a shell prompt in it (`jun@cloudshell:~/app (project)$`), or a
+ * message that opens with a program's error line (`ERROR: (gcloud.builds.submit) … must be …`). */
+const PASTED_TERMINAL = /(?:^|\s)[\w.-]+@[\w.-]+:[~/]\S*(?: \([^()\s]+\))?[$#%](?:\s|$)|^\s*(?:ERROR|FATAL|Error|error|fatal)(?::|\s\()/;
 const PASTED_CONSOLE = /^\s*(?:Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b|Failed to load resource\b|Access to (?:XMLHttpRequest|fetch) at '[^']+' from origin '[^']+' has been blocked by CORS policy\b|(?:GET|POST|PUT|PATCH|DELETE|OPTIONS) https?:\/\/\S+ (?:net::ERR_\w+|\d{3}\b))/m;
 /** "…, create one", "add it": the message ends by asking the agent to make what it says is missing. */
 const MAKE_IT = /(?:^|[.!?,;]\s*|\b(?:so|then|and)\s+)(?:please\s+)?(?:create|add|make|write|build|generate|implement)\s+(?:one|it|them|that|this|those)\b[^.!?]{0,40}[.!]?\s*$/i;
@@ -356,7 +359,7 @@ function fromPrompts(view: SessionView): Draft[] {
     if (view.prompts.filter((q) => sameOpening(q.text, p.text)).length >= 3) return;
     // "Two errors show up on chrome: …": a bug report says what is broken, not what is right
     if (BUG_REPORT.test(whole.replace(INTERJECTION, '')) && !CONVENTION.test(whole)) return;
-    if (PASTED_REPORT.test(message) || PASTED_LOG.test(message) || PASTED_CONSOLE.test(message) || MAKE_IT.test(whole)) return;
+    if (PASTED_REPORT.test(message) || PASTED_LOG.test(message) || PASTED_CONSOLE.test(message) || PASTED_TERMINAL.test(message) || MAKE_IT.test(whole)) return;
     if (WITHDRAWN.test(oneLine(stripMarkdown(view.prompts[i + 1]?.text ?? '')).replace(/^[^A-Za-z]+/, ''))) return;
     // "something you did broke it" says something went wrong, not what is right
     if (!CORRECTION.test(whole) && concreteness(whole) === 0) return;
