@@ -124,7 +124,8 @@ export function luhn(digits: string): boolean {
 
 /** Card numbers of the big networks' prefixes and lengths, grouped by spaces or dashes or not. */
 function PAYMENT_CARD_RULE(): ScanRule {
-  const re = /(?<![\d.-])((?:\d[ -]?){12,18}\d)(?![\d-]|\.\d)/g;
+  // (not glued to letters: digits inside an identifier, `aider-2ead400008-20250407T035901`, are no card)
+  const re = /(?<![\w.-])((?:\d[ -]?){12,18}\d)(?![\w-]|\.\d)/g;
   return {
     kind: 'payment-card',
     pretest: /\d{4}[ -]?\d{4}[ -]?\d{4}/,

@@ -373,6 +373,6 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
   'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
   'google-service-account-key': ['"private_key_id": "<your key id>"'],
   'stated-password': ['the password is incorrect, try again', 'password: required', 'the password is ${DB_PASSWORD}', 'the PIN is 1234', 'password is <your-password>'],
-  'payment-card': ['took 1234567890123 ms', 'build 20260227123456', 'order 4111 1111 1111 1112 failed the check', 'id 0000 0000 0000 0000'],
+  'payment-card': ['session `aider-2ead400008-20250407T035901` (aider), event 2', 'build 20260227123456', 'order 4111 1111 1111 1112 failed the check', 'id 0000 0000 0000 0000'],
   'phone-number': ['version 1.2.3-4', 'date 2026-11-27', 'range 100-200-300', 'port 8080, pid 12345', 'sha 3d25f3b'],
 };
