@@ -33,6 +33,11 @@ describe('a cd into the folder the shell is already in', () => {
       .bash('cd "C:\\Users\\dev\\Downloads\\EasyNovelAssistant-main\\EasyNovelAssistant-main\\Style-Bert-VITS2"', '', 0)
       .bash('cd "Style-Bert-VITS2" ; .\\venv\\Scripts\\Activate.ps1', 'bash: cd: Style-Bert-VITS2: No such file or directory', 1);
     expect(shellCwdDrafts(viewOf(b.build()))[0]!.text).toContain('after `cd "…\\EasyNovelAssistant-main\\Style-Bert-VITS2"`, a later');
+    // PowerShell's own record names the shell the lesson holds for
+    const ps = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'cd "C:\\dev\\app\\Style-Bert-VITS2"' }, '', { exitCode: 0 })
+      .tool('run_terminal_cmd', { command: 'cd "Style-Bert-VITS2" ; .\\venv\\Scripts\\Activate.ps1' }, "cd : Cannot find path 'C:\\dev\\app\\Style-Bert-VITS2\\Style-Bert-VITS2' because it does not exist.\n    + FullyQualifiedErrorId : PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand", { exitCode: 1 });
+    expect(shellCwdDrafts(viewOf(ps.build()))[0]!.text).toMatch(/^The `run_terminal_cmd` shell \(PowerShell here\) keeps its working directory/);
   });
 
   it('is no quirk when no earlier call went into a folder of that name', () => {

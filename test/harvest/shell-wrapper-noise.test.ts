@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { shellWrapperNoiseDrafts } from '../../src/harvest/extract/rules/shell-wrapper-noise.js';
+import { shellCwdDrafts } from '../../src/harvest/extract/rules/shell-cwd.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
@@ -18,7 +19,7 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever they were): the tool's shell wrapper failing, not the commands. A wrapper that cannot save the shell's state may not carry the working directory over either: start each command with `cd <absolute path> &&`.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4, whatever the command): its shell wrapper failing, not the commands: read past it.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
@@ -30,5 +31,25 @@ describe("a shell wrapper's complaint after every command", () => {
     const full = new SessionBuilder();
     for (const c of ['ls', 'git status', 'git log', 'cat a.txt']) full.tool('run_terminal_cmd', { command: c }, `(eval):8: can't create temp file for here document: no space left on device\n${NOISE}\nok`, { exitCode: 0 });
     for (const b of [retried, full]) expect(shellWrapperNoiseDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
+  it("says what bash's own complaint says of the machine (no temp folder for a here-document), and no guess beyond it", () => {
+    const b = new SessionBuilder();
+    for (const c of ['nvidia-smi', 'ls ~/models', 'python3 -V']) b.tool('run_terminal_command_v2', { command: c }, `--: line 20: cannot create temp file for here-document: Permission denied\nok`, { exitCode: 0 });
+    const [item] = shellWrapperNoiseDrafts(viewOf(b.build()));
+    expect(item!.text).toContain('Here bash cannot write its temp folder, so a here-document (`<<EOF`) in a command fails too: set `TMPDIR` to a writable folder.');
+    expect(item!.text).not.toContain('working directory');
+  });
+
+  it('is told with the lost cd where the session shows one: one item, not two', () => {
+    const b = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'cd ~/src/chef' }, NOISE, { exitCode: 0 })
+      .tool('run_terminal_cmd', { command: 'pwd' }, `/\n${NOISE}`, { exitCode: 0 })
+      .tool('run_terminal_cmd', { command: 'npm test' }, `npm error enoent Could not read package.json\n${NOISE}`, { exitCode: 1 })
+      .tool('run_terminal_cmd', { command: 'cd ~/src/chef && npm test' }, `12 passed\n${NOISE}`, { exitCode: 0 });
+    const view = viewOf(b.build());
+    expect(shellWrapperNoiseDrafts(view)).toEqual([]);
+    const [lost] = shellCwdDrafts(view);
+    expect(lost!.text).toContain('Its shell wrapper was failing too (every call printed `zsh:1: command not found: dump_zsh_state`).');
   });
 });

@@ -12,6 +12,7 @@ import { tokens } from '../commands.js';
 import { clip, code, errorSignature } from '../text.js';
 import { errorLine } from '../diagnosis.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
+import { wrapperComplaints } from './shell-wrapper-complaints.js';
 
 /** A `cd` that found no such folder: bash and zsh, cmd, and PowerShell's untranslated record. */
 const NO_FOLDER = /\bcd: (?:no such file or directory|can't cd to)|\bcd: [^\n]*: No such file or directory|The system cannot find the path specified|FullyQualifiedErrorId\s*:\s*PathNotFound,Microsoft\.PowerShell\.Commands\.SetLocationCommand/i;
@@ -75,7 +76,7 @@ function ranIn(step: Step): string | undefined {
 
 /** A `cd` in a call of its own, and the next call of the same tool that says where it ran: in
  * another folder than the one the `cd` went to. */
-function lostCd(view: SessionView): { cd: Step; next: Step; folder: string } | undefined {
+export function lostCd(view: SessionView): { cd: Step; next: Step; folder: string } | undefined {
   for (const s of view.steps) {
     if (s.command === undefined || s.simple.length !== 1 || s.failed || s.rejected || s.result === undefined) continue;
     const target = cdTarget(s, 0);
@@ -98,13 +99,16 @@ function lostCdDraft(view: SessionView): Draft | undefined {
   if (!lost) return undefined;
   const tool = code(lost.cd.call.name);
   const shown = clip(lost.next.output.trim().split('\n').find((l) => l.includes(lost.folder)) ?? lost.folder, 90);
+  // the tool's shell wrapper failing after every command in the same session goes with it
+  const wrapper = wrapperComplaints(view).find((c) => c.tool === lost.cd.call.name);
+  const broken = wrapper ? ` Its shell wrapper was failing too (every call printed ${code(clip(wrapper.lines[0]!, 60))}).` : '';
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
     text:
       `The ${tool} tool starts each call in the same folder (here ${code(clip(lost.folder, 40))}), so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
-      `${code(clip(lost.next.command!, 40))} still ran there (${code(shown)})${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).`,
+      `${code(clip(lost.next.command!, 40))} still ran there (${code(shown)})${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).${broken}`,
     confidence: CONFIDENCE.verified,
     event: lost.next.outputEvent,
     tags: [lost.cd.call.name, 'cd', 'cwd'],
@@ -127,13 +131,15 @@ export function shellCwdDrafts(view: SessionView): Draft[] {
     // PowerShell's message may be translated; its error id is not
     const err = /PathNotFound,/.test(s.output) ? 'PathNotFound' : errorLine(s.output, 80);
     const tool = code(s.call.name);
+    // which shell, where its own words say it: the lesson holds for that shell, not every one
+    const shell = /PathNotFound,|FullyQualifiedErrorId/.test(s.output) ? 'PowerShell' : /The system cannot find the path specified/.test(s.output) ? 'cmd' : undefined;
     return [
       {
         category: 'tool-quirk',
         scope: 'agent',
         title: `${s.call.name} keeps the working directory between calls`,
         text:
-          `The ${tool} shell keeps its working directory from one call to the next: after ${code(clipCd(stale.earlier, 60))}, a later ${code(clip(s.command, 60))} failed (${code(err)}) because the shell was still in ${code(lastName(stale.target))}. ` +
+          `The ${tool} shell${shell ? ` (${shell} here)` : ''} keeps its working directory from one call to the next: after ${code(clipCd(stale.earlier, 60))}, a later ${code(clip(s.command, 60))} failed (${code(err)}) because the shell was still in ${code(lastName(stale.target))}. ` +
           `Use absolute paths, or check \`pwd\` first.${worked ? ` ${code(clip(worked.command!, 60))} without the \`cd\` worked.` : ''}`,
         confidence: worked ? CONFIDENCE.verified : CONFIDENCE.stated,
         event: s.outputEvent,
