@@ -30,7 +30,7 @@ describe('a retry of a failed search', () => {
         .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '30mColor' }, then, {});
     const texts = (then: string) => toolQuirkDrafts(viewOf(failed(then).build())).map((d) => d.text).join('\n');
     expect(texts("No matches found for '30mColor' in /home/dev/a.txt")).not.toContain('succeeded');
-    expect(texts('3: \x1b[30mColor 0')).toContain('A retry of `search_replace` with corrected input succeeded.');
+    expect(texts('3: \x1b[30mColor 0')).toContain('A retry of `search_replace` with `pattern` `30mColor` succeeded.');
   });
 });
 

@@ -382,6 +382,21 @@ function retryOf(view: SessionView, s: Step, within = 10): Step | undefined {
   return undefined;
 }
 
+/** What a retry changed of the failed call's input, when it is one or two short fields (`pattern`
+ * `30mColor 0`): what worked, which "corrected input" alone does not say. */
+function changedInput(failed: Step, retry: Step): string | undefined {
+  const a = failed.call.input;
+  const b = retry.call.input;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  if (keys.length === 0 || keys.length > 2) return undefined;
+  const shown = keys.map((k) => {
+    const v = b[k];
+    const text = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    return text !== undefined && text.length > 0 && text.length <= 80 && !text.includes('\n') ? `${code(k)} ${code(text)}` : undefined;
+  });
+  return shown.every((x) => x !== undefined) ? shown.join(' and ') : undefined;
+}
+
 function tooLarge(view: SessionView, s: Step): Draft {
   const err = errorLine(s.output, 200);
   const retry = retryOf(view, s);
@@ -453,7 +468,10 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
   // (aider applies whatever block the model resends: that it went in says nothing of whether it was right)
-  if (retry && !aider) parts.push(`A retry of ${code(tool)} with corrected input succeeded.`);
+  if (retry && !aider) {
+    const changed = changedInput(s, retry);
+    parts.push(changed ? `A retry of ${code(tool)} with ${changed} succeeded.` : `A retry of ${code(tool)} with corrected input succeeded.`);
+  }
   return {
     category: 'tool-quirk',
     scope: 'agent',
