@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readSessions } from '../../src/sessions/read.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { tempDir } from '../sessions/support.js';
@@ -111,5 +112,20 @@ describe("a terminal's text the user pasted", () => {
     expect(drafts('the tag must be in the gcr.io namespace zelda@cloudshell:~/magi-app (my-project)$')).toEqual([]);
     // the user's own words stay a correction
     expect(drafts('No, the image tag must always be in the pkg.dev namespace for this repo.')).toHaveLength(1);
+  });
+});
+
+describe('a fix', () => {
+  it('is none when the same command (its cd aside) also ran into the same error', () => {
+    const locked = "fatal: Unable to create '/home/dev/app/.git/index.lock': File exists.";
+    const session = (alsoFailed: boolean) => {
+      const b = new SessionBuilder().user('commit the gitignore').bash('git add *.py', locked, 128);
+      if (alsoFailed) b.bash('cd app ; rm -f .git/index.lock ; git add .gitignore', locked, 128);
+      return b.bash('rm -f .git/index.lock ; git add .gitignore', '', 0).build();
+    };
+    expect(errorFixDrafts(viewOf(session(true)))).toEqual([]);
+    expect(errorFixDrafts(viewOf(session(false))).map((d) => d.text)).toEqual([
+      "`git add *.py` fails with `fatal: Unable to create '/home/dev/app/.git/index.lock': File exists.`. Fix: `rm -f .git/index.lock ; git add .gitignore` succeeded.",
+    ]);
   });
 });

@@ -294,12 +294,13 @@ function fromToolFailures(view: SessionView): Draft[] {
     // (an install whose "fix" found everything already there, pip's "Requirement already
     // satisfied" for every package, changed nothing: the failed run was not what was missing)
     const found = fixFor(view, s, fam, other);
-    const fix = found !== undefined && installedNothing(found.output) ? undefined : found;
+    // (and a "fix" that also ran into the same error does not hold)
+    const fix = found !== undefined && (installedNothing(found.output) || failsAgainLater(view, found, s)) ? undefined : found;
     if (fix && ownSlip(view, s, fix, err)) continue;
     if (NAME_SLIP.test(err) && wroteBefore(view, s, err)) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
-    const plainRetry = fix !== undefined && shownCommand(fix.command!) === shownCommand(s.command) && between.steps === 0;
+    const plainRetry = fix !== undefined && (shownCommand(fix.command!) === shownCommand(s.command) || withoutCd(fix) === withoutCd(s)) && between.steps === 0;
     // many other steps between the failure and the success (each command and each edited file
     // counts): which of them fixed it cannot be told
     // and a command of the same tool that failed on the way (a `git pull` stopped by conflicts
@@ -375,6 +376,17 @@ export function changedFlags(failed: string, fix: string): string | undefined {
   if (kept(before, removed) !== kept(after, added)) return undefined;
   const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
   return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
+}
+
+/** A step's command line without its `cd`s (`cd app ; npm test` → `npm test`): where it ran aside. */
+const withoutCd = (x: Step): string => x.simple.filter((_, i) => x.families[i] !== 'cd').join(' ; ');
+
+/** Whether the fix's command (its `cd` aside) also failed with the failure's own error after it
+ * (before or after the run that worked): what failed and worked by turns is no fix to repeat. */
+function failsAgainLater(view: SessionView, fix: Step, failed: Step): boolean {
+  const command = withoutCd(fix);
+  const sig = errorSignature(errorLine(failed.output, 150, false));
+  return view.steps.some((x) => x.pos > failed.pos && x !== fix && x.failed && x.command !== undefined && withoutCd(x) === command && errorSignature(errorLine(x.output, 150, false)) === sig);
 }
 
 /** Output of an install that found every package already there (pip's lines, its notices aside). */
