@@ -136,7 +136,7 @@ describe('aider --yes-always', () => {
     const { sessions } = await readSessions([file]);
     const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('yes-always')));
     expect(item!.text).toBe(
-      'With `--yes-always` aider answers its own offers yes as well: a URL in the message (`app.clickup.com`) was scraped into the chat, with nobody asked. In scripted runs, keep URLs out of `--message` unless the page should be read.',
+      'With `--yes-always` aider answers its own offers yes as well: a URL in the message (`app.clickup.com`) was scraped into the chat, with nobody asked. In scripted runs pass `--no-detect-urls` (or keep URLs out of `--message`) unless the page should be read.',
     );
     // the user who answered the question: no item
     const asked = put(tempDir(), '.aider.chat.history.md', history('--no-auto-commits'));

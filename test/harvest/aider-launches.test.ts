@@ -117,4 +117,8 @@ describe('a model name aider does not know', () => {
     expect(await named(`${unknown('ollama/llama3.2', ['ollama/llama3'])}#### hi  \n\nHello!\n\n> Tokens: 2k sent, 12 received.  \n\n` + launch('15:30:00', 'ollama/llama3', answered))).toEqual([]);
     expect(await named(unknown('deepseek/deepse', ['deepseek/deepseek-chat']) + launch('15:30:00', 'deepseek/deepseek-v4-pro', answered))).toEqual([]);
   });
+
+  it('is nothing for a name cut off inside a word of the right one: a typing slip', async () => {
+    expect(await named(unknown('deepseek/deepse', ['deepseek/deepseek-v4-pro', 'deepseek/deepseek-chat']) + launch('15:30:00', 'deepseek/deepseek-v4-pro', answered))).toEqual([]);
+  });
 });

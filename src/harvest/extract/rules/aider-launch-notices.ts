@@ -203,6 +203,10 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
   }
   const worked = launches.all.slice(launches.at + 1).find((l) => l.outcome === 'answered' && l.model !== undefined && suggested.includes(l.model))?.model;
   if (worked === undefined) return undefined;
+  // a name cut off inside a word of the right one (`deepseek/deepse` for `deepseek/deepseek-v4-pro`)
+  // is a slip of the typing, not a name anyone would write again; one that lacks a whole part
+  // (`gemini-3-flash` for `gemini-3-flash-preview`) is the provider's naming, worth knowing
+  if (worked.startsWith(unknown) && /[A-Za-z0-9]/.test(unknown.at(-1)!) && /[A-Za-z0-9]/.test(worked[unknown.length]!)) return undefined;
   return {
     category: 'pitfall',
     scope: 'agent',
@@ -224,8 +228,9 @@ const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s.*\s--yes-always\b/;
 const SCRAPING = /^Scraping (https?:\/\/[^\s/]+)/;
 
 /** With `--yes-always` aider says yes to its own offers too: a URL in the message is scraped into
- * the chat, and the Playwright it wants for that is installed, with nobody asked. A scripted run
- * that passes a ticket's URL in `--message` does both. Said when the launch shows it happen. */
+ * the chat, and its offer to install Playwright for that is answered yes, with nobody asked. A
+ * scripted run that passes a ticket's URL in `--message` does both. Said when the launch shows
+ * it happen; the way out is aider's own switch, `--no-detect-urls`. */
 export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   if (!lines.some((l) => YES_ALWAYS.test(l.line))) return undefined;
   const scraped = lines.map((l) => SCRAPING.exec(l.line)?.[1]).find((h) => h !== undefined);
@@ -236,8 +241,8 @@ export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: 
     scope: 'agent',
     title: 'aider --yes-always also says yes to scraping URLs',
     text:
-      `With \`--yes-always\` aider answers its own offers yes as well: a URL in the message (${code(scraped.replace(/^https?:\/\//, '').replace(/[?#:].*$/, ''))}) was scraped into the chat${installed ? ', and aider went on to install Playwright for it' : ''}, with nobody asked. ` +
-      'In scripted runs, keep URLs out of `--message` unless the page should be read.',
+      `With \`--yes-always\` aider answers its own offers yes as well: a URL in the message (${code(scraped.replace(/^https?:\/\//, '').replace(/[?#:].*$/, ''))}) was scraped into the chat${installed ? ', and its offer to install Playwright for that was answered yes' : ''}, with nobody asked. ` +
+      'In scripted runs pass `--no-detect-urls` (or keep URLs out of `--message`) unless the page should be read.',
     confidence: CONFIDENCE.verified,
     event: lines.find((l) => SCRAPING.test(l.line))!.event,
     tags: ['aider', 'yes-always'],
