@@ -126,6 +126,16 @@ describe("a free tier's quota, counted per minute and per day", () => {
     expect(counted!.text).toContain('Aider v0.81.1 retried after 0.2 s up to 1.0 s, sooner than that, and the 2 retries shown failed.');
     expect(item!.text).not.toContain('no credit left');
   });
+
+  it('is told as no quota at all where its limit is 0: no wait helps', async () => {
+    const body = String.raw`{\n  "error": {\n    "code": 429,\n    "message": "You exceeded your current quota, please check your plan and billing details. \\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro\\nPlease retry in 1.66s.",\n    "status": "RESOURCE_EXHAUSTED",\n    "details": [{"violations": [{"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}, {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}]\n  }\n}\n`;
+    const file = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2026-09-18 14:08:24\n\n> aider --model gemini/gemini-3.1-pro-preview  \n> Aider v0.86.2  \n> Main model: gemini/gemini-3.1-pro-preview with diff-fenced edit format  \n\n#### fix the countdown  \n> litellm.RateLimitError: litellm.RateLimitError: vertex_ai_betaException - b'${body}'  \n> Retrying in 0.2 seconds...  \n`);
+    const [item] = (await readSessions([file])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
+    expect(item!.title).toBe('aider: gemini/gemini-3.1-pro-preview has no quota on this key (429, limit 0)');
+    expect(item!.text).toBe(
+      "`gemini/gemini-3.1-pro-preview`'s requests failed with 429 (`generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro`): the key's tier allows this model no requests at all, so no wait helps, yet aider v0.86.2 retried (`Retrying in 0.2 seconds`…). Use a model the tier serves, or a billed key.",
+    );
+  });
 });
 
 describe('aider --yes-always', () => {

@@ -8,6 +8,7 @@ import { readSessions } from '../../src/sessions/read.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { commandPatternDrafts } from '../../src/harvest/extract/rules/command-patterns.js';
 import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { tempDir } from '../sessions/support.js';
@@ -127,5 +128,14 @@ describe('a fix', () => {
     expect(errorFixDrafts(viewOf(session(false))).map((d) => d.text)).toEqual([
       "`git add *.py` fails with `fatal: Unable to create '/home/dev/app/.git/index.lock': File exists.`. Fix: `rm -f .git/index.lock ; git add .gitignore` succeeded.",
     ]);
+  });
+});
+
+describe('checks before a commit in an aider history', () => {
+  it('are not seen to pass where aider kept no output of them (only its count of lines)', async () => {
+    const runs = (output: string) =>
+      `${launch}#### run the tests, build, then commit  \n\n\`\`\`bash\nnpm test\nnpm run build\ngit commit -am "release"\n\`\`\`\n\n> Run shell commands? (Y)es/(N)o [Yes]: y  \n> Running npm test  \n${output}> Running npm run build  \n${output}> Running git commit -am "release"  \n`;
+    const quiet = await aiderSession(runs('> Added 3 lines of output to the chat.  \n'));
+    expect(commandPatternDrafts(viewOf(quiet)).filter((d) => d.title.startsWith('Checks before'))).toEqual([]);
   });
 });

@@ -123,6 +123,8 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
   if (retrying === undefined) return undefined;
   const said = QUOTA_GONE.exec(lines[at]!.line)![1]!;
   const model = view.session.models[0];
+  const none = NO_QUOTA.exec(lines[at]!.line)?.[0];
+  if (none !== undefined) return noQuotaDraft(view, lines, at, model, retrying, none);
   if (TIME_WINDOW.test(lines[at]!.line)) return timeWindowDraft(lines, at, model, retrying);
   return {
     category: 'pitfall',
@@ -137,6 +139,34 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
     quotes: [clip(said, 120)],
     rule: 'aider-notice',
     signature: 'aider quota exhausted retried',
+    score: 6,
+  };
+}
+
+/** Gemini's quota line for a model the tier gives nothing (`Quota exceeded for metric:
+ * …/generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro`). */
+const NO_QUOTA = /Quota exceeded for metric: [^,\\]*, limit: 0, model: [\w.-]+/;
+
+/** A 429 whose quota is zero: the tier serves the model no requests at all, so neither a wait nor
+ * aider's retries help; the launch of the same history that then got answers says with what. */
+function noQuotaDraft(view: SessionView, lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string, said: string): Draft {
+  const launches = view.session.aiderLaunches;
+  const worked = launches?.all.slice(launches.at + 1).find((l) => l.outcome === 'answered' && l.model !== undefined && l.model !== model)?.model;
+  const version = bannerValue(lines, AIDER_VERSION);
+  const metric = said.replace(/Quota exceeded for metric: (?:[\w.]+\/)?/, '');
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: `aider: ${clip(model ?? 'the model', 40)} has no quota on this key (429, limit 0)`,
+    text:
+      `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 (${code(clip(metric, 110))}): the key's tier allows this model no requests at all, so no wait helps, ` +
+      `yet aider${version ? ` ${version}` : ''} retried (${code(retrying)}…). ${worked ? `The launch with ${code(worked)} then worked.` : 'Use a model the tier serves, or a billed key.'}`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],
+    quotes: [clip(said, 160)],
+    rule: 'aider-notice',
+    signature: 'aider quota zero retried',
     score: 6,
   };
 }

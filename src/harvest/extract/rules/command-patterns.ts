@@ -52,7 +52,7 @@ const HOOK_OUTPUT = /\bhooks?\b|pre-?commit|husky|lefthook|lint-staged/i;
 /** Bracketed tags that are log levels or progress, not the name of a check. */
 const LOG_TAG = /^(?:INFO|WARN(?:ING)?|ERROR|DEBUG|TRACE|FATAL|NOTICE|STARTED|COMPLETED|FAILED|SKIPPED|SUCCESS|PASS(?:ED)?|OK|DONE|RUNNING)$/;
 
-function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
+function checksBeforeCommit(all: readonly Run[], aider: boolean): Draft | undefined {
   let windowStart = 0;
   for (let i = 0; i < all.length; i++) {
     const r = all[i]!;
@@ -62,7 +62,7 @@ function checksBeforeCommit(all: readonly Run[]): Draft | undefined {
     if (r.step.failed) continue;
     const checks: string[] = [];
     for (const prev of all.slice(windowStart, i)) {
-      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && passed(prev.step) && !checks.includes(prev.fam)) checks.push(prev.fam);
+      if (isCheck(prev.fam) && !isReadOnly(prev.fam) && passed(prev.step, aider) && !checks.includes(prev.fam)) checks.push(prev.fam);
     }
     windowStart = i + 1;
     if (checks.length < 2) continue;
@@ -95,8 +95,18 @@ function pipedFailure(s: Step): boolean {
 
 /** A check seen to pass: no failure hidden by a pipe, and an output that shows the run (`npm run
  * build` prints at least its banner). */
-function passed(s: Step): boolean {
-  return seenToSucceed(s) && !pipedFailure(s);
+function passed(s: Step, aider: boolean): boolean {
+  return seenToSucceed(s) && !pipedFailure(s) && (!aider || showsOutput(s.output));
+}
+
+/** aider's notes on a run instead of its output (the history keeps only how many lines it added). */
+const AIDER_RUN_NOTE = /^(?:Added \d+ lines? of output to the chat\.|You can use \/undo to undo and discard each aider commit\.)$/;
+
+/** Whether an aider run shows something of its output: aider's history records a command's output
+ * only when the user adds it to the chat, else nothing or its count of lines, which shows nothing
+ * passing (elsewhere an empty output is a quiet success: `mix format`). */
+function showsOutput(output: string): boolean {
+  return output.split('\n').some((l) => l.trim() !== '' && !AIDER_RUN_NOTE.test(l.trim()));
 }
 
 /** Distinct check commands that passed after the last file edit: the session's verification recipe. */
@@ -110,7 +120,7 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   const cmds: Run[] = [];
   const forms: string[] = [];
   for (const r of all) {
-    if (r.step.pos <= lastEdit.pos || !passed(r.step) || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
+    if (r.step.pos <= lastEdit.pos || !passed(r.step, view.session.format === 'aider') || !isCheck(r.fam) || isReadOnly(r.fam)) continue;
     const form = recipeForm(r.simple);
     if (forms.includes(form)) continue;
     forms.push(form);
@@ -464,7 +474,7 @@ function recurringPipelines(view: SessionView): Draft[] {
 export function commandPatternDrafts(view: SessionView): Draft[] {
   const all = runs(view);
   const drafts: Draft[] = [];
-  const before = checksBeforeCommit(all);
+  const before = checksBeforeCommit(all, view.session.format === 'aider');
   if (before) drafts.push(before);
   const verify = finalVerification(view, all);
   // The final verification usually repeats the pre-commit checks; say it once.
