@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { geminiCliReader, unframedShellOutput } from '../../src/sessions/readers/gemini-cli.js';
+import { geminiCliReader } from '../../src/sessions/readers/gemini-cli.js';
+import { unframedShellOutput } from '../../src/sessions/readers/gemini-shell-output.js';
 import { detectFile } from '../../src/sessions/detect.js';
 import type { Session } from '../../src/sessions/model.js';
 import { SHARED, tempDir, TEST_SESSIONS } from './support.js';
@@ -304,5 +305,52 @@ describe('Gemini CLI reader on bad input', () => {
     const { sessions, warnings } = await readWith(geminiCliReader, f);
     expect(warnings).toHaveLength(1);
     expect(sessions.reduce((n, s) => n + counts(s).prompts, 0)).toBe(3);
+  });
+});
+
+describe('Gemini CLI saved chat (`/chat save` → checkpoint-<tag>.json)', () => {
+  const saved = [
+    { role: 'user', parts: [{ text: "This is the Gemini CLI. We are setting up the context for our chat.\n  Today's date is Monday, July 7, 2025.\n  My operating system is: linux\n  I'm currently working in the directory: /home/dev/shop\n" }] },
+    { role: 'model', parts: [{ text: 'Got it. Thanks for the context!' }] },
+    { role: 'user', parts: [{ text: 'run the tests' }] },
+    { role: 'model', parts: [{ text: 'Running them.' }, { functionCall: { name: 'run_shell_command', args: { command: 'npm test' } } }] },
+    { role: 'user', parts: [{ functionResponse: { id: 'run_shell_command-1751899028178-d7ab3', name: 'run_shell_command', response: { output: 'Command: npm test\nDirectory: (root)\nOutput: 1 failing\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242' } } }] },
+    { role: 'model', parts: [{ functionCall: { name: 'replace', args: { file_path: '/home/dev/shop/a.ts', old_string: 'x', new_string: 'y' } } }] },
+    { role: 'user', parts: [{ functionResponse: { id: 'replace-1751899378908-c434e', name: 'replace', response: { error: '[Operation Cancelled] Reason: User did not allow tool call' } } }] },
+  ];
+
+  it('reads the conversation, with the CLI context injected, its working directory, calls and results at their lines', async () => {
+    const text = JSON.stringify(saved, null, 2);
+    const file = put(tempDir(), 'checkpoint-tests.json', text);
+    expect(geminiCliReader.detect(text.slice(0, 4096))).toBeGreaterThan(0);
+    const detected = await detectFile(file);
+    expect(detected.ok && detected.reader.format).toBe('gemini-cli');
+    const { sessions, warnings } = await readWith(geminiCliReader, file);
+    expect(warnings).toEqual([]);
+    const [s] = sessions;
+    expect(s!.cwd).toBe('/home/dev/shop');
+    expect(s!.events.map((e) => [e.kind, e.injected ?? false])).toEqual([
+      ['system', true],
+      ['system', true],
+      ['user', false],
+      ['assistant', false],
+      ['tool_call', false],
+      ['tool_result', false],
+      ['tool_call', false],
+      ['tool_result', false],
+    ]);
+    const [, failed, , rejected] = s!.events.filter((e) => e.kind === 'tool_call' || e.kind === 'tool_result');
+    expect(failed).toMatchObject({ kind: 'tool_result', isError: true, exitCode: 1, output: '1 failing' });
+    expect(rejected).toMatchObject({ kind: 'tool_result', rejected: true });
+    // each event cites the line its entry opens on
+    const lines = text.split('\n');
+    for (const e of s!.events) expect(lines[e.source.line - 1]).toBe('  {');
+    await expectDeterministic(geminiCliReader, file);
+    // cut short: the entries that ended before the cut, and a warning naming the line
+    const cut = put(tempDir(), 'checkpoint-cut.json', text.slice(0, text.indexOf('"functionCall"')));
+    const partial = await readWith(geminiCliReader, cut);
+    expect(partial.warnings).toHaveLength(1);
+    expect(partial.warnings[0]!.message).toContain('cut short');
+    expect(partial.sessions[0]!.events.filter((e) => e.kind === 'user')).toHaveLength(1);
   });
 });

@@ -5,6 +5,8 @@
  *   `gemini` message. Each event cites the line where its message / tool call starts.
  * - chats/session-<time>-<hex>.jsonl (the newer layout, 2026): the same messages appended one JSON
  *   object a line after a header line (see readChatLines).
+ * - checkpoint-<tag>.json (`/chat save <tag>`): the chat as the Gemini API holds it (see
+ *   gemini-checkpoint.ts).
  * - logs.json: an array of the prompts typed in every session of the project ({sessionId,
  *   messageId, type:"user", message, timestamp}). It holds no replies, so each session read from
  *   it has user events only; for sessions that also have a chat file it repeats their prompts
@@ -20,6 +22,8 @@ import { baseName, isRecord, makeSession, ModelList, readTextFile, str, type Tex
 import { scanJson } from './json-scan.js';
 import { commandOf, contentText, parseArguments } from './openai-messages.js';
 import { statedExitCode } from './outcome.js';
+import { unframedShellOutput } from './gemini-shell-output.js';
+import { detectCheckpoint, readCheckpoint } from './gemini-checkpoint.js';
 
 function detectChat(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
@@ -83,38 +87,6 @@ class PrettyJson {
 
 function sourceAt(file: string, pos: Pos): SourceRef {
   return { file, line: pos.line, offset: pos.offset };
-}
-
-/** Labels Gemini CLI's shell tool puts before and after a command's output: older versions write
- * `Command:` and `Directory:` first, then `Output:`, `Error:`, `Exit Code:`, `Signal:`,
- * `Background PIDs:` and `Process Group PGID:`; newer ones `Output:`, `Exit Code:` and
- * `Process Group PGID:`. */
-const FRAME_HEAD = /^(?:Command|Directory): /;
-const FRAME_TAIL = /^(?:Exit Code|Signal|Background PIDs|Process Group PGID): /;
-const NO_TOOL_ERROR = /^Error: \(none\)\s*$/;
-
-/**
- * What the program printed, without the shell tool's framing: the labels are the tool's words,
- * so an error quoted from the output must not read `Output: error: …`. Keeps the text the
- * `Output:` label holds (`(empty)` is nothing) and a tool error other than `(none)`; the exit
- * code is read from the framed text before. Text without the framing is returned as it is.
- */
-export function unframedShellOutput(text: string): string {
-  if (!text.startsWith('Output:') && !text.startsWith('Command: ')) return text;
-  const lines = text.split('\n');
-  let end = lines.length;
-  while (end > 0 && FRAME_TAIL.test(lines[end - 1]!)) end--;
-  if (end === lines.length) return text; // no closing labels: not the tool's framing
-  if (end > 0 && NO_TOOL_ERROR.test(lines[end - 1]!)) end--;
-  let start = 0;
-  while (start < end && FRAME_HEAD.test(lines[start]!)) start++;
-  const body = lines.slice(start, end);
-  if (body.length > 0 && body[0]!.startsWith('Output:')) {
-    const first = body[0]!.slice('Output:'.length).trim();
-    if (first === '' || first === '(empty)') body.shift();
-    else body[0] = first;
-  }
-  return body.join('\n');
 }
 
 function toolOutput(call: Record<string, unknown>): { output: string; hasError: boolean } {
@@ -522,7 +494,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
 export const geminiCliReader: SessionReader & DetectBound = {
   format: 'gemini-cli',
   maxScore: 0.95,
-  detect: (head) => Math.max(detectChat(head), detectLogs(head)),
+  detect: (head) => Math.max(detectChat(head), detectLogs(head), detectCheckpoint(head)),
   async read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
     const warnings = new Warnings(file, options);
     const tf = await readTextFile(file, warnings, options);
@@ -531,6 +503,7 @@ export const geminiCliReader: SessionReader & DetectBound = {
       warnings.add(undefined, 'file is empty');
       return [];
     }
+    if (detectCheckpoint(tf.text.slice(0, 256)) > 0) return readCheckpoint(file, warnings, tf);
     if (/^\s*\[/.test(tf.text.slice(0, 256))) return readLogs(file, warnings, tf);
     const header = firstLineObject(tf.text.slice(0, 64 * 1024));
     return header && isChatHeader(header) ? readChatLines(file, warnings, tf, header) : readChat(file, warnings, tf);
