@@ -77,9 +77,12 @@ describe("aider's warning that a model's environment variables are not set", () 
       text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider. `--no-show-model-warnings` hides it.',
       scope: 'agent',
     });
-    // a provider with no known default says less
+    // Bedrock: litellm asks boto3, which finds credentials aider's check does not look for
     const [bedrock] = await envItems(`${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
-    expect(bedrock!.text).toContain('the model answered in the same launch: the provider found its settings without them, and the warning can be ignored here.');
+    expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client finds AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see.");
+    // a provider with no known default says less
+    const [other] = await envItems(`${warned('azure/gpt-4o', ['AZURE_API_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
+    expect(other!.text).toContain('the model answered in the same launch: the provider found its settings without it, and the warning can be ignored here.');
   });
 
   it('is the cause when the requests then failed for want of credentials, and says nothing of another failure', async () => {

@@ -48,6 +48,10 @@ describe('the launches of an aider chat history', () => {
     expect(await modelItems(picked + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered))).toEqual([
       "On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); aider v0.84.0 had picked it itself from the API key in the environment (no `--model`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked.",
     ]);
+    // a router's answers (OpenRouter's free router, `…/auto`) come from a model it picks each time: no model that works
+    expect(await modelItems(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/openrouter/free', answered))).toEqual([
+      "On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`).",
+    ]);
   });
 
   it("quotes the first sentence of the provider's message, however long the message, and the next when it names what to use instead", async () => {

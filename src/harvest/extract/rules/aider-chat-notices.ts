@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
-import { AIDER_VERSION as VERSION, bannerValue, GIT_DIR, MAX_NAMED, repoPath } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -270,9 +270,6 @@ function nestedFenceFile(replyLines: readonly string[], at: number): string | un
 /** Aider writing a file named after a line of the reply (`Applied edit to Topology`, from a
  * `### Topology` heading right above a fenced diagram): in its whole-file edit format the line
  * just above a fence names the file the block is written to, whatever that line says. */
-/** A message that asks rather than tells: it ends in a question mark or opens with a question word. */
-const QUESTION = /\?\s*$|^(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does)\b/i;
-
 export function strayFileDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // the files aider wrote (the reader gives each applied edit as an `edit` call and its notice as
   // the result) and those it asked to create and the user declined (`Skipping edits to <name>`)

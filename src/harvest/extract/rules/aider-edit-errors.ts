@@ -7,6 +7,7 @@
  */
 import { code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
+import { QUESTION } from './aider-notice-lines.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
@@ -86,7 +87,14 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();
     // what to do depends on what the block was: a command to run is no file at all
-    const fix = SHELL_LANG.test(lang) ? 'A fenced command is read as a file too: leave commands unfenced in this format.' : "Put the file's path alone on the line right above the fence.";
+    // and a block in the answer to a question was an example, never meant as an edit: aider's
+    // /ask mode reads no edits (the user's fix; the path above the fence is the model's)
+    const asked = QUESTION.test(view.prompts.findLast((p) => p.index < s.call.index)?.text.trim() ?? '');
+    const fix = SHELL_LANG.test(lang)
+      ? 'A fenced command is read as a file too: leave commands unfenced in this format.'
+      : asked
+        ? 'A question drew the reply: ask with `/ask`, whose answers are not read as edits.'
+        : "Put the file's path alone on the line right above the fence.";
     return `Aider's whole edit format names each fenced block by the line right above it; here that line was blank above a fenced block${lang ? ` (${lang})` : ''}, and with no single file in the chat to fall back on aider cannot tell the file. ${fix}`;
   }
   const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];

@@ -469,6 +469,10 @@ function aiderOn(view: SessionView): string {
   return day ? `On ${day}, aider` : 'Aider';
 }
 
+/** A provider's router rather than a model (`openrouter/auto`, OpenRouter's free router
+ * `openrouter/openrouter/free`): each request goes to a model it picks. */
+const ROUTER = /(?:^|\/)(?:auto|free)$/;
+
 /** A launch whose model requests failed (a model name litellm does not know, a quota), followed
  * by a launch with another model that got replies: which model name failed, and which worked.
  * (Launches that failed in between are not named: their errors may be others, a key, a network.) */
@@ -488,8 +492,12 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   // else the first model that worked
   const base = (m: string): string => m.replace(/^.*\//, '');
   const answered = rest.filter((l) => l.outcome === 'answered' && l.model && l.model !== here.model);
-  const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered[0])?.model;
+  const worked = (answered.find((l) => base(l.model!) === base(here.model!)) ?? answered.find((l) => !ROUTER.test(l.model!)) ?? answered[0])?.model;
   if (!worked) return undefined;
+  // a router answers each request with a model it picks: its answers show no model that works,
+  // so the item tells the failure alone
+  const router = ROUTER.test(worked);
+  const then = router ? '.' : `; the launch with ${code(worked)} then worked.`;
   const message = clip(modelErrorMessage(error.line), 180);
   // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
   const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
@@ -499,10 +507,10 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   return {
     category: 'pitfall',
     scope: 'agent',
-    title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
+    title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : router ? `aider: ${clip(here.model, 50)} failed` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
-      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}; the launch with ${code(worked)} then worked.`,
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],

@@ -10,6 +10,8 @@ export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
 /** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
 export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 export const MAX_NAMED = 4;
+/** A message that asks rather than tells: it ends in a question mark or opens with a question word. */
+export const QUESTION = /\?\s*$|^(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does|explain|describe|tell me)\b/i;
 
 /** Aider's notice lines, each with the event that holds it (a system event holds several). */
 export function noticeLines(view: SessionView): { line: string; event: number }[] {
