@@ -79,7 +79,7 @@ describe("aider's warning that a model's environment variables are not set", () 
     });
     // Bedrock: litellm asks boto3, which finds credentials aider's check does not look for
     const [bedrock] = await envItems(`${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
-    expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client finds AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see.");
+    expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see.");
     // a provider with no known default says less
     const [other] = await envItems(`${warned('azure/gpt-4o', ['AZURE_API_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
     expect(other!.text).toContain('the model answered in the same launch: the provider found its settings without it, and the warning can be ignored here.');
@@ -127,6 +127,10 @@ describe("a free tier's quota, counted per minute and per day", () => {
     const twice = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2025-04-07 03:59:01\n\n> aider --model gemini  \n> Aider v0.81.1  \n\n#### add a detector  \n${error}> Retrying in 0.2 seconds...  \n${error}> Retrying in 0.5 seconds...  \n${error}> Retrying in 1.0 seconds...  \n`);
     const [counted] = (await readSessions([twice])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
     expect(counted!.text).toContain('Aider v0.81.1 retried after 0.2 s up to 1.0 s, sooner than that, and the 2 retries shown failed.');
+    // a retry that then got the model's reply went through: the window that ran out was no day's
+    const through = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2025-04-07 03:59:01\n\n> aider --model gemini  \n> Aider v0.81.1  \n\n#### add a detector  \n${error}> Retrying in 0.2 seconds...  \n${error}> Retrying in 0.5 seconds...  \n\nHere is the detector.\n\n> Tokens: 2k sent, 300 received.  \n`);
+    const [passed] = (await readSessions([through])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
+    expect(passed!.text).toContain('Aider v0.81.1 retried after 0.2 s up to 0.5 s, sooner than that; 1 of the 2 retries shown failed before one went through. Use another model or a billed key, or wait for the reset.');
     expect(item!.text).not.toContain('no credit left');
   });
 

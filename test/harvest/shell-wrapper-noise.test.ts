@@ -37,7 +37,7 @@ describe("a shell wrapper's complaint after every command", () => {
     const b = new SessionBuilder();
     for (const c of ['nvidia-smi', 'ls ~/models', 'python3 -V']) b.tool('run_terminal_command_v2', { command: c }, `--: line 20: cannot create temp file for here-document: Permission denied\nok`, { exitCode: 0 });
     const [item] = shellWrapperNoiseDrafts(viewOf(b.build()));
-    expect(item!.text).toContain('Here bash cannot write its temp folder, so a here-document (`<<EOF`) in a command fails too: set `TMPDIR` to a writable folder.');
+    expect(item!.text).toContain('bash says it cannot write its temp folder here, so a here-document (`<<EOF`) in a command would fail too (bash honours `TMPDIR`).');
     expect(item!.text).not.toContain('working directory');
   });
 
@@ -50,6 +50,6 @@ describe("a shell wrapper's complaint after every command", () => {
     const view = viewOf(b.build());
     expect(shellWrapperNoiseDrafts(view)).toEqual([]);
     const [lost] = shellCwdDrafts(view);
-    expect(lost!.text).toContain('Its shell wrapper was failing too (every call printed `zsh:1: command not found: dump_zsh_state`).');
+    expect(lost!.text).toContain('Its shell wrapper was failing here (every call printed `zsh:1: command not found: dump_zsh_state`).');
   });
 });

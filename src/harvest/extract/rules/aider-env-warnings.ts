@@ -23,7 +23,7 @@ const NOT_SET = /^-\s*([A-Z][A-Z0-9_]+): Not set\s*$/gm;
 const DEFAULTS = new Map<string, string>([
   ['ollama', 'with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider'],
   // (aider checks only the environment; litellm's Bedrock client asks boto3, which looks further)
-  ['bedrock', "litellm's Bedrock client finds AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see"],
+  ['bedrock', "litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see"],
 ]);
 
 /** A model request refused for want of credentials. */

@@ -125,7 +125,7 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
   const model = view.session.models[0];
   const none = NO_QUOTA.exec(lines[at]!.line)?.[0];
   if (none !== undefined) return noQuotaDraft(view, lines, at, model, retrying, none);
-  if (TIME_WINDOW.test(lines[at]!.line)) return timeWindowDraft(lines, at, model, retrying);
+  if (TIME_WINDOW.test(lines[at]!.line)) return timeWindowDraft(view, lines, at, model, retrying);
   return {
     category: 'pitfall',
     scope: 'agent',
@@ -178,7 +178,7 @@ function seconds(retrying: string): string {
 
 /** A 429 of a quota that resets (a free tier's per-minute and per-day limits): aider retries
  * after fractions of a second, while the server named how long to wait. */
-function timeWindowDraft(lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string): Draft {
+function timeWindowDraft(view: SessionView, lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string): Draft {
   const line = lines[at]!.line;
   const delay = RETRY_DELAY.exec(line)?.[1];
   const free = FREE_TIER.test(line);
@@ -192,7 +192,28 @@ function timeWindowDraft(lines: { line: string; event: number }[], at: number, m
   const tries = run.filter((l) => RETRYING.test(l.line)).map((l) => RETRYING.exec(l.line)![0]);
   const failedTries = run.filter((l, i) => RETRYING.test(l.line) && run.slice(i + 1).some((r) => QUOTA_GONE.test(r.line))).length;
   const last = tries.at(-1);
-  const daily = /PerDay/.test(line);
+  // the model's reply after the last retry, before the next message: it went through, so the
+  // window that ran out was not a day's
+  const lastRetry = run.filter((l) => RETRYING.test(l.line)).at(-1)?.event;
+  const events = view.session.events;
+  let through = false;
+  for (let i = (lastRetry ?? Infinity) + 1; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind === 'user' && !e.injected) break;
+    if (e.kind === 'system' && QUOTA_GONE.test(e.text)) break;
+    if (e.kind === 'assistant' && e.text.trim() !== '') {
+      through = true;
+      break;
+    }
+  }
+  const daily = /PerDay/.test(line) && !through;
+  const outcome = through
+    ? failedTries > 0
+      ? `; ${failedTries} of the ${tries.length} retries shown failed before one went through`
+      : ''
+    : failedTries > 0
+      ? `, and ${failedTries > 1 ? `the ${failedTries} retries shown` : 'the retry shown'} failed`
+      : '';
   const version = bannerValue(lines, AIDER_VERSION);
   return {
     category: 'pitfall',
@@ -200,7 +221,7 @@ function timeWindowDraft(lines: { line: string; event: number }[], at: number, m
     title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
     text:
       `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
-      `Aider${version ? ` ${version}` : ''} retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${failedTries > 0 ? `, and ${failedTries > 1 ? `the ${failedTries} retries shown` : 'the retry shown'} failed` : ''}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
+      `Aider${version ? ` ${version}` : ''} retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${outcome}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],

@@ -101,13 +101,15 @@ function lostCdDraft(view: SessionView): Draft | undefined {
   const shown = clip(lost.next.output.trim().split('\n').find((l) => l.includes(lost.folder)) ?? lost.folder, 90);
   // the tool's shell wrapper failing after every command in the same session goes with it
   const wrapper = wrapperComplaints(view).find((c) => c.tool === lost.cd.call.name);
-  const broken = wrapper ? ` Its shell wrapper was failing too (every call printed ${code(clip(wrapper.lines[0]!, 60))}).` : '';
+  // (then what the session shows is this setup's, not the tool's everywhere: said as such)
+  const broken = wrapper ? ` Its shell wrapper was failing here (every call printed ${code(clip(wrapper.lines[0]!, 60))}).` : '';
+  const starts = wrapper ? `Here the ${tool} tool started each call in the same folder` : `The ${tool} tool starts each call in the same folder`;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
     text:
-      `The ${tool} tool starts each call in the same folder (here ${code(clip(lost.folder, 40))}), so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
+      `${starts} (${wrapper ? '' : 'here '}${code(clip(lost.folder, 40))}), so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
       `${code(clip(lost.next.command!, 40))} still ran there (${code(shown)})${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).${broken}`,
     confidence: CONFIDENCE.verified,
     event: lost.next.outputEvent,

@@ -31,7 +31,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const shown = two !== undefined && one!.length + two.length < 100 ? `${one} and ${two}` : one!;
     // (what the complaint itself says of the machine, and nothing the session did not show)
     const noTemp = c.lines.some((l) => NO_TEMP.test(l))
-      ? ' Here bash cannot write its temp folder, so a here-document (`<<EOF`) in a command fails too: set `TMPDIR` to a writable folder.'
+      ? ' bash says it cannot write its temp folder here, so a here-document (`<<EOF`) in a command would fail too (bash honours `TMPDIR`).'
       : '';
     drafts.push({
       category: 'tool-quirk',
