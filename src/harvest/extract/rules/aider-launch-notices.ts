@@ -131,11 +131,11 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
     scope: 'agent',
     title: 'aider retries an exhausted API quota (429) as a rate limit',
     text:
-      `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
+      `${requestsOf(model)} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
       `yet aider reads it as a rate limit and retries with growing backoff (${code(retrying)}…). Stop it (Ctrl-C) and fix the plan or the key.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
-    tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],
+    tags: quotaTags(model),
     quotes: [clip(said, 120)],
     rule: 'aider-notice',
     signature: 'aider quota exhausted retried',
@@ -159,16 +159,26 @@ function noQuotaDraft(view: SessionView, lines: { line: string; event: number }[
     scope: 'agent',
     title: `aider: ${clip(model ?? 'the model', 40)} has no quota on this key (429, limit 0)`,
     text:
-      `${model ? `${code(model)}'s requests` : "The model's requests"} failed with 429 (${code(clip(metric, 110))}): the key's tier allows this model no requests at all, so no wait helps, ` +
+      `${requestsOf(model)} failed with 429 (${code(clip(metric, 110))}): the key's tier allows this model no requests at all, so no wait helps, ` +
       `yet aider${version ? ` ${version}` : ''} retried (${code(retrying)}…). ${worked ? `The launch with ${code(worked)} then worked.` : 'Use a model the tier serves, or a billed key.'}`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
-    tags: ['aider', 'quota', ...(model ? [model.split('/')[0]!] : [])],
+    tags: quotaTags(model),
     quotes: [clip(said, 160)],
     rule: 'aider-notice',
     signature: 'aider quota zero retried',
     score: 6,
   };
+}
+
+/** "`gemini/x`'s requests", or the model's when the launch names none. */
+function requestsOf(model: string | undefined): string {
+  return model ? `${code(model)}'s requests` : "The model's requests";
+}
+
+/** A quota item's tags: aider, quota and the model's provider. */
+function quotaTags(model: string | undefined, ...more: string[]): string[] {
+  return ['aider', 'quota', ...more, ...(model ? [model.split('/')[0]!] : [])];
 }
 
 /** `Retrying in 0.2 seconds...` → `0.2 s`. */
@@ -220,11 +230,11 @@ function timeWindowDraft(view: SessionView, lines: { line: string; event: number
     scope: 'agent',
     title: `aider retries a ${free ? 'free-tier ' : ''}quota limit (429) sooner than the provider asks`,
     text:
-      `${model ? `${code(model)}'s requests` : "The model's requests"} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
+      `${requestsOf(model)} hit ${limit}: 429 ${code('You exceeded your current quota')}${delay ? `, retry in ${delay}` : ''}. ` +
       `Aider${version ? ` ${version}` : ''} retried after ${seconds(retrying)}${last && last !== retrying ? ` up to ${seconds(last)}` : ''}${delay ? ', sooner than that' : ''}${outcome}. Use another model or a billed key${daily ? ' (a per-day limit resets only the next day)' : ', or wait for the reset'}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
-    tags: ['aider', 'quota', 'rate-limit', ...(model ? [model.split('/')[0]!] : [])],
+    tags: quotaTags(model, 'rate-limit'),
     quotes: ['You exceeded your current quota', ...(delay ? [`"retryDelay": "${delay}"`] : [])],
     rule: 'aider-notice',
     signature: 'aider quota window retried',
