@@ -139,3 +139,17 @@ describe('checks before a commit in an aider history', () => {
     expect(commandPatternDrafts(viewOf(quiet)).filter((d) => d.title.startsWith('Checks before'))).toEqual([]);
   });
 });
+
+describe("a user telling aider's model not to commit", () => {
+  it("is aider's auto-commits (the model makes none): one item naming --no-auto-commits, no correction of the model", async () => {
+    const history = (committed: boolean) =>
+      `${launch}#### add the logger  \n\nHere is the logger.\n\n> Tokens: 2k sent, 300 received.  \n> Applied edit to src/log.cpp  \n${committed ? '> Commit 7df9b15 feat: add the logger  \n' : ''}\n#### i commit everything myself, you never commit anything  \n\nUnderstood, I will not commit.\n\n> Tokens: 2k sent, 20 received.  \n`;
+    const items = extractSession(await aiderSession(history(true)));
+    const item = items.find((c) => c.title === 'The user commits here: start aider with --no-auto-commits');
+    expect(item).toMatchObject({ category: 'pattern', scope: 'repo' });
+    expect(item!.text).toContain('start aider with `--no-auto-commits` (or `auto-commits: false` in `.aider.conf.yml`)');
+    expect(items.some((c) => c.rule === 'user-correction')).toBe(false);
+    // aider made no commit: nothing of aider's to tell
+    expect(extractSession(await aiderSession(history(false))).some((c) => c.title.includes('--no-auto-commits'))).toBe(false);
+  });
+});

@@ -10,6 +10,7 @@ import { NARRATION, clip, code, concreteness, oneLine, sentence, sentences, stri
 import { isReadOnly } from '../commands.js';
 import { EDIT_TOOLS, READ_TOOLS, editedFiles, fileName, isEdit, replyBefore, type SessionView, type Step } from '../view.js';
 import { escapeRegExp } from '../../../core/regexp.js';
+import { commitWishes } from './aider-notice-lines.js';
 
 const CORRECTION = new RegExp(
   [
@@ -313,7 +314,10 @@ function fromPrompts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   /** The prompt each draft came from. */
   const from: number[] = [];
+  // a wish about aider's own commits is the aider rule's (the model makes none)
+  const aiderCommits = new Set(commitWishes(view).map((p) => p.index));
   view.prompts.forEach((p, i) => {
+    if (aiderCommits.has(p.index)) return;
     const add = (d: Draft): void => {
       drafts.push(d);
       from.push(i);
