@@ -29,6 +29,13 @@ describe('the error of a failure', () => {
     expect(errorFixDrafts(viewOf(du.build()))).toEqual([]);
   });
 
+  it("reads what a parse error says after the input it echoes and the caret under it (ripgrep's regex error)", () => {
+    const rg = 'ERROR: fatal: rg error: rg: regex parse error:\n    (?:^\\[3[0-9]mColor [0-9]+\\[0m$)\n                                ^\nerror: unclosed character class';
+    expect(errorLine(rg)).toBe('ERROR: fatal: rg error: rg: regex parse error: unclosed character class');
+    // a colon line followed by what it names, with no error line after, still joins the next line
+    expect(errorLine('The following paths are ignored by one of your .gitignore files:\ndist\nhint: Use -f if you really want to add them.')).toBe('The following paths are ignored by one of your .gitignore files: dist');
+  });
+
   it("reads npm's own error line (which ends in no word character) and what failed after a build's summary", () => {
     expect(errorLine('luo@mac app % npx tailwindcss upgrade\nsome progress\nnpm ERR! could not determine executable to run')).toBe('npm ERR! could not determine executable to run');
     const next = 'Creating an optimized production build ...\n   Linting and checking validity of types  ..Failed to compile.\n\n./src/components/AnimalList.tsx:78:54\n  Type \'Animal\' is missing the following properties from type \'Animal\': sex, cost\n';

@@ -37,7 +37,10 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   const pick = withoutTypeLiteral(found.pick, found.after);
   // A line cut mid-phrase by the terminal's width ("… already exists and" / "is not an empty directory.").
   const wrapped = /\b(?:and|or|to|the|a|an|of|in|for|with|is|not|be)$/.test(pick) && next !== undefined && /^[a-z]/.test(next);
-  const joined = (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
+  // "regex parse error:" / the input echoed / a caret under the spot (dropped as noise) / "error:
+  // unclosed character class" (ripgrep): what went wrong is the error line after the echo
+  const pointed = pick.endsWith(':') && found.after.length >= 2 && /^error:\s+\S/i.test(found.after[1]!) ? found.after[1]!.replace(/^error:\s*/i, '') : undefined;
+  const joined = joinNext && pointed ? `${pick} ${pointed}` : (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
 }
 
