@@ -40,6 +40,9 @@ describe('cmd.exe as the shell', () => {
     const bash = new SessionBuilder().bash('ls src', 'bash: ls: command not found', 127);
     const findText = new SessionBuilder().tool('run_command', { command: 'find "TODO" notes.txt' }, 'File not found - NOTES.TXT', {});
     for (const b of [gh, bash, findText]) expect(cmdShellDrafts(viewOf(b.build()))).toEqual([]);
-    expect(toolQuirkDrafts(viewOf(gh.build())).map((d) => d.title)).toEqual(['gh is not installed']);
+    // (a missing program is the tool-quirk rule's, and an item only with what worked instead)
+    const ghThenWeb = gh.tool('run_command', { command: 'start https://github.com/acme/app/releases' }, '', { exitCode: 0 });
+    expect(toolQuirkDrafts(viewOf(gh.build())).map((d) => d.title)).toEqual([]);
+    expect(cmdShellDrafts(viewOf(ghThenWeb.build()))).toEqual([]);
   });
 });

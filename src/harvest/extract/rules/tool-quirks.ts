@@ -233,9 +233,6 @@ function ownToolAsCommand(s: Step, tool: string, err: string): Draft {
   };
 }
 
-/** A command that only asks whether a program is there: its version, or where it is. */
-const PROBE = /^(?:\S+\s+(?:--version|-V|-v|version)|(?:which|where|where\.exe|type|whereis|Get-Command|gcm)\s+\S+|command\s+-v\s+\S+)\s*$/i;
-
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
@@ -244,11 +241,11 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   if (view.steps.some((x) => x.call.name === missing && x.call.name !== s.call.name)) return ownToolAsCommand(s, missing, err);
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
   const instead = replacementFor(view, s, missing);
-  // a probe for the program (`pipx --version`, `which pipx`) answered "not there": that is the
-  // answer the agent asked for, one command away for the next session too; knowledge only with
+  // "not there" alone (a probe such as `pipx --version`, or any command of a program the session
+  // found no way around) is one failed call away for the next session too: knowledge only with
   // what worked instead
-  if (!instead && PROBE.test(s.main)) return undefined;
-  const insteadText = instead ? ` ${code(clip(instead.command!, 90))} worked instead.` : '';
+  if (!instead) return undefined;
+  const insteadText = ` ${code(clip(instead.command!, 90))} worked instead.`;
   return {
     category: 'tool-quirk',
     // what one machine has installed is a fact of the environment the project is worked in,
@@ -256,13 +253,13 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     scope: 'repo',
     title: `${missing} is not installed`,
     text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}`,
-    confidence: instead ? CONFIDENCE.verified : CONFIDENCE.stated,
+    confidence: CONFIDENCE.verified,
     event: s.outputEvent,
-    tags: [missing, s.call.name, ...(instead ? [instead.program] : [])],
-    quotes: [err, ...(instead ? [instead.command!] : [])],
+    tags: [missing, s.call.name, instead.program],
+    quotes: [err, instead.command!],
     rule: 'tool-quirk',
     signature: errorSignature(err),
-    score: 7 + (instead ? 2 : 0),
+    score: 9,
   };
 }
 
