@@ -100,6 +100,12 @@ describe('PowerShell quirks', () => {
       "The shell here is Windows PowerShell, where `-ErrorAction` is a common parameter of cmdlets only: a native program such as `git` takes it for an option of its own, and `git add *.py *.md -ErrorAction SilentlyContinue` failed (``error: unknown switch `E'``). Leave it off native programs; `2>$null` silences their errors. `git add *.py *.md` worked.",
     ]);
     expect(errorFixDrafts(view)).toEqual([]);
+    // where the next plain run failed on something else (a lock), a later success says nothing of the parameter
+    const locked = new SessionBuilder()
+      .tool('run_terminal_cmd', { command: 'git add *.py *.md -ErrorAction SilentlyContinue' }, "error: unknown switch `E'", { exitCode: 129 })
+      .tool('run_terminal_cmd', { command: 'git add *.py' }, "fatal: Unable to create 'C:/app/.git/index.lock': File exists.", { exitCode: 128 })
+      .tool('run_terminal_cmd', { command: 'git add *.py' }, '', { exitCode: 0 });
+    expect(powershellDrafts(viewOf(locked.build()))[0]!.text).not.toContain('worked');
     // on a cmdlet it is what it is for
     const cmdlet = new SessionBuilder().tool('run_terminal_cmd', { command: 'Remove-Item x.lock -ErrorAction SilentlyContinue; git add x' }, "error: unknown switch `q'", { exitCode: 129 });
     expect(powershellDrafts(viewOf(cmdlet.build()))).toEqual([]);

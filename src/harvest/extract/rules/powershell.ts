@@ -173,8 +173,10 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
       return set ? `${code(clip(set.command!, 80))} worked.` : undefined;
     }
     case 'common-param': {
-      const plain = later.find((x) => !x.command!.includes(slip.param) && tokens(x.main)[0] === slip.program && sharesArgument(s.command!, x.command!));
-      return plain ? `${code(clip(plain.command!, 80))} worked.` : undefined;
+      // the next run of the program without the parameter says whether leaving it off worked: a
+      // success after that run failed on something else (a lock) owes to what changed between
+      const next = view.steps.slice(s.pos + 1, s.pos + 7).find((x) => x.command !== undefined && !x.command.includes(slip.param) && tokens(x.main)[0] === slip.program && sharesArgument(s.command!, x.command));
+      return next && seenToSucceed(next) ? `${code(clip(next.command!, 80))} worked.` : undefined;
     }
     case 'posix-tool':
     case 'flag':
