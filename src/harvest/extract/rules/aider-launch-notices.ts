@@ -6,6 +6,7 @@
  * starts from (the checkout, the account, the command line), not about one reply.
  */
 import { CONFIDENCE } from '../../candidate.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 import type { Draft } from '../build.js';
 import { clip, code } from '../text.js';
 import { tokens } from '../commands.js';
@@ -82,7 +83,7 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   // an item that cannot say which path is gone only repeats aider's own hint
   if (!generated && !located) return undefined;
   // a path the session itself had just moved or removed is this task's work in progress
-  if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event))) return undefined;
+  if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event) || namedAtAnotherPath(view, f))) return undefined;
   const text = generated
     ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
     : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
@@ -328,6 +329,19 @@ function movedInSession(view: SessionView, file: string, before: number): boolea
         return !path.startsWith('-') && (file === path || file.startsWith(`${path}/`));
       })),
   );
+}
+
+/** Whether the user's messages name the file at another path (`scenes/roadChunks/road.tscn` for
+ * a tracked `scenes/road/road.tscn`): it was moved and the move is not committed yet, work in
+ * progress that the next commit ends. */
+function namedAtAnotherPath(view: SessionView, file: string): boolean {
+  const name = file.split('/').pop()!;
+  if (!name.includes('.')) return false;
+  const at = new RegExp(`(?:^|[\\s\`'"(])((?:[\\w.-]+/)+${escapeRegExp(name)})(?![\\w-]|\\.\\w)`);
+  return view.prompts.some((p) => {
+    const m = at.exec(p.text);
+    return m !== null && m[1] !== file;
+  });
 }
 
 /** `Unable to write file /home/h/web/nginx/x.conf after 5 attempts: [Errno 13] Permission denied: …` */
