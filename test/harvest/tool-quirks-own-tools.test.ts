@@ -9,11 +9,15 @@ import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
 describe("the agent's own tool run as a shell command", () => {
-  it('is an agent pitfall about calling the tool, not a program to install', () => {
-    const b = new SessionBuilder()
-      .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: 'Color' }, 'Color 0\nColor 1', {})
-      .tool('execute_bash', { command: 'search_replace --command search --file_path a.txt' }, '/bin/bash: line 1: search_replace: command not found', { exitCode: 127 })
-      .tool('execute_bash', { command: 'cat a.txt | wc -l' }, '16', { exitCode: 0 });
+  it('is an agent pitfall about calling the tool, not a program to install, when the agent did it more than once', () => {
+    const once = () =>
+      new SessionBuilder()
+        .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: 'Color' }, 'Color 0\nColor 1', {})
+        .tool('execute_bash', { command: 'search_replace --command search --file_path a.txt' }, '/bin/bash: line 1: search_replace: command not found', { exitCode: 127 })
+        .tool('execute_bash', { command: 'cat a.txt | wc -l' }, '16', { exitCode: 0 });
+    // a single slip, the tool called as a tool around it: a one-off
+    expect(toolQuirkDrafts(viewOf(once().build()))).toEqual([]);
+    const b = once().tool('execute_bash', { command: 'search_replace --command replace --file_path a.txt' }, '/bin/bash: line 1: search_replace: command not found', { exitCode: 127 });
     const drafts = toolQuirkDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
       "`search_replace` is one of the agent's own tools, not a program: run through `execute_bash` it fails (`/bin/bash: line 1: search_replace: command not found`). Call `search_replace` as a tool.",

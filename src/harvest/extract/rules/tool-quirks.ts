@@ -237,8 +237,13 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
   const err = missingError(s.output);
-  // the agent's own tool run as a shell command: nothing is missing from the machine
-  if (view.steps.some((x) => x.call.name === missing && x.call.name !== s.call.name)) return ownToolAsCommand(s, missing, err);
+  // the agent's own tool run as a shell command: nothing is missing from the machine; said when
+  // the agent did it more than once (a single slip, with the tool called as a tool around it, is
+  // a one-off the next session has no reason to repeat)
+  if (view.steps.some((x) => x.call.name === missing && x.call.name !== s.call.name)) {
+    const slips = view.steps.filter((x) => x.failed && x.call.name === s.call.name && missingName(x) === missing).length;
+    return slips >= 2 ? ownToolAsCommand(s, missing, err) : undefined;
+  }
   const exit = s.exitCode !== undefined ? `, exit ${s.exitCode}` : '';
   const instead = replacementFor(view, s, missing);
   // "not there" alone (a probe such as `pipx --version`, or any command of a program the session
