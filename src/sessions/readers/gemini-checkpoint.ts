@@ -15,7 +15,7 @@ import { baseName, isRecord, makeSession, pathHash, str, type TextFile, Warnings
 import { scanJson } from './json-scan.js';
 import { commandOf, parseArguments } from './openai-messages.js';
 import { statedExitCode } from './outcome.js';
-import { unframedShellOutput } from './gemini-shell-output.js';
+import { functionResponseText, unframedShellOutput } from './gemini-shell-output.js';
 
 /** The opening of a saved chat: an array whose first entry has a Gemini API role. */
 const OPENING = /^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"\s*,\s*"parts"\s*:/;
@@ -27,15 +27,6 @@ export function detectCheckpoint(head: string): number {
 /** The context Gemini CLI writes as the chat's first message, and the directory it names. */
 const CONTEXT = /^\s*(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context for our chat\./;
 const WORKING_DIR = /I'm currently working in the directory: ([^\n]+)/;
-
-/** A function response's text and whether it failed (`{error}`, or `{output}` of a failed command). */
-function responseOf(part: Record<string, unknown>): { output: string; isError: boolean } {
-  const resp = part.response;
-  if (!isRecord(resp)) return { output: '', isError: false };
-  if (resp.error !== undefined && resp.error !== null && resp.error !== '') return { output: typeof resp.error === 'string' ? resp.error : JSON.stringify(resp.error), isError: true };
-  if (resp.output !== undefined) return { output: typeof resp.output === 'string' ? resp.output : JSON.stringify(resp.output), isError: false };
-  return { output: JSON.stringify(resp), isError: false };
-}
 
 export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): Session[] {
   const spans: [number, number][] = [];
@@ -100,7 +91,7 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
         // its call: the one with its id, else the oldest open call of that name
         const k = open.findIndex((c) => (id !== undefined && c.id === id) || (c.name === name && (c.id === undefined || id === undefined)));
         const call = k >= 0 ? open.splice(k, 1)[0] : undefined;
-        const { output: framed, isError: failed } = responseOf(resp);
+        const { output: framed, isError: failed } = functionResponseText(resp.response) ?? { output: '', isError: false };
         const exitCode = statedExitCode(framed);
         const result = { source } as Omit<ToolResultEvent, 'index' | 'kind'>;
         const callId = call?.id ?? id;

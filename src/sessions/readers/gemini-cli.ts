@@ -22,7 +22,7 @@ import { baseName, isRecord, makeSession, ModelList, readTextFile, str, type Tex
 import { scanJson } from './json-scan.js';
 import { commandOf, contentText, parseArguments } from './openai-messages.js';
 import { statedExitCode } from './outcome.js';
-import { unframedShellOutput } from './gemini-shell-output.js';
+import { functionResponseText, unframedShellOutput } from './gemini-shell-output.js';
 import { detectCheckpoint, readCheckpoint } from './gemini-checkpoint.js';
 
 function detectChat(head: string): number {
@@ -94,16 +94,10 @@ function toolOutput(call: Record<string, unknown>): { output: string; hasError: 
   let hasError = false;
   const results = Array.isArray(call.result) ? call.result : [];
   for (const r of results) {
-    const resp = isRecord(r) && isRecord(r.functionResponse) ? r.functionResponse.response : undefined;
-    if (!isRecord(resp)) continue;
-    if (resp.error !== undefined && resp.error !== null && resp.error !== '') {
-      hasError = true;
-      parts.push(typeof resp.error === 'string' ? resp.error : JSON.stringify(resp.error));
-    } else if (resp.output !== undefined) {
-      parts.push(typeof resp.output === 'string' ? resp.output : JSON.stringify(resp.output));
-    } else {
-      parts.push(JSON.stringify(resp));
-    }
+    const got = functionResponseText(isRecord(r) && isRecord(r.functionResponse) ? r.functionResponse.response : undefined);
+    if (!got) continue;
+    hasError ||= got.isError;
+    parts.push(got.output);
   }
   if (parts.length === 0 && typeof call.resultDisplay === 'string') parts.push(call.resultDisplay);
   return { output: parts.join('\n'), hasError };

@@ -1,6 +1,19 @@
 /**
- * Gemini CLI's shell tool output without the tool's own framing, for every Gemini layout.
+ * Gemini CLI's tool results as every Gemini layout records them: a function response's text, and
+ * the shell tool's output without the tool's own framing.
  */
+import { isRecord } from './common.js';
+
+/** A function response's text (`{error}` or `{output}`, else the whole response) and whether it
+ * is an error. */
+export function functionResponseText(resp: unknown): { output: string; isError: boolean } | undefined {
+  if (!isRecord(resp)) return undefined;
+  const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  if (resp.error !== undefined && resp.error !== null && resp.error !== '') return { output: text(resp.error), isError: true };
+  if (resp.output !== undefined) return { output: text(resp.output), isError: false };
+  return { output: JSON.stringify(resp), isError: false };
+}
+
 /** Labels Gemini CLI's shell tool puts before and after a command's output: older versions write
  * `Command:` and `Directory:` first, then `Output:`, `Error:`, `Exit Code:`, `Signal:`,
  * `Background PIDs:` and `Process Group PGID:`; newer ones `Output:`, `Exit Code:` and

@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
-import { AIDER_VERSION as VERSION, bannerValue, commitWishAfterAutoCommit, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, commitWishes, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -341,7 +341,7 @@ const UNDO_REFUSED = /^The last commit was not made by aider in this chat sessio
  * tells the model not to commit asks the wrong party, and the edits keep being committed. The
  * repository's way is then aider's switch, which the item names with the user's words. */
 export function autoCommitDraft(view: SessionView): Draft | undefined {
-  const wish = commitWishAfterAutoCommit(view);
+  const wish = commitWishes(view)[0];
   if (!wish) return undefined;
   return {
     category: 'pattern',
@@ -349,11 +349,11 @@ export function autoCommitDraft(view: SessionView): Draft | undefined {
     title: 'The user commits here: start aider with --no-auto-commits',
     text:
       `Aider itself, not the model, commits every edit it applies (its ${code('Commit …')} line after ${code('Applied edit to …')}), so telling the model not to commit changes nothing. ` +
-      `The user of this repository makes the commits ("${clip(wish.text.replace(/\s+/g, ' '), 90)}"): start aider with ${code('--no-auto-commits')} (or ${code('auto-commits: false')} in ${code('.aider.conf.yml')}).`,
+      `The user of this repository makes the commits ("${clip(wish.text.trim().replace(/\s+/g, ' '), 90)}"): start aider with ${code('--no-auto-commits')} (or ${code('auto-commits: false')} in ${code('.aider.conf.yml')}).`,
     confidence: CONFIDENCE.verified,
     event: wish.index,
     tags: ['aider', 'commit', 'auto-commits'],
-    quotes: [clip(wish.text, 200)],
+    quotes: [clip(wish.text.trim(), 200)],
     rule: 'aider-notice',
     signature: 'aider auto-commits unwanted',
     score: 7,

@@ -200,12 +200,13 @@ function timeWindowDraft(view: SessionView, lines: { line: string; event: number
   const after = lines.slice(at + 1);
   const end = after.findIndex((l) => /^Tokens: /.test(l.line));
   const run = end < 0 ? after : after.slice(0, end);
-  const tries = run.filter((l) => RETRYING.test(l.line)).map((l) => RETRYING.exec(l.line)![0]);
+  const retries = run.filter((l) => RETRYING.test(l.line));
+  const tries = retries.map((l) => RETRYING.exec(l.line)![0]);
   const failedTries = run.filter((l, i) => RETRYING.test(l.line) && run.slice(i + 1).some((r) => QUOTA_GONE.test(r.line))).length;
   const last = tries.at(-1);
   // the model's reply after the last retry, before the next message: it went through, so the
   // window that ran out was not a day's
-  const lastRetry = run.filter((l) => RETRYING.test(l.line)).at(-1)?.event;
+  const lastRetry = retries.at(-1)?.event;
   const events = view.session.events;
   let through = false;
   for (let i = (lastRetry ?? Infinity) + 1; i < events.length; i++) {

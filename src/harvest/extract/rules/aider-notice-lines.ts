@@ -58,19 +58,12 @@ export function bannerValue(lines: { line: string }[], re: RegExp): string | und
  * "I'll commit myself", "leave out the commit"). */
 const COMMIT_WISH = /\b(?:don'?t|do not|never|stop|no more)\b[^.!?\n]{0,40}\bcommit|\bcommit\w*\b[^.!?\n]{0,30}\b(?:myself|by myself|on my own)\b|\bleave out (?:the|any) (?:\w+ )?commits?\b/i;
 
-/** The first message of an aider session that tells the model not to commit after aider had
- * committed an edit itself: the wish is for aider's auto-commits, which the model does not make. */
-export function commitWishAfterAutoCommit(view: SessionView): { index: number; text: string } | undefined {
-  const p = commitWishes(view)[0];
-  return p ? { index: p.index, text: p.text.trim() } : undefined;
-}
-
-/** Every such message of the session (each one a wish about aider's commits, none a correction
- * of the model). */
+/** The messages of an aider session that tell the model not to commit after aider had committed
+ * an edit itself: each a wish about aider's auto-commits (which the model does not make), none a
+ * correction of the model. */
 export function commitWishes(view: SessionView): SessionView['prompts'] {
   if (view.session.format !== 'aider') return [];
   const firstCommit = view.steps.find((s) => s.call.name === 'commit')?.call.index;
   if (firstCommit === undefined) return [];
   return view.prompts.filter((q) => q.index > firstCommit && COMMIT_WISH.test(q.text));
 }
-

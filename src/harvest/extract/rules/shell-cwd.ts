@@ -13,6 +13,7 @@ import { clip, code, errorSignature } from '../text.js';
 import { errorLine } from '../diagnosis.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
 import { wrapperComplaints } from './shell-wrapper-complaints.js';
+import { perObject } from '../per-object.js';
 
 /** A `cd` that found no such folder: bash and zsh, cmd, and PowerShell's untranslated record. */
 const NO_FOLDER = /\bcd: (?:no such file or directory|can't cd to)|\bcd: [^\n]*: No such file or directory|The system cannot find the path specified|FullyQualifiedErrorId\s*:\s*PathNotFound,Microsoft\.PowerShell\.Commands\.SetLocationCommand/i;
@@ -76,7 +77,9 @@ function ranIn(step: Step): string | undefined {
 
 /** A `cd` in a call of its own, and the next call of the same tool that says where it ran: in
  * another folder than the one the `cd` went to. */
-export function lostCd(view: SessionView): { cd: Step; next: Step; folder: string } | undefined {
+export const lostCd: (view: SessionView) => { cd: Step; next: Step; folder: string } | undefined = perObject(findLostCd);
+
+function findLostCd(view: SessionView): { cd: Step; next: Step; folder: string } | undefined {
   for (const s of view.steps) {
     if (s.command === undefined || s.simple.length !== 1 || s.failed || s.rejected || s.result === undefined) continue;
     const target = cdTarget(s, 0);

@@ -5,6 +5,7 @@
  * shell-wrapper-noise.ts (the complaint is no failure) and shell-cwd.ts (a `cd` lost with it).
  */
 import type { SessionView } from '../view.js';
+import { perObject } from '../per-object.js';
 
 /** Lines of a shell complaining (`command not found`, `cannot create temp file for here-document`,
  * `Permission denied`); `mayComplain` looks for the same words in a whole output first. */
@@ -33,8 +34,10 @@ export interface WrapperComplaint {
 /** Per tool, the complaint lines that the outputs of at least three different commands, and most
  * of that tool's commands, share (the shell's line numbers taken out). Where the same outputs say
  * what the machine was short of (`no space left on device`), the complaint is that state's
- * effect, and the state passes: none. */
-export function wrapperComplaints(view: SessionView): WrapperComplaint[] {
+ * effect, and the state passes: none. (Asked by both rules: found once per session.) */
+export const wrapperComplaints: (view: SessionView) => WrapperComplaint[] = perObject(findComplaints);
+
+function findComplaints(view: SessionView): WrapperComplaint[] {
   const byTool = new Map<string, Map<string, { shown: string; commands: Set<string>; event: number }>>();
   const shortOf = new Set<string>();
   for (const s of view.steps) {

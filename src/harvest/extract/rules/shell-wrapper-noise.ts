@@ -21,9 +21,11 @@ import { PLACE, wrapperComplaints } from './shell-wrapper-complaints.js';
 const NO_TEMP = /cannot create temp file for here-document/;
 
 export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
+  const complaints = wrapperComplaints(view);
+  if (complaints.length === 0) return [];
   const drafts: Draft[] = [];
   const lost = lostCd(view)?.cd.call.name;
-  for (const c of wrapperComplaints(view)) {
+  for (const c of complaints) {
     // a lost `cd` with it: shell-cwd.ts's item says both
     if (c.tool === lost) continue;
     // the wrapper's complaints: the second too when both fit beside the lesson

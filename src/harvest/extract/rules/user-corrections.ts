@@ -42,11 +42,11 @@ const INSTEAD_OF = /^(?:please\s+)?use\s+`?([\w.@/+-]+)`?\s+instead\s+of\s+`?([\
 /** A program's log line pasted in (`2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.75 …`):
  * the user judging a run's result ("this is not close to 85"), not what the agent got wrong. */
 const PASTED_LOG = /^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)?\]?\s*(?:\||-|:)?\s*\[?(?:INFO|DEBUG|WARN(?:ING)?|ERROR|CRITICAL|TRACE|FATAL)\b/m;
-/** A browser console's own line pasted in (`Access to XMLHttpRequest at '…' has been blocked by
- * CORS policy: …`, `Uncaught TypeError: …`, `GET https://… 404`): the browser's words. */
 /** A terminal's text pasted in: a shell prompt in it (`jun@cloudshell:~/app (project)$`), or a
  * message that opens with a program's error line (`ERROR: (gcloud.builds.submit) … must be …`). */
 const PASTED_TERMINAL = /(?:^|\s)[\w.-]+@[\w.-]+:[~/]\S*(?: \([^()\s]+\))?[$#%](?:\s|$)|^\s*(?:ERROR|FATAL|Error|error|fatal)(?::|\s\()/;
+/** A browser console's own line pasted in (`Access to XMLHttpRequest at '…' has been blocked by
+ * CORS policy: …`, `Uncaught TypeError: …`, `GET https://… 404`): the browser's words. */
 const PASTED_CONSOLE = /^\s*(?:Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b|Failed to load resource\b|Access to (?:XMLHttpRequest|fetch) at '[^']+' from origin '[^']+' has been blocked by CORS policy\b|(?:GET|POST|PUT|PATCH|DELETE|OPTIONS) https?:\/\/\S+ (?:net::ERR_\w+|\d{3}\b))/m;
 /** "…, create one", "add it": the message ends by asking the agent to make what it says is missing. */
 const MAKE_IT = /(?:^|[.!?,;]\s*|\b(?:so|then|and)\s+)(?:please\s+)?(?:create|add|make|write|build|generate|implement)\s+(?:one|it|them|that|this|those)\b[^.!?]{0,40}[.!]?\s*$/i;
