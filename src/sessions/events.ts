@@ -175,6 +175,7 @@ export function pushToolResult(
     cascade: result.cascade,
     rejected: result.rejected,
     truncated: result.truncated,
+    endTime: result.endTime,
     kind: 'tool_result',
   };
   events.push(stored);

@@ -93,6 +93,9 @@ export interface ToolResultEvent extends EventBase {
   rejected?: boolean;
   /** Output was replaced by a `<persisted-output>` stub or otherwise truncated by the agent. */
   truncated?: boolean;
+  /** When the process this result reported as still running was seen to end (Codex's
+   * exec_command_end after the call had returned "Process running"): later calls overlapped it. */
+  endTime?: string;
 }
 
 export interface SummaryEvent extends EventBase {

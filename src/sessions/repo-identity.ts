@@ -63,6 +63,8 @@ const GENERIC = new Set([
   'repo', 'repos', 'repository', 'workspace', 'workspaces', 'work', 'private', 'app', 'apps', 'project', 'projects', 'code', 'src',
   'source', 'dev', 'development', 'git', 'github', 'tmp', 'temp', 'test', 'tests', 'sandbox', 'scratch', 'home', 'users', 'root',
   'desktop', 'documents', 'downloads', 'developer', 'sites', 'www', 'mnt', 'opt', 'var', 'data', 'build', 'out', 'dist', 'main', 'master',
+  // a hosted IDE's fixed folder (Lightning AI's /teamspace/studios/this_studio) is every user's
+  'this_studio',
 ]);
 
 function segments(path: string): string[] {
@@ -74,6 +76,9 @@ export function isNoRepoPlace(path: string): boolean {
   const p = path.replace(/\\/g, '/').replace(/\/+$/, '');
   if (p === '' || p === '~' || /^[A-Za-z]:$/.test(p)) return true;
   if (/^(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+$/.test(p) || p === '/root') return true;
+  // a hidden folder of a home (`~/.claude/skills`, `~/.config/nvim`) holds a tool's settings,
+  // not a project (a dotfiles repository says so by its remote)
+  if (/^(?:(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+|\/root)\/\.[^/]+(?:\/|$)/.test(p)) return true;
   // a temp folder or a scratch folder right in it (/tmp/x); deeper folders name themselves
   if (/^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/dev\/shm)(?:\/[^/]+)?$/.test(p)) return true;
   return /^(?:\/private)?\/var\/folders\//.test(p) || /\/AppData\/Local\/Temp(?:\/[^/]+)?$/i.test(p);

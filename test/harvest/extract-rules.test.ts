@@ -1441,6 +1441,22 @@ describe('slow commands', () => {
     expect(slow!.text).toContain('Run the first run in the background (the 600000 ms timeout is the most the tool waits).');
   });
 
+  it('does not time a call by the clock when the minutes went to waiting: a file operation, or a call that printed nothing', () => {
+    // Claude Code's permission prompt leaves no mark in the log: deleting four files "took" 7 minutes
+    const waited = new SessionBuilder()
+      .user('delete them')
+      .bash('rm "skills/files/a.md" "skills/files/b.md" && rmdir "skills/files"', '')
+      .build();
+    expect(slowCommandDrafts(viewOf(timed(waited, [0, 0, 440])))).toEqual([]);
+    const moved = new SessionBuilder().user('move it').bash('mv build/out.js dist/ && ls dist', 'out.js').build();
+    expect(slowCommandDrafts(viewOf(timed(moved, [0, 0, 300])))).toEqual([]);
+    const quiet = new SessionBuilder().user('build it').bash('make all', '').build();
+    expect(slowCommandDrafts(viewOf(timed(quiet, [0, 0, 300])))).toEqual([]);
+    // a program that printed its work is timed by the clock
+    const built = new SessionBuilder().user('build it').bash('make all', 'cc -o app main.c\nlinking app').build();
+    expect(slowCommandDrafts(viewOf(timed(built, [0, 0, 300])))[0]!.title).toBe('make all is slow (about 5.0 min)');
+  });
+
   it('says nothing without timestamps or for quick commands', () => {
     const base = new SessionBuilder().user('test').bash('npm test', 'ok').build();
     expect(slowCommandDrafts(viewOf(base))).toEqual([]);

@@ -38,6 +38,20 @@ describe("aider's record of a reasoning model's reply", () => {
   });
 });
 
+describe("aider's own unquoted output before a launch's first prompt", () => {
+  it("is aider's (its --verbose settings), no reply: a launch with no prompt had no answer", async () => {
+    const verbose = `\n# aider chat started at 2026-04-12 07:01:46\n\n> Command Line Args:   --model ollama/qwen2.5-coder:7b --verbose\nDefaults:\n  --set-env:         []\n  --api-key:         []\n> Warning: ollama/qwen2.5-coder:7b expects these environment variables  \n> - OLLAMA_API_BASE: Not set  \n`;
+    const session = await aiderSession(verbose);
+    expect(session.events.filter((e) => e.kind === 'assistant')).toEqual([]);
+    expect(session.events.some((e) => e.kind === 'system' && e.text.startsWith('Defaults:'))).toBe(true);
+    // so its warning is not "harmless here": nothing answered
+    expect(extractSession(session).filter((c) => c.rule === 'aider-env-warning')).toEqual([]);
+    // once aider has announced itself, a reply may come before any prompt (`--watch-files` acts on AI! comments)
+    const watching = await aiderSession(`\n# aider chat started at 2025-06-02 14:15:20\n\n> Aider v0.84.0  \n> Model: gemini/gemini-2.5-pro with diff-fenced edit format  \n\nOkay, I will make that change to \`iterables.union.ts\`.\n`);
+    expect(watching.events.filter((e) => e.kind === 'assistant')).toHaveLength(1);
+  });
+});
+
 describe('a failed check of aider (its lint after an edit)', () => {
   it("is the code's problem it reports, no refusal of a `lint` tool", async () => {
     const session = await aiderSession(
@@ -63,6 +77,24 @@ describe("a tool's error", () => {
     // an edit tool's failure too
     const edit = new SessionBuilder().user('save it').tool('write_file', { path: 'a.md', content: 'x' }, '{"error": "disk quota exceeded"}', { isError: true }).assistant('Next, the README.');
     expect(toolQuirkDrafts(viewOf(edit.build()))).toEqual([]);
+  });
+
+  it("is told by its message, with the tool of the same set that answered instead, not by the agent's private reasoning", () => {
+    const err = '{"error": "Database error: only \'%s\', \'%b\', \'%t\' are allowed as placeholders, got \'%\'\'"}';
+    const session = (next: 'sibling' | 'other') => {
+      const b = new SessionBuilder().user('plan the launch').tool('pg_schemas', {}, err, { isError: true }).reasoning('The `pg_schemas()` call bombed due to a bad placeholder. Frustrating!');
+      if (next === 'sibling') b.tool('pg_tables', { schema: 'chefbook' }, '{"rows": [{"schema": "chefbook", "name": "content"}]}');
+      else b.tool('web_search', { query: 'pasta trends' }, '{"results": ["..."]}');
+      return b.build();
+    };
+    expect(toolQuirkDrafts(viewOf(session('sibling'))).map((d) => [d.title, d.text])).toEqual([
+      [
+        "pg_schemas: Database error: only '%s', '%b', '%t' are allowed as…",
+        "The `pg_schemas` tool refuses with `Database error: only '%s', '%b', '%t' are allowed as placeholders, got '%''`. `pg_tables` (`{\"schema\":\"chefbook\"}`) answered instead.",
+      ],
+    ]);
+    // a tool of another set is no way round it, and the reasoning explains nothing: no item
+    expect(toolQuirkDrafts(viewOf(session('other')))).toEqual([]);
   });
 
   it('that three different tools gave is the environment failing, no quirk of one of them', () => {
@@ -114,6 +146,15 @@ describe("a terminal's text the user pasted", () => {
     // the user's own words stay a correction
     expect(drafts('No, the image tag must always be in the pkg.dev namespace for this repo.')).toHaveLength(1);
   });
+
+  it("reads the user's words only up to the first line a program printed (its \"use X instead\" is the program's)", () => {
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('mlflow ui fails').assistant('Option 4: use another port, `mlflow ui --port 5001`.').user(message).assistant('It runs on 127.0.0.1 only.').build()));
+    const warning = 'envs/cloudspace/lib/python3.12/site-packages/mlflow/gateway/config.py:454: PydanticDeprecatedSince20: Support for class-based `config` is deprecated, use ConfigDict instead.';
+    expect(drafts(`i took option 4. terminal provided this - main ~ mlflow ui --port 5001\n${warning}\nINFO:     Uvicorn running on http://127.0.0.1:5001`)).toEqual([]);
+    expect(drafts('i took option 4, it printed\nINFO:     Waiting for application startup. Use --reload instead of restarting.')).toEqual([]);
+    // the user's words before the paste still count
+    expect(drafts(`No, never start mlflow on the default port in this repo, use 5001.\n${warning}`)).toHaveLength(1);
+  });
 });
 
 describe('a fix', () => {
@@ -128,6 +169,24 @@ describe('a fix', () => {
     expect(errorFixDrafts(viewOf(session(false))).map((d) => d.text)).toEqual([
       "`git add *.py` fails with `fatal: Unable to create '/home/dev/app/.git/index.lock': File exists.`. Fix: `rm -f .git/index.lock ; git add .gitignore` succeeded.",
     ]);
+  });
+});
+
+describe("a run that collides with the agent's own earlier run", () => {
+  it('is no pitfall: the first run was still going (it held the lock), waiting for it is all', () => {
+    const exec = (id: string, state: string, out = '') => `Chunk ID: ${id}\nWall time: 1.0 seconds\n${state}\nOriginal token count: 0\nOutput:\n${out}`;
+    const locked = 'Error: A `brew install --cask font-x` process has already locked ~/Library/Caches/Homebrew/downloads/font-x.zip.incomplete.';
+    const session = (firstEnded: boolean) =>
+      new SessionBuilder({ format: 'codex', agent: 'codex' })
+        .user('install the font')
+        .tool('exec_command', { cmd: 'brew install --cask font-x' }, exec('a1', 'Process running with session ID 7'))
+        .tool('write_stdin', { session_id: 7, chars: '' }, exec('a2', firstEnded ? 'Process exited with code 0' : 'Process running with session ID 7', firstEnded ? 'installed' : ''))
+        .tool('exec_command', { cmd: 'brew install --cask font-x' }, exec('a3', 'Process exited with code 1', locked))
+        .tool('exec_command', { cmd: 'brew install --cask font-x && fc-list | grep FontX' }, exec('a4', 'Process exited with code 0', 'font-x was successfully installed!\nFontX Regular'))
+        .build();
+    expect(errorFixDrafts(viewOf(session(false)))).toEqual([]);
+    // (the same error with no run of its own going is told as before)
+    expect(errorFixDrafts(viewOf(session(true))).map((d) => d.title)).toHaveLength(1);
   });
 });
 

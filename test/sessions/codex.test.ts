@@ -7,6 +7,7 @@ import { detectFile } from '../../src/sessions/detect.js';
 import { readSessionFile } from '../../src/sessions/read.js';
 import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
 import { codexCounts, jsonl, SHARED, tempDir, TEST_SESSIONS } from './support.js';
+import { extractSession } from '../../src/harvest/extract/index.js';
 
 type ToolResult = Extract<SessionEvent, { kind: 'tool_result' }>;
 const results = (s: Session): ToolResult[] => s.events.filter((e): e is ToolResult => e.kind === 'tool_result');
@@ -193,6 +194,30 @@ describe('Codex reader: details', () => {
     ]);
     expect(warnings).toEqual(['7: invalid JSON']);
     expect(s!.endedAt).toBe('2026-01-05T10:00:07.000Z'); // the time of the last, skipped, record
+  });
+
+  it("a command that returned still running and ended later keeps when it ended; a second run meanwhile collided with it", async () => {
+    const file = join(tempDir(), 'rollout-overlap.jsonl');
+    const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);
+    const locked = 'Error: A `brew install --cask font-x` process has already locked ~/Library/Caches/Homebrew/downloads/font-x.zip.incomplete.';
+    writeFileSync(
+      file,
+      [
+        rolloutRecord('session_meta', { id: 'overlap-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
+        call('c1', 'brew install --cask font-x', 1),
+        rolloutOutput('c1', 'Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n', 2),
+        call('c2', 'brew install --cask font-x', 3),
+        rolloutOutput('c2', `Chunk ID: b\nWall time: 0.3 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\n${locked}\n`, 4),
+        rolloutRecord('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 0, aggregated_output: 'font-x was successfully installed!' }, 6),
+        call('c3', 'brew install --cask font-x && fc-list | grep FontX', 7),
+        rolloutOutput('c3', 'Chunk ID: c\nWall time: 0.5 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nFontX Regular\n', 8),
+      ].join('\n') + '\n',
+    );
+    const [s] = await codexReader.read(file);
+    const first = results(s!).find((r) => r.callId === 'c1')!;
+    expect([first.output, first.exitCode, first.endTime]).toEqual(['font-x was successfully installed!', 0, '2026-01-05T10:00:06.000Z']);
+    // the lock error came from the agent's own first run, still going: no pitfall with a "fix"
+    expect(extractSession(s!).filter((i) => i.rule === 'error-fix')).toEqual([]);
   });
 
   it('a command that could not start ("execution error: …", no exit code) failed', async () => {

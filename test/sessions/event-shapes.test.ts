@@ -48,7 +48,7 @@ describe('event shapes', () => {
     );
     expect([...shapes.get('tool_call')!][0]).toBe('index,source,time,injected,sidechain,callId,name,input,command,kind');
     expect([...shapes.get('tool_result')!][0]).toBe(
-      'index,source,time,injected,sidechain,callId,name,output,isError,exitCode,cascade,rejected,truncated,kind',
+      'index,source,time,injected,sidechain,callId,name,output,isError,exitCode,cascade,rejected,truncated,endTime,kind',
     );
   });
 

@@ -34,6 +34,14 @@ describe('repo identity', () => {
     expect(repoOf({ cwd: '/tmp/build-42/widget' }).repo).toBe('widget');
   });
 
+  it("gives no repo for a tool's settings in a hidden folder of a home, nor for a hosted IDE's fixed folder", () => {
+    for (const cwd of ['C:\\Users\\User\\.claude\\skills', '/home/sam/.config/nvim', '/root/.hermes/skills/mybot', '/teamspace/studios/this_studio']) {
+      expect(repoOf({ cwd }).repo, cwd).toBeUndefined();
+    }
+    // (a project below an ordinary folder of the home still names itself)
+    expect(repoOf({ cwd: '/home/sam/code/widget' }).repo).toBe('widget');
+  });
+
   it('finds the project from the files a session started in its home directory edited', () => {
     const events = [edit(0, '/Users/Sam/projects/ledger/src/a.ts'), edit(1, '/Users/Sam/projects/ledger/test/a.test.ts')];
     expect(repoOf({ cwd: '/Users/Sam', events })).toMatchObject({ repo: 'ledger', source: 'edited-files' });

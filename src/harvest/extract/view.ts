@@ -34,6 +34,8 @@ export interface Step {
   failed: boolean;
   rejected: boolean;
   cascade: boolean;
+  /** Still running when the log last shows it (a Codex unified exec whose polls never saw its exit). */
+  running: boolean;
   /** Index of the event holding the final output (the result, or the last poll of a unified exec). */
   outputEvent: number;
   /** Size of the full output in tokens, when the tool reports it (Codex unified exec "Original token count"). */
@@ -199,6 +201,7 @@ export function viewOf(session: Session): SessionView {
       failed: errored && !rejected && !cascade && !pending,
       rejected,
       cascade,
+      running: pending,
       outputEvent,
       outputTokens: tokens,
       marks: raw === '' ? 0 : marksOf(raw),

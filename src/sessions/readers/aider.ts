@@ -109,6 +109,8 @@ class AiderSession {
   banner: string[] = [];
   bannerAt: At | undefined;
   seenUser = false;
+  /** Aider printed its `Aider v…` line: the launch's start-up is over. */
+  announced = false;
   open: OpenCall | undefined;
   pendingEdits: ToolCallEvent[] = [];
   echo: string | undefined;
@@ -233,6 +235,13 @@ class AiderSession {
       if (a === b) return;
     }
     this.closeOpen();
+    // before aider announced itself (`Aider v0.86.2`) no model has answered: unquoted text there
+    // is aider's own (`--verbose` prints its settings, "Defaults:\n  --set-env: []", without the
+    // `> ` of its notes); after it, a reply may come before any prompt (`--watch-files`' AI! comments)
+    if (!this.seenUser && !this.announced && this.startedAt !== undefined) {
+      pushText(this.events, 'system', lines.slice(a, b).join('\n'), { source: this.src(this.blockAt(block, a)), injected: true });
+      return;
+    }
     // the reply, with its reasoning sections apart (an unclosed one runs to the block's end)
     let from = a;
     for (let i = a; i < b; i++) {
@@ -350,6 +359,7 @@ class AiderSession {
     const t = text.trim();
     if (!this.seenUser) {
       if (this.banner.length === 0) this.bannerAt = { lineNo, offset };
+      if (t.startsWith('Aider v')) this.announced = true;
       this.banner.push(text);
       this.bannerModels(t);
       return;

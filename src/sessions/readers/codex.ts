@@ -504,7 +504,11 @@ class CodexSession {
         r.exitCode = exit;
         r.isError = exit !== 0;
       }
-      if (RUNNING_RE.test(r.output.slice(0, 600)) && aggregated) r.output = aggregated;
+      if (RUNNING_RE.test(r.output.slice(0, 600))) {
+        if (aggregated) r.output = aggregated;
+        // the call had returned with the process still running: it ended only now
+        if (base.time !== undefined) r.endTime = base.time;
+      }
     } else {
       const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
       result.output = aggregated;

@@ -86,6 +86,15 @@ function sameSubcommand(failed: Step, later: Step, fam: string): boolean {
   return a.some((x) => b.some((y) => prefix(x, y) || prefix(y, x)));
 }
 
+/** Whether an earlier step's process was still running when a later call was made: never seen
+ * to end, seen to end after it (Codex's exec_command_end), or polled for output after it. */
+function stillGoing(earlier: Step, later: Step): boolean {
+  if (earlier.running) return true;
+  const ended = earlier.result?.endTime;
+  if (ended !== undefined && later.call.time !== undefined && ended > later.call.time) return true;
+  return earlier.result !== undefined && earlier.outputEvent !== earlier.result.index && earlier.outputEvent > later.call.index;
+}
+
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
  * and none after `next`, a run of the same command that failed with another error. */
 function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undefined): Step | undefined {
@@ -289,6 +298,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     // the session then edited the code that prints this error: what it said of the code is stale
     if (printedByEditedCode(view, s, err)) continue;
 
+    // a run started while the agent's own earlier run of the same command was still going
+    // collided with it (a lock or a port that run held): the lesson is to wait for it, no fix
+    if (view.steps.some((x) => x.pos < s.pos && stillGoing(x, s) && x.families.includes(fam) && sameSubcommand(x, s, fam))) continue;
     // the same command failing again with another error ends what belongs to this one
     const other = nextOtherFailure(view, s, fam);
     // (an install whose "fix" found everything already there, pip's "Requirement already

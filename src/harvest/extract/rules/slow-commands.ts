@@ -4,7 +4,10 @@
  * left out. At most two per session, the slowest of each command family. How long it took is
  * what the tool itself reports when it does (Codex: `Wall time: 0.8 seconds`), else the time
  * between the call and its output; a call that asked to leave the sandbox first waited for the
- * user's approval, so its timestamps measure the user, not the command.
+ * user's approval, so its timestamps measure the user, not the command. So may any call where the
+ * agent asks before it runs one (Claude Code's permission prompt leaves no mark in the log): the
+ * time between call and output counts only when the output shows a program at work, not for a
+ * plain file operation or a call that printed nothing.
  */
 import type { SessionEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
@@ -25,6 +28,18 @@ const WALL_TIME = /^Wall time: ([\d.]+) seconds?\s*$/m;
 /** The call waited for the user to approve running it outside the sandbox (Codex). */
 function awaitedApproval(input: Record<string, unknown>): boolean {
   return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
+}
+
+/** Programs that move, copy, delete, list or print files: done in moments, so minutes between
+ * their call and output were spent waiting (for the user's approval), not running. */
+const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem']);
+
+/** Whether the minutes between a call and its output can be the command's own: it printed
+ * something, and it is more than file operations. */
+function timedByClock(families: readonly string[], output: string): boolean {
+  if (output.trim() === '') return false;
+  const programs = families.filter((f) => f && f !== 'cd').map((f) => f.split(' ')[0]!);
+  return programs.length > 0 && !programs.every((p) => FILE_OPERATION.has(p));
 }
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
@@ -109,7 +124,9 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   const secondsOf = (s: Step, exact: boolean): number | undefined => {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
-    return reported ?? (awaitedApproval(s.call.input) ? undefined : exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time));
+    if (reported !== undefined) return reported;
+    if (awaitedApproval(s.call.input) || !timedByClock(s.families, s.output)) return undefined;
+    return exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time);
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {

@@ -502,9 +502,21 @@ const ID_NOT_FOUND = /\bno (?:task|shell|job|process|session|agent|background \w
  * X instead", "did you mean …?"). */
 const SAYS_WHAT_TO_DO = /[;:,.]\s*(?:re-?run|use|try|pass|set|call|run|add|specify|provide)\b|\binstead\b|\bdid you mean\b/i;
 
+/** A tool's error sent as JSON (`{"error": "Database error: …"}`): its message is the error. */
+function jsonErrorMessage(err: string): string {
+  const m = /^\{\s*"(?:error|message|detail)"\s*:\s*("(?:[^"\\]|\\.)*")\s*\}$/.exec(err.trim());
+  if (!m) return err;
+  try {
+    const said = JSON.parse(m[1]!) as string;
+    return said.trim() === '' ? err : said;
+  } catch {
+    return err;
+  }
+}
+
 function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
-  const err = stated ?? errorLine(s.output, 200);
+  const err = stated ?? jsonErrorMessage(errorLine(s.output, 200));
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
   if (SCHEMA_ERROR.test(s.output) && view.steps.slice(s.pos + 1, s.pos + 4).some((r) => r.call.name === s.call.name && !r.failed && !r.rejected)) return undefined;
@@ -513,17 +525,20 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   if (ID_NOT_FOUND.test(err)) return undefined;
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const aider = aiderEdit(view, s);
-  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  // (what the agent told the user, not its private reasoning: that is its first guess, in its
+  // mood of the moment, "bombed due to a bad placeholder. Frustrating!")
+  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.kind === 'assistant' && e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
   const cause = aider ? aiderEditCause(view, s) : undefined;
   if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
-  // a refusal nobody explained, whose words do not say what to do, is only the error, which the
-  // next session reads for itself
-  if (!aider && !why && !SAYS_WHAT_TO_DO.test(err)) return undefined;
+  const other = aider ? undefined : siblingInstead(view, s);
+  // a refusal nobody explained, whose words do not say what to do and that no other tool got
+  // round, is only the error, which the next session reads for itself
+  if (!aider && !why && !other && !SAYS_WHAT_TO_DO.test(err)) return undefined;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: aider ? aiderTitle(s.output, err) : `${s.call.name}: ${clip(err, 60)}`,
-    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}`,
+    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}${other ? ` ${other}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],
@@ -532,6 +547,25 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     signature: errorSignature(err),
     score: 5,
   };
+}
+
+/** A tool of the same set (`pg_schemas` → `pg_tables`, one MCP server's tools) that the agent's
+ * next call used instead, and that answered: the way round the refusal. */
+function siblingInstead(view: SessionView, s: Step): string | undefined {
+  const set = toolSet(s.call.name);
+  if (set === undefined) return undefined;
+  const next = view.steps[s.pos + 1];
+  if (!next || next.call.name === s.call.name || toolSet(next.call.name) !== set || next.failed || next.rejected || next.result === undefined || next.output.trim() === '') return undefined;
+  const args = JSON.stringify(next.call.input);
+  return `${code(next.call.name)}${args === '{}' ? '' : ` (${code(clip(args, 60))})`} answered instead.`;
+}
+
+/** The set a tool belongs to: an MCP server's (`mcp__github__…`) or a shared prefix (`pg_…`). */
+function toolSet(name: string): string | undefined {
+  const mcp = /^mcp__([^_]+(?:_[^_]+)*)__/.exec(name);
+  if (mcp) return `mcp:${mcp[1]}`;
+  const prefix = /^([a-z][a-z0-9]*)_[a-z]/.exec(name);
+  return prefix ? prefix[1] : undefined;
 }
 
 /** What a call asks of the sandbox: Codex's `sandbox_permissions: "require_escalated"` (or the

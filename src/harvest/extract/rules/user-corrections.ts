@@ -292,10 +292,16 @@ function rejectedBefore(view: SessionView, promptIndex: number): string | undefi
  * log:"): what follows is a page or an output, not the user's words. */
 const PASTE_LEAD = /^\s*(?:(?:so|ok(?:ay)?|and|also),?\s+)?(?:here(?:'s| is| are)|this is|these are|below is)\b[^\n]{0,80}:\s*$/im;
 
-/** The message up to the line that hands over pasted material (all of it when there is none). */
+/** A line a program printed, pasted in: a compiler's or interpreter's `file.py:454: Warning…`, a
+ * log level's `INFO:     Uvicorn running…`, a traceback's head. Its "use X instead" is the
+ * program's advice, not the user's. */
+const PROGRAM_OUTPUT_LINE = /^\s*(?:\S+\.(?:py|js|mjs|cjs|ts|tsx|rb|go|java|rs|c|cc|cpp|h|php|ex|exs):\d+:\s|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\s*:\s|Traceback \(most recent call last\):)/m;
+
+/** The message up to the line that hands over pasted material or the first line a program
+ * printed (all of it when there is neither). */
 function beforePaste(message: string): string {
-  const m = PASTE_LEAD.exec(message);
-  return m ? message.slice(0, m.index) : message;
+  const at = Math.min(PASTE_LEAD.exec(message)?.index ?? Infinity, PROGRAM_OUTPUT_LINE.exec(message)?.index ?? Infinity);
+  return at === Infinity ? message : message.slice(0, at);
 }
 
 /** Aider's chat-mode command before a message ("/code Use …", "/ask why …") says how to answer,
