@@ -61,6 +61,13 @@ describe('the launches of an aider chat history', () => {
     ]);
   });
 
+  it('says which local model this machine could not run for want of memory, and which then worked', async () => {
+    const memory = 'litellm.APIConnectionError: OllamaException - {"error":"model requires more system memory (14.0 GiB) than is available (13.4 GiB)"}';
+    expect(await modelItems(launch('07:09:05', 'ollama/qwen2.5:14b', failed(memory)) + launch('07:18:43', 'ollama/qwen2.5-coder:7b', answered))).toEqual([
+      "On 2025-06-02, aider's requests with `ollama/qwen2.5:14b` failed (`model requires more system memory (14.0 GiB) than is available (13.4 GiB)`); the launch with `ollama/qwen2.5-coder:7b` then worked.",
+    ]);
+  });
+
   it("says nothing of a tracked file missing from disk that only one launch warned of and a later launch no longer did", async () => {
     const missing = (n: string) => `> Git working dir: C:\\Users\\dev\\shop  \n> Repo-map can't include C:\\Users\\dev\\shop\\src\\${n}.ts  \n> Has it been deleted from the file system but not from git?  \n`;
     const warnedOnce = launch('10:00:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`) + launch('10:05:00', 'gpt-4.1', answered);

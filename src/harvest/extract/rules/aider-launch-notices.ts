@@ -487,13 +487,15 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
   };
 }
 
-/** A model request aider reports failed because of the model named or its quota (not a key). */
-const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
+/** A model request aider reports failed because of the model named, its quota, or a local model
+ * too large for this machine (Ollama: "model requires more system memory (14.0 GiB) than is
+ * available") — not a key. */
+const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError|requires more system memory/i;
 const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
 
 /** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
 function modelErrorMessage(line: string): string {
-  const message = /"message":\s*"([^"]{5,600})"/.exec(line)?.[1];
+  const message = /"(?:message|error)":\s*"([^"]{5,600})"/.exec(line)?.[1];
   if (message) {
     const [first, next] = message.replace(/\\n.*$/, '').split(/(?<=\.)\s/);
     // the provider's next sentence when it names what to use instead ("The paid version is
