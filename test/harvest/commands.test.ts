@@ -49,3 +49,12 @@ describe('commands that only look', () => {
       expect(isReadOnly(family(act)), act).toBe(false);
   });
 });
+
+describe('the shell words of a loop or a branch', () => {
+  it('are no program: `do sips …` runs sips, `for f in …`, `done` and `fi` are syntax', () => {
+    const line = 'for f in ~/Downloads/*.png; do base="${f%.*}" sips -z 572 943 "$f" --out "${base}.webp"; done';
+    expect(simpleCommands(line).map(family)).toEqual(['', 'sips', '']);
+    expect(simpleCommands('if [ -f x ]; then make build; else echo none; fi').map(family)).toEqual(['', 'make build', 'echo', '']);
+    expect(program('! grep -q x file')).toBe('grep');
+  });
+});

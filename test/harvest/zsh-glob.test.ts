@@ -25,6 +25,13 @@ describe('a glob zsh found nothing for', () => {
     expect(errorFixDrafts(view)).toEqual([]);
   });
 
+  it('gives the way round that fits the command: a loop wants patterns that expand to nothing, a removal find, anything else quotes', () => {
+    const text = (command: string, pattern: string) => zshGlobDrafts(viewOf(new SessionBuilder().bash(command, `(eval):1: no matches found: ${pattern}`, 1).build()))[0]!.text;
+    expect(text('for f in ~/Downloads/*.png ~/Downloads/*.jpg; do magick "$f" "${f%.*}.webp"; done', '~/Downloads/*.jpg')).toContain("give each pattern zsh's `(N)` qualifier");
+    expect(text(CMD, 'data_cache/dataset_30000_*.npz')).toContain("`find <dir> -name '<glob>' -delete`");
+    expect(text("pip install .[dev]", '.[dev]')).toContain('Quote a pattern meant for the program');
+  });
+
   it('is nothing for another failure, or a pattern the command does not hold', () => {
     const other = new SessionBuilder().bash(CMD, 'rm: cannot remove: Permission denied', 1);
     expect(zshGlobDrafts(viewOf(other.build()))).toEqual([]);

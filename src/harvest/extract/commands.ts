@@ -126,6 +126,13 @@ const RUNNER_OPTIONS = new Map<string, Set<string>>([
 ]);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'bash', 'sh', 'deno', 'bun', 'elixir']);
 
+/** Shell words that open a command inside a loop or a branch (`do sips …`, `then make`): the
+ * program is what follows. */
+const SHELL_KEYWORDS_BEFORE = new Set(['do', 'then', 'else', 'elif', '!']);
+/** Shell words that head a loop, a branch or their end (`for f in *.png`, `done`, `fi`): syntax,
+ * no program. */
+const SHELL_SYNTAX = new Set(['for', 'while', 'until', 'if', 'case', 'select', 'done', 'fi', 'esac', '{', '}']);
+
 /** Tokens of a simple command (quotes respected, environment assignments and wrappers dropped). */
 export const tokens: (simple: string) => string[] = memo(tokensOf);
 
@@ -134,7 +141,7 @@ function tokensOf(simple: string): string[] {
   for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   // PowerShell's usual `$env:NAME = "value"` is three tokens: a setting, like `NAME=value`
   if (out.length >= 2 && /^\$env:\w+$/.test(out[0]!) && out[1] === '=') out.splice(0, 3);
-  while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) {
+  while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || SHELL_KEYWORDS_BEFORE.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) {
     const wrapper = out.shift()!;
     // the wrapper's own options go with it (`sudo -u www-data npm run build` runs npm)
     const takesValue = WRAPPER_OPTIONS.get(wrapper);
@@ -167,6 +174,7 @@ function familyOf(simple: string): string {
   const t = tokens(simple);
   if (t.length === 0) return '';
   const prog = programName(t[0]!);
+  if (SHELL_SYNTAX.has(prog)) return '';
   // PowerShell's and the shell's other ways to change directory are cd too
   if (CHANGE_DIR.has(prog.toLowerCase())) return 'cd';
   if (INTERPRETERS.has(prog)) {

@@ -437,12 +437,15 @@ function scriptInvocations(all: readonly Run[]): Draft[] {
 
 const BY_HAND_LOOP = 8;
 
+/** Parts of a line that only print a note or wait (`&& echo "Done"`, `; sleep 2`): no step of a routine. */
+const DECORATION = new Set(['echo', 'printf', 'sleep', 'true', ':']);
+
 /** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
   for (const s of view.steps) {
     if (!s.command || s.failed || s.rejected) continue;
-    const fams = s.families.filter((f) => f && f !== 'cd');
+    const fams = s.families.filter((f) => f && f !== 'cd' && !DECORATION.has(f));
     if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
     const key = fams.join(' && ');
     byShape.set(key, [...(byShape.get(key) ?? []), s]);

@@ -16,6 +16,9 @@ const DOUBT = /\b(?:not (?:yet )?verified|never verified|could(?:n't| not) (?:ve
  * user as questions ("Try … instead?") and a tool's own prompts ("Did you mean …?"): the session
  * waiting for its user, not a question of the project. */
 const OFFER = /^(?:would you like|shall i|should i|do you want|want me to|let me know|if you'd like|need me to|did you mean|(?:could|can|would|will) you\b|please\b|(?:try|add|use|switch|consider|or|maybe|perhaps)\b)/i;
+/** A question put to the user ("Have you reviewed the repository …?", "Are you aware …?", "Is
+ * this your personal machine?"): it waits for the user's answer; the project raised nothing. */
+const ASKS_THE_USER = /^(?:(?:do|did|does|have|had|are|were|is|was|can|could|would|will|should)\s+you\b|is (?:this|that|it) your\b)/i;
 
 /** A request the user cut short: every call after it was rejected and nothing else ran. */
 function stoppedRequest(view: SessionView): Draft | undefined {
@@ -115,7 +118,8 @@ function closingDoubts(view: SessionView): Draft[] {
     const s = raw.replace(/^(?:[-*+•]|\d+[.)])\s+/, '');
     // (in a language the rules cannot read, an offer to the user cannot be told from a question)
     if (unreadableProse(s) || options.some((o) => o.includes(s.replace(/[*_]/g, '')))) continue;
-    const question = s.endsWith('?') && !OFFER.test(s) && !HEDGED.test(s) && !answeredInLine(last.text, raw);
+    const bare = s.replace(/^[*_]+/, '');
+    const question = s.endsWith('?') && !OFFER.test(bare) && !ASKS_THE_USER.test(bare) && !HEDGED.test(s) && !answeredInLine(last.text, raw);
     if (!question && !DOUBT.test(s)) continue;
     // a question must stand alone for a later reader: "What about X?" does not
     if (concreteness(s) === 0 || s.split(/\s+/).length < 8) continue;

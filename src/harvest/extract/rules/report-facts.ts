@@ -469,6 +469,11 @@ export function disputed(view: SessionView, report: Report): boolean {
 /** A session asked to review a change ("Review this change for security vulnerabilities"). */
 const REVIEW_TASK = /^\s*(?:please\s+)?(?:(?:security|code)\s+)?review (?:this|the|these|my|our) (?:\w+ )?(?:change|diff|patch|pr|pull request|commit|branch)(?:es|s)?\b/i;
 
+/** A prompt that points at a commit by its hash ("Look at changes in f89d24a…", "in commit
+ * d873199 the tests are fixed"): the reply tells what that commit changed, history, as a review
+ * of a diff does. */
+const ABOUT_A_COMMIT = /\b(?:commits?|changes? in|diff (?:of|in)|look at)\s+`?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/i;
+
 /** The user asking which way to choose ("what should I use to deploy …", "which database would
  * you recommend", "what are my options"): the reply advises on a decision not yet made, and its
  * sections say what could be done, not how the repository is. */
@@ -485,7 +490,8 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (reviewing && report.source === 'closing') continue;
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
-    if (ASKS_ADVICE.test(promptBefore(view, report.event)?.text ?? '')) continue;
+    const asked = promptBefore(view, report.event)?.text ?? '';
+    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it

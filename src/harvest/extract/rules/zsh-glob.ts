@@ -32,6 +32,7 @@ export function zshGlobDrafts(view: SessionView): Draft[] {
     const pattern = zshGlobSlip(s);
     if (pattern === undefined) continue;
     const removes = /(?:^|[;&|]\s*)rm\b/.test(s.command!);
+    const loops = /(?:^|[;&|]\s*)for\s+\w+\s+in\b/.test(s.command!);
     return [
       {
         category: 'tool-quirk',
@@ -39,7 +40,7 @@ export function zshGlobDrafts(view: SessionView): Draft[] {
         title: 'zsh is the shell here: a glob that matches nothing stops the command',
         text:
           `The shell here is zsh, where a glob that matches no file is an error: ${code(clip(s.command!, 70))} failed (${code(clip(`no matches found: ${pattern}`, 70))}) and ran nothing${removes ? ', its `rm -f` included' : ''}. ` +
-          `Quote a pattern meant as it is, remove files that may not exist with ${code('find <dir> -name \'<glob>\' -delete')}, or ${code('setopt nonomatch')}.`,
+          wayAround(loops, removes),
         confidence: CONFIDENCE.stated,
         event: s.outputEvent,
         tags: ['zsh', 'glob', s.call.name],
@@ -51,6 +52,15 @@ export function zshGlobDrafts(view: SessionView): Draft[] {
     ];
   }
   return [];
+}
+
+/** The ways round it that fit what the command did: a loop over files that may not exist wants
+ * the patterns to expand to nothing, a removal wants `find`, a pattern meant for the program
+ * (`pip install 'pkg[extra]'`, `git add '*.md'`) wants quotes. */
+function wayAround(loops: boolean, removes: boolean): string {
+  if (loops) return `For a loop over files that may not exist, give each pattern zsh's ${code('(N)')} qualifier (${code('*.jpg(N)')} expands to nothing when nothing matches) or ${code('setopt nullglob')} first.`;
+  if (removes) return `Remove files that may not exist with ${code("find <dir> -name '<glob>' -delete")} or a pattern with the ${code('(N)')} qualifier (${code('rm -f -- *.tmp(N)')}).`;
+  return `Quote a pattern meant for the program as it is, or ${code('setopt nonomatch')} to have zsh pass an unmatched pattern on as bash does.`;
 }
 
 export const zshGlob: RuleExtractor = ruleExtractor('zsh-glob', zshGlobDrafts);
