@@ -61,6 +61,18 @@ describe('the launches of an aider chat history', () => {
     ]);
   });
 
+  it('tells one failure once: two runs that hit the same error with one model share a signature, whatever they went on with', async () => {
+    const gone = 'litellm.NotFoundError: VertexException - {"error": {"code": 404, "message": "This model models/gemini-2.5-flash is no longer available to new users.", "status": "NOT_FOUND"}}';
+    const run = (model: string, worked: string) => launch('10:00:00', model, failed(gone)) + launch('10:05:00', worked, answered);
+    const signatures = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice' && c.category === 'pitfall').map((c) => c.signature));
+    const [a] = await signatures(run('gemini/gemini-2.5-flash', 'gemini/gemini-3.6-flash'));
+    const [b] = await signatures(run('gemini/gemini-2.5-flash', 'gemini/gemini-3-flash-preview'));
+    expect(a).toBeDefined();
+    expect(b).toBe(a);
+    const [c] = await signatures(run('gemini/gemini-2.0-flash', 'gemini/gemini-3.6-flash'));
+    expect(c).not.toBe(a);
+  });
+
   it('says which local model this machine could not run for want of memory, and which then worked', async () => {
     const memory = 'litellm.APIConnectionError: OllamaException - {"error":"model requires more system memory (14.0 GiB) than is available (13.4 GiB)"}';
     expect(await modelItems(launch('07:09:05', 'ollama/qwen2.5:14b', failed(memory)) + launch('07:18:43', 'ollama/qwen2.5-coder:7b', answered))).toEqual([

@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { escapeRegExp } from '../../../core/regexp.js';
 import type { Draft } from '../build.js';
-import { clip, code } from '../text.js';
+import { clip, code, errorSignature } from '../text.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
@@ -564,7 +564,9 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
     quotes: [message],
     rule: 'aider-notice',
-    signature: `aider model failed ${here.model} worked ${worked}`,
+    // one item per model that failed, whichever model each launch went on with (two launches that
+    // hit the same 404 and then took different models tell one failure)
+    signature: `aider model failed ${here.model} ${errorSignature(message)}`,
     score: 6,
   };
 }
