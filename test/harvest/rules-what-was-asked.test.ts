@@ -80,3 +80,12 @@ describe('a recurring command line', () => {
     expect(commandPatternDrafts(viewOf(routine.build())).filter((d) => d.title.startsWith('Recurring command line'))).toHaveLength(1);
   });
 });
+
+describe("a correction's title", () => {
+  it('says what is right, not the reproach it opens with; a standing rule that opens it stays', async () => {
+    const { userCorrectionDrafts } = await import('../../src/harvest/extract/rules/user-corrections.js');
+    const titles = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('fix the toc anchors').assistant('I strip the hyphens around `-raw-` in `toc.js`.').user(message).assistant('Understood.').build())).map((d) => d.title);
+    expect(titles('You literally did the opposite! The anchors must keep exactly one hyphen around raw and endraw in toc.js.')).toEqual(['The anchors must keep exactly one hyphen around raw and endraw in…']);
+    expect(titles('Next time I tell you to use command line tools, do so. You wasted the context on whole logs.')[0]).toMatch(/^Next time I tell you/);
+  });
+});

@@ -241,6 +241,16 @@ function withoutInterjection(text: string): string {
   return rest.length >= 12 && rest !== text ? rest.charAt(0).toUpperCase() + rest.slice(1) : text;
 }
 
+/** "You literally did the opposite!", "That's wrong.": a reproach says only that something was
+ * wrong; a title says what is right, from the sentence after it. */
+const REPROACH = /\b(?:opposite|wrong|not what i (?:asked|wanted|said))\b|^you (?:just |literally |completely |totally )?(?:did|broke|ignored|missed|forgot)\b/i;
+function withoutReproach(text: string): string {
+  const [first, ...rest] = sentences(text);
+  if (first === undefined || rest.length === 0 || first.length > 60 || concreteness(first) > 0) return text;
+  const at = text.indexOf(first);
+  return REPROACH.test(first) && at >= 0 ? text.slice(at + first.length).replace(/^[\s.!?]+/, '') : text;
+}
+
 /** A short correction whose subject is a pronoun ("no it should be http") names nothing alone. */
 const PRONOUN_LED = /^(?:(?:no+|nope|wrong)\b[\s,.!]*)?(?:it|this|that|they|these|those)(?:'s|\s)/i;
 /** Narration of what the agent will do next, not a statement of how things are. */
@@ -428,7 +438,7 @@ function fromPrompts(view: SessionView): Draft[] {
     }
     add({
       category,
-      title: clip(stated?.replace(/\.$/, '') ?? text, 70),
+      title: clip(stated?.replace(/\.$/, '') ?? withoutReproach(text), 70),
       text: stated
         ? `${sentence(clip(stated, 240))} (the user corrected the agent: "${clip(said, 80)}")`
         : `User correction: ${sentence(clip(text, MAX_CORRECTION))}${context.length > 0 ? ` (${clip(context.join('; '), 380 - Math.min(MAX_CORRECTION, text.length))})` : ''}`,
