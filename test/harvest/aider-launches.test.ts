@@ -73,11 +73,13 @@ describe('the launches of an aider chat history', () => {
     expect(c).not.toBe(a);
   });
 
-  it('says which local model this machine could not run for want of memory, and which then worked', async () => {
-    const memory = 'litellm.APIConnectionError: OllamaException - {"error":"model requires more system memory (14.0 GiB) than is available (13.4 GiB)"}';
-    expect(await modelItems(launch('07:09:05', 'ollama/qwen2.5:14b', failed(memory)) + launch('07:18:43', 'ollama/qwen2.5-coder:7b', answered))).toEqual([
-      "On 2025-06-02, aider's requests with `ollama/qwen2.5:14b` failed (`model requires more system memory (14.0 GiB) than is available (13.4 GiB)`); the launch with `ollama/qwen2.5-coder:7b` then worked.",
+  it("quotes a provider's {\"error\": \"…\"} message; a local model short of memory is no model failure (the context aider asked for counts as much)", async () => {
+    const gone = 'litellm.NotFoundError: OllamaException - {"error":"model \'qwen9:14b\' not found, try pulling it first"}';
+    expect(await modelItems(launch('07:09:05', 'ollama/qwen9:14b', failed(gone)) + launch('07:18:43', 'ollama/qwen2.5-coder:7b', answered))).toEqual([
+      "On 2025-06-02, aider's requests with `ollama/qwen9:14b` failed (`model 'qwen9:14b' not found, try pulling it first`); the launch with `ollama/qwen2.5-coder:7b` then worked.",
     ]);
+    const memory = 'litellm.APIConnectionError: OllamaException - {"error":"model requires more system memory (14.0 GiB) than is available (13.4 GiB)"}';
+    expect(await modelItems(launch('07:09:05', 'ollama/qwen2.5:14b', failed(memory)) + launch('07:18:43', 'ollama/qwen2.5-coder:7b', answered))).toEqual([]);
   });
 
   it("says nothing of a tracked file missing from disk that only one launch warned of and a later launch no longer did", async () => {
@@ -91,8 +93,12 @@ describe('the launches of an aider chat history', () => {
     expect(await deleted(warnedOnce)).toEqual([]);
     // the last launch that warned, or a warning that recurs across launches, is the checkout's state
     expect(await deleted(launch('10:00:00', 'gpt-4.1', answered) + launch('10:05:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`))).toHaveLength(1);
-    const recurring = launch('10:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('11:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('12:00:00', 'gpt-4.1', answered);
+    const recurring = launch('10:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('11:00:00', 'gpt-4.1', `${missing('a')}${answered}`);
     expect(await deleted(recurring)).toHaveLength(2);
+    // …until the history's last launch that got a reply no longer warns: by then it was fixed
+    expect(await deleted(recurring + launch('12:00:00', 'gpt-4.1', answered))).toEqual([]);
+    // (a later launch that never got as far as a reply says nothing either way)
+    expect(await deleted(recurring + launch('12:00:00', 'gpt-4.1', ''))).toHaveLength(2);
   });
 
   it('names the same model under another name when a later launch used it, rather than the first that worked', async () => {

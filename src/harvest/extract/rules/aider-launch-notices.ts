@@ -54,12 +54,16 @@ const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
  * been deleted from the file system but not from git?"), until the deletion is committed. A warning
  * only this launch gave, which a later launch of the same history no longer gave, was passing
  * (the files came back, a sync folder had not caught up): nothing for the next session. One that
- * recurs across launches is the state of the checkout. */
+ * recurs across launches is the state of the checkout, until a last launch no longer gives it. */
 export function deletedTrackedDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
   if (hits.length === 0) return undefined;
   const launches = view.session.aiderLaunches;
   if (launches && launches.all.slice(launches.at + 1).some((l) => !l.missingTracked) && !launches.all.some((l, i) => i !== launches.at && l.missingTracked)) return undefined;
+  // nor one the history's last launch that got a reply (its repo map built) no longer gave: by
+  // then the deletion was committed or the folder untracked, whatever launches warned before
+  const lastAnswered = launches?.all.slice(launches.at + 1).filter((l) => l.outcome === 'answered').pop();
+  if (lastAnswered !== undefined && !lastAnswered.missingTracked) return undefined;
   const gitDir = bannerValue(lines, GIT_DIR);
   const paths = namedPaths(lines);
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
@@ -487,10 +491,10 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
   };
 }
 
-/** A model request aider reports failed because of the model named, its quota, or a local model
- * too large for this machine (Ollama: "model requires more system memory (14.0 GiB) than is
- * available") — not a key. */
-const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError|requires more system memory/i;
+/** A model request aider reports failed because of the model named or its quota (not a key; nor
+ * Ollama's "model requires more system memory than is available", which depends on how large a
+ * context aider asked for as much as on the model: a reviewer found the chat's size behind it). */
+const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
 const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
 
 /** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
