@@ -82,4 +82,12 @@ describe('failure heuristics', () => {
     expect(statedExitCode('Exit code: 0')).toBe(0);
     expect(statedExitCode('fine')).toBeUndefined();
   });
+
+  it("reads a diff's hunks as the files' text: a removed \"Traceback …\" line of code is no failure", () => {
+    const diff = ['diff --git a/src/run.py b/src/run.py', 'index bf5f8b4..5b6aca3 100644', '--- a/src/run.py', '+++ b/src/run.py', '@@ -1260,4 +1262,2 @@ def run(', '     error = None', '-    # Check for failure', '-    has_error = "Traceback (most recent call last):" in stderr', '+    has_error = False'].join('\n');
+    expect(looksFailed(diff, 'git diff')).toBe(false);
+    // the program's own error after the diff still counts
+    expect(looksFailed(`${diff}\ndiff --git a/b.py b/b.py\nerror: could not read b.py`, 'git diff')).toBe(true);
+    expect(looksFailed('fatal: bad revision HEAD~9', 'git diff HEAD~9')).toBe(true);
+  });
 });

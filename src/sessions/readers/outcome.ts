@@ -92,12 +92,28 @@ export function looksFailed(output: string, command?: string): boolean {
   if (command !== undefined && output.includes('FullyQualifiedErrorId')) output = withoutOthersRecords(output, command);
   if (output.includes('debug') || output.includes('DEBUG') || output.includes('trace')) output = output.replace(DEBUG_LINES, '');
   if (!FAILURE_HINT.test(output)) return false;
+  if (output.includes('\n@@ ') || output.startsWith('@@ ')) output = withoutDiffHunks(output);
   // the literal checks rule out most outputs faster than the multiline regex can
   for (const lit of FAILURE_LITERALS) if (output.includes(lit)) return FAILURE_LINE.test(output);
   // Only " fail" was found, so only `\b[1-9]\d* (?:failed|failing)\b` can match. Test runners
   // print "0 failed" when all pass, so many outputs get this far, and the whole regex (thirteen
   // alternatives tried at every character) was a seventh of reading the 1 GB corpus's Aider part.
   return statesFailedCount(output);
+}
+
+/** A unified diff's hunk lines (`+`, `-` or ` ` after an `@@` header, until the next file's
+ * header) are the files' text, not the program's words: a removed `"Traceback (most recent call
+ * last):" in stderr` line is code under change (`git diff`, `git show`), not a failure. */
+function withoutDiffHunks(output: string): string {
+  let inHunk = false;
+  return output
+    .split('\n')
+    .filter((line) => {
+      if (line.startsWith('@@ ')) return (inHunk = true), false;
+      if (line.startsWith('diff --git ') || line.startsWith('Binary files ')) inHunk = false;
+      return !(inHunk && (line === '' || line[0] === '+' || line[0] === '-' || line[0] === ' ' || line[0] === '\\'));
+    })
+    .join('\n');
 }
 
 /**
