@@ -2,7 +2,7 @@
  * Personal data: e-mail addresses, home directories and the account name in them.
  *
  * Rules (documented in README.md):
- *  - Every home path (`/home/<u>`, `/Users/<u>`, `/mnt/c/Users/<u>`, `C:\Users\<u>`) is rewritten
+ *  - Every home path (`/home/<u>`, `/Users/<u>`, `/mnt/c/Users/<u>`, `/c/Users/<u>`, `C:\Users\<u>`) is rewritten
  *    to `~` by `redact`, whoever `<u>` is, so paths read the same on every machine.
  *  - Only home paths whose account name is personal are *findings*. Service and placeholder
  *    accounts (`runner` on GitHub Actions, `ubuntu`, `root`, `USER`, ...) identify nobody, so
@@ -45,7 +45,8 @@ const NAME_RE = new RegExp(NAME, 'uy');
 const GLUE_RE = /[\p{L}\p{N}_.~\\-]/u;
 /** Shell/template syntax right after the name: `/home/$USER`, `/home/{user}` are not homes. */
 const TEMPLATE_AFTER = new Set(['$', '*', '{', '<', '%']);
-const WSL_PREFIX_RE = /\/mnt\/[a-z]$/;
+/** A drive before `/Users/`: WSL's `/mnt/c`, or Git Bash's (MSYS) `/c`. */
+const DRIVE_PREFIX_RE = /(?:\/mnt)?\/[a-z]$/;
 const WIN_HOME_RE = new RegExp(
   String.raw`(?<![\p{L}\p{N}])[A-Za-z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)(${NAME}(?: ${NAME})*(?=\\|/)|${NAME})`,
   'gud',
@@ -56,7 +57,8 @@ export function findHomePaths(text: string): HomePath[] {
   for (const marker of ['/home/', '/Users/']) {
     for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
       let start = at;
-      if (marker === '/Users/' && at >= 6 && WSL_PREFIX_RE.test(text.slice(at - 6, at))) start = at - 6;
+      const drive = marker === '/Users/' ? DRIVE_PREFIX_RE.exec(text.slice(Math.max(0, at - 6), at)) : null;
+      if (drive) start = at - drive[0].length;
       if (start > 0 && GLUE_RE.test(text.charAt(start - 1)) && !afterEscape(text, start)) continue;
       NAME_RE.lastIndex = at + marker.length;
       const m = NAME_RE.exec(text);

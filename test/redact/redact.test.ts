@@ -97,6 +97,9 @@ describe('home paths and user names', () => {
     expect(redact('C:/Users/jdoe/src').text).toBe('~/src');
     expect(redact('"C:\\\\Users\\\\jdoe\\\\src"').text).toBe('"~\\\\src"');
     expect(redact('/mnt/c/Users/jdoe/src').text).toBe('~/src');
+    // Git Bash (MSYS) names the drive `/c`: its home is a home too, not `/c~`
+    expect(redact('rm "/c/Users/jdoe/.claude/skills/files/a.md"').text).toBe('rm "~/.claude/skills/files/a.md"');
+    expect(redact('/x/y/Users/jdoe/src').text).toBe('/x/y/Users/jdoe/src');
     expect(redact('C:\\Users\\Jane Q Doe\\Desktop').text).toBe('~\\Desktop');
   });
 
