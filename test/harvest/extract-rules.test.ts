@@ -898,6 +898,11 @@ describe('tool quirks of the agent', () => {
     // the answer to a question: its block was an example, which aider's /ask mode reads as none
     const asked = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('explain this system').assistant('It serves:\n\n```http\nGET /api/users\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(asked).toContain('A question drew the reply: ask with `/ask`, whose answers are not read as edits.');
+    // asked in the user's language (Portuguese, Spanish, French, German) just the same
+    for (const question of ['me explica o funcionamento desse sistema', 'cómo funciona este sistema', 'comment marche ce système', 'erkläre das System']) {
+      const text = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user(question).assistant('It serves:\n\n```http\nGET /api/users\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
+      expect(text, question).toContain('ask with `/ask`');
+    }
     const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
     const heading = (retry: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;

@@ -11,7 +11,14 @@ export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
 export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 export const MAX_NAMED = 4;
 /** A message that asks rather than tells: it ends in a question mark or opens with a question word. */
-export const QUESTION = /\?\s*$|^(?:how|what|why|where|when|which|who|can|could|should|is|are|do|does|explain|describe|tell me)\b/i;
+/** Words that open a question or a request to explain: English, and the Portuguese, Spanish,
+ * French and German that users also write to aider in ("me explica o funcionamento desse sistema"). */
+const ASKING = [
+  String.raw`how|what|why|where|when|which|who|can|could|should|is|are|do|does|explain|describe|tell me`,
+  String.raw`(?:me )?expli(?:ca|que|cá)(?:-me)?|expl[ií]came|por ?qu[eé]|c[oó]mo|qu[eé]|o que|onde|d[oó]nde|quando|cu[aá]ndo|qual|cu[aá]l`,
+  String.raw`pourquoi|comment|qu'est-ce|explique-moi|warum|wie|erkl[äa]re?`,
+].join('|');
+export const QUESTION = new RegExp(String.raw`\?\s*$|^(?:${ASKING})(?![\p{L}\p{N}])`, 'iu');
 
 /** Aider's notice lines, each with the event that holds it (a system event holds several). */
 export function noticeLines(view: SessionView): { line: string; event: number }[] {
