@@ -46,7 +46,7 @@ describe('the launches of an aider chat history', () => {
     // a model aider picked itself from the key it found (no --model) is said to be its pick
     const picked = launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)).replace('#### hi', '> Using openrouter/qwen3-235b-a22b model with API key from environment.  \n\n#### hi');
     expect(await modelItems(picked + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered))).toEqual([
-      "On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); aider v0.84.0 had picked it itself from the API key in the environment (no `--model`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked.",
+      "On 2025-06-02, aider's requests with `openrouter/qwen3-235b-a22b` failed (`qwen3-235b-a22b is not a valid model ID`); aider v0.84.0 had picked it itself from the API key in the environment (no `--model`); the launch with `openrouter/qwen/qwen3-235b-a22b` then worked. Pass `--model` to choose the model.",
     ]);
     // a router's answers (OpenRouter's free router, `…/auto`) come from a model it picks each time: no model that works
     expect(await modelItems(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/openrouter/free', answered))).toEqual([

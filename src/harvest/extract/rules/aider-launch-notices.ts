@@ -562,7 +562,7 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
     title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : router ? `aider: ${clip(here.model, 50)} failed` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
-      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}`,
+      : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}${chosen ? ` Pass ${code('--model')} to choose the model.` : ''}`,
     confidence: CONFIDENCE.stated,
     event: error.event,
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
