@@ -58,7 +58,7 @@ describe('a cd in a call of its own, where each call starts in the same folder',
       .bash('git init', 'Initialized empty Git repository in /home/dev/.git/', 0);
     const drafts = shellCwdDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.title)).toEqual(['Bash starts every call in the same folder: a lone cd is lost']);
-    expect(drafts[0]!.text).toContain('after `cd /home/dev/tutor`, `git init` still ran there (`Initialized empty Git repository in /home/dev/.git/`), a stray repository to remove. Chain the command in the same call (`cd /home/dev/tutor && git init`).');
+    expect(drafts[0]!.text).toContain('after `cd /home/dev/tutor`, `git init` ran in `/home/dev` again (`Initialized empty Git repository in /home/dev/.git/`), a stray repository to remove. Chain the command in the same call (`cd /home/dev/tutor && git init`).');
   });
 
   it('is nothing where the next call ran in the folder the cd went to, or a cd came between', () => {

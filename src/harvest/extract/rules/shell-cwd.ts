@@ -110,10 +110,11 @@ function lostCdDraft(view: SessionView): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
+    // (with the wrapper failing, the title says so: the tool keeps its folder where it works)
+    title: wrapper ? `${lost.cd.call.name} loses a lone cd while its shell wrapper fails` : `${lost.cd.call.name} starts every call in the same folder: a lone cd is lost`,
     text:
       `${starts} (${wrapper ? '' : 'here '}${code(clip(lost.folder, 40))}), so a ${code('cd')} in a call of its own changes nothing for the next: after ${code(clipCd(lost.cd.command!, 60))}, ` +
-      `${code(clip(lost.next.command!, 40))} still ran there (${code(shown)})${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).${broken}`,
+      `${code(clip(lost.next.command!, 40))} ran in ${code(clip(lost.folder, 40))} again${shown === clip(lost.folder, 90) ? '' : ` (${code(shown)})`}${/^git init\b/.test(lost.next.main.trim()) ? ', a stray repository to remove' : ''}. Chain the command in the same call (${code(`${clipCd(lost.cd.command!.trim(), 50)} && ${clip(lost.next.command!, 30)}`)}).${broken}`,
     confidence: CONFIDENCE.verified,
     event: lost.next.outputEvent,
     tags: [lost.cd.call.name, 'cd', 'cwd'],

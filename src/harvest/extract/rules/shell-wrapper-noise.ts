@@ -33,7 +33,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const shown = two !== undefined && one!.length + two.length < 100 ? `${one} and ${two}` : one!;
     // (what the complaint itself says of the machine, and nothing the session did not show)
     const noTemp = c.lines.some((l) => NO_TEMP.test(l))
-      ? ' bash says it cannot write its temp folder here, so a here-document (`<<EOF`) in a command would fail too (bash honours `TMPDIR`).'
+      ? " bash's own words there say it cannot write its temp folder on this machine."
       : '';
     drafts.push({
       category: 'tool-quirk',
