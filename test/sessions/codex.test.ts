@@ -96,6 +96,12 @@ describe.skipIf(!existsSync(SHARED))('Codex reader on the shared corpus', () => 
 const rolloutRecord = (type: string, payload: Record<string, unknown>, t: number): string => JSON.stringify({ timestamp: `2026-01-05T10:00:0${t}.000Z`, type, payload });
 const rolloutCall = (id: string, name: string, args: Record<string, unknown>, t: number): string => rolloutRecord('response_item', { type: 'function_call', name, arguments: JSON.stringify(args), call_id: id }, t);
 const rolloutOutput = (id: string, text: string, t: number): string => rolloutRecord('response_item', { type: 'function_call_output', call_id: id, output: text }, t);
+/** A rollout of these records, one per line, in a temp folder. */
+function rolloutFile(name: string, records: string[]): string {
+  const file = join(tempDir(), name);
+  writeFileSync(file, records.join('\n') + '\n');
+  return file;
+}
 
 describe('Codex reader on test_sessions', () => {
   const dir = join(TEST_SESSIONS, 'codex');
@@ -197,22 +203,18 @@ describe('Codex reader: details', () => {
   });
 
   it("a command that returned still running and ended later keeps when it ended; a second run meanwhile collided with it", async () => {
-    const file = join(tempDir(), 'rollout-overlap.jsonl');
     const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);
     const locked = 'Error: A `brew install --cask font-x` process has already locked ~/Library/Caches/Homebrew/downloads/font-x.zip.incomplete.';
-    writeFileSync(
-      file,
-      [
-        rolloutRecord('session_meta', { id: 'overlap-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
-        call('c1', 'brew install --cask font-x', 1),
-        rolloutOutput('c1', 'Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n', 2),
-        call('c2', 'brew install --cask font-x', 3),
-        rolloutOutput('c2', `Chunk ID: b\nWall time: 0.3 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\n${locked}\n`, 4),
-        rolloutRecord('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 0, aggregated_output: 'font-x was successfully installed!' }, 6),
-        call('c3', 'brew install --cask font-x && fc-list | grep FontX', 7),
-        rolloutOutput('c3', 'Chunk ID: c\nWall time: 0.5 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nFontX Regular\n', 8),
-      ].join('\n') + '\n',
-    );
+    const file = rolloutFile('rollout-overlap.jsonl', [
+      rolloutRecord('session_meta', { id: 'overlap-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0),
+      call('c1', 'brew install --cask font-x', 1),
+      rolloutOutput('c1', 'Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n', 2),
+      call('c2', 'brew install --cask font-x', 3),
+      rolloutOutput('c2', `Chunk ID: b\nWall time: 0.3 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\n${locked}\n`, 4),
+      rolloutRecord('event_msg', { type: 'exec_command_end', call_id: 'c1', exit_code: 0, aggregated_output: 'font-x was successfully installed!' }, 6),
+      call('c3', 'brew install --cask font-x && fc-list | grep FontX', 7),
+      rolloutOutput('c3', 'Chunk ID: c\nWall time: 0.5 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nFontX Regular\n', 8),
+    ]);
     const [s] = await codexReader.read(file);
     const first = results(s!).find((r) => r.callId === 'c1')!;
     expect([first.output, first.exitCode, first.endTime]).toEqual(['font-x was successfully installed!', 0, '2026-01-05T10:00:06.000Z']);
@@ -221,18 +223,14 @@ describe('Codex reader: details', () => {
   });
 
   it('a command that could not start ("execution error: …", no exit code) failed', async () => {
-    const file = join(tempDir(), 'rollout-start.jsonl');
     const call = (id: string, command: string, t: number) => rolloutCall(id, 'shell_command', { command }, t);
-    writeFileSync(
-      file,
-      [
-        rolloutRecord('session_meta', { id: 'start-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: 'C:\\repos\\app' }, 0),
-        call('c1', 'Get-ChildItem -Force', 1),
-        rolloutOutput('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
-        call('c2', 'Get-ChildItem -Force', 3),
-        rolloutOutput('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
-      ].join('\n') + '\n',
-    );
+    const file = rolloutFile('rollout-start.jsonl', [
+      rolloutRecord('session_meta', { id: 'start-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: 'C:\\repos\\app' }, 0),
+      call('c1', 'Get-ChildItem -Force', 1),
+      rolloutOutput('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
+      call('c2', 'Get-ChildItem -Force', 3),
+      rolloutOutput('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
+    ]);
     const [s] = await codexReader.read(file);
     expect(results(s!).map((r) => r.isError)).toEqual([true, false]);
   });
