@@ -89,3 +89,36 @@ describe("a correction's title", () => {
     expect(titles('Next time I tell you to use command line tools, do so. You wasted the context on whole logs.')[0]).toMatch(/^Next time I tell you/);
   });
 });
+
+describe("a closing report's 'How to Test' section", () => {
+  it("is the turn's handover (steps for the user to check the work), no fact; the report's other sections stay", () => {
+    const closing = (withTry: boolean) =>
+      [
+        'Excellent! The build completed successfully, confirming that the ping-pong messaging system is in place.',
+        '',
+        '## Summary',
+        '',
+        '- **Two-way Communication**: both the UI and the plugin can start a ping or a pong message',
+        '- **Automatic Pings**: the plugin sends a ping every 5 seconds while it runs',
+        '- **Message History**: a log of every exchange with its timestamp, newest first',
+        '',
+        '## Build output',
+        '',
+        '- `npm run build` writes `dist/plugin.js` and a single-file `dist/index.html`',
+        '- `dist/manifest.json` points Figma at both files',
+        ...(withTry
+          ? ['', '## How to Test:', '', '1. **Build the plugin**: `npm run build` (already confirmed working)', '2. **Load in Figma**: Import the `dist/manifest.json` file into Figma']
+          : []),
+      ].join('\n');
+    const texts = (withTry: boolean) => {
+      const b = new SessionBuilder().user('add ping-pong messaging');
+      for (const c of ['ls dist', 'cat dist/manifest.json', 'npm run build']) b.bash(c, 'dist/plugin.js dist/index.html dist/manifest.json npm run build');
+      return reportFactDrafts(viewOf(b.assistant(closing(withTry)).build())).map((d) => d.text).join('\n');
+    };
+    expect(texts(true)).not.toContain('Load in Figma');
+    expect(texts(true)).not.toContain('already confirmed working');
+    expect(texts(true)).toBe(texts(false));
+    // the report's other sections stay
+    expect(texts(true)).toContain('Build output: `npm run build` writes `dist/plugin.js`');
+  });
+});
