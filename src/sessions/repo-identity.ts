@@ -71,7 +71,8 @@ function segments(path: string): string[] {
   return path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').filter((s) => s !== '');
 }
 
-/** A path that is a home directory itself, the file system root, or a temp folder. */
+/** A path that is a home directory itself (or its settings' or its loose files' folder), the
+ * file system root, or a temp folder. */
 export function isNoRepoPlace(path: string): boolean {
   const p = path.replace(/\\/g, '/').replace(/\/+$/, '');
   if (p === '' || p === '~' || /^[A-Za-z]:$/.test(p)) return true;
@@ -79,6 +80,9 @@ export function isNoRepoPlace(path: string): boolean {
   // a hidden folder of a home (`~/.claude/skills`, `~/.config/nvim`) holds a tool's settings,
   // not a project (a dotfiles repository says so by its remote)
   if (/^(?:(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+|\/root)\/\.[^/]+(?:\/|$)/.test(p)) return true;
+  // nor is a home's own folder for the user's files (`~/Downloads`, `~/Desktop`): a session there
+  // works on loose files (a folder of it deeper down, `~/Documents/shop`, names itself)
+  if (/^(?:(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+|\/root)\/(?:Downloads|Desktop|Documents|Pictures|Music|Movies|Videos)$/i.test(p)) return true;
   // a temp folder or a scratch folder right in it (/tmp/x); deeper folders name themselves
   if (/^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/dev\/shm)(?:\/[^/]+)?$/.test(p)) return true;
   return /^(?:\/private)?\/var\/folders\//.test(p) || /\/AppData\/Local\/Temp(?:\/[^/]+)?$/i.test(p);

@@ -38,6 +38,9 @@ describe('repo identity', () => {
     for (const cwd of ['C:\\Users\\User\\.claude\\skills', '/home/sam/.config/nvim', '/root/.hermes/skills/mybot', '/teamspace/studios/this_studio']) {
       expect(repoOf({ cwd }).repo, cwd).toBeUndefined();
     }
+    // a home's folder of loose files is about no repository, whatever folder the transcript sits in
+    expect(repoOf({ cwd: '/Users/jb/Downloads' }, { aliases: {}, users: [], transcriptFolder: 'dotfiles-universal' }).repo).toBeUndefined();
+    expect(repoOf({ cwd: '/Users/jb/Documents/shop' }).repo).toBe('shop');
     // (a project below an ordinary folder of the home still names itself)
     expect(repoOf({ cwd: '/home/sam/code/widget' }).repo).toBe('widget');
   });
