@@ -403,9 +403,13 @@ describe("aider's version and echo, and pasted pages", () => {
       .user('use uv instead of python')
       .assistant('Understood: `uv run scripts/sweep.py`.');
     const drafts = userCorrectionDrafts(viewOf(b.build()));
-    const item = drafts.find((d) => d.title === 'Use uv instead of python here');
+    // the form the user gave before (`uv run`) is how the tool is used here
+    const item = drafts.find((d) => d.title === 'Use uv run instead of python here');
     expect(item?.category).toBe('fact');
-    expect(item?.text).toBe('Use `uv` instead of `python` in this repo, as the user told the agent ("use uv instead of python"), having said it before ("give me command with uv run not with python, from now on").');
+    expect(item?.text).toBe('Use `uv run` instead of `python` in this repo, as the user told the agent ("use uv instead of python"), having said it before ("give me command with uv run not with python, from now on").');
+    // said once, the convention is the user's words as they are
+    const once = userCorrectionDrafts(viewOf(new SessionBuilder().user('run the pretraining').assistant('Run `python -m training.pretrain`.').user('use uv instead of python').assistant('Understood.').build()));
+    expect(once.map((d) => d.title)).toEqual(['Use uv instead of python here']);
   });
 
   it("reads no correction in the user's answer to the agent's request for the task's details", () => {

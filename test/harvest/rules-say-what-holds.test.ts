@@ -89,7 +89,7 @@ describe("a tool's error", () => {
     };
     expect(toolQuirkDrafts(viewOf(session('sibling'))).map((d) => [d.title, d.text])).toEqual([
       [
-        "pg_schemas: Database error: only '%s', '%b', '%t' are allowed as…",
+        'pg_schemas fails here: pg_tables answered instead',
         "The `pg_schemas` tool refuses with `Database error: only '%s', '%b', '%t' are allowed as placeholders, got '%''`. `pg_tables` (`{\"schema\":\"chefbook\"}`) answered instead.",
       ],
     ]);

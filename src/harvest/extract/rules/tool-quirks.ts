@@ -537,8 +537,9 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: aider ? aiderTitle(s.output, err) : `${s.call.name}: ${clip(err, 60)}`,
-    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}${other ? ` ${other}` : ''}`,
+    // (the way round, when there is one, is what the title says: reviewers retitled the raw error)
+    title: aider ? aiderTitle(s.output, err) : other ? `${s.call.name} fails here: ${other.tool} answered instead` : `${s.call.name}: ${clip(err, 60)}`,
+    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}${other ? ` ${other.text}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],
@@ -551,13 +552,13 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
 
 /** A tool of the same set (`pg_schemas` → `pg_tables`, one MCP server's tools) that the agent's
  * next call used instead, and that answered: the way round the refusal. */
-function siblingInstead(view: SessionView, s: Step): string | undefined {
+function siblingInstead(view: SessionView, s: Step): { tool: string; text: string } | undefined {
   const set = toolSet(s.call.name);
   if (set === undefined) return undefined;
   const next = view.steps[s.pos + 1];
   if (!next || next.call.name === s.call.name || toolSet(next.call.name) !== set || next.failed || next.rejected || next.result === undefined || next.output.trim() === '') return undefined;
   const args = JSON.stringify(next.call.input);
-  return `${code(next.call.name)}${args === '{}' ? '' : ` (${code(clip(args, 60))})`} answered instead.`;
+  return { tool: next.call.name, text: `${code(next.call.name)}${args === '{}' ? '' : ` (${code(clip(args, 60))})`} answered instead.` };
 }
 
 /** The set a tool belongs to: an MCP server's (`mcp__github__…`) or a shared prefix (`pg_…`). */

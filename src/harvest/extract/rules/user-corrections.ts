@@ -420,8 +420,12 @@ function fromPrompts(view: SessionView): Draft[] {
     // before in other words, "give me commands with uv run, not python, from now on", that too)
     const instead = INSTEAD_OF.exec(text.trim());
     if (instead && !stated) {
-      const [, use, not] = instead as unknown as [string, string, string];
-      const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRegExp(use)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRegExp(not)}\\b`, 'i').test(q));
+      const [, tool, not] = instead as unknown as [string, string, string];
+      const before = view.prompts.slice(0, i).map((q) => oneLine(stripMarkdown(messageOf(q.text)))).find((q) => new RegExp(`\\b${escapeRegExp(tool)}\\b`, 'i').test(q) && new RegExp(`\\b${escapeRegExp(not)}\\b`, 'i').test(q));
+      // the form the user gave before ("give me commands with uv run"): a runner's subcommand is
+      // how the tool is used here (a reviewer found "use uv" too vague to act on)
+      const form = before === undefined ? undefined : new RegExp(`\\b${escapeRegExp(tool)} (run|exec|x)\\b`, 'i').exec(before)?.[1];
+      const use = form ? `${tool} ${form.toLowerCase()}` : tool;
       add({
         // (how things are done here: a convention, a fact of the repository, not a procedure)
         category: 'fact',
@@ -429,7 +433,7 @@ function fromPrompts(view: SessionView): Draft[] {
         text: `Use ${code(use)} instead of ${code(not)} in this repo, as the user told the agent ("${clip(text, 80)}")${before ? `, having said it before ("${clip(before, 120)}")` : ''}.`,
         confidence: CONFIDENCE.stated,
         event: p.index,
-        tags: ['user-correction', use, not],
+        tags: ['user-correction', tool, not],
         quotes: [clip(text, 200)],
         rule: 'user-correction',
         score: 6 + (before ? 1 : 0),
