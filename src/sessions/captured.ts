@@ -10,7 +10,7 @@
  * then one line per normalized event, every text redacted whole and then shortened (a tool output
  * keeps a head and a tail): {"k":kind,"t"?:time,"i"?:injected,"sc"?:sidechain, and the kind's
  * fields: text/model, or name/input/command/callId, or output/isError/exitCode/cascade/rejected/
- * truncated/callId/name, or itemIds/text}. The working directory is not written (the repo is, as
+ * truncated/endTime/callId/name, or itemIds/text}. The working directory is not written (the repo is, as
  * the resolver decided it where the session ran). `harvest` reads it like any transcript.
  */
 import type { Session, SessionEvent } from './model.js';
@@ -52,6 +52,7 @@ function eventLine(e: SessionEvent, r: Redact): Record<string, unknown> {
         ...(e.cascade ? { cascade: true } : {}),
         ...(e.rejected ? { rejected: true } : {}),
         ...(e.truncated ? { truncated: true } : {}),
+        ...(e.endTime !== undefined ? { endTime: e.endTime } : {}),
         ...(e.callId !== undefined ? { callId: e.callId } : {}),
         ...(e.name !== undefined ? { name: e.name } : {}),
       };

@@ -8,6 +8,7 @@ import { readSessionFile } from '../../src/sessions/read.js';
 import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
 import { codexCounts, jsonl, SHARED, tempDir, TEST_SESSIONS } from './support.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
+import { renderCaptured } from '../../src/sessions/captured.js';
 
 type ToolResult = Extract<SessionEvent, { kind: 'tool_result' }>;
 const results = (s: Session): ToolResult[] => s.events.filter((e): e is ToolResult => e.kind === 'tool_result');
@@ -220,6 +221,12 @@ describe('Codex reader: details', () => {
     expect([first.output, first.exitCode, first.endTime]).toEqual(['font-x was successfully installed!', 0, '2026-01-05T10:00:06.000Z']);
     // the lock error came from the agent's own first run, still going: no pitfall with a "fix"
     expect(extractSession(s!).filter((i) => i.rule === 'error-fix')).toEqual([]);
+    // …and the same once captured where it ran (the captured format keeps when the run ended)
+    const captured = join(tempDir(), 'captured.jsonl');
+    writeFileSync(captured, renderCaptured(s!, 'app', (t) => t));
+    const [back] = (await readSessionFile(captured)).sessions;
+    expect(results(back!).find((r) => r.callId === 'c1')!.endTime).toBe('2026-01-05T10:00:06.000Z');
+    expect(extractSession(back!).filter((i) => i.rule === 'error-fix')).toEqual([]);
   });
 
   it('a command that could not start ("execution error: …", no exit code) failed', async () => {

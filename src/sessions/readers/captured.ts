@@ -56,6 +56,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
         cascade: v.cascade === true ? true : undefined,
         rejected: v.rejected === true ? true : undefined,
         truncated: v.truncated === true ? true : undefined,
+        endTime: str(v.endTime),
         callId: str(v.callId),
         name: str(v.name),
       });
