@@ -67,6 +67,10 @@ const GENERIC = new Set([
   'this_studio',
 ]);
 
+/** Folder names for one part of a project (its server, its web client): a session started there
+ * works on the project of the folder above. */
+const PROJECT_PART = new Set(['backend', 'frontend', 'server', 'client', 'api', 'web', 'webapp', 'ui', 'mobile']);
+
 function segments(path: string): string[] {
   return path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').filter((s) => s !== '');
 }
@@ -266,6 +270,13 @@ export function identifyRepo(w: RepoWitness, ctx: RepoContext): RepoIdentity {
     const edited = editedRoot(cwd, editedFiles(w.events), users, ctx.probe);
     // a session that went into a sub-package of the project whose files it edited
     if (edited?.below) return { repo: edited.name, source: 'edited-files', detail: edited.detail };
+    // a folder named for a part of a project (`LocalWeb/backend`) is not the project: its parent is
+    const above = cwd.replace(/[\\/]+[^\\/]+[\\/]*$/, '');
+    const parent = segments(above).at(-1);
+    // (a package of a monorepo, `packages/web`, is another layout: see editedRoot)
+    if (ok(cwdName) && PROJECT_PART.has(cwdName.toLowerCase()) && ok(parent) && !PACKAGE_DIRS.has(parent.toLowerCase()) && !isNoRepoPlace(above)) {
+      return { repo: parent, source: 'cwd', detail: `the working directory ${cwdName}/ is a part of ${parent}` };
+    }
     if (ok(cwdName) && !isNoRepoPlace(cwd)) return { repo: cwdName, source: 'cwd', detail: 'working directory name' };
     if (edited) return { repo: edited.name, source: 'edited-files', detail: edited.detail };
     if (tools && ok(tools.name)) return { repo: tools.name, source: 'tool-output', detail: tools.detail };

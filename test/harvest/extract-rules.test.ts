@@ -1743,10 +1743,8 @@ describe('answers to the agent\'s questions', () => {
     expect(drafts[0]!.text).toContain('with the options "Skip hook (--no-verify)" / "Fix pre-existing issues", the user answered instead: "main was clean; fix the issues"');
   });
 
-  it('a chosen option is a fact', () => {
-    const drafts = userCorrectionDrafts(viewOf(ask('Fix pre-existing issues')));
-    expect(drafts[0]!.category).toBe('fact');
-    expect(drafts[0]!.text).toContain('the user answered "Fix pre-existing issues"');
+  it('a chosen option settles a choice of this task: no item', () => {
+    expect(userCorrectionDrafts(viewOf(ask('Fix pre-existing issues')))).toEqual([]);
   });
 });
 

@@ -13,6 +13,8 @@ describe('repo for sessions that record none', () => {
     expect(repoFromTranscriptPath('/srv/shop/.specstory/history/2025-06-02.md')).toBe('shop');
     expect(repoFromTranscriptPath('/root/.gemini/tmp/9f86d081884c7d659a2feaa0c55ad015/chats/session-1.json')).toBeUndefined();
     expect(repoFromTranscriptPath('/srv/tool/test_sessions/openai-chat/failure.jsonl')).toBeUndefined();
+    // Hermes keeps conversations saved from its terminal UI in sessions/saved/
+    expect(repoFromTranscriptPath('/home/dev/.hermes/sessions/saved/hermes_conversation_20260627_152237.json')).toBeUndefined();
     expect(repoFromTranscriptPath('/srv/exports/minsky/chats/session.json')).toBe('minsky');
     // the nightly job's inbox, and Claude Code's project folder (the working directory encoded)
     expect(repoFromTranscriptPath('/ci/transcripts/inbox/claude-code/0a1b.jsonl')).toBeUndefined();

@@ -123,6 +123,16 @@ describe('Hermes reader on test_sessions', () => {
     expect(patchFailure.isError).toBe(true);
   });
 
+  it('JSON log: the working directory newer builds write into their system prompt', async () => {
+    const log = readFileSync(LOG, 'utf8');
+    const doc = JSON.parse(log) as Json;
+    doc.system_prompt = `${String(doc.system_prompt)}\n\nHost: Linux\nUser home directory: /home/dev\nCurrent working directory: /home/dev/projects/ledger\n\nActive Hermes profile: default.`;
+    const file = put(tempDir(), 'session_20260304_101010_0f9e8d.json', JSON.stringify(doc, null, 2));
+    expect((await readWith(hermesReader, file)).sessions[0]!.cwd).toBe('/home/dev/projects/ledger');
+    // the fixture's prompt says none
+    expect((await readWith(hermesReader, LOG)).sessions[0]!.cwd).toBeUndefined();
+  });
+
   it('the generic OpenAI-chat reader leaves Hermes files alone', () => {
     const head = readFileSync(GATEWAY_OK, 'utf8').slice(0, 65536);
     expect(openaiChatReader.detect(head, GATEWAY_OK)).toBe(0);

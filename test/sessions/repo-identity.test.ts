@@ -45,6 +45,16 @@ describe('repo identity', () => {
     expect(repoOf({ cwd: '/home/sam/code/widget' }).repo).toBe('widget');
   });
 
+  it('names the project, not the part of it a session started in (`LocalWeb/backend`)', () => {
+    expect(repoOf({ cwd: 'C:\\OneDrive\\LocalWeb\\backend' })).toMatchObject({ repo: 'LocalWeb', source: 'cwd' });
+    expect(repoOf({ cwd: '/home/sam/projetos/bfin/frontend' }).repo).toBe('bfin');
+    // a part right in a home or a generic folder is all there is to go on
+    expect(repoOf({ cwd: '/home/sam/backend' }).repo).toBe('backend');
+    expect(repoOf({ cwd: '/srv/app/server' }).repo).toBe('server');
+    // a project named like a part with more to its name names itself
+    expect(repoOf({ cwd: '/home/sam/code/bfin-backend' }).repo).toBe('bfin-backend');
+  });
+
   it('finds the project from the files a session started in its home directory edited', () => {
     const events = [edit(0, '/Users/Sam/projects/ledger/src/a.ts'), edit(1, '/Users/Sam/projects/ledger/test/a.test.ts')];
     expect(repoOf({ cwd: '/Users/Sam', events })).toMatchObject({ repo: 'ledger', source: 'edited-files' });

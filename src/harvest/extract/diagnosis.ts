@@ -314,6 +314,9 @@ function standalone(s: string): string {
 const OWN_NEED = /\b(?:I|we) (need to|have to|must|should)\b/g;
 const FOUND_IT = /^(?:I(?:'ve| have)? (?:encountered|found|noticed|discovered|identified|spotted)|I (?:can )?see|Now I (?:see|understand))(?: that)?,?\s+(\S)/;
 
+/** The bold title line a reasoning summary opens with (Codex writes one per summary). */
+const REASONING_TITLE = /^\s*\*\*[^*\n]+\*\*[ \t]*(?:\n|$)/;
+
 /**
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
  * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
@@ -328,7 +331,10 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
     // The first explanation after a failure is usually the diagnosis; later ones drift.
     const penalty = recency ? 0.4 * distance++ : 0;
     const scored = emptyList<{ text: string; score: number }>();
-    for (const f of sentenceFacts(e.text)) scored.push({ text: f.text, score: (strongOnly && !f.strong) || (causalOnly && !f.causal) ? -Infinity : scoreOf(f, errWords) - penalty });
+    // a reasoning summary's title ("**Noting test failures due to sandbox and DB**") names what
+    // the agent turns to, in a few words: the sentences under it say what it found
+    const text = e.kind === 'reasoning' ? e.text.replace(REASONING_TITLE, '') : e.text;
+    for (const f of sentenceFacts(text)) scored.push({ text: f.text, score: (strongOnly && !f.strong) || (causalOnly && !f.causal) ? -Infinity : scoreOf(f, errWords) - penalty });
     for (const s of scored) {
       if (s.score >= minScore && (!best || s.score > best.score)) best = { text: s.text, event: e.index, score: s.score, sentences: scored };
     }

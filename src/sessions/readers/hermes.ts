@@ -40,6 +40,9 @@ function detectLog(head: string): number {
   return /^\s*"session_id"\s*:/m.test(head) && /^\s*"session_start"\s*:/m.test(head) ? 0.9 : 0;
 }
 
+/** `Current working directory: /home/luffy` on a line of Hermes's system prompt. */
+const WORKING_DIRECTORY = /^Current working directory: ?(\S[^\n]*)$/m;
+
 async function readLog(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
   const warnings = new Warnings(file, options);
   const tf = await readTextFile(file, warnings, options);
@@ -113,6 +116,8 @@ async function readLog(file: string, options?: ReadOptions & Preloaded): Promise
     }
   });
   const sessionId = str(field('session_id')) ?? baseName(file).replace(/^session_/, '');
+  // newer Hermes builds write the working directory into their own system prompt
+  const cwd = systemPrompt ? WORKING_DIRECTORY.exec(systemPrompt)?.[1]?.trim() : undefined;
   return [
     makeSession({
       id: sessionId,
@@ -125,6 +130,7 @@ async function readLog(file: string, options?: ReadOptions & Preloaded): Promise
       models: state.models.names,
       startedAt: str(field('session_start')),
       endedAt: str(field('last_updated')),
+      cwd,
     }),
   ];
 }

@@ -182,6 +182,33 @@ function packageDrafts(view: SessionView): Draft[] {
   return [];
 }
 
+/** Whether `tried` is `found` with one of its folder or file names misspelt: the two end alike
+ * but for one name, and that name differs by at most two letters (typed with a slip). */
+function misspelt(tried: string, found: string): boolean {
+  const a = tried.split(/[\\/]+/).filter(Boolean);
+  const b = found.split(/[\\/]+/).filter(Boolean);
+  const n = Math.min(a.length, b.length);
+  let differ = 0;
+  for (let i = 1; i <= n; i++) {
+    const x = a[a.length - i]!;
+    const y = b[b.length - i]!;
+    if (x === y) continue;
+    if (++differ > 1 || Math.min(x.length, y.length) < 4 || editDistance(x, y) > 2) return false;
+  }
+  return differ === 1;
+}
+
+/** Levenshtein distance of two short names. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
 export function missingFileDrafts(view: SessionView): Draft[] {
   const rel = relativeTo(view.session.cwd);
   const misses = view.steps
@@ -206,6 +233,8 @@ export function missingFileDrafts(view: SessionView): Draft[] {
       // and the same path under a folder of the session's (`src/a.ts` found as `TP-Tutor/src/a.ts`):
       // the session ran in the folder above the checkout, nothing about the repository's layout either
       if (miss.name && !/^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && miss.tried.includes('/') && hits.some((h) => h.endsWith(`/${miss.tried}`))) continue;
+      // a path with one folder misspelt (`chatApplicatin/` for `chatApplication/`) was mistyped
+      if (hits.some((h) => misspelt(miss.tried, h))) continue;
       // a relative path was looked for from the session's folder: say which, or it reads as the repo root's
       const cwdName = view.session.cwd?.replace(/[\\/]+$/, '').split(/[\\/]/).pop();
       const from = cwdName && !/^(?:[~/]|[A-Za-z]:)/.test(miss.tried) && miss.tried.includes('/') ? ` from the session's folder ${code(cwdName)}` : '';

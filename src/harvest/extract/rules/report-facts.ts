@@ -27,6 +27,8 @@ const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possibly|suspected|likely|pro
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?|validation(?: run)?|verification)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
+/** "Built:", "Created", "Done": a heading that is only the work done lists what this turn made. */
+const WORK_DONE_HEADING = /^(?:built|created|implemented|written|scaffolded|generated|done)\s*:?\s*$/i;
 /** "Removed", "Kept", "Added", "What changed": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|what(?:'s| has)? changed|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
@@ -337,7 +339,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (report.source === 'closing' && TRY_IT_SECTION.test(inner)) return undefined;
-  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
+  if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
   const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed));
@@ -388,6 +390,9 @@ const CONTINUES = /^(?:(?:each|both|it|they|this|these|those)\s+(?:also\s+)?(?:h
 /** A short report (a closing summary) reads best as one item: its lead, then its sections. */
 /** A lead sentence that reports a change the agent made ("I installed …"; not "I've looked through …"). */
 const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted)\b/i;
+/** A lead that presents the state of the work ("Here's the current state:", "Here's where we
+ * are:"): what follows is a progress report (built, still needed), not how things are. */
+const LEAD_STATUS = /^(?:[^.!?\n]{0,60}[.!]\s+)?here(?:'s| is) (?:the )?(?:current state|current status|status|progress|where (?:we|things) (?:are|stand))\b/i;
 
 /** A lead sentence that says the work is done ("The profile image upload and the image serving
  * are in place.", "The export is now implemented."): a progress report of this turn. */
@@ -410,13 +415,13 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   const lead = plainApostrophes(oneLine(report.text)).trimStart().replace(/^[*_]+(?=\S)/, '');
   // (and so does one that opens on the turn's outcome, "Implemented: X now has …", "Done. …", or
   // with its verdict on what it was asked to check, "No virus or exploit found.")
-  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || TURN_OUTCOME.test(lead) || REVIEW_VERDICT.test(lead)) return undefined;
+  if (LEAD_DID.test(lead) || LEAD_DONE.test(lead) || LEAD_STATUS.test(lead) || TURN_OUTCOME.test(lead) || REVIEW_VERDICT.test(lead)) return undefined;
   const parts: string[] = [];
   let best = 0;
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
-    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
+    if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);

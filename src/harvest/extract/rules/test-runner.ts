@@ -7,6 +7,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 import type { SessionView } from '../view.js';
 
 const TEST_FAMILY = /\b(?:test|tests|spec|specs|pytest|jest|vitest|rspec|mocha|phpunit|ava|tap)\b/;
@@ -19,6 +20,20 @@ function mayNameTestFile(line: string): boolean {
 }
 const VENDORED = /(?:^|\/)(?:deps|node_modules|vendor|_build|site-packages)\//;
 const BOX = /^[\s│┃|╭╰─✔✓✗×»]+|[\s│┃|]+$/g;
+
+/** The commands of `target`'s recipe in a Makefile the session read (`test-backend:` then its
+ * tab-indented lines; the `@echo` lines that only announce it left out), joined with `; `. */
+function makeRecipe(view: SessionView, target: string): string | undefined {
+  const rule = new RegExp(`^${escapeRegExp(target)}\\s*:[^=\\n]*\\n((?:\\t[^\\n]*\\n?)+)`, 'm');
+  for (const s of view.steps) {
+    if (!s.output.includes(`${target}:`)) continue;
+    const m = rule.exec(s.output);
+    if (!m) continue;
+    const lines = m[1]!.split('\n').map((l) => l.trim().replace(/^[@-]+/, '')).filter((l) => l !== '' && !/^echo\b/.test(l));
+    if (lines.length > 0) return clip(lines.join('; '), 120);
+  }
+  return undefined;
+}
 
 export function testRunnerDrafts(view: SessionView): Draft[] {
   let best: { draft: Draft; info: number } | undefined;
@@ -40,11 +55,17 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
       const f = mayNameTestFile(line) ? TEST_FILE.exec(line)?.[1]?.replace(/:+$/, '') : undefined;
       if (f && !VENDORED.test(f) && !f.startsWith('/') && !files.includes(f) && files.length < 3) files.push(f);
     }
-    const info = setup.size * 2 + files.length;
+    // the plugins pytest lists are what this environment has installed (anyio comes with httpx),
+    // not how the project runs its tests: alone they are no set-up
+    if (setup.size === 1 && setup.has('plugins')) setup.clear();
+    // a make target stands for its recipe: the Makefile the session read says what it runs
+    const recipe = /^make\s+([\w.-]+)$/.exec(main) ? makeRecipe(view, /^make\s+([\w.-]+)$/.exec(main)![1]!) : undefined;
+    const info = setup.size * 2 + files.length + (recipe ? 2 : 0);
     // the test files alone are the ones this session ran (reviewers: "only applies to this
     // session"); the runner's own set-up lines are what tells the next session how tests run
-    if (setup.size === 0 || info < 2 || (best && best.info >= info)) continue;
+    if ((setup.size === 0 && !recipe) || info < 2 || (best && best.info >= info)) continue;
     const parts: string[] = [];
+    if (recipe) parts.push(`it runs ${code(recipe)}`);
     if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
     if (files.length > 0) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
     best = {

@@ -19,7 +19,7 @@ import { cmdSlip } from './cmd-shell.js';
 import { zshGlobSlip } from './zsh-glob.js';
 import { escapeRegExp } from '../../../core/regexp.js';
 
-export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd' | 'zsh-glob';
+export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'network-denied' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd' | 'zsh-glob';
 
 /** A shell saying a program is missing: bash and zsh, cmd.exe ("is not recognized as an
  * internal or external command"), and PowerShell by its error record's category line, which it
@@ -181,6 +181,7 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
   if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
+  if (NETWORK_DENIED.test(out)) return 'network-denied';
   if (TOO_LARGE.test(out)) return 'too-large';
   if (isEditStep(s)) return 'edit-refused';
   if (!s.command && !READ_TOOLS.has(s.call.name) && !CHECK_TOOLS.has(s.call.name) && !PATH_PROBLEM.test(out) && out.trim().length > 0) return 'tool-refusal';
@@ -269,11 +270,13 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
 }
 
 /** The project's own dependency install, naming no package: what a fresh checkout needs. */
-const PROJECT_INSTALL = /^(?:npm (?:install|i|ci)|pnpm (?:install|i)|yarn(?: install)?|bun install|pip3? install -r \S+|poetry install|uv sync|bundle install|mix deps\.get|go mod download)$/;
+const PROJECT_INSTALL = /^(?:npm (?:install|i|ci)|pnpm (?:install|i)|yarn(?: install)?|bun install|(?:python[\d.]* -m )?pip3? install -r \S+|poetry install|uv sync|bundle install|mix deps\.get|go mod download)$/;
 
-/** A later step ran the project's install and it went through. */
+/** A later step ran the project's install: it went through, or it was tried (then the module is
+ * one of the project's dependencies, not yet installed in this checkout, whatever stopped the
+ * install). */
 function installedLater(view: SessionView, s: Step): boolean {
-  return view.steps.some((later) => later.pos > s.pos && !later.failed && !later.rejected && later.command !== undefined && PROJECT_INSTALL.test(later.command.trim()));
+  return view.steps.some((later) => later.pos > s.pos && !later.rejected && later.command !== undefined && PROJECT_INSTALL.test(later.command.trim()));
 }
 
 /** A later step installs the module (`pip install build`, a script printing "Installing build and
@@ -331,6 +334,35 @@ function venvWithoutPip(view: SessionView, s: Step, err: string): Draft | undefi
   };
 }
 
+/** Standard-library modules that Debian and Ubuntu ship apart from `python3`, and their package. */
+const DISTRO_SPLIT: Readonly<Record<string, string>> = { ensurepip: 'python3-venv', venv: 'python3-venv', tkinter: 'python3-tk', _tkinter: 'python3-tk', distutils: 'python3-distutils', lib2to3: 'python3-lib2to3' };
+
+/** A part of Python's standard library missing from the machine's own `python3` (not a
+ * virtualenv's): the distribution split it into a package of its own, which the OS's package
+ * manager installs (pip cannot); without ensurepip a virtualenv cannot be made and pip not added. */
+function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draft {
+  // what else the session found missing from the same python3 (in one order, so that each
+  // step that shows one of them gives the same item)
+  const shown = (name: string): boolean => name === mod || view.steps.some((x) => new RegExp(`No module named '?${name}\\b`).test(x.output) || (name === 'ensurepip' && NO_ENSUREPIP.test(x.output)));
+  const lacks = ['pip', ...Object.keys(DISTRO_SPLIT)].filter(shown);
+  const packages = [...new Set(lacks.map((l) => (l === 'pip' ? 'python3-pip' : DISTRO_SPLIT[l] ?? 'python3-venv')))];
+  return {
+    category: 'tool-quirk',
+    scope: 'global',
+    title: `The system python3 here has no ${lacks.join(' or ')}`,
+    text:
+      `This machine's \`python3\` has no ${lacks.map((l) => code(l)).join(' or ')} (${code(err)}): Debian and Ubuntu ship ${lacks.length > 1 ? 'them' : 'it'} apart from Python. ` +
+      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager (root needed)${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}.`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: ['python', ...lacks],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: 'python3 distribution split',
+    score: 6,
+  };
+}
+
 function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
@@ -340,6 +372,8 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   // installed yet, not something missing from the machine.
   if (installedLater(view, s) || installsLater(view, s, mod)) return undefined;
   const err = clip(m![0], 100);
+  const inVenv = VENV_PYTHON.test(s.command ?? '');
+  if (!inVenv && (DISTRO_SPLIT[mod] !== undefined || (mod === 'pip' && view.steps.some((x) => NO_ENSUREPIP.test(x.output) || /No module named '?ensurepip\b/.test(x.output))))) return distroSplit(view, s, mod, err);
   if (mod === 'pip') return venvWithoutPip(view, s, err);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
@@ -622,6 +656,37 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   };
 }
 
+/** `connect EPERM 127.0.0.1:6379`: the system forbade the connection (nothing listening would
+ * say ECONNREFUSED); an agent's sandbox without network access does that, to local services too. */
+const NETWORK_DENIED = /\bconnect EPERM\b/;
+
+/** A command that could not reach a service because the sandbox forbids connections: whatever
+ * error the program reports on top (a database client's, a test runner's), the lesson is the
+ * sandbox's, and how to ask to leave it (verified when a call that did so then ran). */
+function networkDenied(view: SessionView, s: Step): Draft | undefined {
+  if (!s.command) return undefined;
+  const err = /connect EPERM [^\s'"`)]+/.exec(s.output)?.[0] ?? 'connect EPERM';
+  const retry = view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.main === s.main && escalation(r.call.input) !== undefined);
+  const ask = retry ? code(escalation(retry.call.input)!) : ASK_TO_LEAVE[view.session.agent];
+  const local = /EPERM (?:127\.0\.0\.1|localhost|::1)\b/.test(err) ? ', even to services on this machine' : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'The sandbox blocks network connections: commands that need a service fail',
+    text: `The sandbox forbids network connections${local}: ${code(clip(shownCommand(s.command), 60))} failed with ${code(err)}. A command that needs a database, a cache or any other service must run outside the sandbox${ask ? ` (${ask}, which the user approves)` : ''}${retry ? '; it then ran' : ''}.`,
+    confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [s.call.name, 'sandbox', 'network'],
+    quotes: [err],
+    rule: 'tool-quirk',
+    signature: 'sandbox:network',
+    score: 6,
+  };
+}
+
+/** How each agent's call asks to leave its sandbox. */
+const ASK_TO_LEAVE: Readonly<Record<string, string>> = { codex: '`sandbox_permissions: "require_escalated"`', 'claude-code': '`dangerouslyDisableSandbox: true`' };
+
 /** Parallel calls that failed only because a sibling failed (one quirk per session). */
 function cascade(view: SessionView): Draft | undefined {
   const cascaded = view.steps.filter((s) => s.cascade);
@@ -813,6 +878,9 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
         break;
       case 'permission':
         push(permission(view, s));
+        break;
+      case 'network-denied':
+        push(networkDenied(view, s));
         break;
       case 'too-large':
         push(tooLarge(view, s));

@@ -10,6 +10,7 @@ import { MARK } from '../marks.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { reportsOf } from '../report.js';
 import { isEdit, type SessionView } from '../view.js';
+import { escapeRegExp } from '../../../core/regexp.js';
 
 /** `"engines": { "node": ">=20.0.0" }` in a printed package.json. */
 const ENGINES_NODE = /"engines"\s*:\s*\{[^}]*?"node"\s*:\s*"([^"\n]{1,30})"/;
@@ -32,9 +33,13 @@ function hooksIn(text: string, fromPackageJson: boolean): Hooks {
   // In a report the names must come with hook or commit context; a package.json is context enough.
   const hookContext = fromPackageJson || /\b(?:pre-commit|git hooks?|commit hooks?|commit-msg)\b/i.test(text);
   const has = (re: RegExp) => hookContext && re.test(text);
+  // a package.json that only lists a hook tool among its dependencies installs no hook: its
+  // install script (`"prepare": "husky"`) or its hook config must be there too, and lint-staged
+  // checks nothing with an empty config (`"lint-staged": {}`)
+  const installs = (tool: string): boolean => !fromPackageJson || installedBy(text, tool);
   return {
-    manager: has(/\bhusky\b/i) ? 'husky' : has(/\bsimple-git-hooks\b/i) ? 'simple-git-hooks' : has(/\blefthook\b/i) ? 'lefthook' : '',
-    lintStaged: has(/\blint-staged\b/i),
+    manager: has(/\bhusky\b/i) && installs('husky') ? 'husky' : has(/\bsimple-git-hooks\b/i) && installs('simple-git-hooks') ? 'simple-git-hooks' : has(/\blefthook\b/i) && installs('lefthook') ? 'lefthook' : '',
+    lintStaged: has(/\blint-staged\b/i) && (!fromPackageJson || lintStagedTasks(text) !== undefined || /"lint-staged"\s*:\s*"/.test(text) || /\.lintstagedrc|lint-staged\.config/.test(text)),
     // commitlint among a package.json's dependencies checks nothing by itself: a commit-msg hook
     // (or a script for one, `commitlint --edit`) must run it; a report on the hooks says so itself
     commitlint: has(/\bcommitlint\b/i) && (!fromPackageJson || /\bcommit-msg\b|\bcommitlint\s+(?:--edit|-e)\b/i.test(text)),
@@ -42,6 +47,14 @@ function hooksIn(text: string, fromPackageJson: boolean): Hooks {
     // Gitleaks counts only where it is said to run on commit.
     gitleaks: /\b(?:pre-commit|commit hooks?)\b[^\n]{0,80}\bgitleaks\b|\bgitleaks\b[^\n]{0,80}\bpre-commit\b/i.test(text),
   };
+}
+
+/** Whether a printed package.json sets `tool` up to install hooks: a script that runs it
+ * (`"prepare": "husky install"`, `"postinstall": "simple-git-hooks"`) or its own hook config
+ * (`"simple-git-hooks": {…}`, husky 4's `"husky": { "hooks": … }`). */
+function installedBy(text: string, tool: string): boolean {
+  const name = escapeRegExp(tool);
+  return new RegExp(`"(?:prepare|postinstall|preinstall|install)"\\s*:\\s*"[^"\\n]*\\b${name}\\b`).test(text) || new RegExp(`"${name}"\\s*:\\s*\\{\\s*"`).test(text);
 }
 
 /** What lint-staged runs, per file pattern, from the `"lint-staged"` object of a printed

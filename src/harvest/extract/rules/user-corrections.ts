@@ -82,6 +82,9 @@ const DENIAL = /^(?:but\s+)?(?:it|this|that)(?:'s not| is not|\s+isn'?t)\s+(?:th
 const LINE_POINTER = /\b(?:look at|see|check|in) lines?\s+\d+(?:\s*[-–]\s*\d+)?\b/i;
 /** Doubt, not a statement: "I don't know", "not sure". */
 const UNSURE = /\b(?:i (?:don'?t|do not) know|not sure|no idea)\b/i;
+/** The user telling of their own experience ("i have never implemented JWT Token", "I'm new to
+ * Spring"): about the person, not about the code, the tools or what the agent got wrong. */
+const ABOUT_ME = /^(?:(?:but|and|so|well)\s+)?i(?:'ve| have) (?:never|not (?:yet )?(?:used|done|implemented|worked with|written|built|learned))\b|^(?:(?:but|and|so|well)\s+)?i(?:'m| am) (?:new to|not familiar with|a beginner|still learning|learning)\b/i;
 
 /** "You are auditing the core repository …", "You are a senior engineer …": a prompt that casts
  * the agent in a role and hands it a task (its "Constraints: avoid …" are the task's terms). */
@@ -349,9 +352,10 @@ function fromPrompts(view: SessionView): Draft[] {
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own;
     // so is what follows "here's my github email setting:" (a page, a log pasted in)
     const quotedOut = oneLine(stripMarkdown(beforePaste(message))).replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
-    // a sentence that reports a symptom ("the hotkey still isn't working", "nothing happens") or
-    // doubt ("I don't know") says what is broken, not what is right: its negation is no cue
-    const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x)).join(' ');
+    // a sentence that reports a symptom ("the hotkey still isn't working", "nothing happens"),
+    // doubt ("I don't know") or the user's own experience ("I have never …") says what is
+    // broken or who the user is, not what is right: its negation is no cue
+    const own = sentences(quotedOut).filter((x) => !SYMPTOM.test(x) && !UNSURE.test(x) && !ABOUT_ME.test(x.trim())).join(' ');
     if (!CORRECTION.test(own) && !MISTAKE.test(own)) return;
     // an answer to the agent's request for the task's details ("the backend should be in
     // javascript" after "What technologies do you want?") specifies the task: nothing the agent
@@ -475,44 +479,56 @@ function carriesCorrection(command: string, correction: string): boolean {
 }
 const COMMON_WORDS = new Set(['should', 'would', 'could', 'about', 'there', 'their', 'which', 'these', 'those', 'where', 'while', 'because', 'always', 'never', 'instead', 'please', 'again', 'first', 'other', 'every', 'before', 'after', 'still', 'using']);
 
-/** The option labels the agent offered for one question of an AskUserQuestion-style call. */
-function optionLabels(input: Record<string, unknown>, question: string): string[] {
+/** The questions of an AskUserQuestion-style call, each with the option labels it offered. */
+function askedQuestions(input: Record<string, unknown>): { question: string; options: string[] }[] {
   const questions = Array.isArray(input.questions) ? (input.questions as unknown[]) : [];
-  for (const q of questions) {
-    if (q === null || typeof q !== 'object') continue;
-    const rec = q as Record<string, unknown>;
-    if (rec.question !== question || !Array.isArray(rec.options)) continue;
-    return (rec.options as unknown[]).map((o) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>).label : o)).filter((l): l is string => typeof l === 'string');
-  }
-  return [];
+  return questions.map((q) => {
+    const rec = q !== null && typeof q === 'object' ? (q as Record<string, unknown>) : {};
+    const options = Array.isArray(rec.options) ? (rec.options as unknown[]) : [];
+    return {
+      question: typeof rec.question === 'string' ? rec.question : '',
+      options: options.map((o) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>).label : o)).filter((l): l is string => typeof l === 'string'),
+    };
+  });
 }
 
-/** Answers the user gave to the agent's multiple-choice questions. */
+/** `"question"="answer"` pairs of the tool's reply; a question may be named by its place ("0"). */
+const ANSWER_PAIR = /"([^"]+)"\s*=\s*"([^"]+)"/g;
+
+/** Answers the user gave to the agent's multiple-choice questions. An answer that picks options
+ * the agent offered settles a choice of this task (the theme of one deck, a layout); only an
+ * answer of the user's own, none of the options, says that the agent's framing of the choice,
+ * what it assumed, was wrong. */
 function fromAnswers(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   for (const s of view.steps) {
     // the literal every answer starts with: a cheap search before the regex scans the output
     const m = s.output.includes('User has answered your question') ? ANSWER.exec(s.output) : null;
     if (!m) continue;
-    const question = clip(m[1]!, 200);
-    const answer = clip(m[2]!, 160);
-    // An answer of the user's own instead of one of the offered options overrides the agent's
-    // framing of the choice (its assumption was wrong): a pitfall, with the options it offered.
-    const offered = optionLabels(s.call.input, m[1]!);
-    const overridden = offered.length > 0 && !offered.some((o) => o.toLowerCase() === m[2]!.trim().toLowerCase());
-    drafts.push({
-      category: overridden ? 'pitfall' : 'fact',
-      title: clip(answer, 70),
-      text: overridden
-        ? `Asked "${question}" with the options ${offered.map((o) => `"${clip(o, 60)}"`).join(' / ')}, the user answered instead: "${answer}".`
-        : `Asked "${question}", the user answered "${answer}".`,
-      confidence: CONFIDENCE.stated,
-      event: s.outputEvent,
-      tags: ['user-correction', s.call.name],
-      quotes: [answer],
-      rule: 'user-correction',
-      score: 8,
-    });
+    const asked = askedQuestions(s.call.input);
+    const list = s.output.slice(m.index, s.output.indexOf('\n', m.index) === -1 ? undefined : s.output.indexOf('\n', m.index));
+    for (const pair of list.matchAll(ANSWER_PAIR)) {
+      const [, key, given] = pair as unknown as [string, string, string];
+      const q = asked.find((x) => x.question === key) ?? (/^\d+$/.test(key) ? asked[Number(key)] : undefined);
+      if (q === undefined || q.options.length === 0 || q.question === '') continue;
+      const norm = (t: string): string => t.trim().toLowerCase();
+      const offered = new Set(q.options.map(norm));
+      // (several options picked come joined: "A, B")
+      if (offered.has(norm(given)) || given.split(/,\s*/).every((a) => offered.has(norm(a)))) continue;
+      const question = clip(q.question, 200);
+      const answer = clip(given, 160);
+      drafts.push({
+        category: 'pitfall',
+        title: clip(answer, 70),
+        text: `Asked "${question}" with the options ${q.options.map((o) => `"${clip(o, 60)}"`).join(' / ')}, the user answered instead: "${answer}".`,
+        confidence: CONFIDENCE.stated,
+        event: s.outputEvent,
+        tags: ['user-correction', s.call.name],
+        quotes: [answer],
+        rule: 'user-correction',
+        score: 8,
+      });
+    }
   }
   return drafts;
 }

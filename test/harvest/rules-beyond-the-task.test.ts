@@ -1,0 +1,176 @@
+/**
+ * What a first pass over fresh sessions showed, as principles: a choice among the agent's own
+ * options settles this task; the user's experience is about the user; a status report is no fact;
+ * a hook tool in the dependencies installs no hook; a reasoning title is no cause; a project's
+ * dependency not installed yet is the checkout's state; a misspelt path is a slip; connect EPERM
+ * is the sandbox's; a stdlib module the system python3 lacks is the distribution's split.
+ */
+import { describe, expect, it } from 'vitest';
+import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corrections.js';
+import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { toolchainDrafts } from '../../src/harvest/extract/rules/toolchain.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
+import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
+import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+describe('answers to the agent\'s multiple-choice questions', () => {
+  const questions = [
+    { question: 'What should the deck focus on?', options: [{ label: 'All eight papers' }, { label: 'Vision-language models' }] },
+    { question: 'Who is the audience?', options: [{ label: 'Researchers' }, { label: 'Students' }] },
+  ];
+  const answered = (reply: string) => new SessionBuilder().user('make slides from the PDFs').tool('AskUserQuestion', { questions }, `User has answered your questions: ${reply}. You can now continue with the user's answers in mind.`).build();
+
+  it('an answer that picks the offered options settles this task: no item, however the question is named', () => {
+    expect(userCorrectionDrafts(viewOf(answered('"0"="Vision-language models", "1"="Students"')))).toEqual([]);
+    expect(userCorrectionDrafts(viewOf(answered('"Who is the audience?"="Researchers, Students"')))).toEqual([]);
+  });
+
+  it('an answer of the user\'s own to a question named by its place names the question it answers', () => {
+    const drafts = userCorrectionDrafts(viewOf(answered('"0"="Vision-language models", "1"="the reading group of my lab"')));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toBe('Asked "Who is the audience?" with the options "Researchers" / "Students", the user answered instead: "the reading group of my lab".');
+  });
+});
+
+describe('what the user says of themselves', () => {
+  it('"I have never implemented X" tells who the user is, not what the agent got wrong', () => {
+    const session = new SessionBuilder().user('let us continue with the backend').assistant('Next is the JwtService.').user('i have never implemented JWT Token ').assistant('No problem, I will explain it step by step.').build();
+    expect(userCorrectionDrafts(viewOf(session))).toEqual([]);
+  });
+
+  it('a correction next to it still counts', () => {
+    const session = new SessionBuilder().user('let us continue with the backend').assistant('I will use Maven.').user("I'm new to Spring. We use Gradle here, not Maven.").assistant('Switching to Gradle.').build();
+    expect(userCorrectionDrafts(viewOf(session))).toHaveLength(1);
+  });
+});
+
+describe('a closing report of the state of the work', () => {
+  const report = (lead: string) =>
+    new SessionBuilder()
+      .user('where are we?')
+      .bash('ls src/main/java/com/app/repository', 'UserRepository.java\nMessageRepository.java')
+      .tool('Read', { file_path: '/repo/src/main/java/com/app/repository/UserRepository.java' }, 'interface UserRepository { Optional<User> findByEmail(String email); }')
+      .tool('Read', { file_path: '/repo/src/main/resources/application.yml' }, 'app:\n  jwt:\n    expiration-ms: 86400000\nspring:\n  datasource:\n    url: jdbc:postgresql://localhost:5432/chat')
+      .assistant(
+        `${lead}\n\n**Built:**\n- Repositories: \`UserRepository\` (findByEmail), \`MessageRepository\` (findConversation) in \`src/main/java/com/app/repository\`\n` +
+          '- `application.yml` holds the JWT config (`expiration-ms`) and the datasource (`jdbc:postgresql://localhost:5432/chat`)\n' +
+          '- `UserRepository.findByEmail` looks users up by e-mail for the login flow\n\n' +
+          '**Still needed:**\n1. `JwtService` token methods\n2. Security config\n3. `AuthController`\n\nWhat do you want to tackle first?',
+      )
+      .build();
+
+  it('"Here\'s the current state:" leads a progress report: no fact', () => {
+    expect(reportFactDrafts(viewOf(report("Good overview of where we are. Here's the current state:")))).toEqual([]);
+  });
+
+  it('a lone "Built:" heading is the turn\'s change log, whatever the lead', () => {
+    expect(reportFactDrafts(viewOf(report('Some notes on the backend, from the repositories and the configuration I read.')))).toEqual([]);
+  });
+});
+
+describe('git hooks read from a package.json', () => {
+  const pkg = (extra: string) => `{\n  "name": "app",\n  "scripts": { "dev": "next dev"${extra} },\n  "devDependencies": { "husky": "^9.0.0", "lint-staged": "^15.0.0" },\n  "lint-staged": {}\n}`;
+
+  it('husky and lint-staged only listed (no install script, an empty config) run no hook', () => {
+    const session = new SessionBuilder().user('look at the project').tool('Read', { file_path: '/repo/package.json' }, pkg('')).build();
+    expect(toolchainDrafts(viewOf(session))).toEqual([]);
+  });
+
+  it('with the script that installs them and a config, commits pass through them', () => {
+    const session = new SessionBuilder()
+      .user('look at the project')
+      .tool('Read', { file_path: '/repo/package.json' }, pkg(', "prepare": "husky"').replace('"lint-staged": {}', '"lint-staged": { "*.ts": "eslint" }'))
+      .build();
+    const drafts = toolchainDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toContain('husky installs the git hooks; lint-staged runs `eslint` on staged `*.ts` before each commit');
+  });
+});
+
+describe('a reasoning summary\'s title', () => {
+  it('is no cause of the error that came before it', () => {
+    const session = new SessionBuilder()
+      .user('commit it')
+      .bash('npm test', 'PrismaClientKnownRequestError: Invalid `prisma.user.deleteMany()` invocation in\nsrc/tests/setup.ts:12', 1)
+      .reasoning('**Noting test failures due to sandbox and DB**')
+      .bash('npm run lint', '0 errors')
+      .build();
+    expect(errorFixDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('connect EPERM', () => {
+  it('is the sandbox forbidding the connection: an item about the sandbox, none about the test run', () => {
+    const session = new SessionBuilder({ agent: 'codex' })
+      .user('commit it')
+      .bash('npm test', 'Error: connect EPERM 127.0.0.1:6379 - Local (undefined:undefined)\nPrismaClientKnownRequestError: Invalid invocation', 1)
+      .assistant('The tests cannot reach Redis because of the sandbox.')
+      .build();
+    expect(errorFixDrafts(viewOf(session))).toEqual([]);
+    const drafts = toolQuirkDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.scope).toBe('agent');
+    expect(drafts[0]!.text).toBe('The sandbox forbids network connections, even to services on this machine: `npm test` failed with `connect EPERM 127.0.0.1:6379`. A command that needs a database, a cache or any other service must run outside the sandbox (`sandbox_permissions: "require_escalated"`, which the user approves).');
+  });
+});
+
+describe('python modules that are missing', () => {
+  it('a dependency the project\'s install tried to bring (and failed) is the checkout\'s state, not an item', () => {
+    const session = new SessionBuilder()
+      .user('start the server')
+      .bash('python3 -m uvicorn main:app --reload', '/usr/bin/python3: No module named uvicorn', 1)
+      .bash('python3 -m pip install -r requirements.txt', '/usr/bin/python3: No module named pip', 1)
+      .build();
+    expect(toolQuirkDrafts(viewOf(session)).map((d) => d.title)).not.toContain('uvicorn is not installed');
+  });
+
+  it('a standard-library module the system python3 lacks is the distribution\'s split: its package, and pip with it', () => {
+    const session = new SessionBuilder()
+      .user('start the server')
+      .bash('python3 -m pip --version', '/usr/bin/python3: No module named pip', 1)
+      .bash('python3 -m ensurepip --upgrade', '/usr/bin/python3: No module named ensurepip', 1)
+      .build();
+    const drafts = toolQuirkDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.scope).toBe('global');
+    expect(drafts[0]!.title).toBe('The system python3 here has no pip or ensurepip');
+    expect(drafts[0]!.text).toContain('Install `python3-pip` and `python3-venv` with the system\'s package manager (root needed); until then `python3 -m venv` fails.');
+  });
+
+  it('a virtualenv without pip stays the virtualenv\'s item', () => {
+    const session = new SessionBuilder().user('install it').bash('.venv/bin/python -m pip install requests', 'No module named pip', 1).build();
+    expect(toolQuirkDrafts(viewOf(session))[0]!.title).toBe('.venv has no pip');
+  });
+});
+
+describe('a path typed with a slip', () => {
+  it('one folder name misspelt is no fact about where the file lives', () => {
+    const session = new SessionBuilder({ cwd: '/home/dev/work' })
+      .user('read the entity')
+      .tool('Read', { file_path: '/home/dev/work/chatApplicatin/backend/entity/User.java' }, 'File does not exist.', { isError: true })
+      .bash('find . -name User.java', './chatApplication/backend/entity/User.java')
+      .build();
+    expect(missingFileDrafts(viewOf(session)).filter((d) => d.tags?.includes('location'))).toEqual([]);
+  });
+});
+
+describe('tests run through a make target', () => {
+  it('says what the target runs, from the Makefile the session read; pytest\'s plugin list alone is no set-up', () => {
+    const session = new SessionBuilder()
+      .user('run the tests')
+      .tool('Read', { file_path: '/repo/Makefile' }, 'test-backend:\n\t@echo "Running backend tests"\n\tcd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest\n\ntest-frontend:\n\tcd frontend && npm test\n')
+      .bash('make test-backend', 'platform linux -- Python 3.12\nplugins: anyio-4.12.1\ncollected 13 items\n\ntests/test_api.py ........\ntests/test_database.py .....\n\n13 passed')
+      .build();
+    const drafts = testRunnerDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.text).toBe('The tests run with `make test-backend`: it runs `cd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest`; test files such as `tests/test_api.py`, `tests/test_database.py`.');
+  });
+
+  it('without the Makefile, the plugins line alone gives no item', () => {
+    const session = new SessionBuilder().user('run the tests').bash('make test-backend', 'plugins: anyio-4.12.1\ntests/test_api.py ....\n4 passed').build();
+    expect(testRunnerDrafts(viewOf(session))).toEqual([]);
+  });
+});
