@@ -13,6 +13,7 @@ import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
+import { openQuestionDrafts } from '../../src/harvest/extract/rules/open-questions.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
@@ -172,5 +173,54 @@ describe('tests run through a make target', () => {
   it('without the Makefile, the plugins line alone gives no item', () => {
     const session = new SessionBuilder().user('run the tests').bash('make test-backend', 'plugins: anyio-4.12.1\ntests/test_api.py ....\n4 passed').build();
     expect(testRunnerDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe('the close of a turn', () => {
+  it('"Shall we create … and continue from there?" waits for the user: no open question', () => {
+    const last = (text: string) => openQuestionDrafts(viewOf(new SessionBuilder().user('move the project').assistant(text).build()));
+    expect(last('The folder is outside the workspace. Shall we create the `autoebook-hotmart` directory inside `~/files` and continue from there?')).toEqual([]);
+  });
+
+  it('a failure the agent finds outside its own work ("none of the files I changed …") is no pitfall', () => {
+    const run = (reply: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('check the style')
+            .bash('yarn prettier --check src/Actions.tsx', '[warn] .specstory/history/2026-10-09.md\n[warn] Code style issues found in the above file(s). Forgot to run Prettier?\nerror Command failed with exit code 1.', 1)
+            .assistant(reply)
+            .build(),
+        ),
+      );
+    expect(run('The path tests pass; none of the files I changed have Prettier problems. The failure came from the `.specstory` log file, which is not formatted with Prettier.')).toEqual([]);
+    expect(run('The check fails because `.specstory/history` files are not formatted with Prettier.')).toHaveLength(1);
+  });
+
+  const closing = (body: string) =>
+    new SessionBuilder()
+      .user('show the hint on the panel')
+      .bash('rg -n selectedHint packages', 'packages/excalidraw/locales/en.json:12: "selectedHint"')
+      .tool('Read', { file_path: '/repo/packages/excalidraw/components/Actions.tsx' }, 'function SelectedShapeActions() { /* panel */ }')
+      .bash('yarn test:typecheck', 'Done in 10.23s.')
+      .assistant(body)
+      .build();
+
+  it('what the work "now" does and "all the tests pass" are the handover, not facts', () => {
+    const body =
+      'When you select a motion path, the properties panel on the left (the one with stroke colour and opacity) now shows your text at the top, from `packages/excalidraw/locales/en.json`. All the path tests pass (54), and `yarn test:typecheck` is clean.\n\n' +
+      '**Notes:**\n\n- Only one selected path shows it, and it is hidden again in edit mode.\n- `yarn test:typecheck` runs `tsc` over every package of the workspace.\n- Nothing else changed in the panel or in the editor.\n\nTell me if you want it elsewhere too; the panel can hold more text if you would like a longer hint later.';
+    const drafts = reportFactDrafts(viewOf(closing(body)));
+    expect(drafts.map((d) => d.text).join(' ')).not.toContain('now shows your text');
+    expect(drafts.map((d) => d.text).join(' ')).not.toContain('All the path tests pass');
+  });
+
+  it('a "Changes:" list, and a labelled line in which the agent says what it did, are the change log', () => {
+    const body =
+      'The hint is in place for the motion-path panel, next to the other labels, and it is translated like every other label of the editor.\n\n' +
+      '**Changes:**\n\n- **Text:** I added it to `packages/excalidraw/locales/en.json` as `labels.pathEditor.selectedHint`, next to the other motion-path labels.\n' +
+      '- **Panel:** `SelectedShapeActions` in `packages/excalidraw/components/Actions.tsx` shows the text when one motion path is selected.\n' +
+      '- **Tests:** `packages/excalidraw/tests/pathEditing.test.tsx` covers the hint in both modes of the editor.\n';
+    expect(reportFactDrafts(viewOf(closing(body)))).toEqual([]);
   });
 });

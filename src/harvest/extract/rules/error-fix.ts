@@ -446,7 +446,9 @@ function namesItsFix(output: string, failed: string, fix: string): boolean {
 
 const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t (?:work|help|fix)\b/i;
 
-const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem)\b/i;
+/** "… shouldn't affect the app", "none of the files I changed have Prettier problems": the agent
+ * found the failure harmless, or outside its own work (a file it never touched). */
+const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem|none of the files (?:i|we) (?:changed|touched|edited|modified)|(?:unrelated|not related) to (?:my|our|these|the) (?:changes?|edits?)|not (?:from|in) (?:these|my|our) (?:files|changes|edits))\b/i;
 /** How long a cause may be: of a command's failure, of an error the user pasted. */
 const CAUSE_CHARS = 170;
 const PASTED_CAUSE_CHARS = 200;

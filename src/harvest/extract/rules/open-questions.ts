@@ -12,10 +12,10 @@ import { editedFiles, type SessionView } from '../view.js';
 const OPEN_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|unresolved|remaining)\b/i;
 const OPEN_LINE = /^(?:recommendation|open question|todo|follow[- ]?up|unresolved|next step)s?:\s*/i;
 const DOUBT = /\b(?:not (?:yet )?verified|never verified|could(?:n't| not) (?:verify|confirm|determine|find out)|unclear (?:whether|if|why)|remains? (?:unclear|unknown|to be)|needs? (?:verification|to be verified|confirmation)|whether .+ (?:actually|really))\b/i;
-/** Offers to the user, requests for the user's input ("Could you share …?"), options put to the
+/** Offers to the user ("Shall we create … and continue from there?"), requests for the user's input ("Could you share …?"), options put to the
  * user as questions ("Try … instead?") and a tool's own prompts ("Did you mean …?"): the session
  * waiting for its user, not a question of the project. */
-const OFFER = /^(?:would you like|shall i|should i|do you want|want me to|let me know|if you'd like|need me to|did you mean|(?:could|can|would|will) you\b|please\b|(?:try|add|use|switch|consider|or|maybe|perhaps)\b)/i;
+const OFFER = /^(?:would you like|shall (?:i|we)|should (?:i|we)|may i|do you want|want me to|let me know|if you'd like|need me to|did you mean|(?:could|can|would|will) you\b|please\b|(?:try|add|use|switch|consider|or|maybe|perhaps)\b)/i;
 /** A question put to the user ("Have you reviewed the repository …?", "Are you aware …?", "Is
  * this your personal machine?"): it waits for the user's answer; the project raised nothing. */
 const ASKS_THE_USER = /^(?:(?:do|did|does|have|had|are|were|is|was|can|could|would|will|should)\s+you\b|is (?:this|that|it) your\b)/i;

@@ -27,8 +27,8 @@ const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possibly|suspected|likely|pro
 /** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
 const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?|validation(?: run)?|verification)\b/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
-/** "Built:", "Created", "Done": a heading that is only the work done lists what this turn made. */
-const WORK_DONE_HEADING = /^(?:built|created|implemented|written|scaffolded|generated|done)\s*:?\s*$/i;
+/** "Built:", "Created", "Done", "Changes": a heading that is only the work done lists what this turn made. */
+const WORK_DONE_HEADING = /^(?:built|created|implemented|written|scaffolded|generated|done|changes)\s*:?\s*$/i;
 /** "Removed", "Kept", "Added", "What changed": a change log of the agent's own edits, not how things are. */
 const CHANGELOG_SECTION = /^(?:removed|kept|added|changed|updated|deleted|what(?:'s| has)? changed|summary of (?:changes|simplifications)|(?:key |main )?(?:edits|changes made|files? (?:changed|modified)))\b/i;
 /** "Task 6: Input Validation", "Step 2", "Phase 1": a step of the agent's own work, a progress
@@ -48,9 +48,10 @@ const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also)? (?:started|created|
  * may still say how X works.) */
 const TURN_OUTCOME = /^(?:pushed|committed|deployed|merged|published|released|shipped|done|all set|verified|tested)\b|^(?:implemented|fixed|completed|added|updated|changed)\s*:/i;
 /** A closing line that reports a change the agent made ("Added a toolbar …", "Blocks are now
- * collapsible …", "The script now: …", "The project now builds"): this turn's change log.
+ * collapsible …", "The script now: …", "The project now builds", "the panel on the left (…) now shows your
+ * text"): this turn's change log.
  * ("Implemented X as …" may still say how X works.) */
-const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|^(?:(?:the|this|your) )?[\w.`-]+(?: [\w.`-]+)? now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
+const CHANGE_LINE = /^(?:added|created|fixed|updated|removed|refactored|kept|moved|renamed|replaced)\b|\b(?:is|are) now\b|\b(?:now|no longer) (?:shows|has|uses|works|supports|returns|displays|runs|includes|handles|accepts|renders|opens|lets|gives|prints|loads|saves|sends|calls|checks|reads|writes)\b|^(?:(?:the|this|your) )?[\w.`-]+(?: [\w.`-]+)? now\b|\b(?:updated|added|created|written|saved|registered) (?:in|to|at|under) `|^new (?:[\w-]+ ){0,3}(?:file|story|page|test|module|component|script|doc) (?:at|in) `/i;
 /** A heading that opens with the agent's own change ("Implemented `wordfreq` with:", "Added"):
  * what follows lists this turn's work. */
 const changeHeading = (inner: string): boolean => /^implemented\b/i.test(inner) || CHANGE_LINE.test(inner) || FILES_TOUCHED.test(inner);
@@ -200,7 +201,7 @@ export function onlyPointsAt(line: string): boolean {
 
 /** "`gradle test` in `backend` — 53 passed", "all 12 tests pass": the result of one run, this
  * session's, not how things are. */
-const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b/i;
+const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b|\ball (?:the )?(?:[\w-]+ )?(?:tests?|specs?|checks?) (?:now )?(?:pass|passed|are passing|are green)\b/i;
 
 /** "You'll need an `oauth.json` file to …", "You need to create an app in …": the user's own next
  * step in this task, told to them; a fact says how the repository is. */
@@ -408,6 +409,11 @@ const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s
 const HANDOVER = /^(?:(?:great|perfect|done|ok(?:ay)?)\W+)?(?:you(?:'ve| have)? now (?:have|got)|now you(?:'ve| have)(?: got)?|you now have)\b/i;
 export const handsOver = (lead: string): boolean => HANDOVER.test(lead);
 
+/** A line without the label it opens with ("Text: I added it to …" says "I added it to …"). */
+function withoutLabel(line: string): string {
+  return line.replace(/^[^:`]{1,30}:\s+/, '');
+}
+
 function compactDraft(report: Report, corpus: string, changed: Set<string>, removed = ''): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
@@ -424,7 +430,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(l.text) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0 || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
