@@ -48,6 +48,18 @@ describe('what the user says of themselves', () => {
   });
 });
 
+describe('what the user wants the result to be', () => {
+  it('"You did the opposite! I want it to be like …" asks for this task\'s result: no correction', () => {
+    const session = new SessionBuilder()
+      .user('make the TOC anchors dev.to compatible')
+      .assistant('I removed the hyphens around raw and endraw in `scripts/toc.py`.')
+      .user('no no you literally did the opposite! I want it to be like "-raw-" and "-endraw-", i.e., i want exactly 1 hyphen before and after each of raw and endraw')
+      .tool('Edit', { file_path: '/repo/scripts/toc.py', old_string: 'raw', new_string: '-raw-' }, 'ok')
+      .build();
+    expect(userCorrectionDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
 describe('a closing report of the state of the work', () => {
   const report = (lead: string) =>
     new SessionBuilder()

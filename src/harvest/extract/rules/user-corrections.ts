@@ -69,9 +69,9 @@ const SYMPTOM = new RegExp(
   'i',
 );
 /** A wish for a feature ("It would be good if any link …", "what about the links …", "I'd like
- * …"): what the user wants next, a request, not what the agent got wrong (however it is typed:
- * "it sould be good if"). */
-const WISH = /\b(?:it|that|this) \w+ be (?:good|nice|great|better|cool|useful|helpful|ideal) (?:if|to)\b|^(?:what|how) about\b|\bi(?:'d| would) (?:like|love)\b/i;
+ * …", "I want it to be like …"): what the user wants of this task's result, a request, not what
+ * the agent got wrong (however it is typed: "it sould be good if"). */
+const WISH = /\b(?:it|that|this) \w+ be (?:good|nice|great|better|cool|useful|helpful|ideal) (?:if|to)\b|^(?:what|how) about\b|\bi(?:'d| would) (?:like|love)\b|\bi (?:want|need) (?:it|this|that|them) (?:to be|to look|like)\b/i;
 /** A message that announces the next piece of work ("I have a new update we need to do", "One
  * more fix to push today: …"): a request, whatever the bug it then describes. */
 const NEW_WORK = /^(?:(?:i|we) (?:have|got|need) (?:a |one |another )?(?:new |small |quick |last |more )?(?:update|fix|change|feature|request|task|bug|issue|thing)s?\b|one more (?:fix|thing|change|update|feature|bug|issue)\b|(?:here'?s|there'?s) (?:a |one |another )?(?:new |small |quick )?(?:update|fix|change|feature|request|task|bug|issue)\b)/i;
