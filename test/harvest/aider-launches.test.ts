@@ -61,6 +61,16 @@ describe('the launches of an aider chat history', () => {
     ]);
   });
 
+  it("titles a failure by the provider's reason when its message says it plainly; else by which model then worked", async () => {
+    const titles = async (history: string) =>
+      (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice' && c.category === 'pitfall').map((c) => c.title));
+    const closed = 'litellm.NotFoundError: VertexException - {"error": {"code": 404, "message": "This model models/gemini-2.5-flash is no longer available to new users.", "status": "NOT_FOUND"}}';
+    expect(await titles(launch('10:00:00', 'gemini/gemini-2.5-flash', failed(closed)) + launch('10:05:00', 'gemini/gemini-3-flash-preview', answered))).toEqual(['aider: gemini/gemini-2.5-flash is closed to new users']);
+    const unknown = 'litellm.NotFoundError: GeminiException - {"error": {"code": 404, "message": "models/gemini-3-flash is not found for API version v1alpha, or is not supported for generateContent.", "status": "NOT_FOUND"}}';
+    expect(await titles(launch('10:00:00', 'gemini/gemini-3-flash', failed(unknown)) + launch('10:05:00', 'gemini/gemini-2.5-flash', answered))).toEqual(['aider: gemini/gemini-3-flash is not a model the API knows']);
+    expect(await titles(launch('12:02:21', 'openrouter/qwen3-235b-a22b', failed(NOT_VALID)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered))).toEqual(['aider: openrouter/qwen3-235b-a22b failed, openrouter/qwen/qwen3-235b-a22b worked']);
+  });
+
   it('tells one failure once: two runs that hit the same error with one model share a signature, whatever they went on with', async () => {
     const gone = 'litellm.NotFoundError: VertexException - {"error": {"code": 404, "message": "This model models/gemini-2.5-flash is no longer available to new users.", "status": "NOT_FOUND"}}';
     const run = (model: string, worked: string) => launch('10:00:00', model, failed(gone)) + launch('10:05:00', worked, answered);

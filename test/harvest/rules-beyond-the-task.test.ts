@@ -150,7 +150,7 @@ describe('python modules that are missing', () => {
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.scope).toBe('global');
     expect(drafts[0]!.title).toBe('The system python3 here has no pip or ensurepip');
-    expect(drafts[0]!.text).toContain('Install `python3-pip` and `python3-venv` with the system\'s package manager (root needed); until then `python3 -m venv` fails.');
+    expect(drafts[0]!.text).toContain('Install `python3-pip` and `python3-venv` with the system\'s package manager; until then `python3 -m venv` fails. That needs root, which an agent\'s shell usually lacks (its `sudo` waits for a password): ask the user to run it.');
   });
 
   it('a virtualenv without pip stays the virtualenv\'s item', () => {
@@ -171,7 +171,7 @@ describe('a path typed with a slip', () => {
 });
 
 describe('tests run through a make target', () => {
-  it('says what the target runs, from the Makefile the session read; pytest\'s plugin list alone is no set-up', () => {
+  it('says what the target runs, from the Makefile the session read (not which files one run collected); pytest\'s plugin list alone is no set-up', () => {
     const session = new SessionBuilder()
       .user('run the tests')
       .tool('Read', { file_path: '/repo/Makefile' }, 'test-backend:\n\t@echo "Running backend tests"\n\tcd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest\n\ntest-frontend:\n\tcd frontend && npm test\n')
@@ -179,7 +179,7 @@ describe('tests run through a make target', () => {
       .build();
     const drafts = testRunnerDrafts(viewOf(session));
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]!.text).toBe('The tests run with `make test-backend`: it runs `cd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest`; test files such as `tests/test_api.py`, `tests/test_database.py`.');
+    expect(drafts[0]!.text).toBe('The tests run with `make test-backend`: it runs `cd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest`.');
   });
 
   it('without the Makefile, the plugins line alone gives no item', () => {
@@ -234,5 +234,25 @@ describe('the close of a turn', () => {
       '- **Panel:** `SelectedShapeActions` in `packages/excalidraw/components/Actions.tsx` shows the text when one motion path is selected.\n' +
       '- **Tests:** `packages/excalidraw/tests/pathEditing.test.tsx` covers the hint in both modes of the editor.\n';
     expect(reportFactDrafts(viewOf(closing(body)))).toEqual([]);
+  });
+});
+
+describe('a closing list of the files the turn wrote', () => {
+  it('tells what the turn put in them, which the files now say: no fact', () => {
+    const session = new SessionBuilder()
+      .user('make a discord bot that reads skolaonline')
+      .tool('apply_patch', { input: '*** Begin Patch\n*** Add File: .env\n+DISCORD_TOKEN=\n*** Add File: bot/skolaonline/client.py\n+class Client: pass\n*** Add File: bot/skolaonline/parser.py\n+def parse(html): pass\n*** Add File: README.md\n+# Bot\n*** End Patch' }, 'Success. Updated the following files:\nA .env\nA bot/skolaonline/client.py\nA bot/skolaonline/parser.py\nA README.md')
+      .bash('python3 -m compileall bot', "Listing 'bot'...\nCompiling 'bot/skolaonline/client.py'...\nCompiling 'bot/skolaonline/parser.py'...")
+      .bash('ls -a', '.env\nREADME.md\nbot')
+      .bash('cat README.md', '# Bot')
+      .assistant(
+        'The Discord bot template is in `/home/dev/spseprojekt`, ready for the SkolaOnline credentials.\n\nKey files:\n' +
+          '- `.env` with placeholders for Discord and SkolaOnline credentials\n- `bot/skolaonline/client.py` for login/fetching logic\n- `bot/skolaonline/parser.py` for HTML parsing selectors\n- `README.md` with setup/run instructions\n\n' +
+          'The SkolaOnline login flow is marked `NotImplementedError` until the form fields of the real page are known; fill it in before the bot can fetch anything. The slash commands are registered when the bot starts, in the guild set in `.env` or else globally.',
+      )
+      .build();
+    const texts = reportFactDrafts(viewOf(session)).map((d) => d.text).join(' ');
+    expect(texts).not.toContain('placeholders for Discord');
+    expect(texts).not.toContain('for login/fetching logic');
   });
 });

@@ -357,7 +357,7 @@ describe("aider's version and echo, and pasted pages", () => {
       items(`${launch('v0.84.0')}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.signature === 'aider repo-map tracked file deleted'));
     const [item] = await warned(['.vs\\shop\\FileContentIndex\\24c26c2c.vsidx', '.vs\\shop\\FileContentIndex\\b3afc096.vsidx', '.vs\\ProjectEvaluation\\shop.metadata.v9.bin', '.vs\\ProjectEvaluation\\shop.projects.v9.bin', 'src\\old.ts']);
     expect(item).toMatchObject({ scope: 'repo', title: 'git tracks generated .vs/ files, which aider warns about' });
-    expect(item?.text).toContain('Here they are files of a `.vs/` folder, generated files committed by mistake: untrack it (`git rm -r --cached <path>/.vs`), add it to `.gitignore` and commit.');
+    expect(item?.text).toContain('Here they are files of a `.vs/` folder, generated files git should not track: untrack it (`git rm -r --cached <path>/.vs`), add it to `.gitignore` and commit.');
     // two files of it are no pattern (and without the repository's root, no path to name)
     expect(await warned(['.vs\\shop\\a.vsidx', '.vs\\shop\\b.vsidx', 'src\\old.ts'])).toEqual([]);
     // a folder of installed packages is never committed on purpose: one warned path in it says so

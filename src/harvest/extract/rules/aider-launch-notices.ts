@@ -89,7 +89,7 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   // a path the session itself had just moved or removed is this task's work in progress
   if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event) || namedAtAnotherPath(view, f))) return undefined;
   const text = generated
-    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files committed by mistake: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
+    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files git should not track: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
     : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
   return {
     category: 'tool-quirk',
@@ -525,6 +525,15 @@ function aiderOn(view: SessionView): string {
  * `openrouter/openrouter/free`): each request goes to a model it picks. */
 const ROUTER = /(?:^|\/)(?:auto|free)$/;
 
+/** Why the provider refused a model, in a few words for a title, when its message says it plainly. */
+function refusalReason(message: string): string | undefined {
+  if (/no longer available to new users/i.test(message)) return 'is closed to new users';
+  if (/no longer available|has been (?:deprecated|retired|shut ?down)|is deprecated/i.test(message)) return 'is retired';
+  if (/unavailable for free|no longer free/i.test(message)) return 'is no longer free';
+  if (/\bnot found\b|does not exist|model_not_found|unknown model|invalid model/i.test(message)) return 'is not a model the API knows';
+  return undefined;
+}
+
 /** A launch whose model requests failed (a model name litellm does not know, a quota), followed
  * by a launch with another model that got replies: which model name failed, and which worked.
  * (Launches that failed in between are not named: their errors may be others, a key, a network.) */
@@ -559,7 +568,13 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   return {
     category: 'pitfall',
     scope: 'agent',
-    title: provider ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)` : router ? `aider: ${clip(here.model, 50)} failed` : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
+    title: provider
+      ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)`
+      : refusalReason(message) !== undefined
+        ? `aider: ${clip(here.model, 45)} ${refusalReason(message)!}` // (the text names the model that worked)
+        : router
+          ? `aider: ${clip(here.model, 50)} failed`
+          : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
       ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
       : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}${chosen ? ` Pass ${code('--model')} to choose the model.` : ''}`,

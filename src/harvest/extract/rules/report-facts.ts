@@ -409,6 +409,15 @@ const TO_THE_USER = /^(?:\W*(?:thanks|thank you)\b(?! to\b)[^.!?\n]{0,40}[.!?]\s
 const HANDOVER = /^(?:(?:great|perfect|done|ok(?:ay)?)\W+)?(?:you(?:'ve| have)? now (?:have|got)|now you(?:'ve| have)(?: got)?|you now have)\b/i;
 export const handsOver = (lead: string): boolean => HANDOVER.test(lead);
 
+/** A line whose files are all ones the session itself wrote ("`.env` with placeholders …",
+ * "`bot/client.py` for login logic" closing a turn that made them): what this turn put there,
+ * which the files now say. */
+function aboutWrittenFiles(line: string, written: Set<string>): boolean {
+  if (written.size === 0) return false;
+  const files = [...line.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((f) => /(?:^|\/)[\w.-]*\.[A-Za-z]\w{0,5}$|^\.\w+$/.test(f));
+  return files.length > 0 && files.every((f) => written.has(f.replace(/^.*\//, '')));
+}
+
 /** A line without the label it opens with ("Text: I added it to …" says "I added it to …"). */
 function withoutLabel(line: string): string {
   return line.replace(/^[^:`]{1,30}:\s+/, '');
@@ -430,7 +439,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed);
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0 || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;

@@ -67,7 +67,8 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
     const parts: string[] = [];
     if (recipe) parts.push(`it runs ${code(recipe)}`);
     if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
-    if (files.length > 0) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
+    // (with the recipe said, the files one run collected add nothing a reviewer keeps)
+    if (files.length > 0 && !recipe) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
     best = {
       info,
       draft: {

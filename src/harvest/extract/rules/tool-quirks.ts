@@ -352,7 +352,7 @@ function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draf
     title: `The system python3 here has no ${lacks.join(' or ')}`,
     text:
       `This machine's \`python3\` has no ${lacks.map((l) => code(l)).join(' or ')} (${code(err)}): Debian and Ubuntu ship ${lacks.length > 1 ? 'them' : 'it'} apart from Python. ` +
-      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager (root needed)${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}.`,
+      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}. That needs root, which an agent's shell usually lacks (its \`sudo\` waits for a password): ask the user to run it.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: ['python', ...lacks],
