@@ -74,12 +74,12 @@ describe("aider's warning that a model's environment variables are not set", () 
     const [item] = await envItems(`${warned('ollama/qwen3', ['OLLAMA_API_BASE'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
     expect(item).toEqual({
       title: 'aider\'s warning "OLLAMA_API_BASE: Not set" is harmless here',
-      text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider. `--no-show-model-warnings` hides it.',
+      text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: unset, litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there (for another address, set it before starting aider). `--no-show-model-warnings` hides it, and all other model warnings.',
       scope: 'agent',
     });
     // Bedrock: litellm asks boto3, which finds credentials aider's check does not look for
     const [bedrock] = await envItems(`${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
-    expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see.");
+    expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see (the transcript does not show which it used).");
     // a provider with no known default says less
     const [other] = await envItems(`${warned('azure/gpt-4o', ['AZURE_API_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
     expect(other!.text).toContain('the model answered in the same launch: the provider found its settings without it, and the warning can be ignored here.');

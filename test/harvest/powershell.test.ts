@@ -90,6 +90,21 @@ describe('PowerShell quirks', () => {
     ]);
   });
 
+  it("says when curl first stopped at PowerShell's `Uri:` prompt, which hangs an agent's call", () => {
+    const prompted = [
+      'PS C:\\work\\site> curl -I https://example.org/index.json',
+      '',
+      'cmdlet Invoke-WebRequest at command pipeline position 1',
+      'Supply values for the following parameters:',
+      'Uri: ^C',
+      "curl : Cannot find drive. A drive with the name 'https' does not exist.",
+      '    + CategoryInfo          : ObjectNotFound: (https:String) [Invoke-WebRequest], DriveNotFoundException',
+      '    + FullyQualifiedErrorId : DriveNotFound,Microsoft.PowerShell.Commands.InvokeWebRequestCommand',
+    ].join('\n');
+    const text = powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: 'curl -I https://example.org/index.json' }, prompted, { isError: true }).build()))[0]!.text;
+    expect(text).toContain("Before that it stopped at a `Uri:` prompt for the parameter it missed, which waits for input: an agent's call hangs there until it is interrupted.");
+  });
+
   it("a cmdlet's -ErrorAction given to a native program is told, with the program's complaint and the plain command that then worked", () => {
     const b = new SessionBuilder()
       .tool('run_terminal_cmd', { command: 'cd app ; git add *.py *.md -ErrorAction SilentlyContinue' }, "error: unknown switch `E'\nusage: git add [<options>] [--] <pathspec>...", { exitCode: 129 })

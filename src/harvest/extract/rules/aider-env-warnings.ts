@@ -20,9 +20,9 @@ const NOT_SET = /^-\s*([A-Z][A-Z0-9_]+): Not set\s*$/gm;
 /** Where a provider finds its settings when aider's variables are unset (litellm's own default),
  * which says when the warning is safe to ignore. */
 const DEFAULTS = new Map<string, string>([
-  ['ollama', 'with it unset litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there; for another address set it in the shell before starting aider'],
+  ['ollama', 'unset, litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there (for another address, set it before starting aider)'],
   // (aider checks only the environment; litellm's Bedrock client asks boto3, which looks further)
-  ['bedrock', "litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see"],
+  ['bedrock', "litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see (the transcript does not show which it used)"],
 ]);
 
 
@@ -47,7 +47,7 @@ export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
         title: `aider's warning "${vars[0]}: Not set" is harmless here`,
         text:
           `At launch aider warns that ${code(model)} expects ${named} (${code(`${vars[0]}: Not set`)}), yet on this setup the model answered in the same launch: ` +
-          `${DEFAULTS.get(model.split('/')[0]!) ?? `the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}, and the warning can be ignored here`}. \`--no-show-model-warnings\` hides it.`,
+          `${DEFAULTS.get(model.split('/')[0]!) ?? `the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}, and the warning can be ignored here`}. \`--no-show-model-warnings\` hides it, and all other model warnings.`,
         confidence: CONFIDENCE.verified,
         event: e.index,
         tags: ['aider', 'environment', model.split('/')[0]!],

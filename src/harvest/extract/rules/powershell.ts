@@ -206,6 +206,9 @@ const CMD_CD = /\bcd\s+\/d\s+("[^"]+"|\S+)/i;
 
 const SHELL = 'The shell here is Windows PowerShell';
 
+/** PowerShell's prompt for a mandatory parameter a call left out (`Uri: `), alone on its line. */
+const MANDATORY_PROMPT = /^\s*Uri:(?:\s|$)/m;
+
 /** The item's title and its statement, without the session's evidence. */
 function statement(slip: PowerShellSlip, command: string, width: number, output: string): { title: string; text: string } {
   const failed = code(clip(command, width));
@@ -259,7 +262,11 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
     case 'web-alias':
       return {
         title: `PowerShell's ${slip.alias} is Invoke-WebRequest`,
-        text: `${SHELL}, where ${code(slip.alias)} is \`Invoke-WebRequest\`, which does not take ${slip.alias}'s options: ${failed} failed (\`DriveNotFound\`, the URL read as a path). Use ${code(`${slip.alias}.exe`)} with the same arguments, or \`Invoke-WebRequest -Uri <url>\`.`,
+        text:
+          `${SHELL}, where ${code(slip.alias)} is \`Invoke-WebRequest\`, which does not take ${slip.alias}'s options: ${failed} failed (\`DriveNotFound\`, the URL read as a path).` +
+          // PowerShell asks for a mandatory parameter it did not get: the call waits for input
+          (MANDATORY_PROMPT.test(output) ? ' Before that it stopped at a `Uri:` prompt for the parameter it missed, which waits for input: an agent\'s call hangs there until it is interrupted.' : '') +
+          ` Use ${code(`${slip.alias}.exe`)} with the same arguments, or \`Invoke-WebRequest -Uri <url>\`.`,
       };
     case 'flag': {
       const args = segmentRunning(command, slip.alias)
