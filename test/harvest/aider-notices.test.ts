@@ -159,13 +159,13 @@ describe('files of the checkout aider may not write', () => {
     const [item] = (await notices(history)).filter((n) => n.title.includes('cannot write'));
     expect(item).toMatchObject({ scope: 'repo', title: 'aider cannot write nginx/conf.d/qbittorrent.conf (permission denied)' });
     expect(item!.text).toBe(
-      "Aider could not write its edits to `nginx/conf.d/qbittorrent.conf` (`[Errno 13] Permission denied`, after its retries): the user running aider may not write it in this checkout. After a failed write aider still offers the reply's shell commands (here `sudo systemctl reload nginx`): decline them. Fix the ownership (`sudo chown`) before asking aider to edit it.",
+      "Aider could not write its edits to `nginx/conf.d/qbittorrent.conf` (`[Errno 13] Permission denied`, after its retries): the user running aider may not write it in this checkout. Check the owner (`ls -l`) and `chown` it to the user who runs aider before asking aider to edit it. Aider still offers the reply's shell commands after a failed write (here `sudo systemctl reload nginx`): decline them.",
     );
     // a later edit of the file applied: its ownership was fixed in the session
     const fixed = `${history}\n#### try again  \n\nnginx/conf.d/qbittorrent.conf\n\`\`\`\nserver { listen 80; }\n\`\`\`\n\n> Tokens: 6k sent, 200 received.  \n> Applied edit to nginx/conf.d/qbittorrent.conf  \n`;
     const [later] = (await notices(fixed)).filter((n) => n.title.includes('write'));
     expect(later!.title).toBe('aider could not write nginx/conf.d/qbittorrent.conf (permission denied)');
-    expect(later!.text).toContain('the user running aider could not write it in this checkout until its ownership was fixed (later edits applied).');
+    expect(later!.text).toContain('(`[Errno 13] Permission denied`, after its retries) until its ownership was fixed (later edits applied): check the owner (`ls -l`) and `chown` it to the user who runs aider.');
     expect(later!.text).not.toContain('Fix the ownership');
   });
 

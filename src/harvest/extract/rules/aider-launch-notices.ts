@@ -379,8 +379,11 @@ export function unwritableDraft(view: SessionView, lines: { line: string; event:
     scope: 'repo',
     title: `aider ${fixedLater ? 'could not' : 'cannot'} write ${clip(files[0]!, 45)} (permission denied)`,
     text:
-      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries): the user running aider ${fixedLater ? `could not write ${them} in this checkout until ${files.length > 1 ? 'their' : 'its'} ${hits[0]!.posix ? 'ownership was' : 'permissions were'} fixed (later edits applied). ` : `may not write ${them} in this checkout. `}` +
-      `${offered ? `After a failed write aider still offers the reply's shell commands (here ${code(clip(offered, 50))}): decline them. ` : ''}${fixedLater ? '' : `${hits[0]!.posix ? 'Fix the ownership (`sudo chown`)' : 'Fix the permissions'} before asking aider to edit ${them}.`}`,
+      `Aider could not write its edits to ${files.slice(0, MAX_NAMED).map(code).join(', ')} (${code(hits[0]!.error)}, after its retries)` +
+      (fixedLater ? ` until ${files.length > 1 ? 'their' : 'its'} ${hits[0]!.posix ? 'ownership was' : 'permissions were'} fixed (later edits applied): ` : `: the user running aider may not write ${them} in this checkout. `) +
+      `${hits[0]!.posix ? `${fixedLater ? 'check' : 'Check'} the owner (\`ls -l\`) and \`chown\` ${them} to the user who runs aider` : `${fixedLater ? 'fix' : 'Fix'} the permissions`}${fixedLater ? '' : ` before asking aider to edit ${them}`}.` +
+      // the commands act on a file the edit never reached
+      `${offered ? ` Aider still offers the reply's shell commands after a failed write (here ${code(clip(offered, 50))}): decline them.` : ''}`,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'permission'],
