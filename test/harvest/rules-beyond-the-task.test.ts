@@ -256,3 +256,18 @@ describe('a closing list of the files the turn wrote', () => {
     expect(texts).not.toContain('for login/fetching logic');
   });
 });
+
+describe('a search tool whose pattern failed as a regular expression', () => {
+  it('says the field is a regex and how to escape, not the retry\'s one-off pattern', () => {
+    const session = new SessionBuilder()
+      .user('find the colour codes')
+      .tool('search_replace', { pattern: '^\\\\[3[0-9]m', context: 0 }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true })
+      .tool('search_replace', { pattern: '30mColor 0', context: 2 }, 'src/term.c:12: 30mColor 0')
+      .build();
+    const drafts = toolQuirkDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]!.title).toBe('search_replace reads its pattern as a regular expression');
+    expect(drafts[0]!.text).toContain('Its `pattern` is a regular expression: escape a metacharacter once (`\\[` for a literal `[`), or search for a plain part of the text. A retry with a plainer `pattern` succeeded.');
+    expect(drafts[0]!.text).not.toContain('30mColor');
+  });
+});

@@ -19,7 +19,7 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4, whatever the command): its shell wrapper failing, not the commands: read past it.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever the command): a line of the tool's shell wrapper, not of the commands; the output above is the command's own.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
@@ -37,7 +37,7 @@ describe("a shell wrapper's complaint after every command", () => {
     const b = new SessionBuilder();
     for (const c of ['nvidia-smi', 'ls ~/models', 'python3 -V']) b.tool('run_terminal_command_v2', { command: c }, `--: line 20: cannot create temp file for here-document: Permission denied\nok`, { exitCode: 0 });
     const [item] = shellWrapperNoiseDrafts(viewOf(b.build()));
-    expect(item!.text).toContain("bash's own words there say it cannot write its temp folder on this machine.");
+    expect(item!.text).toContain('The wrapper cannot write a temp file on this machine.');
     // (what a here-document in a command would then do, nobody saw: two end reviewers asked for no guess)
     expect(item!.text).not.toContain('would fail');
     expect(item!.text).not.toContain('working directory');

@@ -34,7 +34,7 @@ describe('a retry of a failed search', () => {
         .tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '30mColor' }, then, {});
     const texts = (then: string) => toolQuirkDrafts(viewOf(failed(then).build())).map((d) => d.text).join('\n');
     expect(texts("No matches found for '30mColor' in /home/dev/a.txt")).not.toContain('succeeded');
-    expect(texts('3: \x1b[30mColor 0')).toContain('A retry of `search_replace` with `pattern` `30mColor` succeeded.');
+    expect(texts('3: \x1b[30mColor 0')).toContain('A retry with a plainer `pattern` succeeded.');
   });
 });
 
@@ -98,6 +98,9 @@ describe('a refusal about one id of the session', () => {
 describe("a tool's error passed on through wrappers", () => {
   it('is titled by the error itself, not its wrappers', () => {
     const b = new SessionBuilder().tool('search_replace', { command: 'search', file_path: '/home/dev/a.txt', pattern: '\\[3[0-9' }, 'ERROR: fatal: rg error: rg: regex parse error: unclosed character class', { isError: true }).assistant('The regex parse error is because the `[` of the character class in `\\[3[0-9` is never closed: ripgrep needs it escaped.');
-    expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['search_replace: regex parse error: unclosed character class']);
+    // (a pattern that failed as a regular expression is titled by that lesson)
+    expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['search_replace reads its pattern as a regular expression']);
+    const other = new SessionBuilder().tool('search_replace', { command: 'replace', file_path: '/home/dev/a.txt', pattern: 'x' }, 'ERROR: fatal: rg error: rg: file is locked by another process', { isError: true }).assistant('The file is locked because the editor still holds it open: close it first.');
+    expect(toolQuirkDrafts(viewOf(other.build())).map((d) => d.title)).toEqual(['search_replace: file is locked by another process']);
   });
 });

@@ -30,18 +30,16 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     if (c.tool === lost) continue;
     // the wrapper's complaints: the second too when both fit beside the lesson
     const [one, two] = c.lines.map((l) => code(clip(l, 80)));
-    const shown = two !== undefined && one!.length + two.length < 100 ? `${one} and ${two}` : one!;
+    const shown = two !== undefined && one!.length + two.length < 150 ? `${one} and ${two}` : one!;
     // (what the complaint itself says of the machine, and nothing the session did not show)
-    const noTemp = c.lines.some((l) => NO_TEMP.test(l))
-      ? " bash's own words there say it cannot write its temp folder on this machine."
-      : '';
+    const noTemp = c.lines.some((l) => NO_TEMP.test(l)) ? ' The wrapper cannot write a temp file on this machine.' : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
-        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands}, whatever the command): ` +
-        `its shell wrapper failing, not the commands: read past it.${noTemp}`,
+        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands, whatever the command): ` +
+        `${shown !== one ? 'lines' : 'a line'} of the tool's shell wrapper, not of the commands; the output above is the command's own.${noTemp}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],

@@ -476,6 +476,10 @@ function patchLineAt(s: Step, err: string): string | undefined {
 /** Aider's refusal of a "file" outside the repository whose name has words in it: a line of the reply. */
 const REPLY_LINE_AS_PATH = /^'[^']*\s[^']*' is not in the subpath of '/;
 
+/** A regular expression's syntax error (ripgrep's and Rust's `regex parse error`, JavaScript's
+ * `Invalid regular expression`, Python's `unterminated character set`). */
+const REGEX_SYNTAX = /\bregex parse error\b|\bunclosed character class\b|\bunterminated (?:character set|subpattern)\b|\binvalid regular expression\b/i;
+
 function editRefused(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
   // aider's reflection for a block that did not match ("# 1 SEARCH/REPLACE block failed to
@@ -503,15 +507,19 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (aiderCause !== undefined) parts.push(aiderCause);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
+  // a search that failed on its regular expression's syntax: the lesson is that the field is a
+  // regex (the retry's own pattern is this search's)
+  const regexField = !aider && REGEX_SYNTAX.test(err) ? Object.keys(s.call.input).find((k) => /pattern|regex|query|search/i.test(k) && typeof s.call.input[k] === 'string') : undefined;
+  if (regexField) parts.push(`Its ${code(regexField)} is a regular expression: escape a metacharacter once (\`\\[\` for a literal \`[\`), or search for a plain part of the text.`);
   // (aider applies whatever block the model resends: that it went in says nothing of whether it was right)
   if (retry && !aider) {
-    const changed = changedInput(s, retry);
-    parts.push(changed ? `A retry of ${code(tool)} with ${changed} succeeded.` : `A retry of ${code(tool)} with corrected input succeeded.`);
+    const changed = regexField ? undefined : changedInput(s, retry);
+    parts.push(regexField ? `A retry with a plainer ${code(regexField)} succeeded.` : changed ? `A retry of ${code(tool)} with ${changed} succeeded.` : `A retry of ${code(tool)} with corrected input succeeded.`);
   }
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: aider ? aiderTitle(s.output, err) : `${tool}: ${clip(errorCore(err), 60)}`,
+    title: aider ? aiderTitle(s.output, err) : regexField ? `${tool} reads its ${regexField} as a regular expression` : `${tool}: ${clip(errorCore(err), 60)}`,
     text: parts.join(' '),
     // (a resent aider block went in whether or not it was right: it verifies nothing)
     confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
