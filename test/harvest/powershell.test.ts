@@ -102,7 +102,7 @@ describe('PowerShell quirks', () => {
       '    + FullyQualifiedErrorId : DriveNotFound,Microsoft.PowerShell.Commands.InvokeWebRequestCommand',
     ].join('\n');
     const text = powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: 'curl -I https://example.org/index.json' }, prompted, { isError: true }).build()))[0]!.text;
-    expect(text).toContain("Before that it stopped at a `Uri:` prompt for the parameter it missed, which waits for input: an agent's call hangs there until it is interrupted.");
+    expect(text).toContain("It first stopped at a `Uri:` prompt, which hangs an agent's call.");
   });
 
   it("a cmdlet's -ErrorAction given to a native program is told, with the program's complaint and the plain command that then worked", () => {

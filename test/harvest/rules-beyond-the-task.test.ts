@@ -150,7 +150,15 @@ describe('python modules that are missing', () => {
     expect(drafts).toHaveLength(1);
     expect(drafts[0]!.scope).toBe('global');
     expect(drafts[0]!.title).toBe('The system python3 here has no pip or ensurepip');
-    expect(drafts[0]!.text).toContain('Install `python3-pip` and `python3-venv` with the system\'s package manager; until then `python3 -m venv` fails. That needs root, which an agent\'s shell usually lacks (its `sudo` waits for a password): ask the user to run it.');
+    expect(drafts[0]!.text).toContain('Install `python3-pip` and `python3-venv` with the system\'s package manager; until then `python3 -m venv` fails. That needs root, which an agent\'s shell usually lacks: ask the user to run it.');
+  });
+
+  it('names WSL when the shell\'s python3 runs for a session in a Windows folder', () => {
+    const session = new SessionBuilder({ cwd: 'C:\\work\\LocalWeb\\backend' })
+      .user('start the server')
+      .bash('python3 -m ensurepip --upgrade', '/usr/bin/python3: No module named ensurepip', 1)
+      .build();
+    expect(toolQuirkDrafts(viewOf(session))[0]!.text).toMatch(/^The `python3` the agent's shell finds here \(WSL's: the session's folder is a Windows one\) has no `ensurepip`/);
   });
 
   it('a virtualenv without pip stays the virtualenv\'s item', () => {
@@ -171,15 +179,15 @@ describe('a path typed with a slip', () => {
 });
 
 describe('tests run through a make target', () => {
-  it('says what the target runs, from the Makefile the session read (not which files one run collected); pytest\'s plugin list alone is no set-up', () => {
+  it('says what the target runs and what the other test targets run, from the Makefile the session read (not which files one run collected); pytest\'s plugin list alone is no set-up', () => {
     const session = new SessionBuilder()
       .user('run the tests')
-      .tool('Read', { file_path: '/repo/Makefile' }, 'test-backend:\n\t@echo "Running backend tests"\n\tcd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest\n\ntest-frontend:\n\tcd frontend && npm test\n')
+      .tool('Read', { file_path: '/repo/Makefile' }, '.PHONY: test test-backend test-frontend\n\ntest: test-backend test-frontend\n\ntest-backend:\n\t@echo "Running backend tests"\n\tcd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest\n\ntest-frontend:\n\tcd frontend && npm test\n')
       .bash('make test-backend', 'platform linux -- Python 3.12\nplugins: anyio-4.12.1\ncollected 13 items\n\ntests/test_api.py ........\ntests/test_database.py .....\n\n13 passed')
       .build();
     const drafts = testRunnerDrafts(viewOf(session));
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]!.text).toBe('The tests run with `make test-backend`: it runs `cd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest`.');
+    expect(drafts[0]!.text).toBe('The tests run with `make test-backend`: it runs `cd backend && DATABASE_URL=sqlite:// PYTHONPATH=. pytest`; `make test` runs `make test-backend` and `make test-frontend`; `make test-frontend` runs `cd frontend && npm test`.');
   });
 
   it('without the Makefile, the plugins line alone gives no item', () => {

@@ -19,7 +19,7 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever the command): a line of the tool's shell wrapper, not of the commands; the output above is the command's own.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever the command): a line of the tool's shell wrapper, not of the commands; the other lines are the command's own.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });

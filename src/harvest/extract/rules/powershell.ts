@@ -265,7 +265,7 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
         text:
           `${SHELL}, where ${code(slip.alias)} is \`Invoke-WebRequest\`, which does not take ${slip.alias}'s options: ${failed} failed (\`DriveNotFound\`, the URL read as a path).` +
           // PowerShell asks for a mandatory parameter it did not get: the call waits for input
-          (MANDATORY_PROMPT.test(output) ? ' Before that it stopped at a `Uri:` prompt for the parameter it missed, which waits for input: an agent\'s call hangs there until it is interrupted.' : '') +
+          (MANDATORY_PROMPT.test(output) ? ' It first stopped at a `Uri:` prompt, which hangs an agent\'s call.' : '') +
           ` Use ${code(`${slip.alias}.exe`)} with the same arguments, or \`Invoke-WebRequest -Uri <url>\`.`,
       };
     case 'flag': {

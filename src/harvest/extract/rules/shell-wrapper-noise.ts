@@ -39,7 +39,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
         `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands, whatever the command): ` +
-        `${shown !== one ? 'lines' : 'a line'} of the tool's shell wrapper, not of the commands; the output above is the command's own.${noTemp}`,
+        `${shown !== one ? 'lines' : 'a line'} of the tool's shell wrapper, not of the commands; the other lines are the command's own.${noTemp}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],

@@ -21,18 +21,35 @@ function mayNameTestFile(line: string): boolean {
 const VENDORED = /(?:^|\/)(?:deps|node_modules|vendor|_build|site-packages)\//;
 const BOX = /^[\s│┃|╭╰─✔✓✗×»]+|[\s│┃|]+$/g;
 
-/** The commands of `target`'s recipe in a Makefile the session read (`test-backend:` then its
- * tab-indented lines; the `@echo` lines that only announce it left out), joined with `; `. */
-function makeRecipe(view: SessionView, target: string): string | undefined {
-  const rule = new RegExp(`^${escapeRegExp(target)}\\s*:[^=\\n]*\\n((?:\\t[^\\n]*\\n?)+)`, 'm');
-  for (const s of view.steps) {
-    if (!s.output.includes(`${target}:`)) continue;
-    const m = rule.exec(s.output);
-    if (!m) continue;
-    const lines = m[1]!.split('\n').map((l) => l.trim().replace(/^[@-]+/, '')).filter((l) => l !== '' && !/^echo\b/.test(l));
-    if (lines.length > 0) return clip(lines.join('; '), 120);
-  }
-  return undefined;
+/** A Makefile the session read: the text of the first step output that holds `target:`. */
+function makefileWith(view: SessionView, target: string): string | undefined {
+  const rule = new RegExp(`^${escapeRegExp(target)}\\s*:`, 'm');
+  return view.steps.find((s) => s.output.includes(`${target}:`) && rule.test(s.output))?.output;
+}
+
+/** The commands of `target`'s rule in a Makefile's text (its tab-indented lines; the `@echo`
+ * lines that only announce it left out), joined with `; `, or the targets it only depends on. */
+function recipeIn(makefile: string, target: string): { recipe?: string; needs: string[] } {
+  const m = new RegExp(`^${escapeRegExp(target)}\\s*:(?!=)([^\\n]*)\\n((?:\\t[^\\n]*\\n?)*)`, 'm').exec(makefile);
+  if (!m) return { needs: [] };
+  const lines = m[2]!.split('\n').map((l) => l.trim().replace(/^[@-]+/, '')).filter((l) => l !== '' && !/^echo\b/.test(l));
+  return { ...(lines.length > 0 ? { recipe: clip(lines.join('; '), 100) } : {}), needs: m[1]!.trim().split(/\s+/).filter((t) => /^[\w.-]+$/.test(t)) };
+}
+
+/** What the make target the session ran does, and what the Makefile's other test targets do
+ * (`make test-frontend` runs …, `make test` runs both): the next session picks the one it needs. */
+function makeTargets(view: SessionView, target: string): string | undefined {
+  const makefile = makefileWith(view, target);
+  if (makefile === undefined) return undefined;
+  const own = recipeIn(makefile, target).recipe;
+  if (own === undefined) return undefined;
+  const others = [...makefile.matchAll(/^([\w.-]*test[\w.-]*)\s*:(?!=)/gm)].map((m) => m[1]!).filter((t, i, all) => t !== target && all.indexOf(t) === i);
+  const told = others.flatMap((t) => {
+    const { recipe, needs } = recipeIn(makefile, t);
+    if (recipe !== undefined) return [`${code(`make ${t}`)} runs ${code(recipe)}`];
+    return needs.length > 0 ? [`${code(`make ${t}`)} runs ${needs.map((n) => code(`make ${n}`)).join(' and ')}`] : [];
+  });
+  return [`it runs ${code(own)}`, ...told.slice(0, 2)].join('; ');
 }
 
 export function testRunnerDrafts(view: SessionView): Draft[] {
@@ -59,13 +76,14 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
     // not how the project runs its tests: alone they are no set-up
     if (setup.size === 1 && setup.has('plugins')) setup.clear();
     // a make target stands for its recipe: the Makefile the session read says what it runs
-    const recipe = /^make\s+([\w.-]+)$/.exec(main) ? makeRecipe(view, /^make\s+([\w.-]+)$/.exec(main)![1]!) : undefined;
+    const target = /^make\s+([\w.-]+)$/.exec(main)?.[1];
+    const recipe = target !== undefined ? makeTargets(view, target) : undefined;
     const info = setup.size * 2 + files.length + (recipe ? 2 : 0);
     // the test files alone are the ones this session ran (reviewers: "only applies to this
     // session"); the runner's own set-up lines are what tells the next session how tests run
     if ((setup.size === 0 && !recipe) || info < 2 || (best && best.info >= info)) continue;
     const parts: string[] = [];
-    if (recipe) parts.push(`it runs ${code(recipe)}`);
+    if (recipe) parts.push(recipe);
     if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
     // (with the recipe said, the files one run collected add nothing a reviewer keeps)
     if (files.length > 0 && !recipe) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);

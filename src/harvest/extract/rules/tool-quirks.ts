@@ -346,13 +346,15 @@ function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draf
   const shown = (name: string): boolean => name === mod || view.steps.some((x) => new RegExp(`No module named '?${name}\\b`).test(x.output) || (name === 'ensurepip' && NO_ENSUREPIP.test(x.output)));
   const lacks = ['pip', ...Object.keys(DISTRO_SPLIT)].filter(shown);
   const packages = [...new Set(lacks.map((l) => (l === 'pip' ? 'python3-pip' : DISTRO_SPLIT[l] ?? 'python3-venv')))];
+  // a POSIX shell's python3 in a session whose folder is a Windows path is WSL's, not Windows'
+  const wsl = /^[A-Za-z]:[\\/]/.test(view.session.cwd ?? '');
   return {
     category: 'tool-quirk',
     scope: 'global',
     title: `The system python3 here has no ${lacks.join(' or ')}`,
     text:
-      `This machine's \`python3\` has no ${lacks.map((l) => code(l)).join(' or ')} (${code(err)}): Debian and Ubuntu ship ${lacks.length > 1 ? 'them' : 'it'} apart from Python. ` +
-      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}. That needs root, which an agent's shell usually lacks (its \`sudo\` waits for a password): ask the user to run it.`,
+      `${wsl ? "The `python3` the agent's shell finds here (WSL's: the session's folder is a Windows one)" : "This machine's `python3`"} has no ${lacks.map((l) => code(l)).join(' or ')} (${code(err)}): Debian and Ubuntu ship ${lacks.length > 1 ? 'them' : 'it'} apart from Python. ` +
+      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}. That needs root, which an agent's shell usually lacks: ask the user to run it.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: ['python', ...lacks],
