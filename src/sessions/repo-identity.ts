@@ -11,7 +11,8 @@
  *      `<name>/.worktrees/<x>`, `<name>/.claude/worktrees/<x>`, and `<name>-<branch>` for the
  *      session's branch;
  *   4. the working directory's own name, unless it names nothing (a home, `/`, a temp folder, a
- *      user's name, a generic name such as `repo` or `workspace`);
+ *      user's name, a generic name such as `repo` or `workspace`), or the folder above it when it
+ *      is one part of a project (`LocalWeb/backend`);
  *   5. the root of the files the session edited, when the working directory is above them (a
  *      home) or below them (a sub-package);
  *   6. for transcripts that record no working directory at all: `--repo`, else the folder the
