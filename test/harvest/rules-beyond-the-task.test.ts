@@ -279,3 +279,27 @@ describe('a search tool whose pattern failed as a regular expression', () => {
     expect(drafts[0]!.text).not.toContain('30mColor');
   });
 });
+
+describe('an error item\'s title', () => {
+  it('leaves out the severity label, which says only that the command failed', () => {
+    const session = new SessionBuilder()
+      .user('start a session for task 8')
+      .bash('minsky session start --task 008', "fatal: destination path '/home/dev/.local/state/minsky/git/task#008' already exists and is not an empty directory.", 128)
+      .assistant("The clone fails because there's a directory for task#008 already on the file system.")
+      .build();
+    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe("minsky session fails: destination path '~/.local/state/minsky/git/task#008'…");
+  });
+});
+
+describe('npm\'s error code line', () => {
+  it('is joined with the line that says what happened, and the title says that', () => {
+    const session = new SessionBuilder()
+      .user('add tailwind postcss')
+      .bash('npm i -D @tailwindcss/postcss --prefer-offline', 'npm error code ETARGET\nnpm error notarget No matching version found for enhanced-resolve@^5.18.3.\nnpm error notarget In most cases you or one of your dependencies are requesting\nnpm error notarget a package version that doesn\'t exist.', 1)
+      .assistant('The install fails because the cached registry data has no enhanced-resolve 5.18.3.')
+      .build();
+    const [item] = errorFixDrafts(viewOf(session));
+    expect(item!.title).toBe('npm i fails: No matching version found for enhanced-resolve@^5.18.3.');
+    expect(item!.text).toContain('fails with `npm error code ETARGET: No matching version found for enhanced-resolve@^5.18.3.`');
+  });
+});

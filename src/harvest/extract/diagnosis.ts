@@ -40,9 +40,16 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   // "regex parse error:" / the input echoed / a caret under the spot (dropped as noise) / "error:
   // unclosed character class" (ripgrep): what went wrong is the error line after the echo
   const pointed = pick.endsWith(':') && found.after.length >= 2 && /^error:\s+\S/i.test(found.after[1]!) ? found.after[1]!.replace(/^error:\s*/i, '') : undefined;
-  const joined = joinNext && pointed ? `${pick} ${pointed}` : (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
+  // "npm error code ETARGET" names the kind; npm's next line says what ("npm error notarget No
+  // matching version found for …"), its own prefix and the code's word left out
+  const npmCode = joinNext && next !== undefined ? NPM_CODE.exec(pick) : null;
+  const npmDetail = npmCode ? next!.replace(NPM_PREFIX, '').replace(/^[a-z]+\s+(?=[A-Z])/, '') : undefined;
+  const joined = npmDetail && npmDetail !== next ? `${pick}: ${npmDetail}` : joinNext && pointed ? `${pick} ${pointed}` : (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
 }
+
+const NPM_CODE = /^npm (?:ERR!|error) code (E[A-Z0-9_]+)$/;
+const NPM_PREFIX = /^npm (?:ERR!|error)\s+/;
 
 /** "Type error: Type '{ customerID: number; animalname: string; … }' does not satisfy …", the
  * type often wrapped over lines: a long object type quoted in an error is this code's shape, and
