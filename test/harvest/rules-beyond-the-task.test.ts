@@ -289,6 +289,15 @@ describe('an error item\'s title', () => {
       .build();
     expect(errorFixDrafts(viewOf(session))[0]!.title).toBe("minsky session fails: destination path '~/.local/state/minsky/git/task#008'…");
   });
+
+  it("gives PowerShell's error id alone, not the record's label", () => {
+    const session = new SessionBuilder()
+      .user('create the feature')
+      .bash("powershell -NoProfile -Command . '.specify/scripts/powershell/create-new-feature.ps1' -Json", "Die Zeichenfolge hat kein Abschlusszeichen: '.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString", 1)
+      .assistant('The script call fails because the quotes of the path are not matched in the -Command string.')
+      .build();
+    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe('powershell fails: TerminatorExpectedAtEndOfString');
+  });
 });
 
 describe('npm\'s error code line', () => {

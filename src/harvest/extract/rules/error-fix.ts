@@ -454,7 +454,8 @@ const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|br
  * read "minsky session fails: fatal"). */
 function withoutSeverity(err: string): string {
   // (npm's "npm error code ETARGET: No matching version …": the code is the label there)
-  const rest = err.replace(/^(?:fatal|error|ERROR|Error|FATAL)\s*:\s*|^npm (?:ERR!|error) code E[A-Z0-9_]+:\s*/, '');
+  // (and PowerShell's "+ FullyQualifiedErrorId : TerminatorExpectedAtEndOfString": the id alone)
+  const rest = err.replace(/^(?:fatal|error|ERROR|Error|FATAL)\s*:\s*|^npm (?:ERR!|error) code E[A-Z0-9_]+:\s*|^\+?\s*FullyQualifiedErrorId\s*:\s*/, '');
   return rest.length >= 12 ? rest : err;
 }
 
