@@ -23,6 +23,7 @@ import { oversizedOutput } from './rules/oversized-output.js';
 import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
+import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -46,6 +47,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   powershell,
   cmdShell,
   zshGlob,
+  unfilledPlaceholders,
   shellCwd,
   pager,
   shellWrapperNoise,

@@ -1,0 +1,30 @@
+/** A prompt template's placeholder that reached the agent unfilled and ran in a command line. */
+import { describe, expect, it } from 'vitest';
+import { unfilledPlaceholderDrafts } from '../../src/harvest/extract/rules/unfilled-placeholders.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const TEMPLATE = '---\ndescription: Create or update the feature specification.\n---\n\n1. Run `.specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"` from the repo root.\n2. Write the spec.';
+const RUN = '& .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"';
+const USAGE = 'create-new-feature.ps1 : Usage: ./create-new-feature.ps1 [-Json] <feature description>\nAt line:1 char:1';
+
+describe('a prompt template\'s $ARGUMENTS that reached a command unfilled', () => {
+  it('is told once, with the usage the script answered', () => {
+    const session = new SessionBuilder({ agent: 'codex' }).user(TEMPLATE).bash(RUN, USAGE, 1).bash(RUN, USAGE, 1).build();
+    const drafts = unfilledPlaceholderDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ category: 'pitfall', scope: 'agent', title: "A prompt's $ARGUMENTS reached the command unfilled" });
+    expect(drafts[0]!.text).toBe(
+      'The prompt template reached the agent with `$ARGUMENTS` unfilled, and its command line ran as it was: `& .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"` answered `Usage: ./create-new-feature.ps1 [-Json] <feature description>`, the shell having expanded the placeholder to nothing. Give the text it stands for in the message, and put it in place of `$ARGUMENTS`.',
+    );
+  });
+
+  it('says nothing of a failure before the argument mattered, nor of a filled-in prompt', () => {
+    // the script not found from the wrong folder: its own failure, not the placeholder's
+    const notFound = new SessionBuilder().user(TEMPLATE).bash(RUN, "The term '.specify/scripts/powershell/create-new-feature.ps1' is not recognized as the name of a cmdlet", 1).build();
+    expect(unfilledPlaceholderDrafts(viewOf(notFound))).toEqual([]);
+    // the prompt came filled in: a failure of the command is another story
+    const filled = new SessionBuilder().user(TEMPLATE.replace('$ARGUMENTS', 'Add a login page')).bash(RUN.replace('$ARGUMENTS', 'Add a login page'), USAGE, 1).build();
+    expect(unfilledPlaceholderDrafts(viewOf(filled))).toEqual([]);
+  });
+});
