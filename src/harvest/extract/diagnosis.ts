@@ -48,6 +48,20 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
 }
 
+/** The labels in front of an error that say only that something failed: a severity
+ * (`fatal:`, `ERROR:`), a tool passing another's error on (`rg error: rg:`), npm's code line
+ * (`npm error code ETARGET:`), PowerShell's record label (`+ FullyQualifiedErrorId :`). */
+const ERROR_LABEL = /^(?:(?:error|fatal)\s*:\s*|[\w.-]+ error:\s*[\w.-]+:\s*|npm (?:ERR!|error) code E[A-Z0-9_]+:\s*|\+?\s*FullyQualifiedErrorId\s*:\s*)/i;
+
+/** An error without the labels in front of it, for a title that names what failed
+ * (`regex parse error: …`, not `ERROR: fatal: rg error: rg`; "minsky session fails: destination
+ * path … already exists", not "… fails: fatal"). */
+export function errorCore(err: string): string {
+  let core = err;
+  for (let m = ERROR_LABEL.exec(core); m !== null && m[0].length < core.length; m = ERROR_LABEL.exec(core)) core = core.slice(m[0].length);
+  return core;
+}
+
 const NPM_CODE = /^npm (?:ERR!|error) code (E[A-Z0-9_]+)$/;
 const NPM_PREFIX = /^npm (?:ERR!|error)\s+/;
 

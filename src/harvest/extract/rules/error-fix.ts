@@ -9,7 +9,7 @@ import type { UserEvent } from '../../../sessions/model.js';
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCommand, tokens } from '../commands.js';
-import { NAMES_ERRORS, errorLine, explain, namesWhatFailed, repeatsOutput, statesError } from '../diagnosis.js';
+import { NAMES_ERRORS, errorCore, errorLine, explain, namesWhatFailed, repeatsOutput, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
@@ -349,7 +349,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     }
     const draft: Draft = {
       category: 'pitfall',
-      title: `${fam} fails: ${clip(withoutSeverity(err), 60)}`,
+      title: `${fam} fails: ${clip(errorCore(err), 60)}`,
       text: parts.join(' '),
       confidence: fixed ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: s.outputEvent,
@@ -449,16 +449,6 @@ const STILL_OR_SAME = /\bstill\b|\bsame (?:error|problem|issue)\b|\bdidn['’]?t
 /** "… shouldn't affect the app", "none of the files I changed have Prettier problems": the agent
  * found the failure harmless, or outside its own work (a file it never touched). */
 const HARMLESS = /\b(?:(?:should|does|did|will)(?:n'?t| not) (?:affect|matter|break|impact)|can (?:be )?(?:safely )?ignored?|(?:is|are) (?:harmless|benign|expected|safe to ignore)|not a (?:real )?problem|none of the files (?:i|we) (?:changed|touched|edited|modified)|(?:unrelated|not related) to (?:my|our|these|the) (?:changes?|edits?)|not (?:from|in) (?:these|my|our) (?:files|changes|edits))\b/i;
-/** "fatal: destination path … already exists", "npm error code ETARGET: …": the label says only that it failed,
- * which the title already says; the words after it say what (a title cut at the label's colon
- * read "minsky session fails: fatal"). */
-function withoutSeverity(err: string): string {
-  // (npm's "npm error code ETARGET: No matching version …": the code is the label there)
-  // (and PowerShell's "+ FullyQualifiedErrorId : TerminatorExpectedAtEndOfString": the id alone)
-  const rest = err.replace(/^(?:fatal|error|ERROR|Error|FATAL)\s*:\s*|^npm (?:ERR!|error) code E[A-Z0-9_]+:\s*|^\+?\s*FullyQualifiedErrorId\s*:\s*/, '');
-  return rest.length >= 12 ? rest : err;
-}
-
 /** How long a cause may be: of a command's failure, of an error the user pasted. */
 const CAUSE_CHARS = 170;
 const PASTED_CAUSE_CHARS = 200;

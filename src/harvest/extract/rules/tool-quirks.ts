@@ -9,7 +9,7 @@ import { MARK } from '../marks.js';
 import { perObject } from '../per-object.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { shownCommand, tokens } from '../commands.js';
-import { errorLine, explain } from '../diagnosis.js';
+import { errorCore, errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
@@ -391,17 +391,6 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
     signature: errorSignature(err),
     score: 6,
   };
-}
-
-/** The wrappers a tool puts around an error it passes on (`ERROR: fatal: rg error: rg: …`). */
-const WRAPPER = /^(?:(?:error|fatal)\s*:\s*|[\w.-]+ error:\s*[\w.-]+:\s*)/i;
-
-/** An error without the wrappers in front of it, for a title that names the error itself
- * (`regex parse error: …`, not `ERROR: fatal: rg error: rg`). */
-function errorCore(err: string): string {
-  let core = err;
-  for (let m = WRAPPER.exec(core); m !== null && m[0].length < core.length; m = WRAPPER.exec(core)) core = core.slice(m[0].length);
-  return core;
 }
 
 /** A search's answer that it found nothing (`No matches found`): the call ran, but did not do what
