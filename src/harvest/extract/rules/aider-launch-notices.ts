@@ -568,13 +568,14 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   // `Using openrouter/deepseek/deepseek-r1:free model with API key from environment.`: no --model
   const chosen = lines.some((l) => l.event <= error.event && AUTO_MODEL.test(l.line) && l.line.includes(here.model!));
   const version = bannerValue(lines, AIDER_VERSION);
+  const reason = refusalReason(message);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: provider
       ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)`
-      : refusalReason(message) !== undefined
-        ? `aider: ${clip(here.model, 45)} ${refusalReason(message)!}` // (the text names the model that worked)
+      : reason !== undefined
+        ? `aider: ${clip(here.model, 45)} ${reason}` // (the text names the model that worked)
         : router
           ? `aider: ${clip(here.model, 50)} failed`
           : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,

@@ -494,6 +494,7 @@ function askedQuestions(input: Record<string, unknown>): { question: string; opt
 
 /** `"question"="answer"` pairs of the tool's reply; a question may be named by its place ("0"). */
 const ANSWER_PAIR = /"([^"]+)"\s*=\s*"([^"]+)"/g;
+const norm = (t: string): string => t.trim().toLowerCase();
 
 /** Answers the user gave to the agent's multiple-choice questions. An answer that picks options
  * the agent offered settles a choice of this task (the theme of one deck, a layout); only an
@@ -506,12 +507,12 @@ function fromAnswers(view: SessionView): Draft[] {
     const m = s.output.includes('User has answered your question') ? ANSWER.exec(s.output) : null;
     if (!m) continue;
     const asked = askedQuestions(s.call.input);
-    const list = s.output.slice(m.index, s.output.indexOf('\n', m.index) === -1 ? undefined : s.output.indexOf('\n', m.index));
-    for (const pair of list.matchAll(ANSWER_PAIR)) {
-      const [, key, given] = pair as unknown as [string, string, string];
+    const end = s.output.indexOf('\n', m.index);
+    for (const pair of s.output.slice(m.index, end === -1 ? undefined : end).matchAll(ANSWER_PAIR)) {
+      const key = pair[1]!;
+      const given = pair[2]!;
       const q = asked.find((x) => x.question === key) ?? (/^\d+$/.test(key) ? asked[Number(key)] : undefined);
       if (q === undefined || q.options.length === 0 || q.question === '') continue;
-      const norm = (t: string): string => t.trim().toLowerCase();
       const offered = new Set(q.options.map(norm));
       // (several options picked come joined: "A, B")
       if (offered.has(norm(given)) || given.split(/,\s*/).every((a) => offered.has(norm(a)))) continue;
