@@ -34,6 +34,23 @@ describe('simple commands of a command line', () => {
   });
 });
 
+describe('a shell started only to run a command line', () => {
+  it('runs that command line: its commands are the ones split and named', () => {
+    expect(simpleCommands('powershell.exe -NoProfile -Command Get-ChildItem')).toEqual(['Get-ChildItem']);
+    expect(simpleCommands('powershell -NoProfile -ExecutionPolicy Bypass -Command "cd web; npm test"')).toEqual(['cd web', 'npm test']);
+    expect(simpleCommands('pwsh -c git status')).toEqual(['git status']);
+    expect(simpleCommands('cmd.exe /s /c "npm run build && echo ok"')).toEqual(['npm run build', 'echo ok']);
+    // so a failed script and a later listing of the folder are two families, not one "powershell"
+    expect(family(simpleCommands('powershell.exe -NoProfile -Command .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"')[0]!)).toBe('create-new-feature.ps1');
+    expect(family(simpleCommands('powershell.exe -NoProfile -Command Get-ChildItem')[0]!)).toBe('Get-ChildItem');
+    // dot-sourcing and the call operator run the script named after them
+    expect(family(". '.specify/scripts/powershell/create-new-feature.ps1' -Json")).toBe('create-new-feature.ps1');
+    expect(family('& ".specify/scripts/powershell/create-new-feature.ps1" -Json')).toBe('create-new-feature.ps1');
+    // a shell named as an argument runs nothing
+    expect(simpleCommands('echo powershell -c x')).toEqual(['echo powershell -c x']);
+  });
+});
+
 describe('commands that only look', () => {
   it('include a script runner given no script, which lists the scripts, and not one given a script', () => {
     expect(isReadOnly(family('npm run'))).toBe(true);

@@ -296,7 +296,8 @@ describe('an error item\'s title', () => {
       .bash("powershell -NoProfile -Command . '.specify/scripts/powershell/create-new-feature.ps1' -Json", "Die Zeichenfolge hat kein Abschlusszeichen: '.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString", 1)
       .assistant('The script call fails because the quotes of the path are not matched in the -Command string.')
       .build();
-    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe('powershell fails: TerminatorExpectedAtEndOfString');
+    // (the script PowerShell was started to run is what failed)
+    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe('create-new-feature.ps1 fails: TerminatorExpectedAtEndOfString');
   });
 });
 

@@ -40,9 +40,27 @@ function simpleCommandsOf(command: string): string[] {
   const out = emptyList<string>();
   for (const part of splitUnquoted(body, LIST_SEPARATOR, LIST_SPLIT)) {
     const first = withoutSubshellParens(splitUnquoted(part, PIPE, PIPE_SPLIT)[0]!.trim());
-    if (first) out.push(first);
+    if (!first) continue;
+    const script = hostedScript(first);
+    if (script === undefined) out.push(first);
+    else for (const inner of simpleCommandsOf(script)) out.push(inner);
   }
   return out;
+}
+
+/** A Windows shell started only to run a command line (`powershell.exe -NoProfile -Command npm
+ * test`, `pwsh -c "…"`, `cmd /c dir`): that command line is what runs, so its commands are the
+ * step's (a `powershell -Command Get-ChildItem` is no rerun of a failed `powershell -Command
+ * npm test`). bash's `-c` is read the same way by `tokens`. */
+const POWERSHELL_HOST = /^(?:&\s*)?["']?(?:[^\s"']*[\\/])?(?:powershell|pwsh)(?:\.exe)?["']?\s+(?:[^\n]*?\s)?-(?:c|command)\s+([\s\S]+)$/i;
+const CMD_HOST = /^(?:[^\s"']*[\\/])?cmd(?:\.exe)?\s+(?:\/[a-bd-z]\s+)*\/c\s+([\s\S]+)$/i;
+
+function hostedScript(simple: string): string | undefined {
+  const script = (POWERSHELL_HOST.exec(simple) ?? CMD_HOST.exec(simple))?.[1]?.trim();
+  if (!script) return undefined;
+  // the whole command line given as one quoted word: its quotes are the host's, not the script's
+  const quoted = /^(["'])([\s\S]*)\1$/.exec(script);
+  return quoted && !quoted[2]!.includes(quoted[1]!) ? quoted[2]! : script;
 }
 
 /** `(test -d x || curl …)` split at `||` leaves `(test -d x` and `curl …)`: the parentheses of
@@ -100,8 +118,9 @@ export const commandFamilies: (command: string) => readonly string[] = memo((com
 });
 
 const CHANGE_DIR = new Set(['cd', 'pushd', 'popd', 'push-location', 'pop-location', 'set-location', 'sl', 'chdir']);
-// `&` is PowerShell's call operator (`& "C:\…\mvn.cmd" -q …`)
-const WRAPPERS = new Set(['&', 'sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
+// `&` is PowerShell's call operator (`& "C:\…\mvn.cmd" -q …`), `.` runs a script in the
+// current scope (PowerShell and POSIX shells): the script is the program
+const WRAPPERS = new Set(['&', '.', 'sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'xargs', 'bash', 'sh', 'zsh']);
 /** Options of a wrapper, and which of them take a value (`sudo -u www-data`, `env -u NAME`, `time -f fmt`). */
 const WRAPPER_OPTIONS = new Map<string, Set<string>>([
   ['sudo', new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T'])],
