@@ -168,6 +168,9 @@ describe('a pattern', () => {
 describe('item text', () => {
   it('shows a home folder written with a drive and slashes as ~, as it does /home/<user>', () => {
     expect(depersonalize("fatal: Unable to create 'C:/Users/downl/Desktop/app/.git/index.lock' and /home/bob/x")).toBe("fatal: Unable to create '~/Desktop/app/.git/index.lock' and ~/x");
+    // Git Bash's and WSL's spellings of the same Windows home
+    expect(depersonalize('rm -rf "/c/Users/User/.claude/skills/files"')).toBe('rm -rf "~/.claude/skills/files"');
+    expect(depersonalize('ls /mnt/c/Users/bob/app')).toBe('ls ~/app');
   });
 
   it('is read from a report only in a Latin script, which the report filters can read', () => {

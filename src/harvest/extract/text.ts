@@ -247,8 +247,9 @@ export function depersonalize(text: string, cwd?: string): string {
     if (t.includes(base)) t = t.split(`${base}/`).join('').split(base).join('.');
   }
   // Each rewrite only when its marker occurs (most texts have none): same result.
-  // (with the drive a Windows path written with slashes has: `C:/Users/x/app` is `~/app`)
-  if (t.includes('/home/') || t.includes('/Users/')) t = t.replace(/(?:\b[A-Za-z]:)?\/(?:home|Users)\/(?!USER\b)[^/\s`'")]+/g, '~');
+  // (with the drive a Windows path written with slashes has: `C:/Users/x/app`, Git Bash's
+  // `/c/Users/x/app` and WSL's `/mnt/c/Users/x/app` are all `~/app`)
+  if (t.includes('/home/') || t.includes('/Users/')) t = t.replace(/(?:\b[A-Za-z]:|(?<![\w.~-])(?:\/mnt)?\/[A-Za-z](?=\/Users\/))?\/(?:home|Users)\/(?!USER\b)[^/\s`'")]+/g, '~');
   if (t.includes('/home/USER')) t = t.replace(/\/home\/USER\b/g, '~');
   if (t.includes('@')) t = t.replace(/\b[\w.-]+@[\w.-]+ [^\n%$#]*[%$#] ?/g, '');
   return t;
