@@ -1,6 +1,8 @@
 /** A prompt template's placeholder that reached the agent unfilled and ran in a command line. */
 import { describe, expect, it } from 'vitest';
 import { unfilledPlaceholderDrafts } from '../../src/harvest/extract/rules/unfilled-placeholders.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
@@ -26,5 +28,30 @@ describe('a prompt template\'s $ARGUMENTS that reached a command unfilled', () =
     // the prompt came filled in: a failure of the command is another story
     const filled = new SessionBuilder().user(TEMPLATE.replace('$ARGUMENTS', 'Add a login page')).bash(RUN.replace('$ARGUMENTS', 'Add a login page'), USAGE, 1).build();
     expect(unfilledPlaceholderDrafts(viewOf(filled))).toEqual([]);
+  });
+
+  it('is this rule\'s failure alone: no error item of the same run beside it', () => {
+    const record = `${USAGE}\n+ & .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"\n+ ~~~~~~~~~~~~~\n    + CategoryInfo          : NotSpecified: (:) [Write-Error], WriteErrorException\n    + FullyQualifiedErrorId : Microsoft.PowerShell.Commands.WriteErrorException,create-new-feature.ps1`;
+    const session = new SessionBuilder({ agent: 'codex' })
+      .user(TEMPLATE)
+      .bash(RUN, record, 1)
+      .assistant('The script failed because the feature description was empty.')
+      .build();
+    expect(unfilledPlaceholderDrafts(viewOf(session))).toHaveLength(1);
+    expect(errorFixDrafts(viewOf(session))).toEqual([]);
+  });
+});
+
+describe("a PowerShell error record's error", () => {
+  it('is its message, the script that wrote it and the record\'s labels left out', () => {
+    const record = 'C:\\app\\create-new-feature.ps1 : Usage: ./create-new-feature.ps1\n[-Json] <feature description>\nIn Zeile:1 Zeichen:1\n+ & .specify/x.ps1 -Json\n+ ~~~\n    + CategoryInfo          : NotSpecified: (:) [Write-Error], WriteErrorException\n    + FullyQualifiedErrorId : Microsoft.PowerShell.Commands.WriteErrorException,create-new-feature.ps1';
+    expect(errorLine(record)).toBe('Usage: ./create-new-feature.ps1 [-Json] <feature description>');
+    const notFound = "gradle : The term 'gradle' is not recognized as the name of a cmdlet, function, script file, or operable program.\nAt line:1 char:1\n+ gradle build\n+ ~~~~~~\n    + CategoryInfo          : ObjectNotFound: (gradle:String) [], CommandNotFoundException\n    + FullyQualifiedErrorId : CommandNotFoundException";
+    expect(errorLine(notFound)).toBe("The term 'gradle' is not recognized as the name of a cmdlet, function, script file, or operable program.");
+  });
+
+  it('is its id where the id names the error, in whatever language the message is', () => {
+    const record = "Die Zeichenfolge hat kein Abschlusszeichen: '.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString";
+    expect(errorLine(record)).toBe('+ FullyQualifiedErrorId : TerminatorExpectedAtEndOfString');
   });
 });

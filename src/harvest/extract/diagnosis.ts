@@ -120,7 +120,7 @@ function findErrorLine(output: string): FoundError {
     lines.find((l) => /\berror\b/i.test(l) && !/\b0 errors?\b/i.test(l)) ?? // "3:10  error  'x' is unused", "a.py:1: error: …"
     lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.")
     lines.find((l) => STRONG.test(l));
-  let pick = stated ?? lines[0] ?? '';
+  let pick = powershellRecordError(lines) ?? stated ?? lines[0] ?? '';
   // "Error: Command failed: git clone …" wraps the real error, printed on a later `fatal:` line.
   if (/\bcommand failed\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => /^(?:fatal|error)\b/i.test(l)) ?? pick;
   // "Failed to compile." sums up a build; what failed follows, after the file it is in
@@ -131,6 +131,30 @@ function findErrorLine(output: string): FoundError {
   const next = lines[at + 1];
   return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}), after: lines.slice(at + 1, at + 5), stated: stated !== undefined };
 }
+
+/** A PowerShell error record: its message, the place of the error (`At line:1 char:5`),
+ * the command echoed on `+` lines, then `+ CategoryInfo : …` and `+ FullyQualifiedErrorId : …`.
+ * The message says what went wrong (the invoking script's name in front of it left out); the
+ * category line is a label. The id stands for it when it names the error itself
+ * (`TerminatorExpectedAtEndOfString`, whatever the message's language), not when it is an
+ * exception class or a `…,<script>` pair (`Microsoft.PowerShell.Commands.WriteErrorException,x.ps1`). */
+function powershellRecordError(lines: readonly string[]): string | undefined {
+  const category = lines.findIndex((l) => PS_CATEGORY.test(l));
+  if (category < 0) return undefined;
+  const id = lines.slice(category).map((l) => PS_ID.exec(l)?.[1]).find((x) => x !== undefined);
+  if (id !== undefined && /^[A-Z][a-z]+(?:[A-Z][a-z]*)+$/.test(id) && !/(?:Exception|Error)$/.test(id)) return `+ FullyQualifiedErrorId : ${id}`;
+  // the message ends where the command is echoed, after the line that gives its position
+  const echo = lines.findIndex((l) => l.startsWith('+'));
+  const end = echo < 0 ? category : echo > 0 && PS_POSITION.test(lines[echo - 1]!) ? echo - 1 : echo;
+  const message = lines.slice(0, end).join(' ').replace(PS_INVOKER, '').trim();
+  return message.length > 0 ? message : undefined;
+}
+const PS_CATEGORY = /^\+\s*CategoryInfo\s*:/;
+const PS_ID = /^\+\s*FullyQualifiedErrorId\s*:\s*([\w.-]+(?:,[\w.-]+)?)/;
+/** `At line:1 char:5`, `At C:\…\x.ps1:12 char:3`, `In Zeile:1 Zeichen:1`: PowerShell translates it. */
+const PS_POSITION = /:\s*\d+\s+\S+\s*:\s*\d+\s*$/;
+/** `C:\…\create-new-feature.ps1 : Usage: …`: the script or cmdlet that wrote the error. */
+const PS_INVOKER = /^(?:[A-Za-z]:)?[^\s:]*[\w.-]+ : (?=\S)/;
 
 const CAUSAL =
   /\b(?:came from|comes from|caused|because|since|due to|caused by|the (?:issue|problem|error|cause|reason|culprit|bug) (?:is|was)|root cause|this means|which means|means that|which is|which are|where|so the|requires?|needs? to|must|instead|rather than|isn't|is not|aren't|doesn't|does not|cannot|can't|already|missing|not (?:installed|available|found|on|tracked)|expects?|returns?|only|never|ignored|conflict|wrong|mismatch|opaque|tuple)\b/i;

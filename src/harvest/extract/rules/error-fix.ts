@@ -13,6 +13,7 @@ import { NAMES_ERRORS, errorCore, errorLine, explain, namesWhatFailed, repeatsOu
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
+import { unfilledFailure } from './unfilled-placeholders.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
 
@@ -277,7 +278,8 @@ function fromToolFailures(view: SessionView): Draft[] {
   const byKey = new Map<string, Draft>();
   const sectionsByKey = new Map<string, Set<string>>();
   for (const s of view.steps) {
-    if (!s.failed || !s.command || quirkKind(s)) continue;
+    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's)
+    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s)) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not
