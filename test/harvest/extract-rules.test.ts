@@ -180,6 +180,16 @@ describe('report facts', () => {
     expect(text).not.toContain('No domains defined yet');
   });
 
+  it('writes nothing of a section that says it is taken from a file: the file says it, and stays right', () => {
+    const texts = (heading: string) =>
+      fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))
+        .map((d) => d.text)
+        .join('\n');
+    expect(texts('Build')).toContain('assets/build.js');
+    expect(texts('Build (from DEVELOPER_GUIDELINES.md)')).toBe('');
+    expect(texts('Build, per `docs/BUILDING.md`')).toBe('');
+  });
+
   it("writes nothing of a reply to the user's question which way to choose: advice for a decision not made", () => {
     const advice = [
       'Here is a picture that matches your repo: **Next.js 15** in `apps/web`, a **Fastify** API in `services/api` that talks to **PostgreSQL** via `DATABASE_URL` (`pg`), plus **ingest** and **ai** services.',

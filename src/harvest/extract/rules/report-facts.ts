@@ -336,10 +336,16 @@ export function readable(text: string): boolean {
  * check this turn's work (click the buttons, watch the log), its handover, not how things are. */
 const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?: instructions| steps)?\s*:?\s*$|to (?:test|try) (?:it|this)\b|try it(?: out)?\b)/i;
 
+/** A section whose heading says it is taken from a file ("Workflow (from DEVELOPER_GUIDELINES.md)",
+ * "Per README.md"): it restates that file, which the next session reads itself and which stays
+ * right when the file changes. */
+const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
+
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed = ''): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (report.source === 'closing' && TRY_IT_SECTION.test(inner)) return undefined;
+  if (RESTATES_FILE.test(ctx)) return undefined;
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
