@@ -48,6 +48,22 @@ describe('what the user says of themselves', () => {
   });
 });
 
+describe('an error the user pasted', () => {
+  it('says what the program said, under whatever context the editor put above it: no correction', () => {
+    const pasted = (error: string) =>
+      new SessionBuilder({ agent: 'codex' })
+        .user('fix the items page')
+        .assistant('Done: the item page loads the item by its id.')
+        .user(`# Context from my IDE setup:\n\n## Active file: src/app/items/[id]/page.tsx\n\n## My request for Codex:\n${error}\n    at ItemDetailPage (src/app/items/[id]/page.tsx:11:41)`)
+        .assistant('I will await params first.')
+        .build();
+    expect(userCorrectionDrafts(viewOf(pasted('Error: Route "/items/[id]" used `params.id`. `params` is a Promise and must be unwrapped with `await` or `React.use()` before accessing its properties.')))).toEqual([]);
+    expect(userCorrectionDrafts(viewOf(pasted("TypeError: Cannot read properties of undefined (reading 'id'). The value must not be undefined here.")))).toEqual([]);
+    // the user's own words above the paste still count
+    expect(userCorrectionDrafts(viewOf(pasted('No, we never use React.use() in this repo: always await params.\nError: Route "/items/[id]" used `params.id`.')))).toHaveLength(1);
+  });
+});
+
 describe('what the user wants the result to be', () => {
   it('"You did the opposite! I want it to be like …" asks for this task\'s result: no correction', () => {
     const session = new SessionBuilder()

@@ -306,9 +306,10 @@ function rejectedBefore(view: SessionView, promptIndex: number): string | undefi
 const PASTE_LEAD = /^\s*(?:(?:so|ok(?:ay)?|and|also),?\s+)?(?:here(?:'s| is| are)|this is|these are|below is)\b[^\n]{0,80}:\s*$/im;
 
 /** A line a program printed, pasted in: a compiler's or interpreter's `file.py:454: Warning…`, a
- * log level's `INFO:     Uvicorn running…`, a traceback's head. Its "use X instead" is the
- * program's advice, not the user's. */
-const PROGRAM_OUTPUT_LINE = /^\s*(?:\S+\.(?:py|js|mjs|cjs|ts|tsx|rb|go|java|rs|c|cc|cpp|h|php|ex|exs):\d+:\s|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\s*:\s|Traceback \(most recent call last\):)/m;
+ * log level's `INFO:     Uvicorn running…`, a traceback's head, an exception's own line
+ * (`Error: Route "/items/[id]" used params.id. …`, `TypeError: …`). Its "must be …", "use X
+ * instead" is the program's advice, not the user's. */
+const PROGRAM_OUTPUT_LINE = /^\s*(?:\S+\.(?:py|js|mjs|cjs|ts|tsx|rb|go|java|rs|c|cc|cpp|h|php|ex|exs):\d+:\s|(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\s*:\s|Traceback \(most recent call last\):|(?:Uncaught )?[A-Z]\w*(?:Error|Exception):\s|Error:\s)/m;
 
 /** The message up to the line that hands over pasted material or the first line a program
  * printed (all of it when there is neither). */
