@@ -329,3 +329,18 @@ describe('npm\'s error code line', () => {
     expect(item!.text).toContain('fails with `npm error code ETARGET: No matching version found for enhanced-resolve@^5.18.3.`');
   });
 });
+
+describe('a run whose line swallows its failure', () => {
+  it('shows no fix: `… || echo` ends well whatever happened', () => {
+    const session = (retry: string) =>
+      new SessionBuilder()
+        .user('set up the theme')
+        .bash('make theme', "make: *** No rule to make target 'theme'.  Stop.", 2)
+        .assistant('The Makefile has no theme target because it was renamed to themes.')
+        .bash(retry, 'skipped', 0)
+        .build();
+    expect(errorFixDrafts(viewOf(session('make theme || echo "skipped"')))[0]!.text).not.toContain('Fix:');
+    expect(errorFixDrafts(viewOf(session('make theme || true')))[0]!.text).not.toContain('Fix:');
+    expect(errorFixDrafts(viewOf(session('make theme THEME=dark')))[0]!.text).toContain('Fix:');
+  });
+});

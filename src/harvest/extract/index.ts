@@ -24,6 +24,7 @@ import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
+import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -48,6 +49,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   cmdShell,
   zshGlob,
   unfilledPlaceholders,
+  gitCloneCredentials,
   shellCwd,
   pager,
   shellWrapperNoise,

@@ -14,6 +14,7 @@ import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, 
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { unfilledFailure } from './unfilled-placeholders.js';
+import { cloneAskedForCredentials } from './git-clone-credentials.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
 
@@ -98,6 +99,9 @@ function stillGoing(earlier: Step, later: Step): boolean {
 
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
  * and none after `next`, a run of the same command that failed with another error. */
+/** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
+const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
+
 function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undefined): Step | undefined {
   // Later successes of the same family and subcommand, in order; the first is the fallback.
   // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
@@ -113,6 +117,9 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     if (!near && first) break;
     // (a run the transcript shows no end of fixed nothing it can show)
     if (!seenToSucceed(s) || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
+    // a run whose failure the line itself swallows (`… || echo "may have failed"`, `|| true`)
+    // ends well whatever happened: it shows no fix
+    if (MASKS_FAILURE.test(s.command)) continue;
     first ??= s;
     if (!near) break;
     flags ??= flagsOf(failed, fam);
@@ -278,8 +285,9 @@ function fromToolFailures(view: SessionView): Draft[] {
   const byKey = new Map<string, Draft>();
   const sectionsByKey = new Map<string, Set<string>>();
   for (const s of view.steps) {
-    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's)
-    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s)) continue;
+    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's, a clone that
+    // asked for credentials git-clone-credentials.ts's)
+    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s) || cloneAskedForCredentials(s)) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not

@@ -1,0 +1,34 @@
+/** A clone over https that asks for a username: the repository is not there under that name. */
+import { describe, expect, it } from 'vitest';
+import { gitCloneCredentialDrafts } from '../../src/harvest/extract/rules/git-clone-credentials.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const ASKED = "Cloning into '/home/dev/.tmux/plugins/tmux-fzf'...\nfatal: could not read Username for 'https://github.com': No such device or address";
+
+describe('a clone over https that asks for a username', () => {
+  it('says the address is what to check, the more surely when another clone from the host worked', () => {
+    const session = new SessionBuilder()
+      .user('install the tmux plugins')
+      .bash('git clone https://github.com/tmux-plugins/tmux-cpu ~/.tmux/plugins/tmux-cpu', "Cloning into '/home/dev/.tmux/plugins/tmux-cpu'...", 0)
+      .bash('git clone https://github.com/tmux-plugins/tmux-fzf ~/.tmux/plugins/tmux-fzf', ASKED, 128)
+      .assistant('The clone needs authentication; I will skip it.')
+      .bash('git clone https://github.com/tmux-plugins/tmux-fzf ~/.tmux/plugins/tmux-fzf 2>/dev/null || echo "may have failed"', 'may have failed', 0)
+      .build();
+    const drafts = gitCloneCredentialDrafts(viewOf(session));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'global', title: 'git clone asks for a username when the github.com repository is not there' });
+    expect(drafts[0]!.text).toContain('`git clone https://github.com/tmux-plugins/tmux-fzf` failed');
+    expect(drafts[0]!.text).toContain('A clone from github.com worked in the same session');
+    // no error item beside it, and never one whose "fix" is the run that swallowed the failure
+    expect(errorFixDrafts(viewOf(session))).toEqual([]);
+  });
+
+  it('says nothing of other failed clones, nor of a clone over ssh', () => {
+    const ssh = new SessionBuilder().user('clone it').bash('git clone git@github.com:x/y.git', 'git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.', 128).build();
+    expect(gitCloneCredentialDrafts(viewOf(ssh))).toEqual([]);
+    const exists = new SessionBuilder().user('clone it').bash('git clone https://github.com/x/y', "fatal: destination path 'y' already exists and is not an empty directory.", 128).build();
+    expect(gitCloneCredentialDrafts(viewOf(exists))).toEqual([]);
+  });
+});
