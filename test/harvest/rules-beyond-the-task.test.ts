@@ -10,6 +10,7 @@ import { userCorrectionDrafts } from '../../src/harvest/extract/rules/user-corre
 import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
 import { toolchainDrafts } from '../../src/harvest/extract/rules/toolchain.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
+import { errorLine } from '../../src/harvest/extract/diagnosis.js';
 import { toolQuirkDrafts } from '../../src/harvest/extract/rules/tool-quirks.js';
 import { missingFileDrafts } from '../../src/harvest/extract/rules/missing-files.js';
 import { testRunnerDrafts } from '../../src/harvest/extract/rules/test-runner.js';
@@ -342,5 +343,13 @@ describe('a run whose line swallows its failure', () => {
     expect(errorFixDrafts(viewOf(session('make theme || echo "skipped"')))[0]!.text).not.toContain('Fix:');
     expect(errorFixDrafts(viewOf(session('make theme || true')))[0]!.text).not.toContain('Fix:');
     expect(errorFixDrafts(viewOf(session('make theme THEME=dark')))[0]!.text).toContain('Fix:');
+  });
+});
+
+describe("a Python traceback's error", () => {
+  it('is the exception line after its frames, not its head', () => {
+    const traceback = 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/app/.venv/lib/python3.12/site-packages/xgboost/__init__.py", line 6, in <module>\n    from . import tracker\nxgboost.core.XGBoostError: \nXGBoost Library (libxgboost.dylib) could not be loaded.\nLikely causes:\n  * OpenMP runtime is not installed';
+    expect(errorLine(traceback)).toBe('xgboost.core.XGBoostError: XGBoost Library (libxgboost.dylib) could not be loaded.');
+    expect(errorLine("Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    import foo\nModuleNotFoundError: No module named 'foo'")).toBe("ModuleNotFoundError: No module named 'foo'");
   });
 });

@@ -121,6 +121,9 @@ function findErrorLine(output: string): FoundError {
     lines.find((l) => /^[×✖✗]\s/.test(l)) ?? // a checker's failure mark ("× Some errors were emitted while running checks.")
     lines.find((l) => STRONG.test(l));
   let pick = powershellRecordError(lines) ?? stated ?? lines[0] ?? '';
+  // A Python traceback's head says one follows; its error is the exception line after the frames
+  // (`xgboost.core.XGBoostError: XGBoost Library (libxgboost.dylib) could not be loaded.`).
+  if (pick.startsWith('Traceback (most recent call last)')) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => PYTHON_EXCEPTION.test(l)) ?? pick;
   // "Error: Command failed: git clone …" wraps the real error, printed on a later `fatal:` line.
   if (/\bcommand failed\b/i.test(pick)) pick = lines.slice(lines.indexOf(pick) + 1).find((l) => /^(?:fatal|error)\b/i.test(l)) ?? pick;
   // "Failed to compile." sums up a build; what failed follows, after the file it is in
@@ -131,6 +134,9 @@ function findErrorLine(output: string): FoundError {
   const next = lines[at + 1];
   return { ...(inner !== undefined ? { inner } : {}), pick, ...(next !== undefined ? { next } : {}), after: lines.slice(at + 1, at + 5), stated: stated !== undefined };
 }
+
+/** The line a Python traceback ends with: the exception's (qualified) name and its message. */
+const PYTHON_EXCEPTION = /^(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning)\b(?::|$)/;
 
 /** A PowerShell error record: its message, the place of the error (`At line:1 char:5`),
  * the command echoed on `+` lines, then `+ CategoryInfo : …` and `+ FullyQualifiedErrorId : …`.
