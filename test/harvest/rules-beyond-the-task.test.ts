@@ -353,3 +353,18 @@ describe("a Python traceback's error", () => {
     expect(errorLine("Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    import foo\nModuleNotFoundError: No module named 'foo'")).toBe("ModuleNotFoundError: No module named 'foo'");
   });
 });
+
+describe('a port already taken', () => {
+  it('by a server still running is the state of that moment; a run on another port that worked is kept', () => {
+    const taken = "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use";
+    const running = new SessionBuilder().user('run the project').bash('uvicorn backend.api:app --port 8000', taken, 1).assistant('The project is already running because an earlier server still holds port 8000.').build();
+    expect(errorFixDrafts(viewOf(running))).toEqual([]);
+    const moved = new SessionBuilder()
+      .user('run the project')
+      .bash('mix phx.server', '** (RuntimeError) failed to listen on 127.0.0.1:4000: eaddrinuse (address already in use)', 1)
+      .assistant('Port 4000 is taken because the main worktree runs its own server; this worktree needs another port.')
+      .bash('PORT=4001 mix phx.server --no-halt', '[info] Running AppWeb.Endpoint with Bandit at 127.0.0.1:4001', 0)
+      .build();
+    expect(errorFixDrafts(viewOf(moved))[0]!.text).toContain('PORT=4001');
+  });
+});

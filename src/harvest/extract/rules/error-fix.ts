@@ -99,6 +99,11 @@ function stillGoing(earlier: Step, later: Step): boolean {
 
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
  * and none after `next`, a run of the same command that failed with another error. */
+/** A server that could not listen: its port is taken (`EADDRINUSE`, uvicorn's `[Errno 98] …
+ * address already in use`, streamlit's `Port 8501 is not available`, Docker's `port is already
+ * allocated`). */
+const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not available|already in use)|port is already allocated/i;
+
 /** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
 const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
 
@@ -340,6 +345,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     const movedOn = said !== undefined && after.some((e) => e.kind === 'tool_call' && e.index < said.event);
     const why = said !== undefined && (repeatsOutput(said.text, s.output) || (movedOn && !namesWhatFailed(said.text, s.output, s.command))) ? undefined : said;
     if (!why && (!fix || plainRetry || blurred)) continue;
+    // a port already taken, and no run on another port that worked: a server still running from
+    // before, the state of that moment (one on another port is a way round worth keeping)
+    if (PORT_TAKEN.test(s.output) && (!fix || plainRetry || blurred)) continue;
     // "… but these shouldn't affect the app": the agent found the error harmless, a warning to ignore
     if (after.some((e) => e.kind === 'assistant' && HARMLESS.test(e.text))) continue;
     // "Fix: edited X.tsx, then the build succeeded" with no word on why: the changed file alone
@@ -387,17 +395,25 @@ function fromToolFailures(view: SessionView): Draft[] {
  * to fit, would hide it at its end. Undefined for any other change.
  */
 export function changedFlags(failed: string, fix: string): string | undefined {
-  const before = tokens(shownCommand(failed));
-  const after = tokens(shownCommand(fix));
+  const before = wordsWithSettings(shownCommand(failed));
+  const after = wordsWithSettings(shownCommand(fix));
   const added = after.filter((t) => !before.includes(t));
   const removed = before.filter((t) => !after.includes(t));
   const changed = [...added, ...removed];
-  if (changed.length === 0 || changed.length > 3 || !changed.every((t) => /^--?[A-Za-z]/.test(t))) return undefined;
+  // a flag, or a setting the line gives the command's environment (`PORT=4001 mix phx.server`)
+  if (changed.length === 0 || changed.length > 3 || !changed.every((t) => /^--?[A-Za-z]|^[A-Z_][A-Z0-9_]*=/.test(t))) return undefined;
   // everything else the same, in the same order
   const kept = (ts: string[], gone: string[]): string => ts.filter((t) => !gone.includes(t)).join(' ');
   if (kept(before, removed) !== kept(after, added)) return undefined;
   const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
   return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
+}
+
+/** The words of a command line as `tokens` reads them, with the environment settings in front
+ * kept (`tokens` drops them: they are no program). */
+function wordsWithSettings(command: string): string[] {
+  const settings = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/.exec(command)?.[0] ?? '';
+  return [...[...settings.matchAll(/[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)/g)].map((m) => m[0]), ...tokens(command)];
 }
 
 /** A step's command line without its `cd`s (`cd app ; npm test` → `npm test`): where it ran aside. */
