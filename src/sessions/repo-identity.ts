@@ -64,6 +64,8 @@ const GENERIC = new Set([
   'repo', 'repos', 'repository', 'workspace', 'workspaces', 'work', 'private', 'app', 'apps', 'project', 'projects', 'code', 'src',
   'source', 'dev', 'development', 'git', 'github', 'tmp', 'temp', 'test', 'tests', 'sandbox', 'scratch', 'home', 'users', 'root',
   'desktop', 'documents', 'downloads', 'developer', 'sites', 'www', 'mnt', 'opt', 'var', 'data', 'build', 'out', 'dist', 'main', 'master',
+  // a folder people keep their projects in (`~/Coding/my-video`), in a few languages
+  'coding', 'programming', 'repositories', 'codebase', 'codebases', 'proyectos', 'projetos', 'projets', 'projekte', 'progetti',
   // a hosted IDE's fixed folder (Lightning AI's /teamspace/studios/this_studio) is every user's
   'this_studio',
 ]);

@@ -30,6 +30,9 @@ describe('repo identity', () => {
       expect(repoOf({ cwd }).source, cwd).toBe('none');
     }
     expect(repoOf({ cwd: '/srv/sam' }, { aliases: {}, users: ['sam'] }).repo).toBeUndefined();
+    // a folder people keep their projects in, in any of a few languages, and a project inside it
+    for (const cwd of ['/Users/diego/Coding', '/home/ana/Proyectos', 'D:\\Programming']) expect(repoOf({ cwd }).repo, cwd).toBeUndefined();
+    expect(repoOf({ cwd: '/Users/diego/Coding/my-video' }).repo).toBe('my-video');
     // deeper folders in a temp directory name themselves
     expect(repoOf({ cwd: '/tmp/build-42/widget' }).repo).toBe('widget');
   });

@@ -24,8 +24,9 @@ const ACTIONABLE = /(?:^|[:;]\s*)(?:use|run|call|create|avoid|always|never|befor
 /** "Potential Security Weaknesses", "Possible causes": what the writer suspects, not what the
  * session showed; speculation stated as fact. */
 const SPECULATIVE_SECTION = /\b(?:potential(?:ly)?|possibly|suspected|likely|probabl[ey])\b|\bpossible (?:causes?|issues?|problems?|bugs?|reasons?|risks?|weakness\w*|vulnerabilit\w*)\b/i;
-/** "Status: none currently defined", "Current gaps": the state of the day, not durable. */
-const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?|validation(?: run)?|verification)\b/i;
+/** "Status: none currently defined", "Current gaps": the state of the day, not durable. Agents
+ * answer in the user's language: "Estado del proyecto", "État actuel", "Aktueller Stand". */
+const TRANSIENT_HEADING = /\b(?:status|currently|gaps|not yet|todo|so far|(?:test|build|check) results?|validation(?: run)?|verification)\b|(?:^|\s)(?:estado (?:del proyecto|do projeto|actual|atual)|situaci[oó]n actual|progreso|avances?|[ée]tat (?:du projet|actuel)|avancement|(?:aktueller )?stand der|aktueller stand|fortschritt|stato (?:del progetto|attuale)|avanzamento)(?=$|[\s:.,;])/i;
 const FINDING_SECTION = /\b(?:issues?|bugs?|problems?|critical|findings?|root cause|pitfalls?|gotchas?)\b/i;
 /** "Built:", "Created", "Done", "Changes": a heading that is only the work done lists what this turn made. */
 const WORK_DONE_HEADING = /^(?:built|created|implemented|written|scaffolded|generated|done|changes)\s*:?\s*$/i;
