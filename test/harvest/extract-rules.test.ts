@@ -1570,6 +1570,15 @@ describe('recurring command sequences', () => {
     expect(extractSession(cut.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
   });
 
+  it('a line whose work is code given on the command line (`python3 -c "…"`) is written for the moment, not a routine', () => {
+    const b = new SessionBuilder().user('find the two cents');
+    for (let i = 0; i < 5; i++) b.bash(`source ~/finance/venv/bin/activate && python3 -c "import openpyxl; print(${i}, openpyxl.load_workbook('/home/dev/finance/consolidated.xlsx'))"`, `${i}`);
+    expect(extractSession(b.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+    const node = new SessionBuilder().user('check the config');
+    for (let i = 0; i < 3; i++) node.bash(`cd app && npm run build && node -e "console.log(${i}, require('./config.json').port)"`, `${4000 + i}`);
+    expect(extractSession(node.build()).filter((c) => c.title.startsWith('Recurring command line'))).toEqual([]);
+  });
+
   it('leave out changing directory and setting the environment, in PowerShell as in the shell: the setup of a step', () => {
     const b = new SessionBuilder().user('upgrade the build to Java 21');
     const line = (goal: string) => `Push-Location "C:\\Users\\dev\\wallpaper"; $env:JAVA_HOME="C:\\Users\\dev\\.jdk\\jdk-21"; $env:PATH="$env:JAVA_HOME\\bin;$env:PATH"; & "C:\\Users\\dev\\scoop\\apps\\maven\\3.9.11\\bin\\mvn.cmd" -q ${goal}; Pop-Location`;

@@ -6,7 +6,7 @@
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { isCheck, isReadOnly, tokens } from '../commands.js';
+import { isCheck, isReadOnly, programName, tokens } from '../commands.js';
 import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { actionFamilyOf } from './error-fix.js';
 import { callCommandLine, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
@@ -45,6 +45,12 @@ function isCommit(fam: string): boolean {
 /** A script written for the moment and fed through a heredoc (`python3 - <<EOF … EOF`): an edit
  * or a look made with code, no step of a way of working. */
 const INLINE_SCRIPT = /<<-?\s*['"]?\w+['"]?/;
+/** Code given to an interpreter on its command line (`python3 -c "import openpyxl …"`, `node -e
+ * "…"`): written for the moment like a heredoc's; the lines around it recur, the work does not. */
+function runsInlineCode(simple: string): boolean {
+  const t = tokens(simple);
+  return t.length > 1 && INTERPRETER.test(programName(t[0]!)) && t.slice(1).some((a) => /^-(?:c|e|-eval|p|-print)$/.test(a));
+}
 
 /** Checks run since the previous commit, before a commit that went through. */
 /** Output that says a hook ran (`Pre-commit validation failed`, husky, lefthook). */
@@ -444,7 +450,7 @@ const DECORATION = new Set(['echo', 'printf', 'sleep', 'true', ':']);
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
   for (const s of view.steps) {
-    if (!s.command || s.failed || s.rejected) continue;
+    if (!s.command || s.failed || s.rejected || s.simple.some((c) => INLINE_SCRIPT.test(c)) || s.simple.some(runsInlineCode)) continue;
     const fams = s.families.filter((f) => f && f !== 'cd' && !DECORATION.has(f));
     if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
     const key = fams.join(' && ');
