@@ -237,9 +237,12 @@ describe('Codex reader: details', () => {
       rolloutOutput('c1', 'execution error: Io(Custom { kind: Other, error: "windows sandbox: runner error: CreateProcessAsUserW failed: 1312" })', 2),
       call('c2', 'Get-ChildItem -Force', 3),
       rolloutOutput('c2', 'Exit code: 0\nWall time: 0.9 seconds\nOutput:\nsrc', 4),
+      // (exec_command's own words for it name the line it could not start)
+      call('c3', 'pwd', 5),
+      rolloutOutput('c3', 'exec_command failed for `/bin/zsh -lc pwd`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 1, stderr: StreamOutput { text: \\"bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted\\n\\" } } }))" }', 6),
     ]);
     const [s] = await codexReader.read(file);
-    expect(results(s!).map((r) => r.isError)).toEqual([true, false]);
+    expect(results(s!).map((r) => r.isError)).toEqual([true, false, true]);
   });
 
   it('recognises injected context and repository names', () => {

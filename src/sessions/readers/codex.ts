@@ -99,9 +99,10 @@ interface ParsedOutput {
 
 const RUNNING_RE = /^Process running with session ID (\d+)\s*$/m;
 const EXIT_CODE_LINE_RE = /^Exit code: (-?\d+)\s*$/m;
-/** `apply_patch failed: …`, and `execution error: Io(…)`: a command that could not even start
- * (Windows' sandbox runner refusing, `CreateProcessAsUserW failed: 1312`). */
-const FAILED_TOOL_RE = /^(?:[a-z_]+ failed: |execution error: )/;
+/** `apply_patch failed: …`, `execution error: Io(…)` and `exec_command failed for `<line>`:
+ * CreateProcess { … Sandbox(Denied …` : a command that could not even start (Windows' sandbox
+ * runner refusing, `CreateProcessAsUserW failed: 1312`, bubblewrap denied its network setup). */
+const FAILED_TOOL_RE = /^(?:[a-z_]+ failed(?: for `[^`\n]*`)?: |execution error: )/;
 const SANDBOX_EXIT_RE = /exit code: (-?\d+)/;
 
 /** `legacyShell`: a legacy shell call, whose successful results are always the JSON envelope. */

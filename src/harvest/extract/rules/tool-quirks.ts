@@ -622,20 +622,23 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   if (!retry) return undefined;
   const err = errorLine(s.output, 160);
   const shown = shownCommand(s.command);
-  // the sandbox's own runner failing ("CreateProcessAsUserW failed") stops every command before
-  // it starts: the item is about the sandbox, not this command
-  if (SANDBOX_REFUSAL.test(s.output) && !PERMISSION.test(s.output)) {
+  // the sandbox's own runner failing ("CreateProcessAsUserW failed", bubblewrap's `bwrap: …`
+  // when the machine will not let it set up its network) stops every command before it starts:
+  // the item is about the sandbox, not this command
+  const runner = BWRAP_ERROR.exec(s.output)?.[0];
+  if (runner !== undefined || (SANDBOX_REFUSAL.test(s.output) && !PERMISSION.test(s.output))) {
+    const shownErr = runner ?? err;
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'The sandbox fails to start commands: rerun them with escalated permissions',
-      text: `In the sandbox, commands fail before they start with ${code(err)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
+      text: `In the sandbox, commands fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox'],
-      quotes: [err],
+      quotes: [shownErr],
       rule: 'tool-quirk',
-      signature: `sandbox-runner:${errorSignature(err)}`,
+      signature: `sandbox-runner:${errorSignature(shownErr)}`,
       score: 6,
     };
   }
@@ -654,6 +657,10 @@ function permission(view: SessionView, s: Step): Draft | undefined {
     score: 6,
   };
 }
+
+/** bubblewrap (Codex's Linux sandbox) reporting its own failure, as the stderr of the command it
+ * could not start (`bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted`). */
+const BWRAP_ERROR = /\bbwrap: [^"\\\n]+/;
 
 /** `connect EPERM 127.0.0.1:6379`: the system forbade the connection (nothing listening would
  * say ECONNREFUSED); an agent's sandbox without network access does that, to local services too. */
