@@ -189,6 +189,17 @@ describe('report facts', () => {
     for (const heading of ['Status', 'Estado del proyecto', 'État actuel', 'Aktueller Stand']) expect(texts(heading), heading).toBe('');
   });
 
+  it('writes nothing of a lesson the user asked for: the framework explained to them, not the repository found out', () => {
+    const report = ['## Exploration Report', '', '### Build', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n');
+    const texts = (prompt: string) =>
+      reportFactDrafts(viewOf(new SessionBuilder().user(prompt).tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report).build()))
+        .map((d) => d.text)
+        .join('\n');
+    expect(texts('find out how the assets are built')).toContain('assets/build.js');
+    for (const prompt of ['can you help me understand what each file is doing?', "what's the difference between ./CMakeLists.txt and ./main/CMakeLists.txt?", 'how does esbuild work here?'])
+      expect(texts(prompt), prompt).toBe('');
+  });
+
   it('writes nothing of a section that says it is taken from a file: the file says it, and stays right', () => {
     const texts = (heading: string) =>
       fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))

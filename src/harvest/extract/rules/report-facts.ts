@@ -511,6 +511,11 @@ const ABOUT_A_COMMIT = /\b(?:commits?|changes? in|diff (?:of|in)|look at)\s+`?(?
  * sections say what could be done, not how the repository is. */
 const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pick)|which (?:\w+ )?(?:should|would|could) (?:i|we)|what (?:are|would be) (?:my|our|the) (?:options|choices|alternatives)|(?:would|do|can) you recommend|what(?:'s| is) the best (?:way|option|choice|tool|service|platform))\b/i;
 
+/** The user asking to be taught ("can you help me understand what each file is doing", "what's
+ * the difference between X and Y", "how does X work?"): the reply is a lesson on the framework,
+ * what its documentation says, told to this user; not something found out about the repository. */
+const ASKS_TO_LEARN = /\b(?:help me (?:to )?understand|teach me|explain to me|eli5|i(?:'m| am) (?:trying to )?(?:learn|understand)(?:ing)?|what(?:'s| is| are) the difference between|what(?:'s| is) the purpose of|how does (?:the |this |a |an )?[\w.-]+ work)\b/i;
+
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const summaries: Draft[] = [];
@@ -523,7 +528,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
-    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked)) continue;
+    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it
