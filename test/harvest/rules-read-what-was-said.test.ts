@@ -363,6 +363,10 @@ describe("aider's version and echo, and pasted pages", () => {
     // a folder of installed packages is never committed on purpose: one warned path in it says so
     const [venv] = await warned(['backend\\venv\\lib']);
     expect(venv).toMatchObject({ scope: 'repo', title: 'git tracks generated venv/ files, which aider warns about' });
+    // with the repository's root in aider's banner, the item names the path and the folder to untrack
+    const rooted = (await items(`${launch('v0.86.2')}> Git working dir: /mnt/data/shop  \n> Repo-map: using 4096 tokens, auto refresh  \n> Repo-map can't include /mnt/data/shop/tools/venv/lib  \n> Has it been deleted from the file system but not from git?  \n\n#### add a cart  \n`)).filter((c) => c.signature === 'aider repo-map tracked file deleted');
+    expect(rooted[0]).toMatchObject({ title: 'git tracks generated tools/venv/ files, which aider warns about' });
+    expect(rooted[0]!.text).toContain('Here it is `tools/venv/lib`, in a `tools/venv/` folder, generated files git should not track: untrack it (`git rm -r --cached tools/venv`)');
   });
 
   it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {

@@ -88,14 +88,17 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   if (!generated && !located) return undefined;
   // a path the session itself had just moved or removed is this task's work in progress
   if (!generated && files.some((f) => movedInSession(view, f, hits[0]!.event) || namedAtAnotherPath(view, f))) return undefined;
+  // the generated folder where the checkout has it (`tools/venv`), when the warned paths say
+  const where = generated === undefined ? undefined : folderIn(named, generated);
+  const which = where !== undefined && named.length === 1 ? `Here it is ${code(clip(named[0]!, 60))}, in` : 'Here they are files of';
   const text = generated
-    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. Here they are files of a ${code(`${generated}/`)} folder, generated files git should not track: untrack it (${code(`git rm -r --cached <path>/${generated}`)}), add it to ${code('.gitignore')} and commit.`
+    ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. ${which} a ${code(`${where ?? generated}/`)} folder, generated files git should not track: untrack it (${code(`git rm -r --cached ${where ?? `<path>/${generated}`}`)}), add it to ${code('.gitignore')} and commit.`
     : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
   return {
     category: 'tool-quirk',
     // (named paths and a generated folder are this repository's: what it tracks and should untrack)
     scope: 'repo',
-    title: generated ? `git tracks generated ${generated}/ files, which aider warns about` : `git tracks ${clip(files[0]!, 40)}, which is gone from disk`,
+    title: generated ? `git tracks generated ${where ?? generated}/ files, which aider warns about` : `git tracks ${clip(files[0]!, 40)}, which is gone from disk`,
     text,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
@@ -444,6 +447,18 @@ const INSTALLED = /^(?:venv|\.venv|node_modules|site-packages|__pycache__)$/;
 /** The folder of installed packages a warned path (a file or a folder) lies in. */
 function installedFolder(paths: readonly string[]): string | undefined {
   return paths.flatMap((p) => p.split(/[\\/]/)).find((segment) => INSTALLED.test(segment));
+}
+
+/** The path of folder `name` in the checkout, from the first warned path (relative to the
+ * repository root) that holds it: `tools/venv` of `tools/venv/lib`. */
+function folderIn(named: readonly string[], name: string): string | undefined {
+  for (const p of named) {
+    if (isAbsolute(p)) continue;
+    const parts = p.split(/[\\/]/);
+    const at = parts.indexOf(name);
+    if (at >= 0) return parts.slice(0, at + 1).join('/');
+  }
+  return undefined;
 }
 
 /** The generated folder at least three warned files, and four in five of them, lie in (`.vs`),
