@@ -24,10 +24,26 @@ function warnsMissingTracked(session: Session): boolean {
   return session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => REPO_MAP_MISSING.test(l.trim())));
 }
 
+/** The repository root a launch's banner names (`Git working dir: /srv/shop`). */
+function gitRootOf(session: Session): string | undefined {
+  for (const e of session.events) {
+    if (e.kind !== 'system') continue;
+    for (const l of e.text.split('\n')) {
+      const root = GIT_WORKING_DIR.exec(l.trim())?.[1];
+      if (root !== undefined) return root;
+    }
+  }
+  return undefined;
+}
+const GIT_WORKING_DIR = /^Git working dir: (.+?)\s*$/;
+
 /** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
 export function withAiderLaunches(sessions: readonly Session[]): Session[] {
   const launches = sessions.filter((s) => s.format === 'aider');
   if (launches.length < 2) return [...sessions];
-  const all: AiderLaunch[] = launches.map((s) => ({ ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}) }));
+  const all: AiderLaunch[] = launches.map((s) => {
+    const gitRoot = gitRootOf(s);
+    return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}) };
+  });
   return sessions.map((s) => (s.format === 'aider' ? { ...s, aiderLaunches: { at: launches.indexOf(s), all } } : s));
 }

@@ -133,6 +133,9 @@ export interface AiderLaunch {
   outcome: 'answered' | 'failed' | 'idle';
   /** Aider warned that a path git tracks is no file on disk (`Repo-map can't include …`). */
   missingTracked?: boolean;
+  /** The repository root the launch's banner gave (`Git working dir: …`, printed only when aider
+   * starts outside it): every launch of one chat history works in the same repository. */
+  gitRoot?: string;
 }
 
 export interface AiderLaunches {

@@ -4,6 +4,7 @@
  * question, a check whose output an export left out. Each case a fresh session got wrong.
  */
 import { describe, expect, it } from 'vitest';
+import { withAiderLaunches } from '../../src/harvest/aider-launches.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
@@ -367,6 +368,12 @@ describe("aider's version and echo, and pasted pages", () => {
     const rooted = (await items(`${launch('v0.86.2')}> Git working dir: /mnt/data/shop  \n> Repo-map: using 4096 tokens, auto refresh  \n> Repo-map can't include /mnt/data/shop/tools/venv/lib  \n> Has it been deleted from the file system but not from git?  \n\n#### add a cart  \n`)).filter((c) => c.signature === 'aider repo-map tracked file deleted');
     expect(rooted[0]).toMatchObject({ title: 'git tracks generated tools/venv/ files, which aider warns about' });
     expect(rooted[0]!.text).toContain('Here it is `tools/venv/lib`, in a `tools/venv/` folder, generated files git should not track: untrack it (`git rm -r --cached tools/venv`)');
+    // a launch at the root prints no root: another launch of the same history gives it
+    const warnedAt = (banner: string) => `${launch('v0.86.2')}${banner}> Repo-map: using 4096 tokens, auto refresh  \n> Repo-map can't include /mnt/data/shop/tools/venv/lib  \n> Has it been deleted from the file system but not from git?  \n\n#### add a cart  \n`;
+    const file = put(tempDir(), '.aider.chat.history.md', warnedAt('') + warnedAt('> Cur working dir: /mnt/data/shop/ai  \n> Git working dir: /mnt/data/shop  \n'));
+    const launches = withAiderLaunches((await readSessions([file])).sessions);
+    const first = extractSession(launches[0]!).filter((c) => c.signature === 'aider repo-map tracked file deleted');
+    expect(first[0]!.text).toContain('(`git rm -r --cached tools/venv`)');
   });
 
   it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {

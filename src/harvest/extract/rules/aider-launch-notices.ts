@@ -64,7 +64,8 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   // then the deletion was committed or the folder untracked, whatever launches warned before
   const lastAnswered = launches?.all.slice(launches.at + 1).filter((l) => l.outcome === 'answered').pop();
   if (lastAnswered !== undefined && !lastAnswered.missingTracked) return undefined;
-  const gitDir = bannerValue(lines, GIT_DIR);
+  // (a launch at the repository root prints no root; another launch of the same history may)
+  const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined);
   const paths = namedPaths(lines);
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
   const placed = raw.map((p) => inCheckout(p, paths));
