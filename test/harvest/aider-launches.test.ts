@@ -97,7 +97,7 @@ describe('the launches of an aider chat history', () => {
     const warnedOnce = launch('10:00:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`) + launch('10:05:00', 'gpt-4.1', answered);
     const deleted = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.signature === 'aider repo-map tracked file deleted'));
     expect((await sessionsOf(warnedOnce))[0]!.aiderLaunches!.all).toEqual([
-      { model: 'gpt-4.1', outcome: 'answered', missingTracked: true },
+      { model: 'gpt-4.1', outcome: 'answered', missingTracked: true, gitRoot: 'C:\\Users\\dev\\shop' },
       { model: 'gpt-4.1', outcome: 'answered' },
     ]);
     expect(await deleted(warnedOnce)).toEqual([]);
