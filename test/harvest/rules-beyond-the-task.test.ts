@@ -368,3 +368,18 @@ describe('a port already taken', () => {
     expect(errorFixDrafts(viewOf(moved))[0]!.text).toContain('PORT=4001');
   });
 });
+
+describe('a shared library the loader could not find', () => {
+  it('is the cause, in the loader\'s words, when the agent gave none', () => {
+    const output = 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nxgboost.core.XGBoostError: \nXGBoost Library (libxgboost.dylib) could not be loaded.\nError message(s): ["dlopen(/app/.venv/lib/python3.12/site-packages/xgboost/lib/libxgboost.dylib, 0x0006): Library not loaded: @rpath/libomp.dylib"]';
+    const session = new SessionBuilder()
+      .user('run the booster test')
+      .bash('uv run python -c "import xgboost"', output, 1)
+      .bash('brew install libomp', '==> Pouring libomp--20.1.8.arm64_sequoia.bottle.tar.gz', 0)
+      .bash('uv run python -c "import xgboost"', '', 0)
+      .build();
+    const [item] = errorFixDrafts(viewOf(session));
+    expect(item!.text).toContain('Cause: the shared library `libomp.dylib` is not installed (`Library not loaded: @rpath/libomp.dylib`).');
+    expect(item!.text).toContain('Fix: `brew install libomp`');
+  });
+});

@@ -104,6 +104,10 @@ function stillGoing(earlier: Step, later: Step): boolean {
  * allocated`). */
 const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not available|already in use)|port is already allocated/i;
 
+/** A loader's report of a shared library it could not find: macOS's dyld, glibc's ld.so, Windows'
+ * Python (`DLL load failed while importing x`). */
+const MISSING_LIBRARY = /Library not loaded: (?:@rpath\/|\S*\/)?([\w.+-]+\.dylib)|([\w.+-]+\.so(?:\.\d+)*): cannot open shared object file|DLL load failed while importing ([\w.]+)/;
+
 /** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
 const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
 
@@ -355,7 +359,11 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (!why && fix && between.onlyEdits) continue;
 
     const parts = [`${code(clip(shownCommand(s.command), 90))} fails with ${code(err)}.`];
+    // the system's loader naming the shared library it could not find is the cause, in its own
+    // words (`Library not loaded: @rpath/libomp.dylib`), surer than the agent's reading of it
+    const missingLibrary = why ? undefined : MISSING_LIBRARY.exec(s.output);
     if (why) parts.push(`Cause: ${sentence(causeAlone(clipSentences(why.text, CAUSE_CHARS)))}`);
+    else if (missingLibrary) parts.push(`Cause: the shared library ${code(missingLibrary[1] ?? missingLibrary[2] ?? missingLibrary[3]!)} is not installed (${code(clip(missingLibrary[0], 80))}).`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
