@@ -1027,6 +1027,8 @@ describe('tool quirks of the agent', () => {
     // bubblewrap's own error, as the stderr of the command it could not start, says the same
     const bwrap = 'exec_command failed for `/bin/zsh -lc pwd`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 1, stderr: StreamOutput { text: \\"bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted\\n\\" } } }))" }';
     expect(started(bwrap)).toEqual(['The sandbox fails to start commands: rerun them with escalated permissions']);
+    // the stderr Codex prints as a Rust value is read as the text it holds
+    expect(errorLine('exec_command failed for `/bin/zsh -lc "git checkout -b x"`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stderr: StreamOutput { text: \\"fatal: cannot lock ref \'refs/heads/x\': Operation not permitted\\\\n\\", truncated_after_lines: None } } }))" }')).toBe("fatal: cannot lock ref 'refs/heads/x': Operation not permitted");
     expect(started('failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: Get-ChildItem: Cannot find path')).toEqual([]);
   });
 
@@ -1423,6 +1425,13 @@ describe('slow commands', () => {
     expect(drafts[0]!.text).toContain('its hook runs CREDO, DIALYZER');
     expect(drafts[0]!.text).toContain('`Adding 4109 modules to deps-dev.plt … done in 2m8.83s`');
     expect(drafts[0]!.text).toContain('the 120000 ms timeout was too short');
+  });
+
+  it('says nothing of a request to a service on another machine: its time is the service\'s that moment', () => {
+    const session = (url: string) => new SessionBuilder().user('try the endpoint').bash(`curl -s -X POST ${url} -d '{"q":"events in London"}'`, '{"choices":[{"message":{"content":"…"}}]}').build();
+    expect(slowCommandDrafts(viewOf(timed(session('https://api.example.com/v1/chat/completions'), [0, 0, 70])))).toEqual([]);
+    // one on this machine times the repository's own server
+    expect(slowCommandDrafts(viewOf(timed(session('http://localhost:8000/v1/chat/completions'), [0, 0, 70])))).toHaveLength(1);
   });
 
   it('says a first run that warms up spent its time on a one-time step when its output shows one', () => {

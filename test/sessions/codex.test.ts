@@ -245,6 +245,22 @@ describe('Codex reader: details', () => {
     expect(results(s!).map((r) => r.isError)).toEqual([true, false, true]);
   });
 
+  it('a call the user turned down or stopped while it ran is rejected: neither a failure nor a success', async () => {
+    const call = (id: string, t: number) => rolloutCall(id, 'exec_command', { cmd: 'git checkout -b 010-use-case-10', sandbox_permissions: 'require_escalated' }, t);
+    const file = rolloutFile('rollout-rejected.jsonl', [
+      rolloutRecord('session_meta', { id: 'rej-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/home/dev/lab' }, 0),
+      call('c1', 1),
+      rolloutOutput('c1', 'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }', 2),
+      call('c2', 3),
+      rolloutOutput('c2', 'aborted by user after 8.1s', 4),
+    ]);
+    const [s] = await codexReader.read(file);
+    expect(results(s!).map((r) => [r.isError, r.rejected])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+  });
+
   it('recognises injected context and repository names', () => {
     expect(isInjectedCodexText('<environment_context>\n<cwd>/x</cwd>\n</environment_context>')).toBe(true);
     expect(isInjectedCodexText('<turn_aborted>\nThe user interrupted.\n</turn_aborted>')).toBe(true);

@@ -105,9 +105,16 @@ function errorLineIn(output: string): FoundError {
 }
 const foundCache = new TextCache<FoundError>(2000);
 
+/** Codex prints a sandboxed command's stderr as a Rust value (`StreamOutput { text: "fatal: …\n",
+ * truncated_after_lines: None }`), its quotes and line breaks escaped: the text is the stderr. */
+function streamText(stderr: string | undefined): string | undefined {
+  const m = stderr === undefined ? null : /^StreamOutput \{ text: \\?"((?:[^"\\]|\\.)*?)\\?"(?:, truncated|\s*\})/.exec(stderr);
+  return m === null ? stderr : m[1]!.replace(/\\+n/g, '\n').replace(/\\+"/g, '"').replace(/\\+'/g, "'");
+}
+
 function findErrorLine(output: string): FoundError {
   // A wrapper message ("failed in sandbox …, stderr: …") hides the real error in stderr.
-  const stderr = /\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1];
+  const stderr = streamText(/\bstderr:\s*([\s\S]+)$/i.exec(output)?.[1]);
   const inner = stderr && stderr.trim().length > 0 ? stderr : undefined;
   const lines = literalNewlines(cleanText(output))
     .split('\n')

@@ -104,6 +104,8 @@ const EXIT_CODE_LINE_RE = /^Exit code: (-?\d+)\s*$/m;
  * runner refusing, `CreateProcessAsUserW failed: 1312`, bubblewrap denied its network setup). */
 const FAILED_TOOL_RE = /^(?:[a-z_]+ failed(?: for `[^`\n]*`)?: |execution error: )/;
 const SANDBOX_EXIT_RE = /exit code: (-?\d+)/;
+const USER_REJECTED = /\bRejected\(\\?"rejected by user\\?"\)/;
+const USER_ABORTED = /^aborted by user(?: after [\d.]+\s*m?s)?\s*$/;
 
 /** `legacyShell`: a legacy shell call, whose successful results are always the JSON envelope. */
 function parseOutput(raw: string, legacyShell: boolean): ParsedOutput {
@@ -450,6 +452,14 @@ class CodexSession {
     const result = copyOf(base) as Omit<ToolResultEvent, 'index' | 'kind'>;
     result.output = parsed.text;
     result.isError = parsed.isError === true;
+    // the user said no to the call (`CreateProcess { message: "Rejected(\"rejected by user\")" }`,
+    // an escalation request turned down): it never ran, which is no failure of the command
+    if (result.isError && USER_REJECTED.test(parsed.text.slice(0, 600))) result.rejected = true;
+    // and one the user stopped while it ran (`aborted by user after 8.1s`) never finished
+    if (USER_ABORTED.test(parsed.text)) {
+      result.isError = true;
+      result.rejected = true;
+    }
     if (callId) result.callId = callId;
     if (state) result.name = state.name;
     if (parsed.exitCode !== undefined) result.exitCode = parsed.exitCode;

@@ -25,6 +25,16 @@ const TIMING = /\b(?:done in|finished in|took|completed in|compiled in|built in)
 const MAX_ITEMS = 2;
 const WALL_TIME = /^Wall time: ([\d.]+) seconds?\s*$/m;
 
+/** A request to a service on another machine (`curl https://api.example.com/…`): its time is
+ * spent there and on the way, the service's state that moment, nothing this repository does. */
+const HTTP_CLIENTS = /^(?:curl|wget|http|https|httpie|xh|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)$/i;
+function asksRemoteService(s: Step): boolean {
+  const fam = actionFamilyOf(s.families).split(' ')[0] ?? '';
+  if (!HTTP_CLIENTS.test(fam)) return false;
+  const hosts = [...s.command!.matchAll(/\bhttps?:\/\/([^/\s:'"]+)/g)].map((m) => m[1]!);
+  return hosts.length > 0 && hosts.every((h) => !/^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1)$/.test(h));
+}
+
 /** The call waited for the user to approve running it outside the sandbox (Codex). */
 function awaitedApproval(input: Record<string, unknown>): boolean {
   return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
@@ -130,7 +140,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {
-    if (!s.command || s.rejected || LONG_RUNNING.test(s.command)) continue;
+    if (!s.command || s.rejected || LONG_RUNNING.test(s.command) || asksRemoteService(s)) continue;
     const seconds = secondsOf(s, false);
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
     const fam = actionFamilyOf(s.families);
