@@ -180,11 +180,14 @@ describe('report facts', () => {
     expect(text).not.toContain('No domains defined yet');
   });
 
+  /** The texts the rule writes of a subagent report whose one section, on the build, has `heading`. */
+  const buildSection = (heading: string) =>
+    fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))
+      .map((d) => d.text)
+      .join('\n');
+
   it("writes nothing of a status heading in the language the agent answered in, as of 'Status'", () => {
-    const texts = (heading: string) =>
-      fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))
-        .map((d) => d.text)
-        .join('\n');
+    const texts = buildSection;
     expect(texts('Estructura')).toContain('assets/build.js');
     for (const heading of ['Status', 'Estado del proyecto', 'État actuel', 'Aktueller Stand']) expect(texts(heading), heading).toBe('');
   });
@@ -201,10 +204,7 @@ describe('report facts', () => {
   });
 
   it('writes nothing of a section that says it is taken from a file: the file says it, and stays right', () => {
-    const texts = (heading: string) =>
-      fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))
-        .map((d) => d.text)
-        .join('\n');
+    const texts = buildSection;
     expect(texts('Build')).toContain('assets/build.js');
     expect(texts('Build (from DEVELOPER_GUIDELINES.md)')).toBe('');
     expect(texts('Build, per `docs/BUILDING.md`')).toBe('');
