@@ -450,7 +450,7 @@ const DECORATION = new Set(['echo', 'printf', 'sleep', 'true', ':']);
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
   for (const s of view.steps) {
-    if (!s.command || s.failed || s.rejected || s.simple.some((c) => INLINE_SCRIPT.test(c)) || s.simple.some(runsInlineCode)) continue;
+    if (!s.command || s.failed || s.rejected || s.simple.some((c) => INLINE_SCRIPT.test(c) || runsInlineCode(c))) continue;
     const fams = s.families.filter((f) => f && f !== 'cd' && !DECORATION.has(f));
     if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
     const key = fams.join(' && ');

@@ -97,8 +97,6 @@ function stillGoing(earlier: Step, later: Step): boolean {
   return earlier.result !== undefined && earlier.outputEvent !== earlier.result.index && earlier.outputEvent > later.call.index;
 }
 
-/** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
- * and none after `next`, a run of the same command that failed with another error. */
 /** A server that could not listen: its port is taken (`EADDRINUSE`, uvicorn's `[Errno 98] …
  * address already in use`, streamlit's `Port 8501 is not available`, Docker's `port is already
  * allocated`). */
@@ -111,6 +109,8 @@ const MISSING_LIBRARY = /Library not loaded: (?:@rpath\/|\S*\/)?([\w.+-]+\.dylib
 /** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
 const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
 
+/** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
+ * and none after `next`, a run of the same command that failed with another error. */
 function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undefined): Step | undefined {
   // Later successes of the same family and subcommand, in order; the first is the fallback.
   // A quick retry that adds a flag (`git add -f`, `git push -u`) is the fix, even after a workaround.
