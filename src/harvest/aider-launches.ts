@@ -6,6 +6,7 @@
  * Pure: the answer depends only on the sessions of the file.
  */
 import type { AiderLaunch, Session } from '../sessions/model.js';
+import { GIT_DIR } from './extract/rules/aider-notice-lines.js';
 
 /** Aider's report of a failed model request (`litellm.NotFoundError: …`). */
 export const LITELLM_ERROR = /^litellm\.\w+Error\b/m;
@@ -29,13 +30,12 @@ function gitRootOf(session: Session): string | undefined {
   for (const e of session.events) {
     if (e.kind !== 'system') continue;
     for (const l of e.text.split('\n')) {
-      const root = GIT_WORKING_DIR.exec(l.trim())?.[1];
+      const root = GIT_DIR.exec(l.trim())?.[1];
       if (root !== undefined) return root;
     }
   }
   return undefined;
 }
-const GIT_WORKING_DIR = /^Git working dir: (.+?)\s*$/;
 
 /** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
 export function withAiderLaunches(sessions: readonly Session[]): Session[] {
