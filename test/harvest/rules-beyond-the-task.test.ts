@@ -297,35 +297,28 @@ describe('a search tool whose pattern failed as a regular expression', () => {
   });
 });
 
+/** The error items of a session in which `command` failed with `output` and the agent said `reply`. */
+const errorItems = (command: string, output: string, exit: number, reply: string) =>
+  errorFixDrafts(viewOf(new SessionBuilder().user('go on').bash(command, output, exit).assistant(reply).build()));
+
 describe('an error item\'s title', () => {
   it('leaves out the severity label, which says only that the command failed', () => {
-    const session = new SessionBuilder()
-      .user('start a session for task 8')
-      .bash('minsky session start --task 008', "fatal: destination path '/home/dev/.local/state/minsky/git/task#008' already exists and is not an empty directory.", 128)
-      .assistant("The clone fails because there's a directory for task#008 already on the file system.")
-      .build();
-    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe("minsky session fails: destination path '~/.local/state/minsky/git/task#008'…");
+    const [item] = errorItems('minsky session start --task 008', "fatal: destination path '/home/dev/.local/state/minsky/git/task#008' already exists and is not an empty directory.", 128, "The clone fails because there's a directory for task#008 already on the file system.");
+    expect(item!.title).toBe("minsky session fails: destination path '~/.local/state/minsky/git/task#008'…");
   });
 
   it("gives PowerShell's error id alone, not the record's label", () => {
-    const session = new SessionBuilder()
-      .user('create the feature')
-      .bash("powershell -NoProfile -Command . '.specify/scripts/powershell/create-new-feature.ps1' -Json", "Die Zeichenfolge hat kein Abschlusszeichen: '.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString", 1)
-      .assistant('The script call fails because the quotes of the path are not matched in the -Command string.')
-      .build();
+    const output = "Die Zeichenfolge hat kein Abschlusszeichen: '.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString";
+    const [item] = errorItems("powershell -NoProfile -Command . '.specify/scripts/powershell/create-new-feature.ps1' -Json", output, 1, 'The script call fails because the quotes of the path are not matched in the -Command string.');
     // (the script PowerShell was started to run is what failed)
-    expect(errorFixDrafts(viewOf(session))[0]!.title).toBe('create-new-feature.ps1 fails: TerminatorExpectedAtEndOfString');
+    expect(item!.title).toBe('create-new-feature.ps1 fails: TerminatorExpectedAtEndOfString');
   });
 });
 
 describe('npm\'s error code line', () => {
   it('is joined with the line that says what happened, and the title says that', () => {
-    const session = new SessionBuilder()
-      .user('add tailwind postcss')
-      .bash('npm i -D @tailwindcss/postcss --prefer-offline', 'npm error code ETARGET\nnpm error notarget No matching version found for enhanced-resolve@^5.18.3.\nnpm error notarget In most cases you or one of your dependencies are requesting\nnpm error notarget a package version that doesn\'t exist.', 1)
-      .assistant('The install fails because the cached registry data has no enhanced-resolve 5.18.3.')
-      .build();
-    const [item] = errorFixDrafts(viewOf(session));
+    const output = 'npm error code ETARGET\nnpm error notarget No matching version found for enhanced-resolve@^5.18.3.\nnpm error notarget In most cases you or one of your dependencies are requesting\nnpm error notarget a package version that doesn\'t exist.';
+    const [item] = errorItems('npm i -D @tailwindcss/postcss --prefer-offline', output, 1, 'The install fails because the cached registry data has no enhanced-resolve 5.18.3.');
     expect(item!.title).toBe('npm i fails: No matching version found for enhanced-resolve@^5.18.3.');
     expect(item!.text).toContain('fails with `npm error code ETARGET: No matching version found for enhanced-resolve@^5.18.3.`');
   });
@@ -357,8 +350,7 @@ describe("a Python traceback's error", () => {
 describe('a port already taken', () => {
   it('by a server still running is the state of that moment; a run on another port that worked is kept', () => {
     const taken = "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use";
-    const running = new SessionBuilder().user('run the project').bash('uvicorn backend.api:app --port 8000', taken, 1).assistant('The project is already running because an earlier server still holds port 8000.').build();
-    expect(errorFixDrafts(viewOf(running))).toEqual([]);
+    expect(errorItems('uvicorn backend.api:app --port 8000', taken, 1, 'The project is already running because an earlier server still holds port 8000.')).toEqual([]);
     const moved = new SessionBuilder()
       .user('run the project')
       .bash('mix phx.server', '** (RuntimeError) failed to listen on 127.0.0.1:4000: eaddrinuse (address already in use)', 1)
