@@ -62,6 +62,25 @@ describe('a report line', () => {
     expect(read(`## How it runs${howItRuns}\n## Notes${notes}`)).toContain('every developer gets the same backend');
   });
 
+  it('closing a turn that changed files, keeps only how to run or configure what is there', () => {
+    const summary =
+      'Notes on the renderer.\n\n## Renderer\n- `render.py` now colours user messages blue and tool calls orange\n- Long outputs in `render.py` get a scroll box of their own\n- Regenerate the page with `python3 render.py log.jsonl -o out.html`\n- The port comes from `PREVIEW_PORT`, default `8080`\n- Reasoning records in `render.py` show only their summary text, never the encrypted part\n- Unknown record types in `log.jsonl` fall back to pretty-printed JSON in a grey box\n- Session headers in `out.html` show the start time and the git branch when the log has them\n';
+    const turn = (edited: boolean): string => {
+      const seen = 'render.py log.jsonl out.html PREVIEW_PORT 8080 colours scroll';
+      const b = new SessionBuilder().user('make the renderer nicer').bash('cat render.py', seen).bash('head log.jsonl', seen).bash('ls', seen);
+      if (edited) b.tool('Edit', { file_path: '/home/dev/demo/render.py', old_string: 'grey', new_string: 'blue' }, 'ok');
+      return texts(reportFactDrafts(viewOf(b.assistant(summary).user('thanks').build())));
+    };
+    const afterEdits = turn(true);
+    expect(afterEdits).toContain('`python3 render.py log.jsonl -o out.html`');
+    expect(afterEdits).toContain('`PREVIEW_PORT`');
+    // what the turn made the code do is its change log, however it is worded
+    expect(afterEdits).not.toContain('colours user messages');
+    expect(afterEdits).not.toContain('scroll box');
+    // a turn that only read keeps what its report says of the code
+    expect(turn(false)).toContain('scroll box');
+  });
+
   it('names a place when it has a path, a file name with an extension or a command in a code span', () => {
     for (const placed of ['kept in `src/sync/`', 'see prisma/schema.prisma', 'esbuild reads build.js', 'run `npm run ci` first', 'X86.txt has no such option', 'uses `vitest run src`']) expect(namesPlace({ title: 'Notes', text: placed }), placed).toBe(true);
     for (const nowhere of [

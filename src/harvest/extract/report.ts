@@ -48,6 +48,16 @@ const SPECIFIC = /(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?|:\d{4,5}\b|\bport\b|>=\s*\d|\
 const INVENTORY = /@\^?\d|~>\s*\d|\^\d+\.\d+/;
 /** A command in a code span (`npm run ci`, `vitest run src`): how to run things. */
 const COMMAND_SPAN = /`(?:npm|npx|yarn|pnpm|bun|mix|cargo|go|make|pytest|python3?|node|vitest|jest|eslint|tsc|git|docker|bundle|rake|gradle|mvn|dotnet|uv|poetry|pip)\s[^`]+`/;
+/** A setting in a code span (`threshold: 0.9`, `PORT=3000`) or an environment variable by name
+ * (`OPENCODE_CONFIG_CONTENT`). */
+const SETTING = /`[\w.-]+\s*(?::|=)\s*[^`\s][^`]*`|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+
+/** Whether a report line tells how to run or configure something (`npm run ci`, `threshold: 0.9`,
+ * `DATABASE_URL`): how to use what is there. */
+export function howToUse(line: string): boolean {
+  return COMMAND_SPAN.test(line) || SETTING.test(line);
+}
+
 /** "`types.ts` - Core interfaces", "File: `x.ts`": a file listing, not what matters about the file. */
 const FILE_PURPOSE = /^(?:`[^`]+`\s*(?:[-–:]|\(\w)|(?:file|location|located at|path):\s*`[^`]+`\.?$)/i;
 /** "(lines 400-458)": positions that go stale with the next edit; the preposition that led to
