@@ -1003,6 +1003,23 @@ describe('tool quirks of the agent', () => {
     expect(toolQuirkDrafts(viewOf(session(false))).map((d) => d.title)).toEqual(['StructuredOutput: Output does not match required schema: /findings: must be…']);
   });
 
+  it('leaves out an edit refused because the file changed after it was read: another writer, not the tool', () => {
+    const edit = (refusal: string) =>
+      toolQuirkDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('drop the duplicate entries from .gitconfig')
+            .tool('Read', { file_path: '/home/dev/.gitconfig' }, '[safe]\n\tdirectory = /home/dev/dotfiles')
+            .tool('Edit', { file_path: '/home/dev/.gitconfig', old_string: 'a', new_string: 'b' }, refusal, { isError: true })
+            .assistant('Wait - the problem is every time I use git it adds more entries to this file.')
+            .build(),
+        ),
+      );
+    expect(edit('File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.')).toEqual([]);
+    // a refusal about the edit itself is still told, with the agent's account of it
+    expect(edit('Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true.').map((d) => d.title)).toHaveLength(1);
+  });
+
   it('names a command the sandbox blocks only when the same command ran once the agent asked to leave the sandbox', () => {
     const denied = "fatal: Unable to create '/home/dev/demo/.git/index.lock': Operation not permitted";
     const session = (escalate: boolean) =>
@@ -2076,6 +2093,35 @@ describe('progress and a checkout without its dependencies are not knowledge', (
     expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sql\.js/.test(d.title))).toEqual([]);
     const never = failing(new SessionBuilder()).build();
     expect(toolQuirkDrafts(viewOf(never)).map((d) => d.title)).toContain('sql.js is not installed');
+  });
+
+  it("a module named through the project's import alias, or written as a file next, is the project's own file, never a package to install", () => {
+    const check = (mod: string, then?: string) => {
+      const b = new SessionBuilder().user('add a stats panel').bash('npx tsc --noEmit', `src/app/page.tsx(6,25): error TS2307: Cannot find module '${mod}' or its corresponding type declarations.`, 2);
+      if (then) b.tool('Write', { file_path: `/home/dev/game/${then}`, content: 'export default function PlayerStats() {}' }, 'ok');
+      return toolQuirkDrafts(viewOf(b.build())).map((d) => d.title);
+    };
+    expect(check('@/components/PlayerStats')).toEqual([]);
+    expect(check('@components/PlayerStats', 'src/components/PlayerStats.tsx')).toEqual([]);
+    // a scoped package nobody wrote is missing from the machine
+    expect(check('@tanstack/react-query')).toEqual(['@tanstack/react-query is not installed']);
+  });
+
+  it('a name declared twice in code the session had just written is its slip, even when the checker reports on the whole project', () => {
+    const lint = (file: string) =>
+      errorFixDrafts(
+        viewOf(
+          new SessionBuilder()
+            .user('add redeem codes')
+            .tool('Write', { file_path: '/home/dev/game/src/data/codes.ts', content: 'export const redeemCodes = []' }, 'ok')
+            .bash('./lint.sh src/data/items.ts', `FAILED BUILD CRITICAL in TypeScript check\n${file}(3,14): error TS2451: Cannot redeclare block-scoped variable 'redeemCodes'.`, 1)
+            .assistant('The error was caused by having duplicate redeemCodes declarations in the file.')
+            .build(),
+        ),
+      ).map((d) => d.title);
+    expect(lint('src/data/codes.ts')).toEqual([]);
+    // in a file of the repository the session never touched, it is the repository's
+    expect(lint('src/data/legacy.ts')).toHaveLength(1);
   });
 });
 

@@ -205,6 +205,15 @@ describe('extractSession: open questions', () => {
     expect(out[0]!.text).toContain('mix phx.server');
     expect(out[0]!.confidence).toBeLessThanOrEqual(0.5);
   });
+
+  it('keeps no question of a task the user stopped: only a problem left undiagnosed is open', () => {
+    const session = new SessionBuilder()
+      .user('make it so bun is in my path')
+      .tool('Bash', { command: 'find ~ -name bun -type f' }, "The user doesn't want to proceed with this tool use.", { isError: true, rejected: true })
+      .user('[Request interrupted by user for tool use]', { injected: true })
+      .build();
+    expect(extractSession(session).filter((c) => c.category === 'question')).toEqual([]);
+  });
 });
 
 describe('extractSession: what is never harvested', () => {

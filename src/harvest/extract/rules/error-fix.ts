@@ -209,9 +209,27 @@ function ownSlip(view: SessionView, failed: Step, fix: Step, err: string): boole
  * session wrote, its slip (it forgot the import), fixed or not; nothing about the repository. */
 const NAME_SLIP = /\bundefined name\b|\bis not defined\b|\bcannot find name\b|\bimported but unused\b|\bunused import\b|\bno-unused-vars\b|\bno-undef\b/i;
 
+/** A name declared twice ("Duplicate identifier 'RedeemCode'", "Cannot redeclare block-scoped
+ * variable", "has already been declared"): in code the session wrote, its slip, as a name it
+ * forgot to define is. */
+const DECLARED_TWICE = /\bduplicate (?:identifier|declaration|definition)\b|\bcannot redeclare\b|\bhas already been declared\b|\bredefinition of\b/i;
+
 /** Whether the session edited, before the failure, a file the error names. */
 function wroteBefore(view: SessionView, failed: Step, err: string): boolean {
   return view.steps.slice(0, failed.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => err.includes(f)));
+}
+
+/** Where a compiler or checker locates an error: `src/a.ts(20,14)`, `src/a.ts:20:14`. */
+const LOCATED = /([\w.@-]+\.[A-Za-z]\w{0,5})(?:\(\d+,\d+\)|:\d+:\d+)/g;
+
+/** Whether every error the output locates is in a file the session itself edited before the
+ * failure: code it had just written (a checker run after each edit reports on the whole project,
+ * so the error line names no file). */
+function onlyInOwnEdits(view: SessionView, failed: Step): boolean {
+  const located = new Set([...failed.output.matchAll(LOCATED)].map((m) => m[1]!));
+  if (located.size === 0) return false;
+  const written = new Set(view.steps.slice(0, failed.pos).filter((s) => !s.failed && !s.rejected && isEdit(s)).flatMap((s) => editedFiles(s)));
+  return [...located].every((f) => written.has(f));
 }
 
 /** What was done between a failure and its fix, as shown and as a count of steps. */
@@ -328,7 +346,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     // (and a "fix" that also ran into the same error does not hold)
     const fix = found !== undefined && (installedNothing(found.output) || failsAgainLater(view, found, s)) ? undefined : found;
     if (fix && ownSlip(view, s, fix, err)) continue;
-    if (NAME_SLIP.test(err) && wroteBefore(view, s, err)) continue;
+    if ((NAME_SLIP.test(err) && wroteBefore(view, s, err)) || ((NAME_SLIP.test(s.output) || DECLARED_TWICE.test(s.output)) && onlyInOwnEdits(view, s))) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
     const plainRetry = fix !== undefined && (shownCommand(fix.command!) === shownCommand(s.command) || withoutCd(fix) === withoutCd(s)) && between.steps === 0;

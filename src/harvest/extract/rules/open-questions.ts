@@ -20,10 +20,14 @@ const OFFER = /^(?:would you like|shall (?:i|we)|should (?:i|we)|may i|do you wa
  * this your personal machine?"): it waits for the user's answer; the project raised nothing. */
 const ASKS_THE_USER = /^(?:(?:do|did|does|have|had|are|were|is|was|can|could|would|will|should)\s+you\b|is (?:this|that|it) your\b)/i;
 
-/** A request the user cut short: every call after it was rejected and nothing else ran. */
+/** A prompt that reports a problem ("mix phx.server doesnt seem to start", "why does the build
+ * fail?"), not a task ("make it so bun is in my path"): only a problem left undiagnosed is open. */
+const REPORTS_PROBLEM = /\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|can'?t|cannot|isn'?t|is not|aren'?t|not)\s+(?:\w+\s+){0,2}(?:work\w*|start\w*|run\w*|load\w*|build\w*|compil\w*|open\w*|show\w*|connect\w*|respond\w*)\b|\b(?:errors?|fails?|failing|failed|broken|crash\w*|hangs?|hanging|stuck|exceptions?|why)\b/i;
+
+/** A reported problem the user cut short: every call after it was rejected and nothing else ran. */
 function stoppedRequest(view: SessionView): Draft | undefined {
   const prompt = view.prompts[view.prompts.length - 1];
-  if (!prompt) return undefined;
+  if (!prompt || !REPORTS_PROBLEM.test(prompt.text)) return undefined;
   const after = view.steps.filter((s) => s.call.index > prompt.index);
   if (after.length === 0 || !after.every((s) => s.rejected)) return undefined;
   const request = clip(oneLine(prompt.text), 140);

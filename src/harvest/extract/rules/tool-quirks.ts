@@ -11,7 +11,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { shownCommand, tokens } from '../commands.js';
 import { errorCore, errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
-import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, seenToSucceed, type SessionView, type Step } from '../view.js';
+import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, editedFiles, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
 import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
@@ -365,11 +365,21 @@ function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draf
   };
 }
 
+/** Whether a later edit of the session wrote a file named as the module's last part
+ * (`PlayerStats.tsx` for '@components/PlayerStats', `helpers.py` for 'app.helpers'). */
+function wroteModuleLater(view: SessionView, s: Step, mod: string): boolean {
+  const last = mod.split(/[/.]/).pop()!;
+  if (last.length < 3) return false;
+  return view.steps.some((x) => x.pos > s.pos && !x.failed && !x.rejected && isEdit(x) && editedFiles(x).some((f) => f.replace(/\.\w+$/, '') === last));
+}
+
 function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
-  // A missing local file ('./x.js', '~/a/b.js') is a path slip, not an uninstalled package.
-  if (!mod || /^[.~/]|\/.*\.\w+$/.test(mod)) return undefined;
+  // A missing local file ('./x.js', '~/a/b.js') is a path slip, not an uninstalled package; so
+  // is a path through the project's import alias ('@/components/PlayerStats', '#lib/db': a
+  // package scope is never empty), and a module the session then wrote as a file of its own.
+  if (!mod || /^[.~/#]|^@\/|\/.*\.\w+$/.test(mod) || wroteModuleLater(view, s, mod)) return undefined;
   // A module the project's own install then brought is a checkout whose dependencies were not
   // installed yet, not something missing from the machine.
   if (installedLater(view, s) || installsLater(view, s, mod)) return undefined;
@@ -482,6 +492,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? errorLine(s.output, 180);
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  // "File has been modified since read": something else wrote the file after the agent read it
+  // (the user, a formatter, a program); the tool guards every edit so, and says to read again
+  if (STALE_READ.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
   if (aider && REPLY_LINE_AS_PATH.test(err)) return undefined;
@@ -522,6 +535,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     score: 6 + (retry && !aider ? 1 : 0),
   };
 }
+
+/** An edit refused because the file changed after the agent last read it. */
+const STALE_READ = /\b(?:modified|changed) since (?:it was )?(?:last )?read\b/i;
 
 /** A call whose input broke the tool's schema ("Output does not match required schema: /findings:
  * must be array", "InputValidationError: … is required", "Content is required for 'add' action."). */
