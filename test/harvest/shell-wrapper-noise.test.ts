@@ -24,6 +24,15 @@ describe("a shell wrapper's complaint after every command", () => {
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
 
+  it("names the shell's startup files when the complaint comes from one (a profile running what the sandbox forbids)", () => {
+    const b = new SessionBuilder();
+    const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';
+    for (const c of ['ls', "sed -n '1,200p' src/a.ts", 'rg booking -n']) b.tool('shell_command', { command: c }, `${line}\nok`, { exitCode: 0 });
+    expect(shellWrapperNoiseDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
+      `Every command run through \`shell_command\` here also printed \`${line}\` (3 of 3 commands, whatever the command): a line of the shell's startup files, not of the commands; the other lines are the command's own.`,
+    ]);
+  });
+
   it('is nothing for a complaint of one command run again, nor for what the machine was short of', () => {
     const retried = new SessionBuilder();
     for (let i = 0; i < 4; i++) retried.tool('run_terminal_cmd', { command: 'pnpm build' }, 'sh: 1: tsc: command not found', { exitCode: 127 });

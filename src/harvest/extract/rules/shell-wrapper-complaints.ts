@@ -7,9 +7,13 @@
 import type { SessionView } from '../view.js';
 import { perObject } from '../per-object.js';
 
+/** A line that names the shell's startup file it comes from (`~/.zshrc`, Homebrew's `shellenv.sh`). */
+export const STARTUP_FILE = /(?:^|[\/\s])(?:\.(?:zshrc|zshenv|zprofile|bashrc|bash_profile|profile)|shellenv\.sh|profile\.d\/[\w.-]+)(?=[:\s]|$)/;
+
 /** Lines of a shell complaining (`command not found`, `cannot create temp file for here-document`,
- * `Permission denied`); `mayComplain` looks for the same words in a whole output first. */
-const COMPLAINT = /command not found|temp file for here|Permission denied/;
+ * `Permission denied`, a startup file's `/bin/ps: Operation not permitted` in a sandbox);
+ * `mayComplain` looks for the same words in a whole output first. */
+const COMPLAINT = /command not found|temp file for here|Permission denied|Operation not permitted/;
 /** What a machine is short of is its state at that moment, not the wrapper's habit. */
 const STATE = /no space left|out of memory|quota exceeded/i;
 /** The shell's own place in its script (`zsh:1:`, `--: line 20:`, `(eval):8:`), which varies. */
@@ -18,7 +22,7 @@ const MIN_COMMANDS = 3;
 
 /** Whether an output holds a complaint at all (most do not, and are never split into lines). */
 function mayComplain(output: string): boolean {
-  return output.includes('command not found') || output.includes('temp file for here') || output.includes('Permission denied');
+  return output.includes('command not found') || output.includes('temp file for here') || output.includes('Permission denied') || output.includes('Operation not permitted');
 }
 
 export interface WrapperComplaint {

@@ -15,7 +15,7 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
 import { lostCd } from './shell-cwd.js';
-import { PLACE, wrapperComplaints } from './shell-wrapper-complaints.js';
+import { PLACE, STARTUP_FILE, wrapperComplaints } from './shell-wrapper-complaints.js';
 
 /** bash's own words when it cannot write its temp folder: here-documents need one. */
 const NO_TEMP = /cannot create temp file for here-document/;
@@ -29,17 +29,21 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // a lost `cd` with it: shell-cwd.ts's item says both
     if (c.tool === lost) continue;
     // the wrapper's complaints: the second too when both fit beside the lesson
-    const [one, two] = c.lines.map((l) => code(clip(l, 80)));
+    // (one line alone is shown whole, up to a long path's length)
+    const [one, two] = c.lines.map((l) => code(clip(l, c.lines.length === 1 ? 130 : 80)));
     const shown = two !== undefined && one!.length + two.length < 150 ? `${one} and ${two}` : one!;
     // (what the complaint itself says of the machine, and nothing the session did not show)
     const noTemp = c.lines.some((l) => NO_TEMP.test(l)) ? ' The wrapper cannot write a temp file on this machine.' : '';
+    // a complaint that names a startup file comes from the shell starting (a profile that runs
+    // `ps` the sandbox forbids), not from a wrapper around each command
+    const source = c.lines.some((l) => STARTUP_FILE.test(l)) ? "the shell's startup files" : "the tool's shell wrapper";
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
         `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands, whatever the command): ` +
-        `${shown !== one ? 'lines' : 'a line'} of the tool's shell wrapper, not of the commands; the other lines are the command's own.${noTemp}`,
+        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands; the other lines are the command's own.${noTemp}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],
