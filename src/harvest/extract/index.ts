@@ -25,6 +25,7 @@ import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
+import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -50,6 +51,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   zshGlob,
   unfilledPlaceholders,
   gitCloneCredentials,
+  agentStateInRepo,
   shellCwd,
   pager,
   shellWrapperNoise,

@@ -1,0 +1,112 @@
+/**
+ * An agent's own session state (Codex's `history.jsonl`, `log/`, `sessions/`; Claude Code's
+ * `projects/`, `todos/`; Gemini CLI's `tmp/`) lying inside the repository, as git's output shows
+ * it: untracked, it waits to be swept into a commit; tracked, every session changes it and git
+ * refuses a checkout over those changes. Said only of the files an agent writes for itself, never
+ * of the commands, skills and settings a team keeps in the same folders on purpose, and not when
+ * the session itself then ignored or untracked the folder.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { code } from '../text.js';
+import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
+
+/** A path under an agent's folder, with what precedes the folder (`ECE493Lab2/`). */
+const AGENT_PATH = /^(\S*?)(\.codex|\.claude|\.gemini)\/(\S*)$/;
+
+/** What each agent writes for itself: its history, logs, sessions, caches. */
+const STATE: Record<string, { agent: string; parts: RegExp }> = {
+  '.codex': { agent: 'Codex', parts: /^(?:history\.jsonl|session_index\.jsonl|sessions\/|log\/|logs\/|models_cache\.json|tmp\/|version\.json|\.?lock$)/ },
+  '.claude': { agent: 'Claude Code', parts: /^(?:projects\/|todos\/|statsig\/|shell-snapshots\/|history\.jsonl|debug\/|stats-cache\.json|session-env\/|file-history\/)/ },
+  '.gemini': { agent: 'Gemini CLI', parts: /^(?:tmp\/|installation_id|history\/)/ },
+};
+
+interface Found {
+  folder: string;
+  agent: string;
+  parts: Set<string>;
+  tracked: boolean;
+  blockedCheckout: boolean;
+  step: Step;
+}
+
+/** The git output's entries for agent state: `?? .codex/`, ` M x/.codex/history.jsonl`, a tab-indented
+ * entry under "Untracked files:" or under a refused checkout's list. */
+function entriesOf(output: string): { path: string; tracked: boolean; blocked: boolean }[] {
+  const out: { path: string; tracked: boolean; blocked: boolean }[] = [];
+  let section: 'untracked' | 'tracked' | 'blocked' | undefined;
+  for (const raw of output.split('\n')) {
+    if (/^Untracked files:/.test(raw)) section = 'untracked';
+    else if (/^Changes (?:not staged|to be committed)/.test(raw)) section = 'tracked';
+    else if (/local changes to the following files would be overwritten by (?:checkout|merge|switch)/.test(raw)) section = 'blocked';
+    else if (/untracked working tree files would be/.test(raw)) section = undefined;
+    const porcelain = /^([ MADRCU?]{2}) (\S+)$/.exec(raw);
+    if (porcelain) {
+      out.push({ path: porcelain[2]!, tracked: porcelain[1] !== '??', blocked: false });
+      continue;
+    }
+    const listed = /^\t(?:(?:modified|deleted|new file|renamed):\s+)?(\S+)$/.exec(raw);
+    if (listed && section !== undefined) out.push({ path: listed[1]!, tracked: section !== 'untracked', blocked: section === 'blocked' });
+  }
+  return out;
+}
+
+/** Whether a later step of the session ignored or untracked the folder (it fixed what the item would say). */
+function settledLater(view: SessionView, s: Step, folder: string): boolean {
+  const name = folder.replace(/\/$/, '');
+  return view.steps.some(
+    (x) =>
+      x.pos > s.pos &&
+      !x.failed &&
+      !x.rejected &&
+      ((x.command !== undefined && /\brm\b[^|;&]*--cached/.test(x.command) && x.command.includes(name.split('/').pop()!)) ||
+        (isEdit(x) && editedFiles(x).includes('.gitignore') && JSON.stringify(x.call.input).includes(name.split('/').pop()!))),
+  );
+}
+
+export function agentStateDrafts(view: SessionView): Draft[] {
+  const found = new Map<string, Found>();
+  for (const s of view.steps) {
+    if (s.command === undefined || s.rejected || !s.families.some((f) => f.startsWith('git'))) continue;
+    if (!/\.(?:codex|claude|gemini)\//.test(s.output)) continue;
+    for (const e of entriesOf(s.output)) {
+      const m = AGENT_PATH.exec(e.path);
+      if (!m) continue;
+      const state = STATE[m[2]!]!;
+      // `?? .codex/`: git shows the untracked folder whole; what is in it shows only once tracked
+      if (m[3] !== '' && !state.parts.test(m[3]!)) continue;
+      const folder = `${m[1]}${m[2]}/`;
+      const f = found.get(folder) ?? { folder, agent: state.agent, parts: new Set<string>(), tracked: false, blockedCheckout: false, step: s };
+      if (m[3] !== '') f.parts.add(m[3]!.replace(/\/.*$/, '/'));
+      f.tracked ||= e.tracked;
+      f.blockedCheckout ||= e.blocked;
+      found.set(folder, f);
+    }
+  }
+  const drafts: Draft[] = [];
+  for (const f of found.values()) {
+    // a bare `?? .codex/` says nothing of what is in it: a team's prompts live there as well
+    if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
+    const what = [...f.parts].slice(0, 3).map((p) => code(p)).join(', ');
+    const text = f.tracked
+      ? `${code(f.folder)} holds ${f.agent}'s own session state (${what}) and is tracked by git in this repository, so every session changes it${f.blockedCheckout ? ` and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}. Never stage it; untracking it (${code(`git rm -r --cached ${f.folder.replace(/\/$/, '')}`)}) and listing it in ${code('.gitignore')} ends that.`
+      : `${code(f.folder)} holds ${f.agent}'s own session state (${what}) inside this repository, where git shows it as untracked: keep it out of commits and list it in ${code('.gitignore')}.`;
+    drafts.push({
+      category: f.tracked ? 'pitfall' : 'fact',
+      scope: 'repo',
+      title: `${f.agent}'s session state in ${f.folder} ${f.tracked ? 'is tracked by git here' : 'lies inside this repository'}`,
+      text,
+      // (git's own listing shows it)
+      confidence: CONFIDENCE.verified,
+      event: f.step.outputEvent,
+      tags: [f.agent, 'git', f.folder],
+      quotes: [],
+      rule: 'agent-state-in-repo',
+      signature: `agent state in repo ${f.folder}`,
+      score: f.tracked ? 7 : 5,
+    });
+  }
+  return drafts;
+}
+
+export const agentStateInRepo: RuleExtractor = ruleExtractor('agent-state-in-repo', agentStateDrafts);

@@ -1,0 +1,41 @@
+/**
+ * An agent's own session state inside the repository, as git's output shows it: told once per
+ * folder, tracked or not; never of the commands and settings a team keeps in the same folder, nor
+ * once the session itself ignored or untracked it.
+ */
+import { describe, expect, it } from 'vitest';
+import { agentStateDrafts } from '../../src/harvest/extract/rules/agent-state-in-repo.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const texts = (b: SessionBuilder): string[] => agentStateDrafts(viewOf(b.build())).map((d) => d.text);
+
+describe("an agent's session state inside the repository", () => {
+  it('is a pitfall when git tracks it, naming the refused checkout', () => {
+    const b = new SessionBuilder()
+      .user('start the next feature branch')
+      .bash('git status --porcelain=v1 -b', '## 009-save-progress\n M lab/.codex/history.jsonl\n M lab/.codex/log/codex-tui.log\n M lab/.codex/models_cache.json\n M src/app.ts')
+      .bash('git checkout main', 'error: Your local changes to the following files would be overwritten by checkout:\n\tlab/.codex/history.jsonl\n\tlab/.codex/log/codex-tui.log\nPlease commit your changes or stash them before you switch branches.\nAborting', 1);
+    const drafts = agentStateDrafts(viewOf(b.build()));
+    expect(drafts.map((d) => [d.category, d.title])).toEqual([['pitfall', "Codex's session state in lab/.codex/ is tracked by git here"]]);
+    expect(drafts[0]!.text).toBe(
+      "`lab/.codex/` holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and is tracked by git in this repository, so every session changes it and git refused a checkout over those changes (`Your local changes to the following files would be overwritten`). Never stage it; untracking it (`git rm -r --cached lab/.codex`) and listing it in `.gitignore` ends that.",
+    );
+  });
+
+  it('is a fact when git lists it as untracked', () => {
+    const b = new SessionBuilder().user('what changed?').bash('git status', 'On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\t.claude/projects/\n\t.claude/todos/\n\tnotes.md\n');
+    expect(texts(b)).toEqual(["`.claude/` holds Claude Code's own session state (`projects/`, `todos/`) inside this repository, where git shows it as untracked: keep it out of commits and list it in `.gitignore`."]);
+  });
+
+  it("is nothing for a bare untracked folder, for a team's commands and settings, or once the session ignored it", () => {
+    expect(texts(new SessionBuilder().bash('git status --short', '?? .codex/\n?? .specify/\n?? specs/'))).toEqual([]);
+    expect(texts(new SessionBuilder().bash('git status --short', '?? .claude/commands/ship.md\n M .claude/settings.json'))).toEqual([]);
+    const ignored = new SessionBuilder()
+      .bash('git status --short', '?? .claude/projects/\n?? .claude/todos/')
+      .tool('Edit', { file_path: '/home/dev/.gitignore', old_string: 'node_modules/', new_string: 'node_modules/\n.claude/projects/' }, 'ok');
+    expect(texts(ignored)).toEqual([]);
+    // and nothing outside git's output: a listing of the folder is no statement of git's
+    expect(texts(new SessionBuilder().bash('ls .codex', 'history.jsonl\nlog\nsessions'))).toEqual([]);
+  });
+});
