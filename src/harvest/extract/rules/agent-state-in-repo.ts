@@ -11,6 +11,9 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { code } from '../text.js';
 import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
 
+/** A command that stages everything in the checkout. */
+const SWEEPING_ADD = /\bgit\s+(?:add\s+(?:-A|--all|\.)(?=\s|$)|commit\s+(?:-\w*a\w*|--all)\b)/;
+
 /** A path under an agent's folder, with what precedes the folder (`ECE493Lab2/`). */
 const AGENT_PATH = /^(\S*?)(\.codex|\.claude|\.gemini)\/(\S*)$/;
 
@@ -87,12 +90,18 @@ export function agentStateDrafts(view: SessionView): Draft[] {
   for (const f of found.values()) {
     // a bare `?? .codex/` says nothing of what is in it: a team's prompts live there as well
     if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
-    const what = [...f.parts].slice(0, 3).map((p) => code(p)).join(', ');
+    const what = [...f.parts].slice(0, 4).map((p) => code(p)).join(', ');
+    // (git prints paths from the repository root, which the agent's folder may lie below)
+    const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
+    // a later `git add -A` / `git add .` / `git commit -a` sweeps it in: what happened, not a risk
+    const sweep = view.steps.find((x) => x.pos > f.step.pos && !x.rejected && x.command !== undefined && SWEEPING_ADD.test(x.command));
+    const swept = sweep ? ` This session then ran ${code(SWEEPING_ADD.exec(sweep.command!)![0])}, which stages it.` : '';
+    const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
     const text = f.tracked
-      ? `${code(f.folder)} holds ${f.agent}'s own session state (${what}) and is tracked by git in this repository, so every session changes it${f.blockedCheckout ? ` and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}. Never stage it; untracking it (${code(`git rm -r --cached ${f.folder.replace(/\/$/, '')}`)}) and listing it in ${code('.gitignore')} ends that.`
-      : `${code(f.folder)} holds ${f.agent}'s own session state (${what}) inside this repository, where git shows it as untracked: keep it out of commits and list it in ${code('.gitignore')}.`;
+      ? `${where} holds ${f.agent}'s own session state (${what}) and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} So ${staging}.`
+      : `${where} holds ${f.agent}'s own session state (${what}) inside this repository, where git shows it as untracked.${swept} List it in ${code('.gitignore')}, or ${staging}, so it stays out of commits.`;
     drafts.push({
-      category: f.tracked ? 'pitfall' : 'fact',
+      category: f.tracked || swept !== '' ? 'pitfall' : 'fact',
       scope: 'repo',
       title: `${f.agent}'s session state in ${f.folder} ${f.tracked ? 'is tracked by git here' : 'lies inside this repository'}`,
       text,

@@ -37,13 +37,15 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // a complaint that names a startup file comes from the shell starting (a profile that runs
     // `ps` the sandbox forbids), not from a wrapper around each command
     const source = c.lines.some((l) => STARTUP_FILE.test(l)) ? "the shell's startup files" : "the tool's shell wrapper";
+    // commands that printed it and still succeeded show it is harmless, what the next session needs
+    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: read past it.' : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
         `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands, whatever the command): ` +
-        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands; the other lines are the command's own.${noTemp}`,
+        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands; the other lines are the command's own.${harmless}${noTemp}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],
