@@ -856,6 +856,21 @@ describe('what a failure teaches', () => {
     expect(text).toContain('Cause: This happens because the `grid` macro does not pass `macros` on to `textGetter`, so `getchar` is read from undefined.');
     expect(text).not.toContain('…');
   });
+
+  it("takes no cause from the agent's private reasoning when no fix bore it out, unless it reads back what the tool said", () => {
+    const failed = (explained: (b: SessionBuilder) => SessionBuilder) =>
+      errorFixDrafts(viewOf(explained(new SessionBuilder().user('add tailwind').bash('npm install --prefer-offline', 'npm error code ETARGET\nnpm error notarget No matching version found for enhanced-resolve@^5.18.3.', 1)).build())).map((d) => d.text);
+    const guess = 'The install fails because "next" requires an updated version of enhanced-resolve that is not published yet.';
+    expect(failed((b) => b.reasoning(guess))).toEqual([]);
+    // told to the user, it is the agent's stated diagnosis
+    expect(failed((b) => b.assistant(guess))[0]).toContain('Cause: The install fails because "next" requires');
+    // read back from the tool's own words
+    const dialyzer = new SessionBuilder()
+      .user('make the checks pass')
+      .bash('mix dialyzer', 'lib/app/summary.ex:40:pattern_match\nThe pattern {:error, _reason} can never match the type {:error, %LLMChain{}, binary()}.', 2)
+      .reasoning('The dialyzer says `LLMChain.run` returns `{:error, chain, reason}` (a 3-tuple) for errors, so the `{:error, reason}` clause can never match.');
+    expect(errorFixDrafts(viewOf(dialyzer.build()))[0]!.text).toContain('Cause: The dialyzer says `LLMChain.run` returns');
+  });
 });
 
 describe('tool quirks of the agent', () => {

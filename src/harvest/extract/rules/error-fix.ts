@@ -214,6 +214,9 @@ const NAME_SLIP = /\bundefined name\b|\bis not defined\b|\bcannot find name\b|\b
  * forgot to define is. */
 const DECLARED_TWICE = /\bduplicate (?:identifier|declaration|definition)\b|\bcannot redeclare\b|\bhas already been declared\b|\bredefinition of\b/i;
 
+/** A sentence that reports what a tool printed ("the dialyzer says", "the traceback shows"). */
+const READS_THE_TOOL = /\b(?:dialyzer|compiler|traceback|stack trace|linter|checker|type ?checker|tsc|mypy|test|warning)s?\s+(?:says|shows|reports|states|indicates|tells|complains)\b/i;
+
 /** Whether the session edited, before the failure, a file the error names. */
 function wroteBefore(view: SessionView, failed: Step, err: string): boolean {
   return view.steps.slice(0, failed.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => err.includes(f)));
@@ -383,6 +386,10 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (why) parts.push(`Cause: ${sentence(causeAlone(clipSentences(why.text, CAUSE_CHARS)))}`);
     else if (missingLibrary) parts.push(`Cause: the shared library ${code(missingLibrary[1] ?? missingLibrary[2] ?? missingLibrary[3]!)} is not installed (${code(clip(missingLibrary[0], 80))}).`);
     const fixed = fix !== undefined && !plainRetry && !blurred;
+    // with no fix to bear it out, a cause from the agent's private reasoning is its first guess
+    // (reviewers found each such cause guessed or beside the point), unless it reads back what
+    // the tool itself said ("the dialyzer says … returns a 3-tuple")
+    if (!fixed && why && after.find((e) => e.index === why.event)?.kind === 'reasoning' && !READS_THE_TOOL.test(why.text)) continue;
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
     if (fixed && between.steps === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
