@@ -348,7 +348,7 @@ const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?
  * right when the file changes. */
 const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
 
-function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed: string, onlyCommands: boolean): Scored | undefined {
+function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed: string, onlyHowToUse: boolean): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (report.source === 'closing' && TRY_IT_SECTION.test(inner)) return undefined;
@@ -356,7 +356,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
-  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyCommands || howToUse(l.text)));
+  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text)));
   if (kept.length === 0 || tooSlight(kept) || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
@@ -436,7 +436,7 @@ function withoutLabel(line: string): string {
   return line.replace(/^[^:`]{1,30}:\s+/, '');
 }
 
-function compactDraft(report: Report, corpus: string, changed: Set<string>, removed: string, onlyCommands: boolean): Draft | undefined {
+function compactDraft(report: Report, corpus: string, changed: Set<string>, removed: string, onlyHowToUse: boolean): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   // (without the emphasis the lead is often written in: "**No virus or exploit found.** …")
@@ -452,7 +452,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyCommands || howToUse(l.text));
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text));
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0 || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
@@ -461,7 +461,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     const subject = subjectOf(section, ctx);
     // (after a turn of edits the heading above a command is mostly a line of the change log,
     // "Distinguishes roles with a pastel scheme:", unless it names the file the command is for)
-    const named = subject !== '' && !GENERIC_TITLE.test(subject) && (!onlyCommands || NAMES_FILE.test(subject));
+    const named = subject !== '' && !GENERIC_TITLE.test(subject) && (!onlyHowToUse || NAMES_FILE.test(subject));
     parts.push(named ? `${subject}: ${body}` : body);
   }
   if (parts.length === 0 || best < MIN_LINE) return undefined;
@@ -558,15 +558,15 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     // a closing report of a turn that changed files tells that change, whatever its wording;
     // only how it says to run or configure what is there now (a command, a setting, an
     // environment variable) outlasts the turn
-    const onlyCommands = report.source === 'closing' && editedInTurn(view, report.event);
+    const onlyHowToUse = report.source === 'closing' && editedInTurn(view, report.event);
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
-      const d = compactDraft(report, facts, changed, removed, onlyCommands);
+      const d = compactDraft(report, facts, changed, removed, onlyHowToUse);
       if (d && namesPlace(d)) summaries.push(d);
       continue;
     }
     const scored = report.sections
       .filter((s) => !contested || FINDING_SECTION.test(context(s)))
-      .map((s) => sectionDraft(view, s, report, facts, changed, removed, onlyCommands))
+      .map((s) => sectionDraft(view, s, report, facts, changed, removed, onlyHowToUse))
       .filter((s): s is Scored => s !== undefined && namesPlace(s.draft))
       .sort((a, b) => b.score - a.score);
     const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
