@@ -19,17 +19,18 @@ describe("an agent's session state inside the repository", () => {
     const drafts = agentStateDrafts(viewOf(b.build()));
     expect(drafts.map((d) => [d.category, d.title])).toEqual([['pitfall', "Codex's session state in lab/.codex/ is tracked by git here"]]);
     expect(drafts[0]!.text).toBe(
-      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and git tracks it in this repository, so every session changes it, and git refused a checkout over those changes (`Your local changes to the following files would be overwritten`). So stage files by name (never `git add -A` or `git add .`).",
+      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`), and git tracks it in this repository, so every session changes it; git refused a checkout over those changes (`Your local changes to the following files would be overwritten`), so stash them before switching branches. Keep it out of commits: stage files by name (never `git add -A` or `git add .`).",
     );
   });
 
   it('is a fact when git lists it as untracked', () => {
     const b = new SessionBuilder().user('what changed?').bash('git status', 'On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\t.claude/projects/\n\t.claude/todos/\n\tnotes.md\n');
-    expect(texts(b)).toEqual(["`.claude/` holds Claude Code's own session state (`projects/`, `todos/`) inside this repository, where git shows it as untracked. List it in `.gitignore`, or stage files by name (never `git add -A` or `git add .`), so it stays out of commits."]);
+    // (git lists the state folders one by one: `.claude/` also holds what the team tracks)
+    expect(texts(b)).toEqual(["Claude Code's own session state lies inside this repository, untracked: `.claude/projects/`, `.claude/todos/`; `projects/` holds its session transcripts. Keep it out of commits: list them in `.gitignore`, or stage files by name (never `git add -A` or `git add .`)."]);
     // a later add of everything swept it in: a pitfall that says so
     const [swept] = agentStateDrafts(viewOf(b.bash('git add -A && git commit -m "sync dotfiles"', '[main 1a2b3c4] sync dotfiles').build()));
     expect(swept!.category).toBe('pitfall');
-    expect(swept!.text).toContain('This session then ran `git add -A`, which stages it.');
+    expect(swept!.text).toContain("; this session's `git add -A` staged them.");
   });
 
   it("is nothing for a bare untracked folder, for a team's commands and settings, or once the session ignored it", () => {

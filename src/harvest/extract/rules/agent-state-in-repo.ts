@@ -90,18 +90,23 @@ export function agentStateDrafts(view: SessionView): Draft[] {
   for (const f of found.values()) {
     // a bare `?? .codex/` says nothing of what is in it: a team's prompts live there as well
     if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
-    const what = [...f.parts].slice(0, 4).map((p) => code(p)).join(', ');
+    const parts = [...f.parts].slice(0, 4);
+    const what = parts.map((p) => code(p)).join(', ');
     // (git prints paths from the repository root, which the agent's folder may lie below)
     const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
-    // a later `git add -A` / `git add .` / `git commit -a` sweeps it in: what happened, not a risk
+    // the folder's transcripts are what must never reach a commit: say which part holds them
+    const transcripts = parts.find((p) => /^(?:projects|sessions)\/$/.test(p));
+    const holding = transcripts ? `; ${code(transcripts)} holds its session transcripts` : '';
+    // a later `git add -A` / `git add .` / `git commit -a` sweeps it in
     const sweep = view.steps.find((x) => x.pos > f.step.pos && !x.rejected && x.command !== undefined && SWEEPING_ADD.test(x.command));
-    const swept = sweep ? ` This session then ran ${code(SWEEPING_ADD.exec(sweep.command!)![0])}, which stages it.` : '';
-    const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
+    const swept = sweep ? `; this session's ${code(SWEEPING_ADD.exec(sweep.command!)![0])} staged ${f.tracked || parts.length === 1 ? 'it' : 'them'}` : '';
+    const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})${swept}`;
     const text = f.tracked
-      ? `${where} holds ${f.agent}'s own session state (${what}) and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} So ${staging}.`
-      : `${where} holds ${f.agent}'s own session state (${what}) inside this repository, where git shows it as untracked.${swept} List it in ${code('.gitignore')}, or ${staging}, so it stays out of commits.`;
+      ? `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `; git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')}), so stash them before switching branches` : ''}. Keep it out of commits: ${staging}.`
+      : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
+        `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}. Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
     drafts.push({
-      category: f.tracked || swept !== '' ? 'pitfall' : 'fact',
+      category: f.tracked || sweep !== undefined ? 'pitfall' : 'fact',
       scope: 'repo',
       title: `${f.agent}'s session state in ${f.folder} ${f.tracked ? 'is tracked by git here' : 'lies inside this repository'}`,
       text,

@@ -17,6 +17,9 @@ import type { SessionView } from '../view.js';
 import { lostCd } from './shell-cwd.js';
 import { PLACE, STARTUP_FILE, wrapperComplaints } from './shell-wrapper-complaints.js';
 
+/** A startup file's line that runs a program it may not (`…/shellenv.sh: line 18: /bin/ps: Operation not permitted`). */
+const FORBIDDEN_RUN = /^(\S+?):\s*line \d+:\s*(\S+?):\s*Operation not permitted/;
+
 /** bash's own words when it cannot write its temp folder: here-documents need one. */
 const NO_TEMP = /cannot create temp file for here-document/;
 
@@ -36,9 +39,13 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const noTemp = c.lines.some((l) => NO_TEMP.test(l)) ? ' The wrapper cannot write a temp file on this machine.' : '';
     // a complaint that names a startup file comes from the shell starting (a profile that runs
     // `ps` the sandbox forbids), not from a wrapper around each command
-    const source = c.lines.some((l) => STARTUP_FILE.test(l)) ? "the shell's startup files" : "the tool's shell wrapper";
+    // (`shellenv.sh: line 18: /bin/ps: Operation not permitted`: what the file runs that is not let run)
+    const forbidden = c.lines.map((l) => FORBIDDEN_RUN.exec(l)).find((m) => m !== null);
+    const source = c.lines.some((l) => STARTUP_FILE.test(l))
+      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which is not permitted here)` : ''}`
+      : "the tool's shell wrapper";
     // commands that printed it and still succeeded show it is harmless, what the next session needs
-    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: read past it.' : '';
+    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge a command by its exit code, not by this line.' : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
