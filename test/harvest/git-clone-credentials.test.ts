@@ -32,3 +32,27 @@ describe('a clone over https that asks for a username', () => {
     expect(gitCloneCredentialDrafts(viewOf(exists))).toEqual([]);
   });
 });
+
+describe('a push over https that asks for a username', () => {
+  const push = (then?: (b: SessionBuilder) => SessionBuilder) => {
+    const b = new SessionBuilder()
+      .user('commit and push')
+      .bash('git commit -m "feat: locks"', '[main 4e2305c] feat: locks')
+      .bash('git push', "fatal: could not read Username for 'https://github.com': No such device or address", 128)
+      .assistant('The push failed because no credentials are configured for github.com in this shell.');
+    return viewOf((then ? then(b) : b).build());
+  };
+
+  it("says the agent's shell has no credentials for the host, and no error item beside it", () => {
+    const drafts = gitCloneCredentialDrafts(push());
+    expect(drafts.map((d) => [d.scope, d.title])).toEqual([['global', "git push over https asks for a username: the agent's shell has no github.com credentials"]]);
+    expect(drafts[0]!.text).toContain('a shell without a terminal cannot ask for them');
+    expect(errorFixDrafts(push())).toEqual([]);
+  });
+
+  it('is nothing once a later push got through: what changed is the error item', () => {
+    const fixed = push((b) => b.bash('gh auth setup-git', '').bash('git push', 'To https://github.com/x/y.git\n   b52008a..4e2305c  main -> main', 0));
+    expect(gitCloneCredentialDrafts(fixed)).toEqual([]);
+    expect(errorFixDrafts(fixed)).toHaveLength(1);
+  });
+});

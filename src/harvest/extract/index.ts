@@ -26,6 +26,7 @@ import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
+import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
 import { repoRules } from './rules/repo-rules.js';
 import { reportFacts } from './rules/report-facts.js';
@@ -52,6 +53,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   unfilledPlaceholders,
   gitCloneCredentials,
   agentStateInRepo,
+  toolCannotStart,
   shellCwd,
   pager,
   shellWrapperNoise,

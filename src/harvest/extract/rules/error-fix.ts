@@ -14,7 +14,7 @@ import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, 
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { quirkKind, strayMissingCommand } from './tool-quirks.js';
 import { unfilledFailure } from './unfilled-placeholders.js';
-import { cloneAskedForCredentials } from './git-clone-credentials.js';
+import { cloneAskedForCredentials, remoteCredentialsMissing } from './git-clone-credentials.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
 
@@ -315,9 +315,9 @@ function fromToolFailures(view: SessionView): Draft[] {
   const byKey = new Map<string, Draft>();
   const sectionsByKey = new Map<string, Set<string>>();
   for (const s of view.steps) {
-    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's, a clone that
-    // asked for credentials git-clone-credentials.ts's)
-    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s) || cloneAskedForCredentials(s)) continue;
+    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's; a clone that
+    // asked for credentials, or a push that did and never got through, git-clone-credentials.ts's)
+    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s) || cloneAskedForCredentials(s) || remoteCredentialsMissing(view, s)) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not

@@ -5,6 +5,11 @@
  * terminal cannot answer. An agent reads it as an authentication problem and goes looking for
  * tokens; the address is what to check. When a clone from the same host worked in the session,
  * network and anonymous access are fine, and the item says so.
+ *
+ * A push, pull or fetch that asks the same of a remote the checkout already has is the other case:
+ * the remote is there, and nothing in the agent's shell gives credentials for it (no helper, no
+ * token), which a shell without a terminal cannot ask for. Said only when no later run of the same
+ * git command got through in the session (then error-fix.ts tells what changed).
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -25,6 +30,50 @@ function askedOf(s: Step): { url: string; host: string } | undefined {
   return clone === undefined ? undefined : { url: clone[1]!, host: host! };
 }
 
+/** `git push`, `git pull`, `git fetch` (with options and a remote), as the agent ran it. */
+const REMOTE_COMMAND = /\bgit\s+(?:-C\s+\S+\s+)?(push|pull|fetch)\b/;
+
+/** A push, pull or fetch that asked for a username for `host`, and its git command. */
+export const remoteAskedForCredentials: (s: Step) => { host: string; verb: string } | undefined = perObject(remoteAskedOf);
+
+function remoteAskedOf(s: Step): { host: string; verb: string } | undefined {
+  if (!s.failed || s.command === undefined || !s.output.includes('could not read Username')) return undefined;
+  const host = ASKED_FOR_USER.exec(s.output)?.[1];
+  const verb = REMOTE_COMMAND.exec(s.command)?.[1];
+  return host === undefined || verb === undefined || /\bgit\s+clone\b/.test(s.command) ? undefined : { host, verb };
+}
+
+/** Whether a later run of the same git command got through: the session found the way, which
+ * error-fix.ts tells. */
+function gotThroughLater(view: SessionView, s: Step, verb: string): boolean {
+  return view.steps.some((x) => x.pos > s.pos && x.command !== undefined && seenToSucceed(x) && REMOTE_COMMAND.exec(x.command)?.[1] === verb);
+}
+
+/** A push, pull or fetch that asked for credentials and never got through: this rule's, not an error item's. */
+export function remoteCredentialsMissing(view: SessionView, s: Step): boolean {
+  const asked = remoteAskedForCredentials(s);
+  return asked !== undefined && !gotThroughLater(view, s, asked.verb);
+}
+
+function remoteDraft(view: SessionView, s: Step, asked: { host: string; verb: string }): Draft | undefined {
+  if (gotThroughLater(view, s, asked.verb)) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'global',
+    title: `git ${asked.verb} over https asks for a username: the agent's shell has no ${asked.host} credentials`,
+    text:
+      `${code(`git ${asked.verb}`)} failed with ${code(`could not read Username for 'https://${asked.host}'`)}: the remote is reached over https, nothing in the agent's shell gives credentials for ${asked.host} (no credential helper, no token), ` +
+      `and a shell without a terminal cannot ask for them. Run it from a terminal that has them, or give this shell a credential helper or an ssh remote.`,
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: ['git', asked.verb, asked.host],
+    quotes: [`could not read Username for 'https://${asked.host}'`],
+    rule: 'git-clone-credentials',
+    signature: `git ${asked.verb} credentials ${asked.host}`,
+    score: 5,
+  };
+}
+
 /** A clone from `host` that worked, in a step of its own. */
 function clonedFrom(view: SessionView, host: string): Step | undefined {
   return view.steps.find((x) => x.command !== undefined && seenToSucceed(x) && !cloneAskedForCredentials(x) && [...x.command.matchAll(HTTPS_CLONE)].some((m) => m[2] === host));
@@ -33,6 +82,12 @@ function clonedFrom(view: SessionView, host: string): Step | undefined {
 export function gitCloneCredentialDrafts(view: SessionView): Draft[] {
   for (const s of view.steps) {
     if (!s.failed) continue;
+    const remote = remoteAskedForCredentials(s);
+    if (remote !== undefined) {
+      const d = remoteDraft(view, s, remote);
+      if (d !== undefined) return [d];
+      continue;
+    }
     const asked = cloneAskedForCredentials(s);
     if (asked === undefined) continue;
     const worked = clonedFrom(view, asked.host);

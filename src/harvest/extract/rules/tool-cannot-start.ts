@@ -1,0 +1,84 @@
+/**
+ * A command tool that fails every command before the command runs: each call, whatever its
+ * command, came back with one and the same error and nothing else (Claude Code's Bash answering
+ * `EACCES: permission denied, mkdir '/tmp/claude-10603'` where /tmp is not writable). The agent
+ * retries variants of its command; the lesson is that the tool itself cannot start here, and
+ * that what the error names is what to fix. Said only of three or more different command lines
+ * that printed nothing but that error, an error that names none of their arguments, with no
+ * command of the tool getting through in between.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { tokens } from '../commands.js';
+import { clip, code, errorSignature } from '../text.js';
+import type { SessionView, Step } from '../view.js';
+
+const MIN_COMMANDS = 3;
+
+/** A runner's own status line around the output (`Exit code 1`), not what the command printed. */
+const STATUS_LINE = /^(?:exit code:? \d+|process exited with code \d+|wall time: .*|output:)$/i;
+
+/** A sandbox that cannot start commands is tool-quirks.ts's (it names the way out of the sandbox). */
+const SANDBOX = /\bbwrap\b|\bsandbox\b/i;
+
+/** The one line a failed call printed, when it printed nothing else. */
+function onlyLine(s: Step): string | undefined {
+  const lines = s.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !STATUS_LINE.test(l));
+  return lines.length === 1 && lines[0]!.length <= 200 ? lines[0] : undefined;
+}
+
+/** Whether the error names one of the command's own arguments (a file, a folder, a package): then
+ * it may be the command's failure, however alike the lines. */
+function namesAnArgument(err: string, command: string): boolean {
+  const args = tokens(command).filter((t, i, all) => i > 0 && all[i - 1] !== '&&' && all[i - 1] !== ';' && all[i - 1] !== '|' && !t.startsWith('-') && t.length >= 3 && /[a-z]/i.test(t));
+  return args.some((a) => err.includes(a));
+}
+
+export function toolCannotStartDrafts(view: SessionView): Draft[] {
+  const byTool = new Map<string, Step[]>();
+  for (const s of view.steps) {
+    if (s.command === undefined || s.rejected) continue;
+    const list = byTool.get(s.call.name) ?? [];
+    list.push(s);
+    byTool.set(s.call.name, list);
+  }
+  const drafts: Draft[] = [];
+  for (const [tool, steps] of byTool) {
+    // the longest run of the tool's calls that all failed with one line and nothing else
+    let run: { err: string; steps: Step[] } | undefined;
+    let best: { err: string; steps: Step[] } | undefined;
+    for (const s of steps) {
+      const err = s.failed ? onlyLine(s) : undefined;
+      if (err !== undefined && run !== undefined && errorSignature(err) === errorSignature(run.err)) run.steps.push(s);
+      else run = err !== undefined ? { err, steps: [s] } : undefined;
+      if (run && (!best || run.steps.length > best.steps.length)) best = run;
+    }
+    if (!best || SANDBOX.test(best.err)) continue;
+    const commands = new Set(best.steps.map((s) => s.command!));
+    if (commands.size < MIN_COMMANDS || best.steps.some((s) => namesAnArgument(best!.err, s.command!))) continue;
+    const last = best.steps[best.steps.length - 1]!;
+    const later = steps.some((s) => s.pos > last.pos && !s.failed);
+    const shown = [...commands].slice(0, 2).map((c) => code(clip(c, 40))).join(', ');
+    drafts.push({
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `${tool} fails every command here before it runs`,
+      text:
+        `Every command run through ${code(tool)} here failed with ${code(clip(best.err, 120))} and printed nothing else (${commands.size} different commands, ${shown} among them): ` +
+        `the tool could not start them, so retrying the command or a variant of it does not help; what the error names is what to fix${later ? '' : ' (no command got through in the session)'}.`,
+      confidence: CONFIDENCE.verified,
+      event: best.steps[0]!.outputEvent,
+      tags: [tool, 'shell'],
+      quotes: [best.err],
+      rule: 'tool-cannot-start',
+      signature: `tool cannot start ${tool} ${errorSignature(best.err).slice(0, 60)}`,
+      score: 6,
+    });
+  }
+  return drafts;
+}
+
+export const toolCannotStart: RuleExtractor = ruleExtractor('tool-cannot-start', toolCannotStartDrafts);

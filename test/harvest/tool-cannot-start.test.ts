@@ -1,0 +1,36 @@
+/**
+ * A command tool that fails every command before it runs: three or more different commands that
+ * printed nothing but one and the same error, which names none of their arguments.
+ */
+import { describe, expect, it } from 'vitest';
+import { toolCannotStartDrafts } from '../../src/harvest/extract/rules/tool-cannot-start.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const TMP = "EACCES: permission denied, mkdir '/tmp/claude-10603'";
+
+describe('a tool that fails every command before it runs', () => {
+  it('is told once, with the error and that retrying a variant does not help', () => {
+    const b = new SessionBuilder().user('make a test folder');
+    for (const c of ['mkdir -p test_folder && ls -la test_folder', 'pwd && mkdir test_folder && ls -d test_folder', 'mkdir test_folder && ls -d test_folder']) b.bash(c, TMP, 1);
+    const drafts = toolCannotStartDrafts(viewOf(b.build()));
+    expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command here before it runs']]);
+    expect(drafts[0]!.text).toContain(`failed with \`${TMP}\` and printed nothing else (3 different commands`);
+    expect(drafts[0]!.text).toContain('retrying the command or a variant of it does not help');
+    expect(drafts[0]!.text).toContain('(no command got through in the session)');
+  });
+
+  it("is nothing for the command's own failure: an error naming its argument, output besides the error, a success in between, or one command retried", () => {
+    const session = (steps: [string, string, number][]) => {
+      const b = new SessionBuilder().user('run the tests');
+      for (const [c, out, code] of steps) b.bash(c, out, code);
+      return toolCannotStartDrafts(viewOf(b.build()));
+    };
+    const missing = "Error: Cannot find module 'vitest'";
+    expect(session([['npx vitest run', missing, 1], ['npx vitest run src', missing, 1], ['npx vitest --run', missing, 1]])).toEqual([]);
+    expect(session([['ls a', "ls: a: No such file or directory", 1], ['ls b', "ls: b: No such file or directory", 1], ['ls c', "ls: c: No such file or directory", 1]])).toEqual([]);
+    expect(session([['make', `building\n${TMP}`, 1], ['make all', `building\n${TMP}`, 1], ['make test', `building\n${TMP}`, 1]])).toEqual([]);
+    expect(session([['mkdir a', TMP, 1], ['echo hi', 'hi', 0], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1]])).toEqual([]);
+    expect(session([['mkdir a', TMP, 1], ['mkdir a', TMP, 1], ['mkdir a', TMP, 1]])).toEqual([]);
+  });
+});
