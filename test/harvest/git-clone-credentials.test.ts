@@ -45,8 +45,8 @@ describe('a push over https that asks for a username', () => {
 
   it("says the agent's shell has no credentials for the host, and no error item beside it", () => {
     const drafts = gitCloneCredentialDrafts(push());
-    expect(drafts.map((d) => [d.scope, d.title])).toEqual([['global', "git push over https asks for a username: the agent's shell has no github.com credentials"]]);
-    expect(drafts[0]!.text).toContain('a shell without a terminal cannot ask for them');
+    expect(drafts.map((d) => [d.scope, d.title])).toEqual([['repo', "git push from the agent's shell asks for a username: no github.com credentials there"]]);
+    expect(drafts[0]!.text).toContain('without a terminal git cannot ask for them. Commit, then ask the user to push');
     expect(errorFixDrafts(push())).toEqual([]);
   });
 

@@ -19,17 +19,17 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands, whatever the command): a line of the tool's shell wrapper, not of the commands; the other lines are the command's own. Commands that printed it still succeeded: judge a command by its exit code, not by this line.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands): a line of the tool's shell wrapper, not of the commands. Commands that printed it still succeeded: judge each by its exit code.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
 
-  it("names the shell's startup files when the complaint comes from one (a profile running what the sandbox forbids)", () => {
+  it("names the shell's startup files when the complaint comes from one (a profile running what the sandbox forbids), as this machine's", () => {
     const b = new SessionBuilder();
     const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';
     for (const c of ['ls', "sed -n '1,200p' src/a.ts", 'rg booking -n']) b.tool('shell_command', { command: c }, `${line}\nok`, { exitCode: 0 });
     expect(shellWrapperNoiseDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
-      `Every command run through \`shell_command\` here also printed \`${line}\` (3 of 3 commands, whatever the command): a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands; the other lines are the command's own. Commands that printed it still succeeded: judge a command by its exit code, not by this line.`,
+      `Every command run through \`shell_command\` here also printed \`${line}\` (3 of 3 commands): a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. Commands that printed it still succeeded: judge each by its exit code.`,
     ]);
   });
 

@@ -14,10 +14,18 @@ describe('a tool that fails every command before it runs', () => {
     const b = new SessionBuilder().user('make a test folder');
     for (const c of ['mkdir -p test_folder && ls -la test_folder', 'pwd && mkdir test_folder && ls -d test_folder', 'mkdir test_folder && ls -d test_folder']) b.bash(c, TMP, 1);
     const drafts = toolCannotStartDrafts(viewOf(b.build()));
-    expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command here before it runs']]);
-    expect(drafts[0]!.text).toContain(`failed with \`${TMP}\` and printed nothing else (3 different commands`);
-    expect(drafts[0]!.text).toContain('retrying the command or a variant of it does not help');
-    expect(drafts[0]!.text).toContain('(no command got through in the session)');
+    expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
+    expect(drafts[0]!.text).toBe(
+      `Every command run through \`Bash\` on this machine failed with \`${TMP}\` and printed nothing else (3 different commands, and none got through): the tool could not start them, so no variant of the command helps; fix what the error names.`,
+    );
+  });
+
+  it("names the agent's other tools that failed with the same error", () => {
+    const nul = "Command execution failed: FileNotFoundError: [Errno 2] No such file or directory: 'nul'";
+    const b = new SessionBuilder().user('check the hermes install');
+    for (const c of ['which hermes', 'ls -la /dev/null', 'python3 -c "import os"']) b.tool('terminal', { command: c }, nul, { isError: true });
+    b.tool('read_file', { path: 'config.yaml' }, `{"error": "[Errno 2] No such file or directory: 'nul'"}`, { isError: true });
+    expect(toolCannotStartDrafts(viewOf(b.build()))[0]!.text).toContain('`read_file` failed with it too.');
   });
 
   it("is nothing for the command's own failure: an error naming its argument, output besides the error, a success in between, or one command retried", () => {

@@ -102,7 +102,7 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const swept = sweep ? `; this session's ${code(SWEEPING_ADD.exec(sweep.command!)![0])} staged ${f.tracked || parts.length === 1 ? 'it' : 'them'}` : '';
     const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})${swept}`;
     const text = f.tracked
-      ? `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `; git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')}), so stash them before switching branches` : ''}. Keep it out of commits: ${staging}.`
+      ? `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}. Keep it out of commits: ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
         `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}. Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
     drafts.push({

@@ -59,11 +59,12 @@ function remoteDraft(view: SessionView, s: Step, asked: { host: string; verb: st
   if (gotThroughLater(view, s, asked.verb)) return undefined;
   return {
     category: 'tool-quirk',
-    scope: 'global',
-    title: `git ${asked.verb} over https asks for a username: the agent's shell has no ${asked.host} credentials`,
+    // (this checkout's remote, from this machine's agent shell: what holds here, not everywhere)
+    scope: 'repo',
+    title: `git ${asked.verb} from the agent's shell asks for a username: no ${asked.host} credentials there`,
     text:
-      `${code(`git ${asked.verb}`)} failed with ${code(`could not read Username for 'https://${asked.host}'`)}: the remote is reached over https, nothing in the agent's shell gives credentials for ${asked.host} (no credential helper, no token), ` +
-      `and a shell without a terminal cannot ask for them. Run it from a terminal that has them, or give this shell a credential helper or an ssh remote.`,
+      `${code(`git ${asked.verb}`)} to this repository's https remote failed in the agent's shell with ${code(`could not read Username for 'https://${asked.host}'`)}: ` +
+      `the shell had no credentials for ${asked.host} to give, and without a terminal git cannot ask for them. Commit, then ask the user to ${asked.verb} (or to set up a credential helper or an ssh remote for this shell).`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: ['git', asked.verb, asked.host],

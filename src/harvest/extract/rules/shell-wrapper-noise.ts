@@ -41,18 +41,20 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // `ps` the sandbox forbids), not from a wrapper around each command
     // (`shellenv.sh: line 18: /bin/ps: Operation not permitted`: what the file runs that is not let run)
     const forbidden = c.lines.map((l) => FORBIDDEN_RUN.exec(l)).find((m) => m !== null);
-    const source = c.lines.some((l) => STARTUP_FILE.test(l))
+    const startup = c.lines.some((l) => STARTUP_FILE.test(l));
+    const source = startup
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which is not permitted here)` : ''}`
       : "the tool's shell wrapper";
     // commands that printed it and still succeeded show it is harmless, what the next session needs
-    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge a command by its exit code, not by this line.' : '';
+    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge each by its exit code.' : '';
     drafts.push({
       category: 'tool-quirk',
-      scope: 'agent',
+      // the machine's shell startup prints it, whatever tool runs the shell: this machine's
+      scope: startup ? 'global' : 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
-        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands, whatever the command): ` +
-        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands; the other lines are the command's own.${harmless}${noTemp}`,
+        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands): ` +
+        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${harmless}${noTemp}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],

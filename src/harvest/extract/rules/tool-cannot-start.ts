@@ -61,14 +61,17 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     if (commands.size < MIN_COMMANDS || best.steps.some((s) => namesAnArgument(best!.err, s.command!))) continue;
     const last = best.steps[best.steps.length - 1]!;
     const later = steps.some((s) => s.pos > last.pos && !s.failed);
-    const shown = [...commands].slice(0, 2).map((c) => code(clip(c, 40))).join(', ');
+    // the agent's other tools that failed with the same error (a file reader, a search): the
+    // cause is below them all
+    const core = best.err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
+    const others = [...new Set(view.steps.filter((x) => x.call.name !== tool && x.failed && x.output.includes(core)).map((x) => x.call.name))].slice(0, 3);
+    const alsoOthers = others.length > 0 ? ` ${others.map((o) => code(o)).join(', ')} failed with it too.` : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
-      title: `${tool} fails every command here before it runs`,
-      text:
-        `Every command run through ${code(tool)} here failed with ${code(clip(best.err, 120))} and printed nothing else (${commands.size} different commands, ${shown} among them): ` +
-        `the tool could not start them, so retrying the command or a variant of it does not help; what the error names is what to fix${later ? '' : ' (no command got through in the session)'}.`,
+      title: `${tool} fails every command on this machine before it runs`,
+      // (within the 400 characters an item keeps: the error, the lesson, the other tools)
+      text: `Every command run through ${code(tool)} on this machine failed with ${code(clip(best.err, 110))} and printed nothing else (${commands.size} different commands${later ? '' : ', and none got through'}): the tool could not start them, so no variant of the command helps; fix what the error names.${alsoOthers}`,
       confidence: CONFIDENCE.verified,
       event: best.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
