@@ -16,7 +16,7 @@ describe('a tool that fails every command before it runs', () => {
     const drafts = toolCannotStartDrafts(viewOf(b.build()));
     expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
     expect(drafts[0]!.text).toBe(
-      `Every command run through \`Bash\` on this machine failed with \`${TMP}\` and printed nothing else (3 different commands, and none got through): the tool could not start them, so no variant of the command helps; fix what the error names.`,
+      `Every command run through \`Bash\` on this machine failed with \`${TMP}\` and printed nothing else (3 different commands, none got through): the tool could not start them. Stop after the first such failure and ask the user to fix what the error names.`,
     );
   });
 
@@ -25,7 +25,7 @@ describe('a tool that fails every command before it runs', () => {
     const b = new SessionBuilder().user('check the hermes install');
     for (const c of ['which hermes', 'ls -la /dev/null', 'python3 -c "import os"']) b.tool('terminal', { command: c }, nul, { isError: true });
     b.tool('read_file', { path: 'config.yaml' }, `{"error": "[Errno 2] No such file or directory: 'nul'"}`, { isError: true });
-    expect(toolCannotStartDrafts(viewOf(b.build()))[0]!.text).toContain('`read_file` failed with it too.');
+    expect(toolCannotStartDrafts(viewOf(b.build()))[0]!.text).toContain('; `read_file` failed with it too)');
   });
 
   it("is nothing for the command's own failure: an error naming its argument, output besides the error, a success in between, or one command retried", () => {

@@ -3,9 +3,9 @@
  * command, came back with one and the same error and nothing else (Claude Code's Bash answering
  * `EACCES: permission denied, mkdir '/tmp/claude-10603'` where /tmp is not writable). The agent
  * retries variants of its command; the lesson is that the tool itself cannot start here, and
- * that what the error names is what to fix. Said only of three or more different command lines
- * that printed nothing but that error, an error that names none of their arguments, with no
- * command of the tool getting through in between.
+ * that the user must fix what the error names, outside the session. Said only of three or more
+ * different command lines that printed nothing but that error, an error that names none of their
+ * arguments, with no command of the tool getting through in between.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -65,13 +65,13 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     // cause is below them all
     const core = best.err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
     const others = [...new Set(view.steps.filter((x) => x.call.name !== tool && x.failed && x.output.includes(core)).map((x) => x.call.name))].slice(0, 3);
-    const alsoOthers = others.length > 0 ? ` ${others.map((o) => code(o)).join(', ')} failed with it too.` : '';
+    const alsoOthers = others.length > 0 ? `; ${others.map((o) => code(o)).join(', ')} failed with it too` : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine failed with ${code(clip(best.err, 110))} and printed nothing else (${commands.size} different commands${later ? '' : ', and none got through'}): the tool could not start them, so no variant of the command helps; fix what the error names.${alsoOthers}`,
+      text: `Every command run through ${code(tool)} on this machine failed with ${code(clip(best.err, 110))} and printed nothing else (${commands.size} different commands${later ? '' : ', none got through'}${alsoOthers}): the tool could not start them. Stop after the first such failure and ask the user to fix what the error names.`,
       confidence: CONFIDENCE.verified,
       event: best.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
