@@ -46,7 +46,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which is not permitted here)` : ''}`
       : "the tool's shell wrapper";
     // commands that printed it and still succeeded show it is harmless, what the next session needs
-    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge each by its exit code.' : '';
+    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge each by its exit code.' : " The other lines are the command's own.";
     drafts.push({
       category: 'tool-quirk',
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
@@ -54,7 +54,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
         `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands): ` +
-        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${harmless}${noTemp}`,
+        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}${harmless}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],
