@@ -10,14 +10,19 @@ import { SessionBuilder } from './extract-session.js';
 const TMP = "EACCES: permission denied, mkdir '/tmp/claude-10603'";
 
 describe('a tool that fails every command before it runs', () => {
-  it('is told once, with the error and that retrying a variant does not help', () => {
-    const b = new SessionBuilder().user('make a test folder');
-    for (const c of ['mkdir -p test_folder && ls -la test_folder', 'pwd && mkdir test_folder && ls -d test_folder', 'mkdir test_folder && ls -d test_folder']) b.bash(c, TMP, 1);
-    const drafts = toolCannotStartDrafts(viewOf(b.build()));
+  it('is told once, with the error, the kind of machine where the folder says it, and to ask the user', () => {
+    const run = (cwd: string) => {
+      const b = new SessionBuilder({ cwd }).user('make a test folder');
+      for (const c of ['mkdir -p test_folder && ls -la test_folder', 'pwd && mkdir test_folder && ls -d test_folder', 'mkdir test_folder && ls -d test_folder']) b.bash(c, TMP, 1);
+      return toolCannotStartDrafts(viewOf(b.build()));
+    };
+    const drafts = run('/data/data/com.termux/files/home');
     expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
     expect(drafts[0]!.text).toBe(
-      `Every command run through \`Bash\` on this machine failed with \`${TMP}\` and printed nothing else (3 different commands, none got through): the tool could not start them. Stop after the first such failure and ask the user to fix what the error names.`,
+      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands, none got through): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
+    expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
+    expect(run('/home/dev/proj')[0]!.text).toContain('on this machine failed');
   });
 
   it("names the agent's other tools that failed with the same error", () => {

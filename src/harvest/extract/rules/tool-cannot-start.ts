@@ -65,13 +65,16 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     // cause is below them all
     const core = best.err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
     const others = [...new Set(view.steps.filter((x) => x.call.name !== tool && x.failed && x.output.includes(core)).map((x) => x.call.name))].slice(0, 3);
+    // the kind of machine, where the session's folder says it (Termux's home, a Windows drive)
+    const cwd = view.session.cwd ?? '';
+    const machine = cwd.startsWith('/data/data/com.termux/') ? ' (Termux)' : /^[A-Za-z]:[\\/]/.test(cwd) ? ' (Windows)' : '';
     const alsoOthers = others.length > 0 ? `; ${others.map((o) => code(o)).join(', ')} failed with it too` : '';
     drafts.push({
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine failed with ${code(clip(best.err, 110))} and printed nothing else (${commands.size} different commands${later ? '' : ', none got through'}${alsoOthers}): the tool could not start them. Stop after the first such failure and ask the user to fix what the error names.`,
+      text: `Every command run through ${code(tool)} on this machine${machine} failed with ${code(clip(best.err, 110))} alone (${commands.size} different commands${later ? '' : ', none got through'}${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
       confidence: CONFIDENCE.verified,
       event: best.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
