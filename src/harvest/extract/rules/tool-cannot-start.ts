@@ -3,7 +3,7 @@
  * command, came back with one and the same error and nothing else (Claude Code's Bash answering
  * `EACCES: permission denied, mkdir '/tmp/claude-10603'` where /tmp is not writable). The agent
  * retries variants of its command; the lesson is that the tool itself cannot start here, and
- * that the user must fix what the error names, outside the session. Said only of three or more
+ * that the user must repair it outside the session. Said only of three or more
  * different command lines that printed nothing but that error, an error that names none of their
  * arguments, with no command of the tool getting through in between.
  */
