@@ -19,7 +19,7 @@ describe('a tool that fails every command before it runs', () => {
     const drafts = run('/data/data/com.termux/files/home');
     expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
     expect(drafts[0]!.text).toBe(
-      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands, none got through): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
+      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
     expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
     expect(run('/home/dev/proj')[0]!.text).toContain('on this machine failed');
@@ -33,7 +33,7 @@ describe('a tool that fails every command before it runs', () => {
     expect(toolCannotStartDrafts(viewOf(b.build()))[0]!.text).toContain('; `read_file` failed with it too)');
   });
 
-  it("is nothing for the command's own failure: an error naming its argument, output besides the error, a success in between, or one command retried", () => {
+  it("is nothing for the command's own failure (an error naming its argument, output besides the error, a success in between, one command retried) or once a command got through", () => {
     const session = (steps: [string, string, number][]) => {
       const b = new SessionBuilder().user('run the tests');
       for (const [c, out, code] of steps) b.bash(c, out, code);
@@ -45,5 +45,9 @@ describe('a tool that fails every command before it runs', () => {
     expect(session([['make', `building\n${TMP}`, 1], ['make all', `building\n${TMP}`, 1], ['make test', `building\n${TMP}`, 1]])).toEqual([]);
     expect(session([['mkdir a', TMP, 1], ['echo hi', 'hi', 0], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1]])).toEqual([]);
     expect(session([['mkdir a', TMP, 1], ['mkdir a', TMP, 1], ['mkdir a', TMP, 1]])).toEqual([]);
+    // a command of the tool that got through afterwards: the state passed
+    expect(session([['mkdir a', TMP, 1], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1], ['echo hi', 'hi', 0]])).toEqual([]);
+    // one that ran before it: every command from then on
+    expect(session([['echo hi', 'hi', 0], ['mkdir a', TMP, 1], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1]])[0]!.text).toContain('on this machine from then on failed');
   });
 });

@@ -5,7 +5,7 @@
  * retries variants of its command; the lesson is that the tool itself cannot start here, and
  * that the user must repair it outside the session. Said only of three or more
  * different command lines that printed nothing but that error, an error that names none of their
- * arguments, with no command of the tool getting through in between.
+ * arguments, with no command of the tool getting through in between or after.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -59,8 +59,12 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     if (!best || SANDBOX.test(best.err)) continue;
     const commands = new Set(best.steps.map((s) => s.command!));
     if (commands.size < MIN_COMMANDS || best.steps.some((s) => namesAnArgument(best!.err, s.command!))) continue;
+    // a command of the tool that got through afterwards: the state passed (or the session
+    // changed something the item cannot name), so the lesson does not hold
     const last = best.steps[best.steps.length - 1]!;
-    const later = steps.some((s) => s.pos > last.pos && !s.failed);
+    if (steps.some((s) => s.pos > last.pos && !s.failed)) continue;
+    // (after commands that ran, the tool broke during the session: "every" holds from then on)
+    const since = steps.some((s) => s.pos < best!.steps[0]!.pos && !s.failed) ? ' from then on' : '';
     // the agent's other tools that failed with the same error (a file reader, a search): the
     // cause is below them all
     const core = best.err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
@@ -74,7 +78,7 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine${machine} failed with ${code(clip(best.err, 110))} alone (${commands.size} different commands${later ? '' : ', none got through'}${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
+      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(best.err, 110))} alone (${commands.size} different commands${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
       confidence: CONFIDENCE.verified,
       event: best.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
