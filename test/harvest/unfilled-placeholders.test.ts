@@ -17,7 +17,7 @@ describe('a prompt template\'s $ARGUMENTS that reached a command unfilled', () =
     expect(drafts).toHaveLength(1);
     expect(drafts[0]).toMatchObject({ category: 'pitfall', scope: 'agent', title: "A prompt's $ARGUMENTS reached the command unfilled" });
     expect(drafts[0]!.text).toBe(
-      'The prompt template reached the agent with `$ARGUMENTS` unfilled, and its command line ran as it was: `& .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"` answered `Usage: ./create-new-feature.ps1 [-Json] <feature description>`, the shell having expanded the placeholder to nothing. Give the text it stands for in the message, and put it in place of `$ARGUMENTS`.',
+      'The prompt template reached the agent with `$ARGUMENTS` unfilled, and its command line ran as it was: `& .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"` answered `Usage: ./create-new-feature.ps1 [-Json] <feature description>`, the shell having expanded the placeholder to nothing. When a prompt shows `$ARGUMENTS` as it is, ask the user for the text it stands for before running anything with it.',
     );
   });
 

@@ -46,7 +46,7 @@ export function unfilledPlaceholderDrafts(view: SessionView): Draft[] {
         text:
           `The prompt template reached the agent with ${code(placeholder)} unfilled, and its command line ran as it was: ` +
           `${code(clip(command, 80))} answered ${code(clip(wanted.trim(), 80))}, the shell having expanded the placeholder to nothing. ` +
-          `Give the text it stands for in the message, and put it in place of ${code(placeholder)}.`,
+          `When a prompt shows ${code(placeholder)} as it is, ask the user for the text it stands for before running anything with it.`,
         confidence: CONFIDENCE.stated,
         event: s.outputEvent,
         tags: ['prompt', 'placeholder', s.call.name],
