@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toolCannotStartDrafts } from '../../src/harvest/extract/rules/tool-cannot-start.js';
+import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { viewOf } from '../../src/harvest/extract/view.js';
 import { SessionBuilder } from './extract-session.js';
 
@@ -22,6 +23,10 @@ describe('a tool that fails every command before it runs', () => {
       `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
     expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
+    // and no error item for one of those commands, whatever the agent said of it
+    const said = new SessionBuilder().user('make a test folder');
+    for (const c of ['mkdir -p a', 'mkdir -p b', 'mkdir -p c']) said.bash(c, TMP, 1).assistant('The mkdir fails because the current directory is not writable for this user.');
+    expect(errorFixDrafts(viewOf(said.build()))).toEqual([]);
     expect(run('/home/dev/proj')[0]!.text).toContain('on this machine failed');
   });
 

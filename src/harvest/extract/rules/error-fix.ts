@@ -12,9 +12,8 @@ import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCom
 import { NAMES_ERRORS, errorCore, errorLine, explain, namesWhatFailed, repeatsOutput, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
-import { quirkKind, strayMissingCommand } from './tool-quirks.js';
-import { unfilledFailure } from './unfilled-placeholders.js';
-import { cloneAskedForCredentials, remoteCredentialsMissing } from './git-clone-credentials.js';
+import { strayMissingCommand } from './tool-quirks.js';
+import { claimedElsewhere } from './claimed-failures.js';
 import { perObject } from '../per-object.js';
 import { emptyList } from '../../../core/elements-kind.js';
 
@@ -315,9 +314,8 @@ function fromToolFailures(view: SessionView): Draft[] {
   const byKey = new Map<string, Draft>();
   const sectionsByKey = new Map<string, Set<string>>();
   for (const s of view.steps) {
-    // (a prompt template's placeholder left unfilled is unfilled-placeholders.ts's; a clone that
-    // asked for credentials, or a push that did and never got through, git-clone-credentials.ts's)
-    if (!s.failed || !s.command || quirkKind(s) || unfilledFailure(view, s) || cloneAskedForCredentials(s) || remoteCredentialsMissing(view, s)) continue;
+    // (a failure another rule tells whole gets no error item beside it: claimed-failures.ts)
+    if (!s.failed || !s.command || claimedElsewhere(view, s)) continue;
     const fam = actionFamilyOf(s.families);
     if (!fam || /^apply_?patch$/.test(fam)) continue;
     // a look around (`ls a b`, `cat x`, `grep -r y`) that exits non-zero has answered "not

@@ -10,6 +10,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { tokens } from '../commands.js';
+import { perObject } from '../per-object.js';
 import { clip, code, errorSignature } from '../text.js';
 import type { SessionView, Step } from '../view.js';
 
@@ -37,7 +38,20 @@ function namesAnArgument(err: string, command: string): boolean {
   return args.some((a) => err.includes(a));
 }
 
-export function toolCannotStartDrafts(view: SessionView): Draft[] {
+/** A tool's calls that all failed with one error and nothing else, whatever the command. */
+interface BrokenRun {
+  tool: string;
+  err: string;
+  steps: Step[];
+  /** The tool ran commands before it broke. */
+  ranBefore: boolean;
+}
+
+/** Per tool, the run of its calls that shows it cannot start commands (see the top of this file);
+ * found once per session for this rule and for error-fix.ts, which writes no item for them. */
+export const brokenToolRuns: (view: SessionView) => BrokenRun[] = perObject(findBrokenRuns);
+
+function findBrokenRuns(view: SessionView): BrokenRun[] {
   const byTool = new Map<string, Step[]>();
   for (const s of view.steps) {
     if (s.command === undefined || s.rejected) continue;
@@ -45,7 +59,7 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     list.push(s);
     byTool.set(s.call.name, list);
   }
-  const drafts: Draft[] = [];
+  const runs: BrokenRun[] = [];
   for (const [tool, steps] of byTool) {
     // the longest run of the tool's calls that all failed with one line and nothing else
     let run: { err: string; steps: Step[] } | undefined;
@@ -63,32 +77,45 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     // changed something the item cannot name), so the lesson does not hold
     const last = best.steps[best.steps.length - 1]!;
     if (steps.some((s) => s.pos > last.pos && !s.failed)) continue;
+    runs.push({ tool, err: best.err, steps: best.steps, ranBefore: steps.some((s) => s.pos < best!.steps[0]!.pos && !s.failed) });
+  }
+  return runs;
+}
+
+/** Whether a failed step is one of a tool's calls that could not start (this rule's to tell). */
+export function inBrokenRun(view: SessionView, s: Step): boolean {
+  return brokenToolRuns(view).some((r) => r.steps.includes(s));
+}
+
+export function toolCannotStartDrafts(view: SessionView): Draft[] {
+  return brokenToolRuns(view).map((run) => {
+    const { tool, err } = run;
+    const commands = new Set(run.steps.map((s) => s.command!));
     // (after commands that ran, the tool broke during the session: "every" holds from then on)
-    const since = steps.some((s) => s.pos < best!.steps[0]!.pos && !s.failed) ? ' from then on' : '';
+    const since = run.ranBefore ? ' from then on' : '';
     // the agent's other tools that failed with the same error (a file reader, a search): the
     // cause is below them all
-    const core = best.err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
+    const core = err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
     const others = [...new Set(view.steps.filter((x) => x.call.name !== tool && x.failed && x.output.includes(core)).map((x) => x.call.name))].slice(0, 3);
+    const alsoOthers = others.length > 0 ? `; ${others.map((o) => code(o)).join(', ')} failed with it too` : '';
     // the kind of machine, where the session's folder says it (Termux's home, a Windows drive)
     const cwd = view.session.cwd ?? '';
     const machine = cwd.startsWith('/data/data/com.termux/') ? ' (Termux)' : /^[A-Za-z]:[\\/]/.test(cwd) ? ' (Windows)' : '';
-    const alsoOthers = others.length > 0 ? `; ${others.map((o) => code(o)).join(', ')} failed with it too` : '';
-    drafts.push({
+    return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(best.err, 110))} alone (${commands.size} different commands${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
+      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(err, 110))} alone (${commands.size} different commands${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
       confidence: CONFIDENCE.verified,
-      event: best.steps[0]!.outputEvent,
+      event: run.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
-      quotes: [best.err],
+      quotes: [err],
       rule: 'tool-cannot-start',
-      signature: `tool cannot start ${tool} ${errorSignature(best.err).slice(0, 60)}`,
+      signature: `tool cannot start ${tool} ${errorSignature(err).slice(0, 60)}`,
       score: 6,
-    });
-  }
-  return drafts;
+    };
+  });
 }
 
 export const toolCannotStart: RuleExtractor = ruleExtractor('tool-cannot-start', toolCannotStartDrafts);
