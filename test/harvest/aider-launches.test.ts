@@ -152,6 +152,15 @@ describe('a model name aider does not know', () => {
     expect(item!.text).toBe('On 2026-08-31, aider did not know `gemini/gemini-3-flash` (`Unknown context window size and costs`) and suggested `gemini/gemini-3-flash-preview`: the launch with `gemini/gemini-3-flash-preview` then worked.');
   });
 
+  it('is one claim with a failed request under that name in another history: the merge keeps one item', async () => {
+    const signatureOf = async (history: string, rule: (c: { title: string }) => boolean) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter(rule).map((c) => c.signature))[0];
+    const suggested = await signatureOf(unknown('gemini/gemini-3-flash', ['gemini/gemini-3-flash-preview']) + launch('15:21:47', 'gemini/gemini-3-flash-preview', answered), (c) => c.title.startsWith('aider: use '));
+    const notFound = 'litellm.NotFoundError: GeminiException - {"error": {"code": 404, "message": "models/gemini-3-flash is not found for API version v1alpha, or is not supported for generateContent.", "status": "NOT_FOUND"}}';
+    const failedRequest = await signatureOf(launch('10:00:00', 'gemini/gemini-3-flash', failed(notFound)) + launch('10:05:00', 'gemini/gemini-2.5-flash', answered), (c) => c.title.includes('not a model the API knows'));
+    expect(suggested).toBeDefined();
+    expect(failedRequest).toBe(suggested);
+  });
+
   it('is nothing when the unknown model answered anyway, or no suggested name was used', async () => {
     expect(await named(`${unknown('ollama/llama3.2', ['ollama/llama3'])}#### hi  \n\nHello!\n\n> Tokens: 2k sent, 12 received.  \n\n` + launch('15:30:00', 'ollama/llama3', answered))).toEqual([]);
     expect(await named(unknown('deepseek/deepse', ['deepseek/deepseek-chat']) + launch('15:30:00', 'deepseek/deepseek-v4-pro', answered))).toEqual([]);

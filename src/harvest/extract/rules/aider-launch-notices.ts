@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { escapeRegExp } from '../../../core/regexp.js';
 import type { Draft } from '../build.js';
-import { clip, code, errorSignature } from '../text.js';
+import { clip, code } from '../text.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
@@ -252,6 +252,11 @@ function timeWindowDraft(view: SessionView, lines: { line: string; event: number
   };
 }
 
+/** The claim that a model name does not work with aider, whichever way a session showed it. */
+function modelNameClaim(model: string): string {
+  return `aider model name does not work ${model}`;
+}
+
 /** `Warning for gemini/gemini-3-flash: Unknown context window size and costs, using sane defaults.` */
 const UNKNOWN_MODEL = /^Warning for (\S+?): Unknown context window size and costs\b/;
 const SUGGESTION = /^-\s+(\S+)\s*$/;
@@ -288,7 +293,8 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
     tags: ['aider', 'model', unknown.split('/')[0]!],
     quotes: [`Warning for ${unknown}: Unknown context window size and costs`],
     rule: 'aider-notice',
-    signature: `aider unknown model ${unknown} use ${worked}`,
+    // (the same claim as a request with that name that failed: the name does not work; one item)
+    signature: modelNameClaim(unknown),
     score: 6,
   };
 }
@@ -603,9 +609,10 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
     tags: ['aider', 'model', ...here.model.split('/').slice(0, 1)],
     quotes: [message],
     rule: 'aider-notice',
-    // one item per model that failed, whichever model each launch went on with (two launches that
-    // hit the same 404 and then took different models tell one failure)
-    signature: `aider model failed ${here.model} ${errorSignature(message)}`,
+    // one item per model that failed, whichever model each launch went on with or whichever
+    // refusal its provider gave (two launches that hit the same 404 and then took different
+    // models tell one failure; aider's own warning that it does not know the name, another)
+    signature: modelNameClaim(here.model),
     score: 6,
   };
 }
