@@ -56,14 +56,15 @@ function entriesOf(output: string): { path: string; tracked: boolean; blocked: b
 
 /** Whether a later step of the session ignored or untracked the folder (it fixed what the item would say). */
 function settledLater(view: SessionView, s: Step, folder: string): boolean {
-  const name = folder.replace(/\/$/, '');
+  // (`.codex` of `ECE493Lab2/.codex/`: a .gitignore line or an untracking names it either way)
+  const name = folder.replace(/\/$/, '').split('/').pop()!;
   return view.steps.some(
     (x) =>
       x.pos > s.pos &&
       !x.failed &&
       !x.rejected &&
-      ((x.command !== undefined && /\brm\b[^|;&]*--cached/.test(x.command) && x.command.includes(name.split('/').pop()!)) ||
-        (isEdit(x) && editedFiles(x).includes('.gitignore') && JSON.stringify(x.call.input).includes(name.split('/').pop()!))),
+      ((x.command !== undefined && /\brm\b[^|;&]*--cached/.test(x.command) && x.command.includes(name)) ||
+        (isEdit(x) && editedFiles(x).includes('.gitignore') && JSON.stringify(x.call.input).includes(name))),
   );
 }
 

@@ -23,10 +23,15 @@ const HTTPS_CLONE = /\bgit\s+clone\s+(?:-{1,2}[\w-]+(?:[= ]\S+)?\s+)*(https:\/\/
 /** The address a failed clone asked credentials for, with its host. */
 export const cloneAskedForCredentials: (s: Step) => { url: string; host: string } | undefined = perObject(askedOf);
 
-function askedOf(s: Step): { url: string; host: string } | undefined {
+/** The host a failed git command asked a username for (`could not read Username for 'https://github.com'`). */
+function hostAskedFor(s: Step): string | undefined {
   if (!s.failed || s.command === undefined || !s.output.includes('could not read Username')) return undefined;
-  const host = ASKED_FOR_USER.exec(s.output)?.[1];
-  const clone = host === undefined ? undefined : [...s.command.matchAll(HTTPS_CLONE)].find((m) => m[2] === host);
+  return ASKED_FOR_USER.exec(s.output)?.[1];
+}
+
+function askedOf(s: Step): { url: string; host: string } | undefined {
+  const host = hostAskedFor(s);
+  const clone = host === undefined ? undefined : [...s.command!.matchAll(HTTPS_CLONE)].find((m) => m[2] === host);
   return clone === undefined ? undefined : { url: clone[1]!, host: host! };
 }
 
@@ -37,10 +42,10 @@ const REMOTE_COMMAND = /\bgit\s+(?:-C\s+\S+\s+)?(push|pull|fetch)\b/;
 export const remoteAskedForCredentials: (s: Step) => { host: string; verb: string } | undefined = perObject(remoteAskedOf);
 
 function remoteAskedOf(s: Step): { host: string; verb: string } | undefined {
-  if (!s.failed || s.command === undefined || !s.output.includes('could not read Username')) return undefined;
-  const host = ASKED_FOR_USER.exec(s.output)?.[1];
-  const verb = REMOTE_COMMAND.exec(s.command)?.[1];
-  return host === undefined || verb === undefined || /\bgit\s+clone\b/.test(s.command) ? undefined : { host, verb };
+  const host = hostAskedFor(s);
+  if (host === undefined || /\bgit\s+clone\b/.test(s.command!)) return undefined;
+  const verb = REMOTE_COMMAND.exec(s.command!)?.[1];
+  return verb === undefined ? undefined : { host, verb };
 }
 
 /** Whether a later run of the same git command got through: the session found the way, which
@@ -55,8 +60,7 @@ export function remoteCredentialsMissing(view: SessionView, s: Step): boolean {
   return asked !== undefined && !gotThroughLater(view, s, asked.verb);
 }
 
-function remoteDraft(view: SessionView, s: Step, asked: { host: string; verb: string }): Draft | undefined {
-  if (gotThroughLater(view, s, asked.verb)) return undefined;
+function remoteDraft(s: Step, asked: { host: string; verb: string }): Draft {
   return {
     category: 'tool-quirk',
     // (this checkout's remote, from this machine's agent shell: what holds here, not everywhere)
@@ -85,8 +89,7 @@ export function gitCloneCredentialDrafts(view: SessionView): Draft[] {
     if (!s.failed) continue;
     const remote = remoteAskedForCredentials(s);
     if (remote !== undefined) {
-      const d = remoteDraft(view, s, remote);
-      if (d !== undefined) return [d];
+      if (remoteCredentialsMissing(view, s)) return [remoteDraft(s, remote)];
       continue;
     }
     const asked = cloneAskedForCredentials(s);
