@@ -66,7 +66,10 @@ export function harvestable(e: SessionEvent): boolean {
   return kind !== 'bootstrap' && kind !== 'summary' && kind !== 'system' && !e.injected;
 }
 
-const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
+/** Codex's envelope around a command's output: `Chunk ID`, `Wall time`, `Process exited with
+ * code N` and `Original token count` (exec_command), or `Exit code: N`, `Wall time` (the older
+ * shell tool), then `Output:`. */
+const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Exit code: (-?\d+)\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
 const RUNNING = /Process running with session ID (\d+)/;
 
 const TOKEN_COUNT = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process [^\n]*\n)?Original token count: (\d+)/;
@@ -79,7 +82,8 @@ function tokenCount(output: string): number | undefined {
 function stripExecHeader(output: string): { text: string; exit?: number } {
   const m = EXEC_HEADER.exec(output);
   if (!m || m[0].length === 0) return { text: output };
-  return m[1] !== undefined ? { text: output.slice(m[0].length), exit: Number(m[1]) } : { text: output.slice(m[0].length) };
+  const exit = m[1] ?? m[2];
+  return exit !== undefined ? { text: output.slice(m[0].length), exit: Number(exit) } : { text: output.slice(m[0].length) };
 }
 
 function commandOf(call: ToolCallEvent): string | undefined {
