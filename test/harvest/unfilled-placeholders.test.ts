@@ -17,7 +17,15 @@ describe('a prompt template\'s $ARGUMENTS that reached a command unfilled', () =
     expect(drafts).toHaveLength(1);
     expect(drafts[0]).toMatchObject({ category: 'pitfall', scope: 'agent', title: "A prompt's $ARGUMENTS reached the command unfilled" });
     expect(drafts[0]!.text).toBe(
-      'The prompt template reached the agent with `$ARGUMENTS` unfilled, and its command line ran as it was: `& .specify/scripts/powershell/create-new-feature.ps1 -Json "$ARGUMENTS"` answered `Usage: ./create-new-feature.ps1 [-Json] <feature description>`, the shell having expanded the placeholder to nothing. When a prompt shows `$ARGUMENTS` as it is, ask the user for the text it stands for before running anything with it.',
+      '`create-new-feature.ps1` answered `Usage: ./create-new-feature.ps1 [-Json] <feature description>`: the prompt\'s `$ARGUMENTS` reached the agent unfilled and the shell expanded it to nothing. The text did not reach the agent: when a prompt shows `$ARGUMENTS` as it is, ask the user for that text before running anything with it.',
+    );
+  });
+
+  it("quotes the template's own line that told the agent to go on without the text", () => {
+    const misleading = TEMPLATE.replace('---\n\n', '---\n\nUser input:\n\n$ARGUMENTS\n\nAssume you always have it available even if `$ARGUMENTS` appears literally below.\n\n');
+    const session = new SessionBuilder({ agent: 'codex' }).user(misleading).bash(RUN, 'Usage: ./create-new-feature.ps1\r\n[-Json] <feature description>', 1).build();
+    expect(unfilledPlaceholderDrafts(viewOf(session))[0]!.text).toBe(
+      '`create-new-feature.ps1` answered `Usage: ./create-new-feature.ps1`: the prompt\'s `$ARGUMENTS` reached the agent unfilled and the shell expanded it to nothing. The template says "Assume you always have it available even if `$ARGUMENTS` appears literally below"; it was not: when a prompt shows `$ARGUMENTS` as it is, ask the user for that text before running anything with it.',
     );
   });
 
