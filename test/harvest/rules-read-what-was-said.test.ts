@@ -3,6 +3,8 @@
  * error a next run met (not this one), a report's nesting and typography, a wish, a guess put as a
  * question, a check whose output an export left out. Each case a fresh session got wrong.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withAiderLaunches } from '../../src/harvest/aider-launches.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
@@ -374,6 +376,15 @@ describe("aider's version and echo, and pasted pages", () => {
     const launches = withAiderLaunches((await readSessions([file])).sessions);
     const first = extractSession(launches[0]!).filter((c) => c.signature === 'aider repo-map tracked file deleted');
     expect(first[0]!.text).toContain('(`git rm -r --cached tools/venv`)');
+    // with no root printed at all, the history's own folder is the root: aider writes it there
+    const inFolder = async (folder: string) => {
+      const dir = join(tempDir(), folder);
+      mkdirSync(dir);
+      const [session] = (await readSessions([put(dir, '.aider.chat.history.md', warnedAt(''))])).sessions;
+      return extractSession(session!).filter((c) => c.signature === 'aider repo-map tracked file deleted')[0]!.text;
+    };
+    expect(await inFolder('shop')).toContain('(`git rm -r --cached tools/venv`)');
+    expect(await inFolder('elsewhere')).toContain('(`git rm -r --cached <path>/venv`)');
   });
 
   it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {

@@ -11,6 +11,7 @@ import type { Draft } from '../build.js';
 import { clip, code } from '../text.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
+import type { Session } from '../../../sessions/model.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
 
@@ -65,9 +66,9 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   const lastAnswered = launches?.all.slice(launches.at + 1).filter((l) => l.outcome === 'answered').pop();
   if (lastAnswered !== undefined && !lastAnswered.missingTracked) return undefined;
   // (a launch at the repository root prints no root; another launch of the same history may)
-  const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined);
-  const paths = namedPaths(lines);
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
+  const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined) ?? rootByHistoryFolder(raw, view.session);
+  const paths = namedPaths(lines);
   const placed = raw.map((p) => inCheckout(p, paths));
   const named = [...new Set(raw.map((p, i) => placed[i] ?? repoPath(p, gitDir)))];
   // the paths as the repository names them, when aider's notices or its banner say so (a bare
@@ -458,6 +459,21 @@ function installedFolder(paths: readonly string[]): string | undefined {
 
 /** The path of folder `name` in the checkout, from the first warned path (relative to the
  * repository root) that holds it: `tools/venv` of `tools/venv/lib`. */
+/** The repository root in absolute paths aider printed, found by the chat history's own folder:
+ * aider writes the history at the root of the repository it works in, so the one folder of that
+ * name in the path is the root (`/home/u/Prototipo/backend/venv/lib` of `Prototipo/.aider.chat.history.md`).
+ * Undefined where the name is not in the path once, or the history's folder is not known. */
+function rootByHistoryFolder(paths: readonly string[], session: Session): string | undefined {
+  if (!session.cwdFromFile || session.cwd === undefined) return undefined;
+  const name = session.cwd.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '');
+  const first = paths.find(isAbsolute);
+  if (!name || first === undefined) return undefined;
+  const parts = first.split(/[\\/]/);
+  const at = parts.indexOf(name);
+  if (at < 1 || parts.lastIndexOf(name) !== at) return undefined;
+  return parts.slice(0, at + 1).join(first.includes('\\') && !first.includes('/') ? '\\' : '/');
+}
+
 function folderIn(named: readonly string[], name: string): string | undefined {
   for (const p of named) {
     if (isAbsolute(p)) continue;
