@@ -1873,7 +1873,7 @@ describe('user corrections: what is one', () => {
       .user('connect the MCP client to the server')
       .assistant('I will connect over a WebSocket to `ws://localhost:8000/sse`.')
       .user('no it should be http')
-      .assistant('- for Server-Sent Events (SSE) we should use HTTP, not WebSocket.')
+      .assistant("You're right. - for Server-Sent Events (SSE) we should use HTTP, not WebSocket.")
       .build();
     const [d] = userCorrectionDrafts(viewOf(session));
     expect(d!.title).toBe('For Server-Sent Events (SSE) we should use HTTP, not WebSocket');
@@ -1883,7 +1883,7 @@ describe('user corrections: what is one', () => {
       .user('update the git settings')
       .assistant('I will write them to `~/.gitconfig`.')
       .user("No it's in this setting repo")
-      .assistant("I'll update the shared/gitconfig file with the recommended settings:")
+      .assistant("You're right. I'll update the shared/gitconfig file with the recommended settings:")
       .build();
     expect(userCorrectionDrafts(viewOf(narrated))).toEqual([]);
     // a reaction that takes up none of the user's words is about something else
@@ -1891,7 +1891,7 @@ describe('user corrections: what is one', () => {
       .user('make the launcher reliable')
       .assistant('I will also try launching it from a LaunchAgent.')
       .user('no it always works when started from here - no need to try that')
-      .assistant('- The AppleScript version uses the `tell application "Terminal"` approach, which is more reliable.')
+      .assistant('You are right. - The AppleScript version uses the `tell application "Terminal"` approach, which is more reliable.')
       .build();
     expect(userCorrectionDrafts(viewOf(unrelated))).toEqual([]);
     // a correction that names its subject stays in the user's words
@@ -1899,7 +1899,7 @@ describe('user corrections: what is one', () => {
       .user('update the git settings')
       .assistant('I will write them to `~/.gitconfig`.')
       .user('No, the git settings live in the `settings` repo, not in ~/.gitconfig')
-      .assistant("I'll update the shared/gitconfig file with the recommended settings:")
+      .assistant("You're right. I'll update the shared/gitconfig file with the recommended settings:")
       .build();
     expect(userCorrectionDrafts(viewOf(named))[0]!.text).toMatch(/^User correction: The git settings live in the `settings` repo/);
   });
@@ -1929,7 +1929,7 @@ describe('user corrections: what is one', () => {
     const task = "You are auditing the core repository to prepare it for release.\nObjectives:\n1. Verify ESM compliance\nConstraints:\n- Avoid unnecessary implementation logic, focus on scaffolding.";
     const later = (...prompts: string[]) => {
       const b = new SessionBuilder().user('list the entry points').assistant('The entry point is `dist/index.js`.');
-      for (const p of prompts) b.user(p).assistant('The schemas live in `dist/schemas/index.js`.');
+      for (const p of prompts) b.user(p).assistant('You are right. The schemas live in `dist/schemas/index.js`.');
       return userCorrectionDrafts(viewOf(b.build()));
     };
     expect(later(task)).toEqual([]);
@@ -1961,6 +1961,21 @@ describe('user corrections: what is one', () => {
     expect(answered("You're right, the report has no CSV: `report.py` prints the email address, not the user id.")).toHaveLength(1);
   });
 
+  it('reads a message as a correction only when the agent concedes it, or when it lays down a convention', () => {
+    const replied = (message: string, reply?: string) => {
+      const b = new SessionBuilder().user('set up the backup repo').assistant('I searched GitHub for `hermes` backups and found two.').user(message);
+      return userCorrectionDrafts(viewOf((reply === undefined ? b : b.assistant(reply)).build()));
+    };
+    const message = "No, the backups don't go to GitHub: `~/.hermes` is pushed to the `backup` remote on the NAS.";
+    expect(replied(message, "You're right, the NAS remote is where they go.")).toHaveLength(1);
+    expect(replied(message, 'I apologize: the backups go to the NAS remote.')).toHaveLength(1);
+    // answered by setting to work, or not answered at all (a log of prompts only): nothing was conceded
+    expect(replied(message, "Let's do it! Setting up the `backup` remote now.")).toEqual([]);
+    expect(replied(message)).toEqual([]);
+    // a convention in a sentence of its own needs no concession
+    expect(replied('Never push to GitHub from this machine: we use the `backup` remote on the NAS.', 'Setting up the `backup` remote now.')).toHaveLength(1);
+  });
+
   it('reads the opening prompt as the task unless a sentence of its own lays down a convention', () => {
     const opening = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user(text).assistant('I will write `scripts/seed.ts`.').build()));
     expect(opening('Architect: Create a seed script.\n1. File: scripts/seed.ts.\n2. Do NOT modify the schema.\n3. Import the pool from src/db.ts to ensure we use the Railway connection.')).toEqual([]);
@@ -1969,7 +1984,7 @@ describe('user corrections: what is one', () => {
 
   it('drops a correction the next message takes back', () => {
     const session = (next: string) =>
-      userCorrectionDrafts(viewOf(new SessionBuilder().user('write the check script').assistant('I wrote `check.sh`.').user("No, let's use python instead of bash").assistant('I will port `check.sh` to `check.py`.').user(next).build()));
+      userCorrectionDrafts(viewOf(new SessionBuilder().user('write the check script').assistant('I wrote `check.sh`.').user("No, let's use python instead of bash").assistant('You are right. I will port `check.sh` to `check.py`.').user(next).build()));
     expect(session("Actually, never mind. Let's continue using bash, but print every request")).toEqual([]);
     expect(session("Let's keep using bash and make it verbose")).toEqual([]);
     expect(session('thanks, now add a README')).toHaveLength(1);
@@ -1983,7 +1998,8 @@ describe('user corrections: what is one', () => {
             new SessionBuilder()
               .user('write the design for incremental sync into DESIGN.md')
               .tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'a', new_string: 'b' }, rejected ? 'The user rejected this edit' : 'ok', { rejected })
-              .user("don't add notes to the design, the sync cursor is the same as the session id"),
+              .user("don't add notes to the design, the sync cursor is the same as the session id")
+              .assistant("You're right."),
           ).build(),
         ),
       );
@@ -1999,6 +2015,7 @@ describe('user corrections: what is one', () => {
         viewOf(
           before(new SessionBuilder().user('build the scroll watcher'))
             .user(message)
+            .assistant("You're right.")
             .tool('Edit', { file_path: '/ext/content.js', old_string: 'scrolls', new_string: 'distance' }, 'ok')
             .build(),
         ),
@@ -2015,6 +2032,7 @@ describe('user corrections: what is one', () => {
             .user('fix the sync')
             .tool('Edit', { file_path: '/repo/src/sync.ts', old_string: 'a', new_string: 'b' }, 'rejected', { rejected: true })
             .user("no, the sync cursor is the same as the session id, don't add a field")
+            .assistant("You're right.")
             .tool('Edit', { file_path: '/repo/docs/DESIGN.md', old_string: 'b', new_string: 'c' }, 'ok')
             .build(),
         ),
@@ -2029,6 +2047,7 @@ describe('user corrections: what is one', () => {
           .user('make the devcontainer work in JetBrains')
           .assistant('I will add a workaround for the JetBrains seccomp bug to `devcontainer.json`.')
           .user("Yeah, don't add complications just to work around JetBrains dev container bugs in devcontainer.json")
+          .assistant('Understood.')
           .bash("python3 - <<'EOF'\nimport json\nEOF\ngit diff", 'ok')
           .build(),
       ),
@@ -2038,7 +2057,7 @@ describe('user corrections: what is one', () => {
   });
 
   it('reads a reported symptom or announced work as no correction, whatever its negation', () => {
-    const said = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('fix the hotkey of the extension').assistant('I changed the keybinding in `package.json` to Ctrl+Alt+M.').user(text).build()));
+    const said = (text: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('fix the hotkey of the extension').assistant('I changed the keybinding in `package.json` to Ctrl+Alt+M.').user(text).assistant("You're right.").build()));
     for (const text of [
       "Ctrl Alt M isn't working again",
       "Hmmm it doesn't seem like the hotkey is working again.",
@@ -2062,7 +2081,7 @@ describe('user corrections: what is one', () => {
   });
 
   it('leaves out the words that only mark disagreement ("NO. Listen."), in the item but not in a quote of the user', () => {
-    const drafts = (said: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('plan the research agent').assistant('I will use `gpt-4o` for every step of the planner.').user(said).build()));
+    const drafts = (said: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('plan the research agent').assistant('I will use `gpt-4o` for every step of the planner.').user(said).assistant('Understood.').build()));
     const [d] = drafts('NO. Listen. Use `gpt-4o-mini` for the planner steps.');
     expect(d!.text).toBe('User correction: Use `gpt-4o-mini` for the planner steps.');
     expect(d!.title).toBe('Use `gpt-4o-mini` for the planner steps.');
@@ -2076,6 +2095,7 @@ describe('user corrections: what is one', () => {
             .user('find the book in the library database')
             .assistant('I will read the whole diary log first.')
             .user("no, don't read whole logs: query the `ZBOOK` table for the prefix \"Automobil v podnikan\"")
+            .assistant('You are right.')
             .bash(command, 'ok')
             .build(),
         ),
@@ -2089,7 +2109,7 @@ describe('user corrections: what is one', () => {
       .user('store the sync state')
       .assistant('I will append it to `state.jsonl`.')
       .user("the sync state isn't a jsonl file, there is one json file per session")
-      .assistant('Current SyncState fields:')
+      .assistant("You're right. Current SyncState fields:")
       .bash('find ~/.app/sessions -name "*.json" | head -1', '/home/dev/.app/sessions/a.json')
       .bash("apply_patch '*** Begin Patch'", 'Success');
     const text = userCorrectionDrafts(viewOf(b.assistant('So the state is one JSON file per session at `~/.app/sessions/{id}.json`.').build()))[0]!.text;
@@ -2165,7 +2185,7 @@ describe('what the precision rules leave alone (a code review found each of thes
 
   it('a correction that mentions a warning, or edits requirements.txt, is still a correction', () => {
     const one = (message: string, edit = '/repo/src/ci.yml') =>
-      userCorrectionDrafts(viewOf(new SessionBuilder().user('set up CI').assistant('I will commit the lockfile.').user(message).tool('Edit', { file_path: edit, old_string: 'a', new_string: 'b' }, 'ok').build()));
+      userCorrectionDrafts(viewOf(new SessionBuilder().user('set up CI').assistant('I will commit the lockfile.').user(message).assistant("You're right.").tool('Edit', { file_path: edit, old_string: 'a', new_string: 'b' }, 'ok').build()));
     expect(one('No, the warning appears because we never commit the lockfile; use `npm ci` in CI.')).toHaveLength(1);
     expect(one('No, numpy has to stay below 2.0: the CUDA wheels are built against 1.26.', '/repo/requirements.txt')).toHaveLength(1);
   });

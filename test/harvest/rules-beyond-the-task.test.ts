@@ -56,7 +56,7 @@ describe('an error the user pasted', () => {
         .user('fix the items page')
         .assistant('Done: the item page loads the item by its id.')
         .user(`# Context from my IDE setup:\n\n## Active file: src/app/items/[id]/page.tsx\n\n## My request for Codex:\n${error}\n    at ItemDetailPage (src/app/items/[id]/page.tsx:11:41)`)
-        .assistant('I will await params first.')
+        .assistant("You're right. I will await params first.")
         .build();
     expect(userCorrectionDrafts(viewOf(pasted('Error: Route "/items/[id]" used `params.id`. `params` is a Promise and must be unwrapped with `await` or `React.use()` before accessing its properties.')))).toEqual([]);
     expect(userCorrectionDrafts(viewOf(pasted("TypeError: Cannot read properties of undefined (reading 'id'). The value must not be undefined here.")))).toEqual([]);

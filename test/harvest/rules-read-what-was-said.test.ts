@@ -214,7 +214,7 @@ describe('a report as it is laid out', () => {
 describe("a user's wish and the agent's guess", () => {
   it('reads a wish for a feature as a request, not a correction', () => {
     const drafts = (message: string) =>
-      userCorrectionDrafts(viewOf(new SessionBuilder().user('crawl the docs').assistant('I combined the pages in `output.md`.').user(message).assistant('I will change `markdown.ts` so links point to headers.').build()));
+      userCorrectionDrafts(viewOf(new SessionBuilder().user('crawl the docs').assistant('I combined the pages in `output.md`.').user(message).assistant("You're right. I will change `markdown.ts` so links point to headers.").build()));
     expect(drafts('what about links to pages we crawled? It sould be good if any link to a crawled file instead linked to the ## header for that page.')).toEqual([]);
     expect(drafts("It would be nice if the links pointed to the headers instead of the URLs in `output.md`.")).toEqual([]);
     expect(drafts("No, links don't go to the URLs: `output.md` is one file, so they must point to its `##` headers instead.")).toHaveLength(1);
@@ -268,7 +268,7 @@ describe("aider's own notices, a correction's wording, wrappers and a report tha
 
   it("reads a correction without aider's chat-mode command or a go-ahead, and no redirection to the right place as one", () => {
     const drafts = (message: string) =>
-      texts(userCorrectionDrafts(viewOf(new SessionBuilder({ agent: 'aider' }).user('plan the export').assistant('I will use `openssl_private_key` in `export.rs`.').user(message).assistant('I will change `export.rs`.').build())));
+      texts(userCorrectionDrafts(viewOf(new SessionBuilder({ agent: 'aider' }).user('plan the export').assistant('I will use `openssl_private_key` in `export.rs`.').user(message).assistant("You're right. I will change `export.rs`.").build())));
     expect(drafts("/code Use 'get_or_derive' instead of 'openssl_private_key' to obtain the asymmetric key. You may proceed with the implementation.")).toBe(
       "User correction: Use 'get_or_derive' instead of 'openssl_private_key' to obtain the asymmetric key.",
     );
@@ -388,14 +388,14 @@ describe("aider's version and echo, and pasted pages", () => {
   });
 
   it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {
-    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('show the plugins').assistant('I added the modal in `components/PluginModal.tsx`.').user(message).assistant('Moving the directive to the top.').build()));
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('show the plugins').assistant('I added the modal in `components/PluginModal.tsx`.').user(message).assistant("You're right. Moving the directive to the top.").build()));
     const pasted = '## Error Type\nBuild Error\n\n## Error Message\n  × The "use client" directive must be placed before other expressions. Move it to the top of the file to resolve this issue.\n\n## Build Output\n./components/PluginModal.tsx';
     expect(drafts(pasted)).toEqual([]);
     expect(drafts('No: the "use client" directive must be placed before the imports in every component of this repo.')).toHaveLength(1);
   });
 
   it("reads no correction in a pasted log line the user judges, nor in a message that ends asking to make what is missing", () => {
-    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('train the model').assistant('Training finished; results are in `results/`.').user(message).assistant('I will tune the learning rate in `training/within_subject.py`.').build()));
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('train the model').assistant('Training finished; results are in `results/`.').user(message).assistant("You're right. I will tune the learning rate in `training/within_subject.py`.").build()));
     expect(drafts('2026-05-02 16:48:32,173 | INFO | Done. mean_acc=0.7529, std_acc=0.1709 this is not close to 85')).toEqual([]);
     expect(drafts('but there is no within_subject.py file in training/ , create one')).toEqual([]);
     // nor in a browser console's line pasted in
@@ -408,7 +408,7 @@ describe("aider's version and echo, and pasted pages", () => {
     const template = "Only go ahead if you made code changes: update .cursor/rules/architecture.md with what changed. Don't maintain it as a changelog.";
     const session = (times: number) => {
       const b = new SessionBuilder().user('add the README');
-      for (let i = 0; i < times; i++) b.assistant('Updated `README.md`.').user(template).assistant('Updated `.cursor/rules/architecture.md`.');
+      for (let i = 0; i < times; i++) b.assistant('Updated `README.md`.').user(template).assistant('Understood. Updated `.cursor/rules/architecture.md`.');
       return userCorrectionDrafts(viewOf(b.build()));
     };
     expect(session(3)).toEqual([]);
@@ -443,7 +443,7 @@ describe("aider's version and echo, and pasted pages", () => {
   });
 
   it('reads no correction in a page the user pasted after "here\'s my … setting:"', () => {
-    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant('Set `user.email` to the noreply address.').build()));
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('push my site').assistant('The push was rejected by `git push`.').user(message).assistant("You're right. Set `user.email` to the noreply address.").build()));
     const page = "So here's my github email setting:\n\nEmails\nPrimary\nThis email will not be used as the 'from' address for web-based Git operations, e.g., edits and merges. We will instead use the noreply address.";
     expect(drafts(page)).toEqual([]);
     expect(drafts("No, don't use my primary address: the commits must use the noreply address instead.")).toHaveLength(1);

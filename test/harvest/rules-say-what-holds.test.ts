@@ -140,7 +140,7 @@ describe('two corrections in a row', () => {
 
 describe("a terminal's text the user pasted", () => {
   it('is the program\'s words, no correction, however much they say "must"', () => {
-    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('deploy it').assistant('Run `gcloud builds submit --tag magi-app .`').user(message).assistant('Use the Artifact Registry path.').build()));
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('deploy it').assistant('Run `gcloud builds submit --tag magi-app .`').user(message).assistant("You're right. Use the Artifact Registry path.").build()));
     expect(drafts('ERROR: (gcloud.builds.submit) Invalid value for [--tag]: Tag value must be in the gcr.io or pkg.dev namespace.')).toEqual([]);
     expect(drafts('the tag must be in the gcr.io namespace zelda@cloudshell:~/magi-app (my-project)$')).toEqual([]);
     // the user's own words stay a correction
@@ -148,7 +148,7 @@ describe("a terminal's text the user pasted", () => {
   });
 
   it("reads the user's words only up to the first line a program printed (its \"use X instead\" is the program's)", () => {
-    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('mlflow ui fails').assistant('Option 4: use another port, `mlflow ui --port 5001`.').user(message).assistant('It runs on 127.0.0.1 only.').build()));
+    const drafts = (message: string) => userCorrectionDrafts(viewOf(new SessionBuilder().user('mlflow ui fails').assistant('Option 4: use another port, `mlflow ui --port 5001`.').user(message).assistant("You're right. It runs on 127.0.0.1 only.").build()));
     const warning = 'envs/cloudspace/lib/python3.12/site-packages/mlflow/gateway/config.py:454: PydanticDeprecatedSince20: Support for class-based `config` is deprecated, use ConfigDict instead.';
     expect(drafts(`i took option 4. terminal provided this - main ~ mlflow ui --port 5001\n${warning}\nINFO:     Uvicorn running on http://127.0.0.1:5001`)).toEqual([]);
     expect(drafts('i took option 4, it printed\nINFO:     Waiting for application startup. Use --reload instead of restarting.')).toEqual([]);

@@ -1,6 +1,10 @@
 /**
  * What the user corrected or laid down: "no, it's not X", "don't …", "use X instead",
  * "X is the same as Y", "before …, check …", and answers to the agent's own questions.
+ * A message is a correction only where the agent's answer concedes it ("You're right", "I
+ * apologize"): the user's words alone cannot tell a correction from a request, a complaint or a
+ * report, and reviewers merged none of those. A convention laid down in a sentence of its own
+ * ("We use pnpm.") needs no concession.
  * The user's words are kept (they are the knowledge); the file the agent then worked on is
  * added as context so the item stands alone. Procedures become patterns, the rest facts.
  */
@@ -284,6 +288,18 @@ function sameOpening(a: string, b: string): boolean {
   return head(a).length >= 40 && head(a) === head(b);
 }
 
+/** The agent conceding a point ("You're absolutely right", "I apologize", "Good catch", "Understood"). */
+const CONCEDES = /\b(?:you(?:'re| are) (?:absolutely |completely |totally |quite |so )?(?:right|correct)|i apologi[sz]e|(?:my |sincere )?apologies\b|sorry\b|my (?:mistake|bad)\b|good (?:catch|point|call)\b|thanks?(?: you)? for (?:the |that |this )?(?:correction|clarification|catching|pointing)|understood\b|got it\b|i was wrong\b|i misunderstood\b|(?:that|this)(?:'s| is) (?:right|correct|a (?:good|great|fair|valid) point))/i;
+
+/** Whether the agent's first answer to a prompt concedes it in its opening sentences: only then
+ * did something the agent believed or did turn out wrong. A message it answers by setting to work
+ * ("Let's do it!") or by going on with its tools was a request, whatever its words. */
+function conceded(view: SessionView, after: number, until: number): boolean {
+  const reply = view.events.find((e) => e.index > after && e.index < until && e.kind === 'assistant');
+  if (reply === undefined || reply.kind !== 'assistant') return false;
+  return sentences(oneLine(reply.text).replace(/’/g, "'")).slice(0, 2).some((s) => CONCEDES.test(s));
+}
+
 /** Whether the agent's first answer to a prompt opens by taking it as a request for work. */
 function takenAsRequest(view: SessionView, after: number, until: number): boolean {
   const reply = view.events.find((e) => e.index > after && e.index < until && e.kind === 'assistant');
@@ -348,7 +364,8 @@ function fromPrompts(view: SessionView): Draft[] {
     // the opening prompt is the task, not a correction, unless it lays down a convention in a
     // sentence of its own ("We use pnpm.", "Never push to main."): "to ensure we use the pool"
     // in a step of the task is part of the task
-    if (i === 0 && !sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')))) return;
+    const laysDown = sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')));
+    if (i === 0 && !laysDown) return;
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own;
     // so is what follows "here's my github email setting:" (a page, a log pasted in)
@@ -394,6 +411,8 @@ function fromPrompts(view: SessionView): Draft[] {
     const next = view.prompts[i + 1]?.index ?? Number.MAX_SAFE_INTEGER;
     // a standing rule ("always …", "next time …") reaches past the draft it was said about
     if (!CONVENTION.test(whole) && !MISTAKE.test(whole) && (steersDraft(view, p.index, next) || takenAsRequest(view, p.index, next))) return;
+    // (a convention laid down in a sentence of its own needs no concession: nothing was wrong yet)
+    if (!laysDown && !conceded(view, p.index, next)) return;
     const files = touched(view, p.index, next);
     const react = reaction(view, p.index, next);
     const rejected = rejectedBefore(view, p.index);
