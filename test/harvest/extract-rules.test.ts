@@ -1974,6 +1974,7 @@ describe('user corrections: what is one', () => {
     expect(replied(message)).toEqual([]);
     // a convention in a sentence of its own needs no concession
     expect(replied('Never push to GitHub from this machine: we use the `backup` remote on the NAS.', 'Setting up the `backup` remote now.')).toHaveLength(1);
+    expect(replied('use rsync instead of git', 'Running `rsync -a ~/.hermes nas:backup/`.')).toHaveLength(1);
   });
 
   it('reads the opening prompt as the task unless a sentence of its own lays down a convention', () => {

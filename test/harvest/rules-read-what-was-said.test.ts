@@ -192,6 +192,11 @@ describe('a report as it is laid out', () => {
     expect(read(`## How it runs${howItRuns}\n## Notes${notes}\n- The project now builds with \`npm run build\` and serves http://localhost:3000 from \`.env.local\``)).not.toContain('now builds');
   });
 
+  it('reads no fact under a diagnosis heading that names its subject by a pronoun ("Why it happens")', () => {
+    expect(read(`## How it runs${howItRuns}\n## Background${notes}`)).toContain('`convex.json` pins the deployment');
+    expect(read(`## How it runs${howItRuns}\n## Why it happens${notes}`)).not.toContain('`convex.json` pins the deployment');
+  });
+
   it('drops a diagnosis ("Why …") of a problem the session then changed the code for', () => {
     const why = '## Why you get thousands of logs\n\n- Every streamed chunk calls `updateNodeAnswerChunk` in `GraphPage.tsx`, which re-runs `convertTreeToFlow` and `layoutElements` with dagre for each chunk\n- `debouncedSetNodeDims` exists in `GraphPage.tsx` but the node measure calls the immediate setter, so each size change re-runs the layout\n- `main.tsx` renders the app in StrictMode, so in development each `layoutElements` call with dagre runs twice\n- After an answer, two questions stream in the same way through `updateNodeAnswerChunk`, each a new round of `convertTreeToFlow` and layout runs\n';
     const session = (fixed: boolean) => {

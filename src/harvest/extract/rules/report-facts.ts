@@ -139,6 +139,9 @@ function subjectless(ctx: string, line: string): boolean {
 
 /** "What it does", "How it works": the heading's subject is a pronoun, named only above it. */
 const PRONOUN_HEADING = /^(?:what|how|why|where) (?:it|this|they|these) (?:does|do|is|are|works?)\b[^/]*$/i;
+/** "Why it happens", "Why this fails": the reply's diagnosis of the problem the conversation
+ * named, for this one case; its lines answer that and name too little alone. */
+const WHY_IT_HEADING = /^why (?:it|this|that|they|these|those) [a-z]+\b[^/]*$/i;
 
 /** "The error you're seeing is because:", "What you're getting": the agent's reading of what the
  * user meets right now, addressed to them. */
@@ -353,6 +356,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (report.source === 'closing' && TRY_IT_SECTION.test(inner)) return undefined;
   if (RESTATES_FILE.test(ctx)) return undefined;
+  if (WHY_IT_HEADING.test(ctx)) return undefined;
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
@@ -449,6 +453,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
   for (const section of report.sections) {
     const ctx = context(section);
     const inner = section.headings[section.headings.length - 1] ?? '';
+    if (WHY_IT_HEADING.test(ctx)) continue;
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are

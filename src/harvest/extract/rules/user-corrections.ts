@@ -364,7 +364,8 @@ function fromPrompts(view: SessionView): Draft[] {
     // the opening prompt is the task, not a correction, unless it lays down a convention in a
     // sentence of its own ("We use pnpm.", "Never push to main."): "to ensure we use the pool"
     // in a step of the task is part of the task
-    const laysDown = sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, '')));
+    // (and so does a message that only says which tool to use instead of which: "use uv instead of python")
+    const laysDown = sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, ''))) || INSTEAD_OF.test(whole.trim());
     if (i === 0 && !laysDown) return;
     if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own;
