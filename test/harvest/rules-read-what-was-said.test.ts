@@ -302,6 +302,9 @@ describe("aider's own notices, a correction's wording, wrappers and a report tha
       texts(reportFactDrafts(viewOf(new SessionBuilder().user('set it up').bash('cat package.json', convex).bash('cat convex.json', convex).bash('ls app', convex).assistant(`${lead}\n\n## How it runs${howItRuns}\n## Notes${notes}`).user('thanks').build())));
     expect(read('I looked through the repository and the config files.')).toContain('The Convex backend runs with');
     expect(read('The Convex backend and the Next.js app are in place.')).toBe('');
+    // (said without a verb too)
+    expect(read("Implementation complete. Here's a summary:")).toBe('');
+    expect(read("Setup complete: here's a summary.")).toBe('');
   });
 });
 

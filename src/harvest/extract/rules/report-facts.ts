@@ -413,8 +413,9 @@ const LEAD_DID = /^i(?:'ve| have)?(?: just)? (?:started|created|ran|added|update
 const LEAD_STATUS = /^(?:[^.!?\n]{0,60}[.!]\s+)?here(?:'s| is) (?:the )?(?:current state|current status|status|progress|where (?:we|things) (?:are|stand))\b/i;
 
 /** A lead sentence that says the work is done ("The profile image upload and the image serving
- * are in place.", "The export is now implemented."): a progress report of this turn. */
-const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in place|done|complete|completed|implemented|finished|ready to use|live|(?:installed|set up|configured) and working|up and running)[.!]/i;
+ * are in place.", "The export is now implemented.", "Implementation complete."): a progress
+ * report of this turn. */
+const LEAD_DONE = /^(?:[^.!?\n]|\.(?=\w)){0,160}\b(?:is|are) (?:now )?(?:in place|done|complete|completed|implemented|finished|ready to use|live|(?:installed|set up|configured) and working|up and running)[.!]|^(?:[\w-]+ ){0,3}(?:complete|completed|done|finished)[.!:]/i;
 
 /** A reply that opens by saying what the user added or shared ("Thank you! You have now added:
  * …", "You've shared …"): talk about the chat, its list what the user gave or should give. A
