@@ -212,3 +212,27 @@ describe("a user telling aider's model not to commit", () => {
     expect(extractSession(await aiderSession(history(false))).some((c) => c.title.includes('--no-auto-commits'))).toBe(false);
   });
 });
+
+describe("an edit tool's refusal and what the agent said of it", () => {
+  const refusal = '<tool_use_error>Claude Code settings.json validation failed after edit:\nSettings validation failed:\n- : Unrecognized field: installationMethod\n\nFull schema:\n{\n  "type": "object"\n}</tool_use_error>';
+  const session = (after: (b: SessionBuilder) => SessionBuilder) =>
+    after(
+      new SessionBuilder()
+        .user('fix the /doctor warning')
+        .tool('Edit', { file_path: '/home/dev/.claude/settings.json', old_string: '{}', new_string: '{"installationMethod": "homebrew"}' }, refusal, { isError: true }),
+    ).build();
+  const quirk = (after: (b: SessionBuilder) => SessionBuilder) => toolQuirkDrafts(viewOf(session(after))).find((d) => d.title.startsWith('Edit:'));
+
+  it('quotes the error to the end of its chain of lead-ins (each ending in a colon)', () => {
+    const d = quirk((b) => b.assistant("The settings schema doesn't include `installationMethod`. This warning appears to be a detection issue within the tool itself."));
+    expect(d?.text).toContain('Settings validation failed: - : Unrecognized field: installationMethod');
+    // …and the cause without the hedged sentence that turns to something else
+    expect(d?.text).toContain("The settings schema doesn't include `installationMethod`.");
+    expect(d?.text).not.toContain('detection issue');
+  });
+
+  it("takes no cause from what the agent said after the user's next message (it answers the user)", () => {
+    const answered = quirk((b) => b.user('why did the edit fail? do I need to authorize you?').assistant('The edit failed because the settings file in your home directory is outside the project sandbox boundaries.'));
+    expect(answered?.text ?? '').not.toContain('sandbox');
+  });
+});

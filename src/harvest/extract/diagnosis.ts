@@ -44,7 +44,10 @@ export function errorLine(output: string, max = 180, joinNext = true): string {
   // matching version found for …"), its own prefix and the code's word left out
   const npmCode = joinNext && next !== undefined ? NPM_CODE.exec(pick) : null;
   const npmDetail = npmCode ? next!.replace(NPM_PREFIX, '').replace(/^[a-z]+\s+(?=[A-Z])/, '') : undefined;
-  const joined = npmDetail && npmDetail !== next ? `${pick}: ${npmDetail}` : joinNext && pointed ? `${pick} ${pointed}` : (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
+  let joined = npmDetail && npmDetail !== next ? `${pick}: ${npmDetail}` : joinNext && pointed ? `${pick} ${pointed}` : (joinNext && pick.endsWith(':') && next && next.length < 80) || wrapped ? `${pick} ${next}` : pick;
+  // a chain of lead-ins, each ending in a colon ("… failed after edit:" / "Settings validation
+  // failed:" / "- : Unrecognized field: x"), says what went wrong only at its end
+  for (let i = 1; joinNext && !pointed && !npmDetail && joined.endsWith(':') && i < 3 && (found.after[i]?.length ?? 80) < 80; i++) joined = `${joined} ${found.after[i]}`;
   return clip(joined.replace(/^stderr:\s*/i, ''), max);
 }
 
@@ -379,6 +382,10 @@ const REASONING_TITLE = /^\s*\*\*[^*\n]+\*\*[ \t]*(?:\n|$)/;
  * Best sentence explaining `err` among the assistant and reasoning texts of `events`
  * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
  */
+/** A sentence that opens on a demonstrative and hedges what it says ("This warning appears to be
+ * …", "That likely means …"): a guess about another thing than the cause just stated. */
+const HEDGED_TURN = /^(?:this|that|these|those|it)\b[^.!?]{0,40}\b(?:appears?|seems?|likely|probably|might|may|could)\b/i;
+
 export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true, strongOnly = false, causalOnly = false): Explanation | undefined {
   const errWords = errorWords(err);
   let best: (Explanation & { score: number; sentences: { text: string; score: number }[] }) | undefined;
@@ -399,12 +406,15 @@ export function explain(events: readonly SessionEvent[], err: string, minScore =
   }
   if (!best) return undefined;
   // A second good sentence of the same message often carries the other half of the cause.
-  const second = best.sentences.find((s) => s.text !== best!.text && s.score >= minScore && s.text.length + best!.text.length < 260);
+  // (only one that names a word of the error itself: another is about something else the
+  // message goes on to, "This warning appears to be …" after the error's cause)
+  const second = best.sentences.find((s) => s.text !== best!.text && s.score >= minScore && s.text.length + best!.text.length < 260 && overlap(errWords, words(s.text)) > 0);
   const at = best.sentences.findIndex((s) => s.text === best!.text);
   let text = second && best.sentences.indexOf(second) < at ? joined(second.text, best.text) : second ? joined(best.text, second.text) : best.text;
   // "The problem is X." alone is too short to act on: the next sentence says how, unless it is
   // the agent's next step ("Let me check …") or the lead-in of a list ("Let's try to:").
   const next = best.sentences[at + 1];
-  if (!second && best.text.length < 80 && next && next.text.length <= 220 && !NARRATION.test(next.text) && !/[:?]$/.test(next.text)) text = joined(best.text, next.text);
+  // (not a sentence that turns to another thing by a hedge, "This warning appears to be …")
+  if (!second && best.text.length < 80 && next && next.text.length <= 220 && !NARRATION.test(next.text) && !/[:?]$/.test(next.text) && !HEDGED_TURN.test(next.text)) text = joined(best.text, next.text);
   return { text: standalone(text), event: best.event };
 }

@@ -481,6 +481,11 @@ const REPLY_LINE_AS_PATH = /^'[^']*\s[^']*' is not in the subpath of '/;
  * `Invalid regular expression`, Python's `unterminated character set`). */
 const REGEX_SYNTAX = /\bregex parse error\b|\bunclosed character class\b|\bunterminated (?:character set|subpattern)\b|\binvalid regular expression\b/i;
 
+/** The index of the user's next message after an event (Infinity when none follows). */
+function nextPromptAfter(view: SessionView, event: number): number {
+  return view.prompts.find((p) => p.index > event)?.index ?? Infinity;
+}
+
 function editRefused(view: SessionView, s: Step): Draft | undefined {
   const stated = aiderError(view, s);
   // aider's reflection for a block that did not match ("# 1 SEARCH/REPLACE block failed to
@@ -502,7 +507,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
   // the model never explains aider's parser: its next reply is about the task, not the refusal
-  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < (retry?.call.index ?? s.outputEvent + 8)), err, 4);
+  // (what the agent said of it before the user spoke again: after that, it answers the user)
+  const until = Math.min(retry?.call.index ?? s.outputEvent + 8, nextPromptAfter(view, s.outputEvent));
+  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < until), err, 4);
   const pointed = patchLineAt(s, err);
   // an edit tool's failure with no explanation, no line it points at and no retry that worked is
   // only the error, unless its words say what to do
@@ -576,7 +583,8 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const aider = aiderEdit(view, s);
   // (what the agent told the user, not its private reasoning: that is its first guess, in its
   // mood of the moment, "bombed due to a bad placeholder. Frustrating!")
-  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.kind === 'assistant' && e.index > s.outputEvent && e.index < s.outputEvent + 8), err, 5);
+  const until = Math.min(s.outputEvent + 8, nextPromptAfter(view, s.outputEvent));
+  const why = stated || aider ? undefined : explain(view.events.filter((e) => e.kind === 'assistant' && e.index > s.outputEvent && e.index < until), err, 5);
   const cause = aider ? aiderEditCause(view, s) : undefined;
   if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
   const other = aider ? undefined : siblingInstead(view, s);
