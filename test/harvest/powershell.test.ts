@@ -162,6 +162,22 @@ describe('PowerShell quirks', () => {
     expect(errorFixDrafts(view)).toEqual([]);
   });
 
+  it('says only of a command that did the rejected tool\'s job, with output, that it worked instead', () => {
+    const after = (command: string, output: string) =>
+      powershellDrafts(
+        viewOf(
+          new SessionBuilder()
+            .tool('run_terminal_cmd', { command: 'grep -n faq-item docs/style.css' }, notFound('grep', 'grep -n faq-item docs/style.css'), { exitCode: 1 })
+            .tool('run_terminal_cmd', { command }, output, { exitCode: 0 })
+            .build(),
+        ),
+      )[0]!.text;
+    expect(after('Select-String -Pattern faq-item -Path docs/style.css', 'docs\\style.css:40:.faq-item {')).toContain('worked instead');
+    // another task on the same file, or the counterpart that found nothing
+    expect(after('git log --oneline -5 -- docs/style.css', 'a1b2c3d Style the FAQ')).not.toContain('worked instead');
+    expect(after('Select-String -Pattern faq-item -Path docs/style.css', '')).not.toContain('worked instead');
+  });
+
   it('a program missing under PowerShell is a missing program, told by PowerShell’s words, not its prompt line', () => {
     const b = new SessionBuilder().tool('run_terminal_cmd', { command: 'go build ./...' }, notFound('go', 'go build ./...'), { exitCode: 1 });
     const view = viewOf(b.build());

@@ -183,13 +183,30 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
     case 'web-alias':
     case 'redirect': {
       const name = slip.kind === 'flag' || slip.kind === 'web-alias' ? slip.alias : slip.kind === 'posix-tool' ? slip.name : undefined;
-      const other = later.find((x) => (name === undefined || !tokens(x.main).includes(name)) && sharesArgument(s.command!, x.command!));
+      // (and, for a tool or a flag, a command that does the rejected one's job and printed what
+      // it found: `git log -- docs/style.css` after `grep … docs/style.css` is another task)
+      const other = later.find((x) => (name === undefined || !tokens(x.main).includes(name)) && sharesArgument(s.command!, x.command!) && doesJobOf(slip, x));
       // the URL both lines name is shown once, in the failed command
       const url = slip.kind === 'web-alias' ? /https?:\/\/[^\s"']+/.exec(s.command!)?.[0] : undefined;
       const shown = other && url ? other.command!.replace(new RegExp(`(["']?)${escapeRegExp(url)}\\1`, 'g'), '<url>') : other?.command;
       return shown ? `${code(clip(shown, 80))} worked instead.` : undefined;
     }
   }
+}
+
+/** Programs that search text as grep does, besides its cmdlet. */
+const SEARCHERS = new Set(['select-string', 'sls', 'findstr', 'rg', 'git grep']);
+
+/** Whether a later command does the job of the one PowerShell rejected: the rejected tool's
+ * counterpart (`Select-String` for `grep`, `Get-ChildItem` or its alias for `ls -lh`), run with
+ * output to show. Other slips (a redirection, a web alias) are judged by their arguments alone. */
+function doesJobOf(slip: PowerShellSlip, x: Step): boolean {
+  if (slip.kind !== 'posix-tool' && slip.kind !== 'flag') return true;
+  if (x.output.trim() === '') return false;
+  const words = simpleCommands(x.command!).map((c) => tokens(c)[0]?.toLowerCase() ?? '');
+  if (slip.kind === 'flag') return words.some((w) => w === slip.cmdlet.toLowerCase() || w === slip.alias.toLowerCase());
+  const counterpart = POSIX_TOOLS.get(slip.name)!.split(/[\s(]/).find((w) => /^[A-Z][a-z]+-[A-Z]/.test(w))?.toLowerCase();
+  return words.some((w) => w === counterpart || (slip.name === 'grep' && SEARCHERS.has(w)));
 }
 
 /** Whether two command lines share an argument that is no option (`dist` of `rm -rf dist` and
