@@ -192,6 +192,12 @@ describe('a report as it is laid out', () => {
     expect(read(`## How it runs${howItRuns}\n## Notes${notes}\n- The project now builds with \`npm run build\` and serves http://localhost:3000 from \`.env.local\``)).not.toContain('now builds');
   });
 
+  it('reads no fact in a reply that ends by asking the user to approve its plan', () => {
+    expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nI can set it up this way.`)).toContain('`convex.json` pins the deployment');
+    expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nSo let's do this: I'll set it up this way. Sound good?`)).toBe('');
+    expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nShall I proceed with the setup?`)).toBe('');
+  });
+
   it('reads no fact under a diagnosis heading that names its subject by a pronoun ("Why it happens")', () => {
     expect(read(`## How it runs${howItRuns}\n## Background${notes}`)).toContain('`convex.json` pins the deployment');
     expect(read(`## How it runs${howItRuns}\n## Why it happens${notes}`)).not.toContain('`convex.json` pins the deployment');

@@ -531,6 +531,14 @@ const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pic
  * what its documentation says, told to this user; not something found out about the repository. */
 const ASKS_TO_LEARN = /\b(?:help me (?:to )?understand|teach me|explain to me|eli5|i(?:'m| am) (?:trying to )?(?:learn|understand)(?:ing)?|what(?:'s| is| are) the difference between|what(?:'s| is) the purpose of|how does (?:the |this |a |an )?[\w.-]+ work)\b/i;
 
+/** A reply that ends by asking the user to approve what it means to do ("So let's do this —
+ * I'll set up … Sound good?", "Shall I proceed?"): a proposal, whose lists are its grounds as the
+ * agent saw them at a glance, not what the session established. */
+const ASKS_APPROVAL = /\b(?:sounds? good|shall i|should i|want me to|would you like me to|(?:ok(?:ay)?|ready) to (?:proceed|go ahead)|can i (?:proceed|go ahead)|proceed|go ahead|does (?:that|this) (?:work|look right))\b[^.!?\n]{0,80}\?\s*$/i;
+function asksApproval(text: string): boolean {
+  return ASKS_APPROVAL.test(text.trimEnd().slice(-160));
+}
+
 export function reportFactDrafts(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const summaries: Draft[] = [];
@@ -541,7 +549,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
   for (const report of reportsOf(view)) {
     if (reviewing && report.source === 'closing') continue;
     const lead = oneLine(report.text).trimStart();
-    if (TO_THE_USER.test(lead) || handsOver(lead)) continue;
+    if (TO_THE_USER.test(lead) || handsOver(lead) || asksApproval(report.text)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
     if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
