@@ -162,6 +162,14 @@ describe('PowerShell quirks', () => {
     expect(errorFixDrafts(view)).toEqual([]);
   });
 
+  it("gives ls's PowerShell form with -Force only for ls's -a (hidden files), not for -lh", () => {
+    const record = (line: string, flag: string) =>
+      [`ls : A parameter cannot be found that matches parameter name '${flag}'.`, 'At line:1 char:4', `+ ${line}`, `    + CategoryInfo          : InvalidArgument: (:) [Get-ChildItem], ParameterBindingException`, '    + FullyQualifiedErrorId : NamedParameterNotFound,Microsoft.PowerShell.Commands.GetChildItemCommand'].join('\n');
+    const advice = (line: string, flag: string) => powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: line }, record(line, flag), { exitCode: 1 }).build()))[0]?.text;
+    expect(advice('ls -la src', 'la')).toContain('Use `Get-ChildItem -Force src`.');
+    expect(advice('ls -lh docs/style.css', 'lh')).toContain('Use `Get-ChildItem docs/style.css`.');
+  });
+
   it('says only of a command that did the rejected tool\'s job, with output, that it worked instead', () => {
     const after = (command: string, output: string) =>
       powershellDrafts(

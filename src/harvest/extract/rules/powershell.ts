@@ -61,10 +61,11 @@ const POSIX_TOOLS = new Map<string, string>([
 
 /** What to use instead, as the item says it, where PowerShell's alias of a cmdlet takes the POSIX
  * name but not its flags (`rm -rf dist`: `Remove-Item -Recurse -Force dist`). */
-const CMDLET_FORM = new Map<string, (args: string) => string>([
+const CMDLET_FORM = new Map<string, (args: string, flag: string) => string>([
   ['Remove-Item', (a) => code(`Remove-Item -Recurse -Force ${a}`.trim())],
   ['Copy-Item', (a) => code(`Copy-Item -Recurse ${a}`.trim())],
-  ['Get-ChildItem', (a) => code(`Get-ChildItem -Force ${a}`.trim())],
+  // (its listing is the long one already; -Force is ls's -a, hidden files shown)
+  ['Get-ChildItem', (a, flag) => code(`Get-ChildItem${/^-[a-zA-Z]*a/.test(flag) ? ' -Force' : ''} ${a}`.trim())],
   ['New-Item', (a) => code(`New-Item -ItemType Directory -Force ${a}`.trim())],
   ['Invoke-WebRequest', () => `${code('curl.exe')} with the same arguments`],
 ]);
@@ -292,7 +293,7 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
         .slice(1)
         .filter((w) => !w.startsWith('-'))
         .join(' ');
-      const form = CMDLET_FORM.get(slip.cmdlet)?.(args ?? '');
+      const form = CMDLET_FORM.get(slip.cmdlet)?.(args ?? '', slip.flag);
       const alias = slip.alias.toLowerCase() === slip.cmdlet.toLowerCase() ? code(slip.alias) : `${code(slip.alias)} is PowerShell's ${code(slip.cmdlet)}, which`;
       return {
         title: `PowerShell's ${slip.alias} takes no ${slip.flag}`,
