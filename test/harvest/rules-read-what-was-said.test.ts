@@ -196,6 +196,8 @@ describe('a report as it is laid out', () => {
     expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nI can set it up this way.`)).toContain('`convex.json` pins the deployment');
     expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nSo let's do this: I'll set it up this way. Sound good?`)).toBe('');
     expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nShall I proceed with the setup?`)).toBe('');
+    // or what the user meant, whatever follows the question in that paragraph
+    expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nCould you clarify what you wanted me to set up? I only see these two.`)).toBe('');
   });
 
   it('reads no fact under a diagnosis heading that names its subject by a pronoun ("Why it happens")', () => {

@@ -532,11 +532,14 @@ const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pic
 const ASKS_TO_LEARN = /\b(?:help me (?:to )?understand|teach me|explain to me|eli5|i(?:'m| am) (?:trying to )?(?:learn|understand)(?:ing)?|what(?:'s| is| are) the difference between|what(?:'s| is) the purpose of|how does (?:the |this |a |an )?[\w.-]+ work)\b/i;
 
 /** A reply that ends by asking the user to approve what it means to do ("So let's do this —
- * I'll set up … Sound good?", "Shall I proceed?"): a proposal, whose lists are its grounds as the
- * agent saw them at a glance, not what the session established. */
-const ASKS_APPROVAL = /\b(?:sounds? good|shall i|should i|want me to|would you like me to|(?:ok(?:ay)?|ready) to (?:proceed|go ahead)|can i (?:proceed|go ahead)|proceed|go ahead|does (?:that|this) (?:work|look right))\b[^.!?\n]{0,80}\?\s*$/i;
+ * I'll set up … Sound good?", "Shall I proceed?"), or what they meant ("Could you clarify what
+ * you wanted me to recall?"): a proposal or a question back, whose lists are the agent's grounds
+ * as it saw them at a glance, not what the session established. */
+const ASKS_APPROVAL = /\b(?:sounds? good|shall i|should i|want me to|would you like me to|(?:ok(?:ay)?|ready) to (?:proceed|go ahead)|can i (?:proceed|go ahead)|proceed|go ahead|does (?:that|this) (?:work|look right)|(?:could|can) you (?:please )?(?:clarify|specify|confirm)|what (?:specifically |exactly )?(?:did|do) you (?:mean|want))\b[^.!?\n]{0,80}\?/i;
+/** (asked in the reply's last paragraph, whatever follows the question there) */
 function asksApproval(text: string): boolean {
-  return ASKS_APPROVAL.test(text.trimEnd().slice(-160));
+  const paragraphs = text.trimEnd().split(/\n\s*\n/);
+  return ASKS_APPROVAL.test(paragraphs[paragraphs.length - 1]!.slice(-300));
 }
 
 export function reportFactDrafts(view: SessionView): Draft[] {
