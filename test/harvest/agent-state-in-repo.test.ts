@@ -33,6 +33,12 @@ describe("an agent's session state inside the repository", () => {
     expect(swept!.text).toContain("; this session's `git add -A` staged them.");
   });
 
+  it("names Codex's SQLite databases (and their -shm/-wal files) as its state, not its settings", () => {
+    const [text] = texts(new SessionBuilder().bash('git status --short --branch', '## windows\n M home/.codex/config.toml\n?? home/.codex/history.jsonl\n?? home/.codex/state_5.sqlite-wal\n?? home/.codex/sessions/'));
+    expect(text).toContain('`home/.codex/state_5.sqlite-wal`');
+    expect(text).not.toContain('config.toml');
+  });
+
   it("is nothing for a bare untracked folder, for a team's commands and settings, or once the session ignored it", () => {
     expect(texts(new SessionBuilder().bash('git status --short', '?? .codex/\n?? .specify/\n?? specs/'))).toEqual([]);
     expect(texts(new SessionBuilder().bash('git status --short', '?? .claude/commands/ship.md\n M .claude/settings.json'))).toEqual([]);

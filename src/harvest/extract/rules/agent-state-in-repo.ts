@@ -19,7 +19,8 @@ const AGENT_PATH = /^(\S*?)(\.codex|\.claude|\.gemini)\/(\S*)$/;
 
 /** What each agent writes for itself: its history, logs, sessions, caches. */
 const STATE: Record<string, { agent: string; parts: RegExp }> = {
-  '.codex': { agent: 'Codex', parts: /^(?:history\.jsonl|session_index\.jsonl|sessions\/|log\/|logs\/|models_cache\.json|tmp\/|version\.json|\.?lock$)/ },
+  // (its SQLite databases too, `state_5.sqlite` and `logs_2.sqlite` with their `-shm`/`-wal` files)
+  '.codex': { agent: 'Codex', parts: /^(?:history\.jsonl|session_index\.jsonl|sessions\/|log\/|logs\/|models_cache\.json|tmp\/|version\.json|\.?lock$|(?:state|logs)(?:_\d+)?\.sqlite(?:-shm|-wal)?$)/ },
   '.claude': { agent: 'Claude Code', parts: /^(?:projects\/|todos\/|statsig\/|shell-snapshots\/|history\.jsonl|debug\/|stats-cache\.json|session-env\/|file-history\/)/ },
   '.gemini': { agent: 'Gemini CLI', parts: /^(?:tmp\/|installation_id|history\/)/ },
 };
