@@ -1045,8 +1045,18 @@ describe('tool quirks of the agent', () => {
         .build();
     const quirks = toolQuirkDrafts(viewOf(session(true)));
     expect(quirks).toHaveLength(1);
-    expect(quirks[0]).toMatchObject({ scope: 'agent', title: 'The sandbox blocks git restore: rerun it with escalated permissions' });
+    // (a write refused in git's own folder: every git command that writes meets it)
+    expect(quirks[0]).toMatchObject({ scope: 'agent', title: "The sandbox keeps the repository's .git read-only: git writes need escalation" });
+    expect(quirks[0]!.text).toContain('`git restore` failed with');
     expect(quirks[0]!.text).toContain('`sandbox_permissions: "require_escalated"`');
+    // another command is named as it is
+    const npm = "npm error code EPERM\nnpm error syscall mkdir\nnpm error path /home/dev/.npm/_cacache\nnpm error Error: EPERM: operation not permitted, mkdir '/home/dev/.npm/_cacache'";
+    const cache = new SessionBuilder()
+      .user('install the dependencies')
+      .tool('exec_command', { cmd: 'npm ci' }, npm, { exitCode: 1 })
+      .tool('exec_command', { cmd: 'npm ci', sandbox_permissions: 'require_escalated' }, 'added 120 packages', { exitCode: 0 })
+      .build();
+    expect(toolQuirkDrafts(viewOf(cache)).map((d) => d.title)).toEqual(['The sandbox blocks npm ci: rerun it with escalated permissions']);
     // a permission error nothing resolved is a symptom, not a lesson
     expect(toolQuirkDrafts(viewOf(session(false)))).toEqual([]);
     // the sandbox failing to start the command at all is the same lesson; a command that ran in

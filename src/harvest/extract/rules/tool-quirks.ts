@@ -666,6 +666,24 @@ function permission(view: SessionView, s: Step): Draft | undefined {
       score: 6,
     };
   }
+  // a write refused inside the repository's `.git` folder (`.git/index.lock`): the sandbox gives
+  // the working tree but not git's own folder, so every git command that writes refs or the index
+  // fails the same way, whichever it is
+  if (s.program === 'git' && GIT_DIR_PATH.test(err)) {
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: "The sandbox keeps the repository's .git read-only: git writes need escalation",
+      text: `The sandbox lets commands write the working tree, not the repository's ${code('.git')}: ${code(s.family || 'git')} failed with ${code(clip(err, 110))}, then ran with ${code(escalation(retry.call.input)!)} (the user approves). Ask for that from the first git command that writes (\`git add\`, \`git commit\`, \`git checkout\`).`,
+      confidence: CONFIDENCE.verified,
+      event: s.outputEvent,
+      tags: [s.call.name, 'sandbox', 'git'],
+      quotes: [err],
+      rule: 'tool-quirk',
+      signature: 'sandbox:git-dir',
+      score: 6,
+    };
+  }
   const what = s.family || s.program || clip(shown, 40);
   return {
     category: 'tool-quirk',
@@ -681,6 +699,9 @@ function permission(view: SessionView, s: Step): Draft | undefined {
     score: 6,
   };
 }
+
+/** A path inside git's own folder (`'…/dotfiles/.git/index.lock'`, `.git\\refs\\heads`). */
+const GIT_DIR_PATH = /(?:^|[\s'"\/\\])\.git[\/\\]/;
 
 /** bubblewrap (Codex's Linux sandbox) reporting its own failure, as the stderr of the command it
  * could not start (`bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted`). */
