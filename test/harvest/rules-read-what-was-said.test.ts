@@ -401,6 +401,18 @@ describe("aider's version and echo, and pasted pages", () => {
     };
     expect(await inFolder('shop')).toContain('(`git rm -r --cached tools/venv`)');
     expect(await inFolder('elsewhere')).toContain('(`git rm -r --cached <path>/venv`)');
+    // a later launch that sent a message (its repo map built), even one the provider then
+    // refused, and gave no such warning: the folder is no longer tracked as it was
+    const later = (outcome: string) => `${launch('v0.86.2')}> Git repo: .git with 7 files  \n> Repo-map: using 2048 tokens, auto refresh  \n\n#### add a cart  \n${outcome}`;
+    const lastLaunch = async (outcome: string) => {
+      const warned = warnedAt('> Git working dir: /mnt/data/shop  \n');
+      const file = put(tempDir(), '.aider.chat.history.md', warned + warned + later(outcome));
+      const all = withAiderLaunches((await readSessions([file])).sessions);
+      return extractSession(all[0]!).filter((c) => c.signature === 'aider repo-map tracked file deleted');
+    };
+    expect(await lastLaunch("> litellm.RateLimitError: RateLimitError: OpenAIException - Error code: 429 - {'error': {'message': 'You exceeded your current quota'}}  \n")).toEqual([]);
+    // (a last launch that sent nothing built no repo map: it says nothing either way)
+    expect(await lastLaunch('')).toHaveLength(1);
   });
 
   it('reads no correction in an error report the user pasted whole, however much it says "must"', () => {

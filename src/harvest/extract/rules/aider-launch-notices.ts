@@ -61,10 +61,11 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   if (hits.length === 0) return undefined;
   const launches = view.session.aiderLaunches;
   if (launches && launches.all.slice(launches.at + 1).some((l) => !l.missingTracked) && !launches.all.some((l, i) => i !== launches.at && l.missingTracked)) return undefined;
-  // nor one the history's last launch that got a reply (its repo map built) no longer gave: by
-  // then the deletion was committed or the folder untracked, whatever launches warned before
-  const lastAnswered = launches?.all.slice(launches.at + 1).filter((l) => l.outcome === 'answered').pop();
-  if (lastAnswered !== undefined && !lastAnswered.missingTracked) return undefined;
+  // nor one the history's last launch that sent a message (aider builds its repo map before the
+  // request, answered or failed) no longer gave: by then the deletion was committed or the folder
+  // untracked, whatever launches warned before
+  const lastSent = launches?.all.slice(launches.at + 1).filter((l) => l.outcome !== 'idle').pop();
+  if (lastSent !== undefined && !lastSent.missingTracked) return undefined;
   // (a launch at the repository root prints no root; another launch of the same history may)
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
   const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined) ?? rootByHistoryFolder(raw, view.session);
