@@ -31,6 +31,11 @@ describe("a shell wrapper's complaint after every command", () => {
     expect(shellWrapperNoiseDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
       `Every command run through \`shell_command\` here also printed \`${line}\` (3 of 3 commands): a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. Commands that printed it still succeeded: judge each by its exit code.`,
     ]);
+    // the commands run outside the agent's sandbox did not print it: the sandbox forbids it, the agent's quirk
+    b.tool('shell_command', { command: 'curl -sL https://example.org/README.md', sandbox_permissions: 'require_escalated' }, '# README', { exitCode: 0 });
+    const [outside] = shellWrapperNoiseDrafts(viewOf(b.build()));
+    expect(outside!.text).toContain('(`shellenv.sh` runs `/bin/ps`, which the sandbox forbids: commands run outside it did not print this)');
+    expect(outside!.scope).toBe('agent');
   });
 
   it('is nothing for a complaint of one command run again, nor for what the machine was short of', () => {

@@ -14,6 +14,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
+import { escalation } from '../escalation.js';
 import { lostCd } from './shell-cwd.js';
 import { PLACE, STARTUP_FILE, wrapperComplaints } from './shell-wrapper-complaints.js';
 
@@ -42,15 +43,20 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // (`shellenv.sh: line 18: /bin/ps: Operation not permitted`: what the file runs that is not let run)
     const forbidden = c.lines.map((l) => FORBIDDEN_RUN.exec(l)).find((m) => m !== null);
     const startup = c.lines.some((l) => STARTUP_FILE.test(l));
+    // the tool's commands that did not print it all ran outside the agent's sandbox: the sandbox
+    // is what forbids it, not the machine
+    const quiet = view.steps.filter((x) => x.call.name === c.tool && x.command !== undefined && !x.output.includes(c.lines[0]!));
+    const sandboxed = forbidden !== undefined && quiet.length > 0 && quiet.every((x) => escalation(x.call.input) !== undefined);
     const source = startup
-      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which is not permitted here)` : ''}`
+      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${sandboxed ? 'the sandbox forbids: commands run outside it did not print this' : 'is not permitted here'})` : ''}`
       : "the tool's shell wrapper";
     // commands that printed it and still succeeded show it is harmless, what the next session needs
     const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge each by its exit code.' : " The other lines are the command's own.";
     drafts.push({
       category: 'tool-quirk',
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
-      scope: startup ? 'global' : 'agent',
+      // (unless the agent's sandbox is what forbids it: then the agent's)
+      scope: startup && !sandboxed ? 'global' : 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
         `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands): ` +

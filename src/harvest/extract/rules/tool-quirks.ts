@@ -18,6 +18,7 @@ import { powershellSlip } from './powershell.js';
 import { cmdSlip } from './cmd-shell.js';
 import { zshGlobSlip } from './zsh-glob.js';
 import { escapeRegExp } from '../../../core/regexp.js';
+import { escalation } from '../escalation.js';
 
 export type QuirkKind = 'missing-command' | 'missing-module' | 'permission' | 'network-denied' | 'too-large' | 'edit-refused' | 'tool-refusal' | 'powershell' | 'cmd' | 'zsh-glob';
 
@@ -626,14 +627,6 @@ function toolSet(name: string): string | undefined {
   return prefix ? prefix[1] : undefined;
 }
 
-/** What a call asks of the sandbox: Codex's `sandbox_permissions: "require_escalated"` (or the
- * older `with_escalated_permissions: true`), Claude Code's `dangerouslyDisableSandbox: true`. */
-function escalation(input: Record<string, unknown>): string | undefined {
-  if (typeof input.sandbox_permissions === 'string' && /escalat/i.test(input.sandbox_permissions)) return `sandbox_permissions: "${input.sandbox_permissions}"`;
-  if (input.with_escalated_permissions === true) return 'with_escalated_permissions: true';
-  if (input.dangerouslyDisableSandbox === true) return 'dangerouslyDisableSandbox: true';
-  return undefined;
-}
 
 /**
  * A command the sandbox refused ("Operation not permitted" writing `.git/index.lock`) that then
