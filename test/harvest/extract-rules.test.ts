@@ -885,6 +885,12 @@ describe('tool quirks of the agent', () => {
     const titles = (later: string) => toolQuirkDrafts(viewOf(session(later))).map((d) => d.title);
     expect(titles('Shutting down… done\nStarting… done')).toContain('Bash moves slow commands to the background');
     expect(titles('Exit code 143')).not.toContain('Bash moves slow commands to the background');
+    // a call that asked for the background itself was moved by nobody
+    const asked = new SessionBuilder()
+      .user('train it')
+      .tool('Bash', { command: 'python train.py --epochs 200', timeout: 600000, run_in_background: true }, 'Command running in background with ID: bci9jmj. Output is being written to: /tmp/tasks/bci9jmj.output')
+      .build();
+    expect(toolQuirkDrafts(viewOf(asked)).map((d) => d.title)).not.toContain('Bash moves slow commands to the background');
     // what sets it off (the call's timeout) and no id of this session's task
     const [item] = toolQuirkDrafts(viewOf(session('Shutting down… done\nStarting… done'))).filter((d) => d.title.includes('background'));
     expect(item!.text).toContain('call to the `Bash` tool that reached its timeout (here 30000 ms) was not killed: it went on in the background (`running in background with ID: <id>`), running until it ends or is stopped');

@@ -804,6 +804,8 @@ function backgrounded(view: SessionView): Draft | undefined {
   for (const s of view.steps) {
     const m = s.marks & MARK.background ? BACKGROUND.exec(s.output) : null;
     if (!m) continue;
+    // the agent asked for the background itself (`run_in_background: true`): the tool moved nothing
+    if (s.call.input.run_in_background === true || s.call.input.background === true) continue;
     // a later call of the same tool killed at its timeout (exit 143, SIGTERM) shows the tool does
     // not always move a slow command aside: the rule would be wrong as stated
     if (view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && KILLED_AT_TIMEOUT.test(l.output))) return undefined;
