@@ -2145,6 +2145,11 @@ describe('progress and a checkout without its dependencies are not knowledge', (
     expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sql\.js/.test(d.title))).toEqual([]);
     const never = failing(new SessionBuilder()).build();
     expect(toolQuirkDrafts(viewOf(never)).map((d) => d.title)).toContain('sql.js is not installed');
+    // …whether run after a `cd`, or typed into a tmux window
+    for (const install of ['cd app && npm install', 'tmux send-keys -t dev "cd app && npm install" Enter']) {
+      const later = failing(new SessionBuilder()).tool('run_command', { command: install }, '').build();
+      expect(toolQuirkDrafts(viewOf(later)).filter((d) => /sql\.js/.test(d.title)), install).toEqual([]);
+    }
   });
 
   it("a module named through the project's import alias, or written as a file next, is the project's own file, never a package to install", () => {

@@ -8,7 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { perObject } from '../per-object.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
-import { shownCommand, tokens } from '../commands.js';
+import { shownCommand, simpleCommands, tokens } from '../commands.js';
 import { errorCore, errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, editedFiles, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
@@ -277,7 +277,17 @@ const PROJECT_INSTALL = /^(?:npm (?:install|i|ci)|pnpm (?:install|i)|yarn(?: ins
  * one of the project's dependencies, not yet installed in this checkout, whatever stopped the
  * install). */
 function installedLater(view: SessionView, s: Step): boolean {
-  return view.steps.some((later) => later.pos > s.pos && !later.rejected && later.command !== undefined && PROJECT_INSTALL.test(later.command.trim()));
+  return view.steps.some((later) => later.pos > s.pos && !later.rejected && later.command !== undefined && (PROJECT_INSTALL.test(later.command.trim()) || linesRun(later).some((c) => PROJECT_INSTALL.test(c.trim()))));
+}
+
+/** `tmux send-keys -t viv "conda activate viv && pip install -r requirements.txt" Enter`: the line
+ * typed into a terminal window runs there. */
+const SENT_KEYS = /^tmux send-keys\b.*?\s(["'])(.+?)\1(?:\s+(?:Enter|C-m))?\s*$/;
+
+/** The simple commands a step runs: its own, and those of a line it types into a tmux window. */
+function linesRun(step: Step): readonly string[] {
+  const sent = step.simple.map((c) => SENT_KEYS.exec(c.trim())?.[2]).filter((l): l is string => l !== undefined);
+  return sent.length === 0 ? step.simple : [...step.simple, ...sent.flatMap((l) => simpleCommands(l))];
 }
 
 /** A later step installs the module (`pip install build`, a script printing "Installing build and
