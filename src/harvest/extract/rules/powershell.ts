@@ -2,7 +2,8 @@
  * PowerShell quirks: a command written for a POSIX shell that the session's shell, Windows
  * PowerShell, rejects (`&&`, `<`, `NAME=value cmd`, `rm -rf`, `grep`). Every later session on
  * such a machine meets the same wall, so the item says what the shell rejected, the PowerShell
- * form, and what worked in the session when it shows that.
+ * form, and what worked in the session when it shows that. Several of them in one session are
+ * one lesson, that the shell is not a POSIX shell: one item tells them all.
  *
  * PowerShell translates its messages ("标记“&&”不是此版本中的有效语句分隔符。") but not the
  * error record's id line (`+ FullyQualifiedErrorId : InvalidEndOfLine`) nor its category line
@@ -329,8 +330,56 @@ function keyOf(slip: PowerShellSlip): string {
   }
 }
 
+/** What PowerShell rejected, in a few words, and its PowerShell form: one clause of a session's
+ * item that tells several. */
+function clause(slip: PowerShellSlip, command: string): { name: string; text: string } {
+  const failed = code(clip(command, 50));
+  switch (slip.kind) {
+    case 'chain':
+      return { name: slip.operator, text: `${failed} failed (no ${code(slip.operator)} between commands: use ${code(';')} or ${code('if ($?) { … }')})` };
+    case 'redirect':
+      return { name: '<', text: `${failed} failed (no ${code('<')} input: pipe ${code('Get-Content <file>')} in)` };
+    case 'env-prefix':
+      return { name: 'NAME=value', text: `${failed} failed (no ${code('NAME=value')} before a command: set ${code('$env:NAME')} first)` };
+    case 'builtin':
+      return { name: slip.name, text: `${failed} failed (no ${code(slip.name)}: ${slip.name === 'export' ? code("$env:NAME = 'value'") : code('. <script>.ps1')})` };
+    case 'posix-tool':
+      return { name: slip.name, text: `${failed} failed (no ${code(slip.name)}: use ${code(POSIX_TOOLS.get(slip.name)!)})` };
+    case 'flag':
+      return { name: `${slip.alias} ${slip.flag}`, text: `${failed} failed (${code(slip.alias)} is ${code(slip.cmdlet)}, which has no ${code(slip.flag)})` };
+    case 'web-alias':
+      return { name: slip.alias, text: `${failed} failed (${code(slip.alias)} is ${code('Invoke-WebRequest')}: use ${code(`${slip.alias}.exe`)})` };
+    case 'common-param':
+      return { name: slip.param, text: `${failed} failed (${code(slip.param)} is for cmdlets only)` };
+  }
+}
+
+/** A session that met several of PowerShell's differences met one lesson, that the shell is not a
+ * POSIX shell: one item tells them all (reviewers rejected the second item of a session as a
+ * repeat of the first). */
+function oneItem(slips: { slip: PowerShellSlip; step: Step; draft: Draft; worked?: string }[]): Draft {
+  const lead = `${SHELL}, not a POSIX shell: `;
+  const clauses = slips.map((x) => clause(x.slip, x.step.command!));
+  const shown: string[] = [];
+  for (const c of clauses) if (lead.length + [...shown, c.text].join('; ').length + 20 < MAX_TEXT) shown.push(c.text);
+  const more = clauses.length - shown.length;
+  const first = slips[0]!;
+  // what worked instead, the items' evidence, where there is room for it whole
+  let text = `${lead}${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}.`;
+  for (const w of slips.map((x) => x.worked).filter((w): w is string => w !== undefined)) if (text.length + w.length < MAX_TEXT) text += ` ${w}`;
+  return {
+    ...first.draft,
+    title: clip(`Windows PowerShell here: ${clauses.map((c) => c.name).join(', ')} failed`, 70),
+    text,
+    confidence: Math.max(...slips.map((x) => x.draft.confidence)),
+    quotes: slips.map((x) => x.step.command!),
+    signature: `powershell ${slips.map((x) => keyOf(x.slip)).join(' + ')}`,
+    score: Math.max(...slips.map((x) => x.draft.score ?? 0)),
+  };
+}
+
 export function powershellDrafts(view: SessionView): Draft[] {
-  const drafts: Draft[] = [];
+  const found: { slip: PowerShellSlip; step: Step; draft: Draft; worked?: string }[] = [];
   const seen = new Set<string>();
   for (const s of view.steps) {
     if (!s.failed) continue;
@@ -346,7 +395,7 @@ export function powershellDrafts(view: SessionView): Draft[] {
     const worked = said !== undefined && text.length + said.length < MAX_TEXT ? said : undefined;
     // the form the item advises, run as advised: "Use `x`; it worked", not the command twice
     const advised = worked !== undefined && text.endsWith(`Use ${worked.replace(/ worked(?: instead)?\.$/, '')}.`);
-    drafts.push({
+    const draft: Draft = {
       category: 'tool-quirk',
       // the machine's shell, whatever the repository: true of every repo on this machine
       scope: 'global',
@@ -359,9 +408,10 @@ export function powershellDrafts(view: SessionView): Draft[] {
       rule: 'powershell',
       signature: `powershell ${keyOf(slip)}`,
       score: worked ? 9 : 7,
-    });
+    };
+    found.push({ slip, step: s, draft, ...(said !== undefined ? { worked: said } : {}) });
   }
-  return drafts;
+  return found.length > 1 ? [oneItem(found)] : found.map((x) => x.draft);
 }
 
 export const powershell: RuleExtractor = ruleExtractor('powershell', powershellDrafts);
