@@ -35,8 +35,8 @@ describe("an agent's session state inside the repository", () => {
 
   it("names Codex's SQLite databases (and their -shm/-wal files) as its state, not its settings", () => {
     const [text] = texts(new SessionBuilder().bash('git status --short --branch', '## windows\n M home/.codex/config.toml\n?? home/.codex/history.jsonl\n?? home/.codex/state_5.sqlite-shm\n?? home/.codex/state_5.sqlite-wal\n?? home/.codex/sessions/'));
-    // (a database and its companions as one entry, as `.gitignore` globs them)
-    expect(text).toContain('`home/.codex/history.jsonl`, `home/.codex/state_5.sqlite*`, `home/.codex/sessions/`');
+    // (a database's companions as one entry, as `.gitignore` globs them; not the database git did not list)
+    expect(text).toContain('`home/.codex/history.jsonl`, `home/.codex/state_5.sqlite-*`, `home/.codex/sessions/`');
     expect(text).not.toContain('config.toml');
   });
 

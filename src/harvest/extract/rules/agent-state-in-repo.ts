@@ -92,8 +92,9 @@ export function agentStateDrafts(view: SessionView): Draft[] {
   for (const f of found.values()) {
     // a bare `?? .codex/` says nothing of what is in it: a team's prompts live there as well
     if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
-    // a SQLite database and its `-shm`/`-wal` companions are one entry, as `.gitignore` globs it
-    const parts = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite(?:-shm|-wal)?$/, '.sqlite*')))].slice(0, 5);
+    // a SQLite database's `-shm`/`-wal` companions are one entry, as `.gitignore` globs them (the
+    // database itself only where git lists it)
+    const parts = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite-(?:shm|wal)$/, '.sqlite-*')))].slice(0, 5);
     const what = parts.map((p) => code(p)).join(', ');
     // (git prints paths from the repository root, which the agent's folder may lie below)
     const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
