@@ -378,14 +378,14 @@ const FOUND_IT = /^(?:I(?:'ve| have)? (?:encountered|found|noticed|discovered|id
 /** The bold title line a reasoning summary opens with (Codex writes one per summary). */
 const REASONING_TITLE = /^\s*\*\*[^*\n]+\*\*[ \t]*(?:\n|$)/;
 
-/**
- * Best sentence explaining `err` among the assistant and reasoning texts of `events`
- * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
- */
 /** A sentence that opens on a demonstrative and hedges what it says ("This warning appears to be
  * …", "That likely means …"): a guess about another thing than the cause just stated. */
 const HEDGED_TURN = /^(?:this|that|these|those|it)\b[^.!?]{0,40}\b(?:appears?|seems?|likely|probably|might|may|could)\b/i;
 
+/**
+ * Best sentence explaining `err` among the assistant and reasoning texts of `events`
+ * (encrypted or empty reasoning is skipped). Undefined when nothing explains it well enough.
+ */
 export function explain(events: readonly SessionEvent[], err: string, minScore = 4, recency = true, strongOnly = false, causalOnly = false): Explanation | undefined {
   const errWords = errorWords(err);
   let best: (Explanation & { score: number; sentences: { text: string; score: number }[] }) | undefined;

@@ -295,15 +295,20 @@ const CONCEDES = /\b(?:you(?:'re| are) (?:absolutely |completely |totally |quite
  * did something the agent believed or did turn out wrong. A message it answers by setting to work
  * ("Let's do it!") or by going on with its tools was a request, whatever its words. */
 function conceded(view: SessionView, after: number, until: number): boolean {
-  const reply = view.events.find((e) => e.index > after && e.index < until && e.kind === 'assistant');
-  if (reply === undefined || reply.kind !== 'assistant') return false;
-  return sentences(oneLine(reply.text).replace(/’/g, "'")).slice(0, 2).some((s) => CONCEDES.test(s));
+  const reply = firstReply(view, after, until);
+  return reply !== undefined && sentences(reply).slice(0, 2).some((s) => CONCEDES.test(s));
 }
 
 /** Whether the agent's first answer to a prompt opens by taking it as a request for work. */
 function takenAsRequest(view: SessionView, after: number, until: number): boolean {
+  const reply = firstReply(view, after, until);
+  return reply !== undefined && TAKEN_AS_REQUEST.test(reply.trimStart());
+}
+
+/** The agent's first answer between two events, on one line, with plain apostrophes. */
+function firstReply(view: SessionView, after: number, until: number): string | undefined {
   const reply = view.events.find((e) => e.index > after && e.index < until && e.kind === 'assistant');
-  return reply !== undefined && reply.kind === 'assistant' && TAKEN_AS_REQUEST.test(oneLine(reply.text).replace(/’/g, "'").trimStart());
+  return reply?.kind === 'assistant' ? oneLine(reply.text).replace(/’/g, "'") : undefined;
 }
 
 /** The agent's call the user rejected just before correcting it. */
