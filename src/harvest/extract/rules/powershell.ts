@@ -197,7 +197,7 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
 }
 
 /** Programs that search text as grep does, besides its cmdlet. */
-const SEARCHERS = new Set(['select-string', 'sls', 'findstr', 'rg', 'git grep']);
+const SEARCHERS = new Set(['select-string', 'sls', 'findstr', 'rg']);
 
 /** Whether a later command does the job of the one PowerShell rejected: the rejected tool's
  * counterpart (`Select-String` for `grep`, `Get-ChildItem` or its alias for `ls -lh`), run with

@@ -277,7 +277,7 @@ const PROJECT_INSTALL = /^(?:npm (?:install|i|ci)|pnpm (?:install|i)|yarn(?: ins
  * one of the project's dependencies, not yet installed in this checkout, whatever stopped the
  * install). */
 function installedLater(view: SessionView, s: Step): boolean {
-  return view.steps.some((later) => later.pos > s.pos && !later.rejected && later.command !== undefined && (PROJECT_INSTALL.test(later.command.trim()) || linesRun(later).some((c) => PROJECT_INSTALL.test(c.trim()))));
+  return view.steps.some((later) => later.pos > s.pos && !later.rejected && later.command !== undefined && linesRun(later).some((c) => PROJECT_INSTALL.test(c.trim())));
 }
 
 /** `tmux send-keys -t viv "conda activate viv && pip install -r requirements.txt" Enter`: the line
