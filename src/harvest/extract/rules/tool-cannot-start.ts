@@ -16,8 +16,9 @@ import type { SessionView, Step } from '../view.js';
 
 const MIN_COMMANDS = 3;
 
-/** A runner's own status line around the output (`Exit code 1`), not what the command printed. */
-const STATUS_LINE = /^(?:exit code:? \d+|process exited with code \d+|wall time: .*|output:)$/i;
+/** A runner's own status line before the output (Claude Code's `Exit code 1`), not what the
+ * command printed (Codex's envelopes the view takes off). */
+const STATUS_LINE = /^exit code:? -?\d+$/i;
 
 /** A sandbox that cannot start commands is tool-quirks.ts's (it names the way out of the sandbox). */
 const SANDBOX = /\bbwrap\b|\bsandbox\b/i;
