@@ -205,7 +205,7 @@ const SEARCHERS = new Set(['select-string', 'sls', 'findstr', 'rg']);
 function doesJobOf(slip: PowerShellSlip, x: Step): boolean {
   if (slip.kind !== 'posix-tool' && slip.kind !== 'flag') return true;
   if (x.output.trim() === '') return false;
-  const words = simpleCommands(x.command!).map((c) => tokens(c)[0]?.toLowerCase() ?? '');
+  const words = x.simple.map((c) => tokens(c)[0]?.toLowerCase() ?? '');
   if (slip.kind === 'flag') return words.some((w) => w === slip.cmdlet.toLowerCase() || w === slip.alias.toLowerCase());
   const counterpart = POSIX_TOOLS.get(slip.name)!.split(/[\s(]/).find((w) => /^[A-Z][a-z]+-[A-Z]/.test(w))?.toLowerCase();
   return words.some((w) => w === counterpart || (slip.name === 'grep' && SEARCHERS.has(w)));
