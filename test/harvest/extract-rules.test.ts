@@ -166,6 +166,13 @@ describe('report facts', () => {
     '- The stylesheet is `priv/static/assets/app.css`, maintained by hand',
   ].join('\n');
 
+  it("names a section by its own heading: a summary heading in the user's language and a pictograph in front are no part of its name", () => {
+    const plain = fromReport(report).map((d) => [d.title, d.text]);
+    const dressed = fromReport(report.replace('## Exploration Report', '## 📡 Resumen del proyecto').replace('### Build', '### 📦 Build')).map((d) => [d.title, d.text]);
+    expect(plain.some(([, text]) => text!.startsWith('Build: '))).toBe(true);
+    expect(dressed).toEqual(plain);
+  });
+
   it('keeps concrete config lines of a subagent report, never secret values or transient state', () => {
     const session = new SessionBuilder()
       .user('explore the config')
@@ -1175,6 +1182,17 @@ describe('repo rules', () => {
     expect(all).not.toContain('What versions exist'); // example sections are not rules
   });
 
+  it('keeps no rule section that names nothing to run or check', () => {
+    const vague = ['# CLAUDE.md', '', '## Development Guidelines', '', '- Always make sure your memory is updated with the latest documentation before starting to code. Google it if not. Adhere to this rule strictly.'].join('\n');
+    const concrete = `${vague}\n- Always run \`pnpm lint --fix\` before committing.`;
+    const read = (text: string) => repoRuleDrafts(viewOf(new SessionBuilder().user('add the endpoint').tool('Read', { file_path: '/repo/CLAUDE.md' }, text).build()));
+    expect(read(vague)).toEqual([]);
+    // (with a command beside it, the section says what to run)
+    expect(read(concrete).map((d) => d.text)).toEqual([
+      'Repo rule `CLAUDE.md`: Development Guidelines: Always make sure your memory is updated with the latest documentation before starting to code. Google it if not. Adhere to this rule strictly; Always run `pnpm lint --fix` before committing.',
+    ]);
+  });
+
   it('reads a prompt that only names a rule file as that rule governing the work, unless the agent then edits that file', () => {
     const mention = (then: (b: SessionBuilder) => SessionBuilder) =>
       repoRuleDrafts(viewOf(then(new SessionBuilder().user('fix the session start').tool('Edit', { file_path: '/repo/src/start.ts', old_string: 'a', new_string: 'b' }, 'ok').user('@test-driven-bugfix.mdc')).build()));
@@ -1823,6 +1841,20 @@ describe('project commands', () => {
     expect(projectCommandDrafts(viewOf(one))).toEqual([]);
     const other = new SessionBuilder().user('go').tool('Read', { file_path: '/repo/docs/commands/hi.md' }, 'x').bash('pytest', 'ok').bash('git log', 'x').build();
     expect(projectCommandDrafts(viewOf(other))).toEqual([]);
+  });
+});
+
+describe('project commands read, not carried out', () => {
+  it('a turn that reads several command files surveys them: no command is carried out', () => {
+    const session = new SessionBuilder()
+      .user('recheck the implementation plan against the commands and rules')
+      .tool('Read', { file_path: '/repo/.cursor/commands/generate-tests.md' }, 'Generate tests for …')
+      .tool('Read', { file_path: '/repo/.cursor/commands/review-spec.md' }, 'Review the spec …')
+      .tool('Read', { file_path: '/repo/.cursor/commands/review-code.md' }, 'Review the code …')
+      .tool('Read', { file_path: '/repo/spec/implementation-plan.md' }, '# Plan')
+      .bash('git log --oneline -5', 'a1b2c3d plan')
+      .build();
+    expect(projectCommandDrafts(viewOf(session))).toEqual([]);
   });
 });
 

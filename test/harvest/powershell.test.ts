@@ -160,6 +160,13 @@ describe('PowerShell quirks', () => {
     expect(errorFixDrafts(view)).toEqual([]);
   });
 
+  it("gives sed's counterpart for what this sed did: printing a range of lines is Get-Content's, not -replace", () => {
+    const counterpart = (command: string) => powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command }, notFound('sed', command), { exitCode: 1 }).build()))[0]!.text;
+    expect(counterpart("sed -n '1,200p' AGENTS.md")).toContain('Its PowerShell counterpart is `Get-Content <file> -TotalCount 200`.');
+    expect(counterpart("sed -n '40,60p' src/app.ts")).toContain('Its PowerShell counterpart is `Get-Content <file> | Select-Object -Skip 39 -First 21`.');
+    expect(counterpart("sed -i 's/foo/bar/' src/app.ts")).toContain('Its PowerShell counterpart is `(Get-Content <file>) -replace`.');
+  });
+
   it("gives ls's PowerShell form with -Force only for ls's -a (hidden files), not for -lh", () => {
     const record = (line: string, flag: string) =>
       [`ls : A parameter cannot be found that matches parameter name '${flag}'.`, 'At line:1 char:4', `+ ${line}`, `    + CategoryInfo          : InvalidArgument: (:) [Get-ChildItem], ParameterBindingException`, '    + FullyQualifiedErrorId : NamedParameterNotFound,Microsoft.PowerShell.Commands.GetChildItemCommand'].join('\n');

@@ -182,6 +182,33 @@ describe('item text', () => {
   });
 });
 
+describe('an error line that says the command succeeded', () => {
+  it('is no failure with a fix: `ssh -T` to GitHub exits 1 after "successfully authenticated"', () => {
+    const b = new SessionBuilder()
+      .user('push the backup to github')
+      .bash('# check the SSH login first\nssh -T git@github.com', "Hi octo-user! You've successfully authenticated, but GitHub does not provide shell access.", 1)
+      .assistant('The SSH key works: ssh -T exits 1 because GitHub does not provide shell access.')
+      .bash('ssh -T -o BatchMode=yes git@github.com; echo done', "Hi octo-user! You've successfully authenticated, but GitHub does not provide shell access.\ndone")
+      .bash('git push -u origin main', "branch 'main' set up to track 'origin/main'.")
+      .bash('uname -a', 'Linux host 6.8.0 x86_64 GNU/Linux');
+    expect(errorFixDrafts(viewOf(b.build()))).toEqual([]);
+  });
+});
+
+describe('a comment line of a multi-line command', () => {
+  it("is no part of the command: the step is the command under it", () => {
+    const [step] = viewOf(new SessionBuilder().bash('# 测试 SSH 连接 GitHub\nssh -T git@github.com', 'ok').build()).steps;
+    expect([step!.command, step!.families]).toEqual(['ssh -T git@github.com', ['ssh']]);
+  });
+});
+
+describe("PowerShell's `| Out-String` at the end of a command", () => {
+  it('is left out of the command shown, as `| cat` is', () => {
+    const [step] = viewOf(new SessionBuilder().bash('powershell -NoProfile -Command Get-Content -Path AGENTS.md -TotalCount 200 | Out-String', '# Guidelines').build()).steps;
+    expect(step!.command).toBe('powershell -NoProfile -Command Get-Content -Path AGENTS.md -TotalCount 200');
+  });
+});
+
 describe("a program's debug log", () => {
   const ssh = 'OpenSSH_for_Windows_9.5p2, LibreSSL 3.8.2\ndebug3: Failed to open file:~/.ssh/known_hosts2 error:2\ndebug1: load_hostkeys: fopen ~/.ssh/known_hosts2: No such file or directory\nAuthenticated to mi308-2 ([10.0.0.8]:22) using "publickey".';
 

@@ -27,8 +27,10 @@ export function shortenCommand(command: string): string {
   }
   if (c.includes('-m') || c.includes('--reason')) c = c.replace(/(-m|--message|--reason(?:=)?)\s*(["'])[\s\S]{40,}?\2/g, '$1 "…"');
   if (c.includes('--reason=')) c = c.replace(/(--reason=)(["'])[\s\S]{40,}?\2/g, '$1"…"');
+  // a comment line of a script (`# check the SSH login` above `ssh -T …`) is no part of the command
+  if (c.includes('#') && c.includes('\n')) c = c.replace(/^[ \t]*#[^\n]*(?:\n|$)/gm, '');
   if (c.includes('2>&1')) c = c.replace(/\s+2>&1\b/g, '');
-  if (c.includes('|')) c = c.replace(/\s*\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*$/g, '').replace(/\s*\|\s*cat\s*$/g, '');
+  if (c.includes('|')) c = c.replace(/\s*\|\s*(?:head|tail)(?:\s+-n)?\s+-?\d+\s*$/g, '').replace(/\s*\|\s*(?:cat|Out-String)\s*$/g, '');
   return oneLine(c);
 }
 

@@ -96,8 +96,10 @@ const BOLD_LINE = /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?\*\*([^*]{2,80})\*\*:?\s*$/;
 const LABEL_LINE = /^\s*(?:[-*+•]\s+)?([A-Z][\w ()/.`-]{1,40}):\s*$/;
 
 function headingText(raw: string): string {
-  return withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(/:$/, '')));
+  // (a pictograph in front, "📡 Ports", is the report's typography, not part of the name)
+  return withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(LEADING_PICTOGRAPHS, '').replace(/:$/, '')));
 }
+const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D]+\s*)+/u;
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
 

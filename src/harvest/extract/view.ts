@@ -69,7 +69,7 @@ export function harvestable(e: SessionEvent): boolean {
 /** Codex's envelope around a command's output: `Chunk ID`, `Wall time`, `Process exited with
  * code N` and `Original token count` (exec_command), or `Exit code: N`, `Wall time` (the older
  * shell tool), then `Output:`. */
-const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Exit code: (-?\d+)\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:\n)?/;
+const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Exit code: (-?\d+)\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:(?:\n|$))?/;
 const RUNNING = /Process running with session ID (\d+)/;
 
 const TOKEN_COUNT = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process [^\n]*\n)?Original token count: (\d+)/;
@@ -110,6 +110,25 @@ function pollSession(call: ToolCallEvent): number | undefined {
   return typeof id === 'number' && (chars === '' || chars === undefined) ? id : undefined;
 }
 
+/** The process each write_stdin poll reads. A rendered transcript (SpecStory) shows the call
+ * without its arguments: write_stdin only ever reads a process an earlier command started, so
+ * such a poll reads the latest one still running; its output is that command's, not the tool's. */
+function polledSessions(calls: readonly ToolCallEvent[], resultFor: ReadonlyMap<number, ToolResultEvent>): Map<number, number> {
+  const polled = new Map<number, number>();
+  let latest: number | undefined;
+  for (const c of calls) {
+    const own = pollSession(c);
+    const bare = c.name === 'write_stdin' && c.input.session_id === undefined && c.input.chars === undefined;
+    const id = own ?? (bare ? latest : undefined);
+    if (id !== undefined) polled.set(c.index, id);
+    const output = resultFor.get(c.index)?.output ?? '';
+    const running = output.includes('Process running with session ID') ? RUNNING.exec(output) : null;
+    if (running) latest = Number(running[1]);
+    else if (id !== undefined && id === latest && /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?Process exited with code/.test(output)) latest = undefined;
+  }
+  return polled;
+}
+
 /** Builds the view. Pure: the same session gives the same view. */
 export function viewOf(session: Session): SessionView {
   const events = session.events.filter(harvestable);
@@ -142,9 +161,10 @@ export function viewOf(session: Session): SessionView {
   }
 
   // Codex unified exec: "Process running with session ID N", then write_stdin polls carry the output.
+  const polledBy = polledSessions(calls, resultFor);
   const pollsBySession = new Map<number, ToolCallEvent[]>();
   for (const c of calls) {
-    const id = pollSession(c);
+    const id = polledBy.get(c.index);
     if (id !== undefined) pollsBySession.set(id, [...(pollsBySession.get(id) ?? []), c]);
   }
 
@@ -152,9 +172,11 @@ export function viewOf(session: Session): SessionView {
   const stepByCall = new Map<number, Step>();
   for (const call of calls) {
     if (call.injected) continue;
-    const polled = pollSession(call);
+    const polled = polledBy.get(call.index);
     const result = resultFor.get(call.index);
-    if (polled !== undefined && !(result?.isError ?? false)) continue; // folded into the command it polls
+    // folded into the command it polls (an id-less poll only when it reports on the process)
+    const inferred = polled !== undefined && pollSession(call) === undefined;
+    if (polled !== undefined && (inferred ? EXEC_HEADER.exec(result?.output ?? '')![0].length > 0 : !(result?.isError ?? false))) continue;
     let raw = result ? cleanText(result.output) : '';
     let { text, exit } = stripExecHeader(raw);
     let exitCode = exit ?? result?.exitCode;

@@ -20,6 +20,9 @@ import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, opensAsJson, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { execEnvelope, looksFailed, statedExitCode } from './outcome.js';
+
+/** Codex's envelope line for a command that has not finished yet. */
+const RUNNING = /^Process running with session ID \d+$/m;
 import { isInjectedUserText } from './claude-code.js';
 
 interface MdLine {
@@ -381,9 +384,12 @@ class SpecStoryBuilder {
     if (tool.output) {
       // (the exit code Codex's exec envelope states is the command's outcome; the envelope is no output)
       const envelope = tool.shell ? execEnvelope(tool.output.text) : undefined;
-      const output = envelope?.output ?? tool.output.text;
+      // ("Process running with session ID N" stays: later write_stdin polls carry that process's
+      // output and exit, and the view joins them to this command by it)
+      const running = envelope !== undefined && envelope.exitCode === undefined && RUNNING.test(tool.output.text);
+      const output = running ? tool.output.text : (envelope?.output ?? tool.output.text);
       const exitCode = envelope ? envelope.exitCode : tool.shell ? statedExitCode(output) : undefined;
-      const failed = exitCode !== undefined && envelope ? exitCode !== 0 : tool.shell && looksFailed(output, tool.command);
+      const failed = exitCode !== undefined && envelope ? exitCode !== 0 : tool.shell && !running && looksFailed(output, tool.command);
       pushToolResult(this.events, {
         ...this.base(tool.output.at),
         name: tool.name,

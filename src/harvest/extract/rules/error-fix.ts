@@ -106,6 +106,7 @@ const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not a
 const MISSING_LIBRARY = /Library not loaded: (?:@rpath\/|\S*\/)?([\w.+-]+\.dylib)|([\w.+-]+\.so(?:\.\d+)*): cannot open shared object file|DLL load failed while importing ([\w.]+)/;
 
 /** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
+const REPORTS_SUCCESS = /\b(?:successfully|succeeded)\b/i;
 const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
 
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
@@ -325,6 +326,10 @@ function fromToolFailures(view: SessionView): Draft[] {
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
     if (!err || PATH_SLIP.test(err) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
+    // an "error" that says the command succeeded ("You've successfully authenticated, but GitHub
+    // does not provide shell access" from `ssh -T`) failed by its exit status alone: the program's
+    // way to say something else, with nothing to fix
+    if (REPORTS_SUCCESS.test(err)) continue;
     // a command that threw its complaints away (`du -sh /* 2>/dev/null`) and printed nothing that
     // says what went wrong failed by its exit status alone: what it printed is its data, no error
     if (DISCARDS_STDERR.test(callCommandLine(s) ?? '') && !statesError(s.output)) continue;

@@ -60,6 +60,20 @@ const POSIX_TOOLS = new Map<string, string>([
   ['xargs', 'ForEach-Object'],
 ]);
 
+/** The cmdlet that does what this use of the tool did: `sed -n '1,200p' f` prints lines (no
+ * `-replace` there), `head -20` takes the first lines. */
+function counterpartOf(name: string, command: string): string {
+  if (name === 'sed') {
+    const range = /\bsed\s+-n\s+['"]?(\d+)(?:,(\d+))?p['"]?/.exec(command);
+    if (range) {
+      const from = Number(range[1]);
+      const to = range[2] !== undefined ? Number(range[2]) : from;
+      return from === 1 ? `Get-Content <file> -TotalCount ${to}` : `Get-Content <file> | Select-Object -Skip ${from - 1} -First ${to - from + 1}`;
+    }
+  }
+  return POSIX_TOOLS.get(name)!;
+}
+
 /** What to use instead, as the item says it, where PowerShell's alias of a cmdlet takes the POSIX
  * name but not its flags (`rm -rf dist`: `Remove-Item -Recurse -Force dist`). */
 const CMDLET_FORM = new Map<string, (args: string, flag: string) => string>([
@@ -270,7 +284,7 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
     case 'posix-tool':
       return {
         title: `PowerShell has no ${slip.name}`,
-        text: `${SHELL}, which has no ${code(slip.name)}: ${failed} failed (\`CommandNotFoundException\`). Its PowerShell counterpart is ${code(POSIX_TOOLS.get(slip.name)!)}.`,
+        text: `${SHELL}, which has no ${code(slip.name)}: ${failed} failed (\`CommandNotFoundException\`). Its PowerShell counterpart is ${code(counterpartOf(slip.name, command))}.`,
       };
     case 'common-param':
       return {
@@ -344,7 +358,7 @@ function clause(slip: PowerShellSlip, command: string): { name: string; text: st
     case 'builtin':
       return { name: slip.name, text: `${failed} failed (no ${code(slip.name)}: ${slip.name === 'export' ? code("$env:NAME = 'value'") : code('. <script>.ps1')})` };
     case 'posix-tool':
-      return { name: slip.name, text: `${failed} failed (no ${code(slip.name)}: use ${code(POSIX_TOOLS.get(slip.name)!)})` };
+      return { name: slip.name, text: `${failed} failed (no ${code(slip.name)}: use ${code(counterpartOf(slip.name, command))})` };
     case 'flag':
       return { name: `${slip.alias} ${slip.flag}`, text: `${failed} failed (${code(slip.alias)} is ${code(slip.cmdlet)}, which has no ${code(slip.flag)})` };
     case 'web-alias':

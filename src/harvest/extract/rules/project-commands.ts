@@ -44,6 +44,11 @@ export function projectCommandDrafts(view: SessionView): Draft[] {
     const name = COMMAND_FILE.exec(file)![1]!;
     // the steps the command led to: same turn, before any edit (then the session's own task began)
     const nextPrompt = view.prompts.find((p) => p.index > s.call.index)?.index ?? Number.MAX_SAFE_INTEGER;
+    // a turn that reads other command files too surveys them (an audit of `.cursor/commands/`):
+    // a command is read there, not carried out
+    const turnStart = [...view.prompts].reverse().find((p) => p.index < s.call.index)?.index ?? -1;
+    const inTurn = view.steps.filter((x) => x !== s && x.call.index > turnStart && x.call.index < nextPrompt);
+    if (inTurn.some((x) => READ_TOOLS.has(x.call.name) && readPaths(x).some((p) => COMMAND_FILE.test(p) && p !== file))) continue;
     const done: string[] = [];
     for (const next of view.steps.slice(s.pos + 1)) {
       if (next.call.index > nextPrompt || isEdit(next) || next.rejected || done.length >= MAX_STEPS) break;

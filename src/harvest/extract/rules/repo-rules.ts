@@ -87,13 +87,17 @@ function lineWeight(l: ReportLine, ruleHeading: boolean): number {
 }
 
 function sectionDraft(rule: RuleText, section: Section): (Draft & { weight: number }) | undefined {
-  const heading = section.headings.filter((h) => !/^rule:/i.test(h)).slice(-2).join(' / ');
+  // (a file's title heading that is its own name, "# CLAUDE.md", is said once, as the rule's name)
+  const heading = section.headings.filter((h) => !/^rule:/i.test(h) && h.toLowerCase() !== rule.name.toLowerCase()).slice(-2).join(' / ');
   if (EXAMPLE_SECTION.test(heading)) return undefined;
   const ruleHeading = RULE_HEADING.test(section.headings.slice(-2).join(' '));
   const kept = section.lines
     .map((l) => ({ l, w: lineWeight(l, ruleHeading) }))
     .filter((x) => x.w >= 1.5 && Number.isFinite(x.l.score) && !OWN_BLOCK.test(x.l.text));
   if (kept.length === 0 || !(ruleHeading || kept.some((x) => DIRECTIVE.test(x.l.text)))) return undefined;
+  // a section that names nothing, no command, path or identifier ("always make sure your memory
+  // is up to date"), gives the next session nothing to run or check
+  if (!kept.some((x) => concreteness(x.l.text) > 0)) return undefined;
   const best = [...kept].sort((a, b) => b.w - a.w).slice(0, 5);
   const chosen = kept.filter((x) => best.includes(x));
   let body = '';

@@ -12,7 +12,9 @@ import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, plainApostrophes,
 import { editedFiles, isEdit, promptBefore, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
-const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion)\b/i;
+/** Headings that say what kind of text follows, not what it is about; agents answer in the user's
+ * language ("Resumen de …", "Zusammenfassung", "Visão geral"). */
+const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion|resumen|resumo|r[ée]sum[ée]|zusammenfassung|[üu]bersicht|riepilogo|panoramica|vis[ãa]o geral|descripci[óo]n general|an[áa]lisis|an[áa]lise|analyse|conclusi[óo]n|conclus[ãa]o)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
 const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|will|differences?|previous versions?|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
