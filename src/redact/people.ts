@@ -24,6 +24,10 @@ const LOGIN_FIELD = /(?<=\s)(?:author|assignees?|reviewers?|merged by|closed by|
 /** `user@host:~/src$ `: a prompt ends its path with $, # or % and a space (scp's `deploy@10.0.0.5:/srv/` does not);
  * a git branch or a cloud project may stand in parentheses before it (`jun@cloudshell:~/app (my-project)$`). */
 const PROMPT = /(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]+)*):(?=[~/][^\s]*?(?: \([^()\s]+\))?[$#%](?:\s|$))/g;
+/** A code host's answer naming the account a login reached: GitHub's and Bitbucket's SSH check
+ * (`Hi jdoe! You've successfully authenticated`, `logged in as jdoe`), GitLab's (`Welcome to
+ * GitLab, @jdoe!`), `gh auth status` (`Logged in to github.com account jdoe`, older `as jdoe`). */
+const LOGIN_GREETING = /\bHi ([A-Za-z0-9][\w.-]*)! You've successfully authenticated\b|\bWelcome to GitLab, @([\w.-]+)!|\blogged in as ([A-Za-z0-9][\w.-]*)\b|\bLogged in to [\w.-]+ (?:account|as) ([A-Za-z0-9][\w.-]*)\b/dgi;
 const PERSONAL_MACHINE = /(?<![\w.-])[A-Za-z][\w'’]*-(?:MacBook(?:-(?:Pro|Air))?|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)(?:-\d+)?(?:\.local)?(?![\w-])/g;
 
 function push(out: RawMatch[], kind: 'person-name' | 'host-name' | 'user-name', start: number, text: string): void {
@@ -46,7 +50,7 @@ function names(value: string, at: number, out: RawMatch[]): void {
 
 export const PERSON_NAME_RULE: ScanRule = {
   kind: 'multiple',
-  pretest: /@|^[ \t]*(?:author|commit|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:|\s(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]|-(?:MacBook|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)\b/im,
+  pretest: /@|^[ \t]*(?:author|commit|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:|\s(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]|-(?:MacBook|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)\b|successfully authenticated|Welcome to GitLab|logged in (?:as|to)/im,
   scan(text: string, out: RawMatch[]): void {
     for (const m of text.matchAll(NAME_BEFORE_ADDRESS)) {
       const name = m[1]!;
@@ -65,6 +69,10 @@ export const PERSON_NAME_RULE: ScanRule = {
     for (const m of text.matchAll(PROMPT)) {
       push(out, 'user-name', m.index!, m[1]!);
       push(out, 'host-name', m.index! + m[1]!.length + 1, m[2]!);
+    }
+    for (const m of text.matchAll(LOGIN_GREETING)) {
+      const group = [1, 2, 3, 4].find((k) => m[k] !== undefined)!;
+      if (!BOT.test(m[group]!)) push(out, 'user-name', m.indices![group]![0], m[group]!);
     }
     for (const m of text.matchAll(PERSONAL_MACHINE)) push(out, 'host-name', m.index!, m[0]);
   },

@@ -150,7 +150,12 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: `{"path":"C:\\\\Users\\\\priya\\\\src"}`, secret: 'C:\\\\Users\\\\priya' },
     { text: `/mnt/c/Users/priya/src`, secret: '/mnt/c/Users/priya' },
   ],
-  'user-name': [],
+  'user-name': [
+    // the account a code host says a login reached
+    { text: "Hi octo-dev42! You've successfully authenticated, but GitHub does not provide shell access.", secret: 'octo-dev42' },
+    { text: 'Welcome to GitLab, @jdoe.dev!', secret: 'jdoe.dev' },
+    { text: '  ✓ Logged in to github.com account priya-n (keyring)', secret: 'priya-n' },
+  ],
   'person-name': [
     { text: 'Author: Marco Rossi <marco.rossi@gmail.com>', secret: 'Marco Rossi' },
     { text: 'commit 3f2a9c1\nAuthor: Jane van der Berg <jane@corp.io>\nDate:   Mon Mar 2', secret: 'Jane van der Berg' },
@@ -361,7 +366,7 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     '/home/USER/projects/spotter-worktrees',
     '/Users/runner/work/_temp',
   ],
-  'user-name': ['the runner user owns /home/runner'],
+  'user-name': ['the runner user owns /home/runner', 'Logged in to github.com account github-actions[bot]'],
   'person-name': [
     'Co-Authored-By: Claude <noreply@anthropic.com>',
     'Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>',
