@@ -160,6 +160,22 @@ describe('PowerShell quirks', () => {
     expect(errorFixDrafts(view)).toEqual([]);
   });
 
+  it('pwsh that Windows PowerShell cannot find is PowerShell 7 missing, one more of the session\'s differences', () => {
+    const line = "pwsh -NoLogo -NoProfile -Command Set-Location -LiteralPath 'C:\\shop'; rg -n TODO -S";
+    const b = new SessionBuilder()
+      .tool('shell', { command: line }, notFound('pwsh', line), { exitCode: 1 })
+      .tool('shell', { command: "sed -n '1,50p' AGENTS.md" }, notFound('sed', "sed -n '1,50p' AGENTS.md"), { exitCode: 1 });
+    const drafts = powershellDrafts(viewOf(b.build()));
+    expect(drafts.map((d) => [d.title, d.text])).toEqual([
+      [
+        'Windows PowerShell here: pwsh, sed failed',
+        "The shell here is Windows PowerShell, not a POSIX shell: `pwsh` is not installed (PowerShell 7): run commands in this shell or through `powershell -NoProfile -Command`; `sed -n '1,50p' AGENTS.md` failed (no `sed`: use `Get-Content <file> -TotalCount 50`).",
+      ],
+    ]);
+    // alone, it is said as it is
+    expect(powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command: line }, notFound('pwsh', line), { exitCode: 1 }).build()))[0]!.title).toBe('PowerShell 7 (pwsh) is not installed here');
+  });
+
   it("gives sed's counterpart for what this sed did: printing a range of lines is Get-Content's, not -replace", () => {
     const counterpart = (command: string) => powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command }, notFound('sed', command), { exitCode: 1 }).build()))[0]!.text;
     expect(counterpart("sed -n '1,200p' AGENTS.md")).toContain('Its PowerShell counterpart is `Get-Content <file> -TotalCount 200`.');

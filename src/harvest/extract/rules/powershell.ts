@@ -28,7 +28,9 @@ export type PowerShellSlip =
   | { kind: 'posix-tool'; name: string }
   | { kind: 'flag'; alias: string; cmdlet: string; flag: string }
   | { kind: 'web-alias'; alias: string }
-  | { kind: 'common-param'; program: string; param: string };
+  | { kind: 'common-param'; program: string; param: string }
+  /** `pwsh` not found by Windows PowerShell: PowerShell 7 is not installed beside it. */
+  | { kind: 'no-pwsh' };
 
 const ERROR_ID = /^\s*\+\s*FullyQualifiedErrorId\s*:\s*([\w.-]+)(?:,([\w.-]+))?/m;
 /** The object of a CommandNotFoundException: `(grep:String) [], CommandNotFoundException`. */
@@ -129,6 +131,9 @@ function slipOf(s: Step): PowerShellSlip | undefined {
   // the shell read a whole word of the command line as the name: only a name the line runs counts
   const simples = simpleCommands(command);
   if (/^[A-Za-z_]\w*=/.test(term) && simples.some((x) => x.trimStart().startsWith(term))) return { kind: 'env-prefix', assignment: term };
+  // (Windows PowerShell's own record, PowerShell 7 would not be looking for itself; the line's
+  // program, whose script the simple commands show in its place)
+  if (term.toLowerCase() === 'pwsh' && id !== null && tokens(command)[0]?.toLowerCase() === 'pwsh') return { kind: 'no-pwsh' };
   const runs = simples.some((x) => x.trimStart().split(/\s+/)[0] === term);
   if (!runs) return undefined;
   if (term === 'export' || term === 'source') return { kind: 'builtin', name: term };
@@ -194,6 +199,8 @@ function workedInstead(view: SessionView, s: Step, slip: PowerShellSlip): string
       const next = view.steps.slice(s.pos + 1, s.pos + 7).find((x) => x.command !== undefined && !x.command.includes(slip.param) && tokens(x.main)[0] === slip.program && sharesArgument(s.command!, x.command));
       return next && seenToSucceed(next) ? `${code(clip(next.command!, 80))} worked.` : undefined;
     }
+    case 'no-pwsh':
+      return undefined;
     case 'posix-tool':
     case 'flag':
     case 'web-alias':
@@ -301,6 +308,11 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
           (MANDATORY_PROMPT.test(output) ? ' It first stopped at a `Uri:` prompt, which hangs an agent\'s call.' : '') +
           ` Use ${code(`${slip.alias}.exe`)} with the same arguments, or \`Invoke-WebRequest -Uri <url>\`.`,
       };
+    case 'no-pwsh':
+      return {
+        title: 'PowerShell 7 (pwsh) is not installed here',
+        text: `${SHELL} 5.1, and PowerShell 7 is not installed beside it: ${failed} failed (\`CommandNotFoundException\`). Run the command in this shell, or through \`powershell -NoProfile -Command\`.`,
+      };
     case 'flag': {
       const args = segmentRunning(command, slip.alias)
         ?.trim()
@@ -365,6 +377,8 @@ function clause(slip: PowerShellSlip, command: string): { name: string; text: st
       return { name: slip.alias, text: `${failed} failed (${code(slip.alias)} is ${code('Invoke-WebRequest')}: use ${code(`${slip.alias}.exe`)})` };
     case 'common-param':
       return { name: slip.param, text: `${failed} failed (${code(slip.param)} is for cmdlets only)` };
+    case 'no-pwsh':
+      return { name: 'pwsh', text: `${code('pwsh')} is not installed (PowerShell 7): run commands in this shell or through ${code('powershell -NoProfile -Command')}` };
   }
 }
 
