@@ -179,6 +179,35 @@ describe('item text', () => {
     expect(readable('Build: assets are built by `assets/build.js` (esbuild) into `priv/static/assets/`')).toBe(true);
     // names in code spans do not count either way
     expect(readable('Layout: the page lives in `src/ページ/一覧.tsx` and renders the list')).toBe(true);
+    // nor in another language in Latin script: "project status: basic structure created", the
+    // role of a port told in Spanish
+    expect(readable('Estado del proyecto: Estructura básica creada en `src/` y `docs/`')).toBe(false);
+    expect(readable('Puerto 5555 - UDPBeacon: Envía un broadcast UDP cada 3 segundos a toda la red local')).toBe(false);
+  });
+
+  it('is read from no section of a report in another language, though a section alone shows no word of it', () => {
+    const reply = [
+      '## Resumen de Puertos en tu Proyecto',
+      '',
+      'He encontrado dos puertos en tu proyecto, y cada uno tiene su función en la red local:',
+      '',
+      '### Puerto 5555 - UDPBeacon',
+      '- Archivo: `Assets/Scripts/Networking/UDPBeacon.cs`',
+      '- Función: envía un broadcast UDP cada 3 segundos a toda la red local para que el PC lo encuentre',
+      '',
+      '### Puerto 12345 - UDPReceiver',
+      '- Archivo: `Assets/Scripts/Networking/UDPReceiver.cs`',
+      '',
+      '### Conclusión',
+      'Estos puertos forman parte de un sistema de comunicación en red para tu aplicación VR, con el que se sincroniza el visor.',
+    ].join('\n');
+    const b = new SessionBuilder()
+      .user('¿qué puertos usa el proyecto?')
+      .bash('grep -rn "Port" Assets/Scripts', 'Assets/Scripts/Networking/UDPBeacon.cs:8: public int discoveryPort = 5555;')
+      .bash('cat Assets/Scripts/Networking/UDPBeacon.cs', 'public class UDPBeacon : MonoBehaviour {}')
+      .bash('cat Assets/Scripts/Networking/UDPReceiver.cs', 'public class UDPReceiver : MonoBehaviour { public int port = 12345; }')
+      .assistant(reply);
+    expect(reportFactDrafts(viewOf(b.build()))).toEqual([]);
   });
 });
 

@@ -333,16 +333,28 @@ function factLine(text: string): string {
  * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
-/** Whether the section is written in a Latin script: the filters above read English words
- * (progress, change logs, proposals), and a report in Japanese or Russian would pass them unread
- * ("実装完了内容", "implementation completed", is a progress report they cannot see). */
+/** Whether the section is written in English: the filters above read English words (progress,
+ * change logs, proposals), and a report in Japanese or in Spanish would pass them unread
+ * ("実装完了内容", "implementation completed", or "Estado del proyecto: Estructura básica creada"
+ * are progress reports they cannot see). A Latin script is told by its words' function words. */
 export function readable(text: string): boolean {
   // (names in code spans are Latin in any language)
   const prose = text.replace(/`[^`]*`/g, ' ');
   const letters = prose.match(/\p{L}/gu)?.length ?? 0;
   const latin = prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  return letters === 0 || latin / letters >= 0.6;
+  if (letters > 0 && latin / letters < 0.6) return false;
+  const words = prose.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const english = words.filter((w) => ENGLISH_WORDS.has(w)).length;
+  const other = words.filter((w) => OTHER_WORDS.has(w)).length;
+  return other <= english;
 }
+
+/** Function words of English, and of the other languages in Latin script agents answer in most
+ * (Spanish, Portuguese, French, German, Italian, Dutch), none shared with English. */
+const ENGLISH_WORDS = new Set('the a an is are was were be been of to in on at by for with from and or not that this these it its as into than then when which who only each every all no'.split(' '));
+const OTHER_WORDS = new Set(
+  'el la los las del al que en y es son por para con un una uno sus su lo se más también pero como está están o não é são do da dos das em um uma os às ao pelo pela mais le les des et est sont pour dans une du au aux avec ce cette qui sur pas der die das und ist sind nicht mit ein eine für auf den dem zu von il di che della delle sono per non het een van zijn niet'.split(' '),
+);
 
 /** "How to Test:", "Try it out", "Testing instructions": a closing report's steps for the user to
  * check this turn's work (click the buttons, watch the log), its handover, not how things are. */
@@ -555,6 +567,8 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     if (reviewing && report.source === 'closing') continue;
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead) || asksApproval(report.text)) continue;
+    // the report's language, which a section of a label and a path alone does not show
+    if (!readable(report.text)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
     if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
