@@ -189,7 +189,7 @@ describe('report facts', () => {
 
   /** The texts the rule writes of a subagent report whose one section, on the build, has `heading`. */
   const buildSection = (heading: string) =>
-    fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n'))
+    fromReport(['## Exploration Report', '', `### ${heading}`, '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', GAPS].join('\n'))
       .map((d) => d.text)
       .join('\n');
 
@@ -200,7 +200,7 @@ describe('report facts', () => {
   });
 
   it('writes nothing of a lesson the user asked for: the framework explained to them, not the repository found out', () => {
-    const report = ['## Exploration Report', '', '### Build', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', ...GAPS].join('\n');
+    const report = ['## Exploration Report', '', '### Build', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', GAPS].join('\n');
     const texts = (prompt: string) =>
       reportFactDrafts(viewOf(new SessionBuilder().user(prompt).tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report).build()))
         .map((d) => d.text)

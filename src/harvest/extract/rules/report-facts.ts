@@ -350,10 +350,11 @@ export function readable(text: string): boolean {
 }
 
 /** Function words of English, and of the other languages in Latin script agents answer in most
- * (Spanish, Portuguese, French, German, Italian, Dutch), none shared with English. */
-const ENGLISH_WORDS = new Set('the a an is are was were be been of to in on at by for with from and or not that this these it its as into than then when which who only each every all no'.split(' '));
+ * (Spanish, Portuguese, French, German, Italian, Dutch): none that English or a command line
+ * also writes as a word ("per", "die", "MIT", "en-US", `ls -la`, `du`), none of one letter. */
+const ENGLISH_WORDS = new Set('the an is are was were be been of to in on at by for with from and or not that this these it its as into than then when which who only each every all no'.split(' '));
 const OTHER_WORDS = new Set(
-  'el la los las del al que en y es son por para con un una uno sus su lo se más también pero como está están o não é são do da dos das em um uma os às ao pelo pela mais le les des et est sont pour dans une du au aux avec ce cette qui sur pas der die das und ist sind nicht mit ein eine für auf den dem zu von il di che della delle sono per non het een van zijn niet'.split(' '),
+  'el los las del al que son por para con un una uno sus lo se más también pero como está están não é são da dos das em um uma às ao pelo pela mais le les des et est sont pour dans une au aux avec ce cette qui sur pas der das und ist sind nicht ein eine für auf den dem zu von il di che della delle sono het een zijn niet'.split(' '),
 );
 
 /** "How to Test:", "Try it out", "Testing instructions": a closing report's steps for the user to
