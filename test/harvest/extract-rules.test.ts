@@ -1493,6 +1493,15 @@ describe('slow commands', () => {
     expect(drafts[0]!.text).toContain('the 120000 ms timeout was too short');
   });
 
+  it('says nothing of a run the tool stopped at its timeout, nor of one that stopped at its own question', () => {
+    const bot = new SessionBuilder().user('start the bot').bash('python simple_slack_bot.py', 'Command timed out after 2m 0.0s INFO:__main__:Starting Slack bot in socket mode...\nINFO:slack_bolt.App:⚡️ Bolt app is running!', 1).build();
+    expect(slowCommandDrafts(viewOf(timed(bot, [0, 0, 118])))).toEqual([]);
+    // (the minutes went by before it ran: the prompt to approve it)
+    const asked = (last: string) => new SessionBuilder().user('install it').bash('./install.sh', `🚀 Bridge Installer\n==========\nInstallation directory: /Users/dev/bridge\n\n${last}`).build();
+    expect(slowCommandDrafts(viewOf(timed(asked('✅ Installation cancelled'), [0, 0, 283])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(asked('✅ Installed 14 hooks into ~/.claude/settings.json'), [0, 0, 283])))).toHaveLength(1);
+  });
+
   it('says nothing of a request to a service on another machine: its time is the service\'s that moment', () => {
     const session = (url: string) => new SessionBuilder().user('try the endpoint').bash(`curl -s -X POST ${url} -d '{"q":"events in London"}'`, '{"choices":[{"message":{"content":"…"}}]}').build();
     expect(slowCommandDrafts(viewOf(timed(session('https://api.example.com/v1/chat/completions'), [0, 0, 70])))).toEqual([]);

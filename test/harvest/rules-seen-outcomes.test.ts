@@ -211,6 +211,20 @@ describe('item text', () => {
   });
 });
 
+describe('a later run that leaves out the path the failed run was given', () => {
+  it('ran on the default target, another job: no fix of the failed run', () => {
+    const err = 'chezmoi: template: chezmoi.toml:4:15: executing "chezmoi.toml" at <.name>: map has no entry for key "name"';
+    const b = (fix: string) =>
+      new SessionBuilder()
+        .user('move the dotfiles to chezmoi')
+        .bash('chezmoi init --source ~/dotfiles', err, 1)
+        .bash(fix, '')
+        .build();
+    expect(errorFixDrafts(viewOf(b('chezmoi init --apply=false')))).toEqual([]);
+    expect(errorFixDrafts(viewOf(b('chezmoi init --source ~/dotfiles --promptString name=dev')))[0]?.text).toContain('Fix: `chezmoi init --source ~/dotfiles --promptString name=dev` succeeded.');
+  });
+});
+
 describe('an error line that says the command succeeded', () => {
   it('is no failure with a fix: `ssh -T` to GitHub exits 1 after "successfully authenticated"', () => {
     const b = new SessionBuilder()

@@ -129,6 +129,7 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     // a run whose failure the line itself swallows (`… || echo "may have failed"`, `|| true`)
     // ends well whatever happened: it shows no fix
     if (MASKS_FAILURE.test(s.command)) continue;
+    if (leftItsPath(failed, s, fam)) continue;
     first ??= s;
     if (!near) break;
     flags ??= flagsOf(failed, fam);
@@ -136,6 +137,16 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     if ([...flagsOf(s, fam)].some((f) => !f0.has(f))) return s;
   }
   return first;
+}
+
+/** Whether a later run of the command names none of the paths the failed run was given
+ * (`chezmoi init --source ~/dotfiles`, then `chezmoi init --apply=false`) and no path in their
+ * place: it ran on the default target, another job than the failed one, so it fixed nothing. */
+function leftItsPath(failed: Step, later: Step, fam: string): boolean {
+  const operands = (x: Step): string[] => x.simple.filter((_, i) => x.families[i] === fam).flatMap((c) => tokens(c).slice(1).filter((t) => !t.startsWith('-')));
+  const isPath = (t: string): boolean => /^[~.]?\//.test(t) || /^~$|^\.\.?$/.test(t) || /\/[\w.-]/.test(t);
+  const paths = operands(failed).filter(isPath);
+  return paths.length > 0 && !operands(later).some(isPath);
 }
 
 /** The next run of the same command (family, subcommand, folder) that failed with another error:

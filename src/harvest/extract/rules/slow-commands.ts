@@ -24,6 +24,8 @@ const LONG_RUNNING = /\b(?:sleep|watch|tail -f|serve|server|dev|start|run dev|ph
 const TIMING = /\b(?:done in|finished in|took|completed in|compiled in|built in)\s+(?:\d+m)?[\d.]+\s*(?:ms|s|sec|seconds|m|min|minutes)?\b/i;
 const MAX_ITEMS = 2;
 const WALL_TIME = /^Wall time: ([\d.]+) seconds?\s*$/m;
+/** Claude Code's Bash stopping a command at the call's timeout: the command never ended. */
+const TIMED_OUT = /^Command timed out after /m;
 
 /** A request to a service on another machine (`curl https://api.example.com/…`): its time is
  * spent there and on the way, the service's state that moment, nothing this repository does. */
@@ -44,10 +46,15 @@ function awaitedApproval(input: Record<string, unknown>): boolean {
  * their call and output were spent waiting (for the user's approval), not running. */
 const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem']);
 
+/** The last line of a run that stopped at its own question ("✅ Installation cancelled",
+ * "Aborted."): it read no answer and did no work, so the minutes before its output were spent
+ * before it ran. */
+const DECLINED = /\b(?:cancel+ed|aborted|aborting)\b[.!]?\s*$/i;
+
 /** Whether the minutes between a call and its output can be the command's own: it printed
- * something, and it is more than file operations. */
+ * something, it is more than file operations, and it did not stop at its own question. */
 function timedByClock(families: readonly string[], output: string): boolean {
-  if (output.trim() === '') return false;
+  if (output.trim() === '' || DECLINED.test(output.trimEnd())) return false;
   const programs = families.filter((f) => f && f !== 'cd').map((f) => f.split(' ')[0]!);
   return programs.length > 0 && !programs.every((p) => FILE_OPERATION.has(p));
 }
@@ -151,12 +158,15 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const later = warmUp(view, s, fam, seconds, secondsOf);
     // a command that outlived the tool's timeout went on in the background: the time measured is
     // when the tool gave up waiting, so the command took longer than that
-    const outlived = BACKGROUND.test(s.output);
+    // (and one the tool stopped at the call's timeout never ended: a server or a bot that runs
+    // until stopped as often as a slow build)
+    const stopped = TIMED_OUT.test(s.output);
+    const outlived = BACKGROUND.test(s.output) || stopped;
     // outlived, with no run seen to end: "over ten minutes" is only when the tool stopped waiting,
     // which the background item tells; no measure of the command
     if (outlived && later === undefined) continue;
     const lasted = `${outlived ? 'over' : 'about'} ${human(seconds)}`;
-    const went = outlived ? ": it outlived the tool's timeout and went on in the background" : '';
+    const went = stopped ? ': the tool stopped it at the timeout' : outlived ? ": it outlived the tool's timeout and went on in the background" : '';
     // a first run that later runs beat by half warmed up what they reuse: slow once per checkout
     const parts = [later === undefined ? `${code(clip(shownCommand(s.command), 80))} takes ${lasted} in this repo${went}` : `The first ${code(clip(shownCommand(s.command), 80))} run in a new checkout or worktree took ${lasted} (later runs at most ${human(later)})${went}`];
     if (sections.length > 0) parts.push(`its hook runs ${sections.join(', ')}`);
