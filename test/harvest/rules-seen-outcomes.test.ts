@@ -182,7 +182,7 @@ describe('item text', () => {
     // nor in another language in Latin script: "project status: basic structure created", the
     // role of a port told in Spanish
     expect(readable('Estado del proyecto: Estructura básica creada en `src/` y `docs/`')).toBe(false);
-    expect(readable('Puerto 5555 - UDPBeacon: Envía un broadcast UDP cada 3 segundos a toda la red local')).toBe(false);
+    expect(readable('Puerto 5555 - UDPBeacon: envía un broadcast UDP por la red local para que el PC lo encuentre')).toBe(false);
   });
 
   it('is read from no section of a report in another language, though a section alone shows no word of it', () => {

@@ -139,7 +139,7 @@ const ENGLISH_FUNCTION_WORDS = new Set('the and is are to of for with that this 
 
 /** A line in another language written in Latin letters (German, Spanish, …): its function words
  * are not English ones. The rules' prose tests cannot read it either. */
-function otherLatinLanguage(text: string): boolean {
+export function otherLatinLanguage(text: string): boolean {
   let other = 0;
   let english = 0;
   for (const w of text.replace(/`[^`]*`/g, ' ').toLowerCase().split(/[^\p{L}]+/u)) {

@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { howToUse, reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, plainApostrophes, sentence, unreadableProse } from '../text.js';
+import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, otherLatinLanguage, plainApostrophes, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, promptBefore, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -333,29 +333,17 @@ function factLine(text: string): string {
  * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
-/** Whether the section is written in English: the filters above read English words (progress,
+/** Whether the text is written in English: the filters above read English words (progress,
  * change logs, proposals), and a report in Japanese or in Spanish would pass them unread
  * ("実装完了内容", "implementation completed", or "Estado del proyecto: Estructura básica creada"
- * are progress reports they cannot see). A Latin script is told by its words' function words. */
+ * are progress reports they cannot see). */
 export function readable(text: string): boolean {
   // (names in code spans are Latin in any language)
   const prose = text.replace(/`[^`]*`/g, ' ');
   const letters = prose.match(/\p{L}/gu)?.length ?? 0;
   const latin = prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  if (letters > 0 && latin / letters < 0.6) return false;
-  const words = prose.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const english = words.filter((w) => ENGLISH_WORDS.has(w)).length;
-  const other = words.filter((w) => OTHER_WORDS.has(w)).length;
-  return other <= english;
+  return (letters === 0 || latin / letters >= 0.6) && !otherLatinLanguage(prose);
 }
-
-/** Function words of English, and of the other languages in Latin script agents answer in most
- * (Spanish, Portuguese, French, German, Italian, Dutch): none that English or a command line
- * also writes as a word ("per", "die", "MIT", "en-US", `ls -la`, `du`), none of one letter. */
-const ENGLISH_WORDS = new Set('the an is are was were be been of to in on at by for with from and or not that this these it its as into than then when which who only each every all no'.split(' '));
-const OTHER_WORDS = new Set(
-  'el los las del al que son por para con un una uno sus lo se más también pero como está están não é são da dos das em um uma às ao pelo pela mais le les des et est sont pour dans une au aux avec ce cette qui sur pas der das und ist sind nicht ein eine für auf den dem zu von il di che della delle sono het een zijn niet'.split(' '),
-);
 
 /** "How to Test:", "Try it out", "Testing instructions": a closing report's steps for the user to
  * check this turn's work (click the buttons, watch the log), its handover, not how things are. */
