@@ -36,7 +36,7 @@ describe('PowerShell quirks', () => {
     const items = extractSession(session!);
     const texts = items.map((i) => i.text);
     // two of PowerShell's differences in one session are one lesson: one item tells both, with what worked
-    expect(items.map((i) => i.title)).toEqual(['Windows PowerShell here: &&, rm -rf failed']);
+    expect(items.map((i) => i.title)).toEqual(['Windows PowerShell here, not a POSIX shell: &&, rm -rf']);
     expect(texts).toEqual([
       'The shell here is Windows PowerShell, not a POSIX shell: `cd web && npm install` failed (no `&&` between commands: use `;` or `if ($?) { … }`); `rm -rf dist` failed (`rm` is `Remove-Item`, which has no `-rf`). Running `cd web` and then `npm install` separately worked. `Remove-Item -Recurse -Force dist` worked instead.',
     ]);
@@ -168,8 +168,8 @@ describe('PowerShell quirks', () => {
     const drafts = powershellDrafts(viewOf(b.build()));
     expect(drafts.map((d) => [d.title, d.text])).toEqual([
       [
-        'Windows PowerShell here: pwsh, sed failed',
-        "The shell here is Windows PowerShell, not a POSIX shell: `pwsh` is not installed (PowerShell 7): run commands in this shell or through `powershell -NoProfile -Command`; `sed -n '1,50p' AGENTS.md` failed (no `sed`: use `Get-Content <file> -TotalCount 50`).",
+        'Windows PowerShell here, not a POSIX shell: pwsh, sed',
+        "The shell here is Windows PowerShell, not a POSIX shell: `pwsh` is not installed (PowerShell 7): run commands in this shell or through `powershell -NoProfile -Command`; `sed -n '1,50p' AGENTS.md` failed (no `sed`: use `Get-Content -Encoding UTF8 <file> -TotalCount 50`).",
       ],
     ]);
     // alone, it is said as it is
@@ -178,9 +178,9 @@ describe('PowerShell quirks', () => {
 
   it("gives sed's counterpart for what this sed did: printing a range of lines is Get-Content's, not -replace", () => {
     const counterpart = (command: string) => powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command }, notFound('sed', command), { exitCode: 1 }).build()))[0]!.text;
-    expect(counterpart("sed -n '1,200p' AGENTS.md")).toContain('Its PowerShell counterpart is `Get-Content <file> -TotalCount 200`.');
-    expect(counterpart("sed -n '40,60p' src/app.ts")).toContain('Its PowerShell counterpart is `Get-Content <file> | Select-Object -Skip 39 -First 21`.');
-    expect(counterpart("sed -i 's/foo/bar/' src/app.ts")).toContain('Its PowerShell counterpart is `(Get-Content <file>) -replace`.');
+    expect(counterpart("sed -n '1,200p' AGENTS.md")).toContain('Its PowerShell counterpart is `Get-Content -Encoding UTF8 <file> -TotalCount 200`.');
+    expect(counterpart("sed -n '40,60p' src/app.ts")).toContain('Its PowerShell counterpart is `Get-Content -Encoding UTF8 <file> | Select-Object -Skip 39 -First 21`.');
+    expect(counterpart("sed -i 's/foo/bar/' src/app.ts")).toContain('Its PowerShell counterpart is `(Get-Content -Encoding UTF8 <file>) -replace`.');
   });
 
   it("gives ls's PowerShell form with -Force only for ls's -a (hidden files), not for -lh", () => {

@@ -48,17 +48,19 @@ const COMMON_PARAMETER = /^-(?:ErrorAction|WarningAction|InformationAction|Error
 /** A native program refusing an option it does not know. */
 const UNKNOWN_OPTION = /unknown (?:switch|option)|unrecognized (?:option|arguments?)|invalid option|no such option|illegal option/i;
 
-/** POSIX tools Windows has no program of, with the PowerShell cmdlet that does their work. */
+/** POSIX tools Windows has no program of, with the PowerShell cmdlet that does their work.
+ * (Windows PowerShell 5.1 reads a file without a byte-order mark in the ANSI code page: UTF-8
+ * text comes out garbled unless Get-Content is told `-Encoding UTF8`.) */
 const POSIX_TOOLS = new Map<string, string>([
   ['grep', 'Select-String'],
   ['head', 'Select-Object -First <n>'],
-  ['tail', 'Get-Content -Tail <n>'],
+  ['tail', 'Get-Content -Encoding UTF8 -Tail <n>'],
   ['touch', 'New-Item -ItemType File'],
   ['which', 'Get-Command'],
   ['wc', 'Measure-Object -Line'],
-  ['sed', '(Get-Content <file>) -replace'],
+  ['sed', '(Get-Content -Encoding UTF8 <file>) -replace'],
   ['awk', 'ForEach-Object'],
-  ['less', 'Get-Content'],
+  ['less', 'Get-Content -Encoding UTF8'],
   ['xargs', 'ForEach-Object'],
 ]);
 
@@ -70,7 +72,7 @@ function counterpartOf(name: string, command: string): string {
     if (range) {
       const from = Number(range[1]);
       const to = range[2] !== undefined ? Number(range[2]) : from;
-      return from === 1 ? `Get-Content <file> -TotalCount ${to}` : `Get-Content <file> | Select-Object -Skip ${from - 1} -First ${to - from + 1}`;
+      return from === 1 ? `Get-Content -Encoding UTF8 <file> -TotalCount ${to}` : `Get-Content -Encoding UTF8 <file> | Select-Object -Skip ${from - 1} -First ${to - from + 1}`;
     }
   }
   return POSIX_TOOLS.get(name)!;
@@ -397,7 +399,8 @@ function oneItem(slips: { slip: PowerShellSlip; step: Step; draft: Draft; worked
   for (const w of slips.map((x) => x.worked).filter((w): w is string => w !== undefined)) if (text.length + w.length < MAX_TEXT) text += ` ${w}`;
   return {
     ...first.draft,
-    title: clip(`Windows PowerShell here: ${clauses.map((c) => c.name).join(', ')} failed`, 70),
+    // (the title states the fact, the names say where it showed)
+    title: clip(`Windows PowerShell here, not a POSIX shell: ${clauses.map((c) => c.name).join(', ')}`, 70),
     text,
     confidence: Math.max(...slips.map((x) => x.draft.confidence)),
     quotes: slips.map((x) => x.step.command!),
