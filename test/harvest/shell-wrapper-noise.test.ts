@@ -29,7 +29,7 @@ describe("a shell wrapper's complaint after every command", () => {
     const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';
     for (const c of ['ls', "sed -n '1,200p' src/a.ts", 'rg booking -n']) b.tool('shell_command', { command: c }, `${line}\nok`, { exitCode: 0 });
     expect(shellWrapperNoiseDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
-      `Every command run through \`shell_command\` here also printed \`${line}\` (3 of 3 commands): a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. Commands that printed it still succeeded: judge each by its exit code.`,
+      `Every command run through \`shell_command\` here also printed \`${line}\`: a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. Commands that printed it still succeeded: judge each by its exit code.`,
     ]);
     // the commands run outside the agent's sandbox did not print it: the sandbox forbids it, the agent's quirk
     b.tool('shell_command', { command: 'curl -sL https://example.org/README.md', sandbox_permissions: 'require_escalated' }, '# README', { exitCode: 0 });

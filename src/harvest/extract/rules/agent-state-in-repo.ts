@@ -9,7 +9,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { code } from '../text.js';
-import { editedFiles, isEdit, type SessionView, type Step } from '../view.js';
+import { editedFiles, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
 
 /** A command that stages everything in the checkout. */
 const SWEEPING_ADD = /\bgit\s+(?:add\s+(?:-A|--all|\.)(?=\s|$)|commit\s+(?:-\w*a\w*|--all)\b)/;
@@ -103,10 +103,15 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const holding = transcripts ? `; ${code(transcripts)} holds its session transcripts` : '';
     // a later `git add -A` / `git add .` / `git commit -a` sweeps it in
     const sweep = view.steps.find((x) => x.pos > f.step.pos && !x.rejected && x.command !== undefined && SWEEPING_ADD.test(x.command));
-    const swept = sweep ? `; this session's ${code(SWEEPING_ADD.exec(sweep.command!)![0])} staged ${f.tracked || parts.length === 1 ? 'it' : 'them'}` : '';
+    // (staged only where the transcript shows it ran: a last call may have no result)
+    const them = f.tracked || parts.length === 1 ? 'it' : 'them';
+    const add = sweep ? code(SWEEPING_ADD.exec(sweep.command!)![0]) : '';
+    const swept = sweep ? (seenToSucceed(sweep) ? `; this session's ${add} staged ${them}` : `; this session ran ${add} over ${them}`) : '';
     const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})${swept}`;
     const text = f.tracked
-      ? `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}. Keep it out of commits: ${staging}.`
+      ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
+        // a checkout it blocks goes through once its changes are stashed
+        `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')}; ${code(`git stash push -- ${f.folder}`)} lets it through)` : ''}. With the user's consent untrack it (${code(`git rm -r --cached ${f.folder}`)} and a ${code('.gitignore')} entry); until then ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
         `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}. Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
     drafts.push({

@@ -59,7 +59,8 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       scope: startup && !sandboxed ? 'global' : 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
       text:
-        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown} (${c.printedBy} of ${c.commands} commands): ` +
+        // (a count says something only when some commands did not print it)
+        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
         `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}${harmless}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
