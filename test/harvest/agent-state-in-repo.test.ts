@@ -19,7 +19,7 @@ describe("an agent's session state inside the repository", () => {
     const drafts = agentStateDrafts(viewOf(b.build()));
     expect(drafts.map((d) => [d.category, d.title])).toEqual([['pitfall', "Codex's session state in lab/.codex/ is tracked by git here"]]);
     expect(drafts[0]!.text).toBe(
-      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`), and git tracks it in this repository, so every session changes it, and git refused a checkout over those changes (`Your local changes to the following files would be overwritten`; `git stash push -- lab/.codex/` lets it through). With the user's consent untrack it (`git rm -r --cached lab/.codex/` and a `.gitignore` entry); until then stage files by name (never `git add -A` or `git add .`).",
+      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and git tracks it here, so every session changes it; git refused a checkout over those changes (`would be overwritten`), which `git stash push -- lab/.codex/` lets through. Untrack it with the user's consent (`git rm -r --cached lab/.codex/`, then ignore it); until then stage files by name (never `git add -A` or `git add .`).",
     );
   });
 

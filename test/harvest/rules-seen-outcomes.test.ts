@@ -245,6 +245,14 @@ describe('a comment line of a multi-line command', () => {
   });
 });
 
+describe('an inline script of a command (`python -c "…"`)', () => {
+  it('is left out of the command shown: a throwaway of this task', () => {
+    const shown = (command: string) => viewOf(new SessionBuilder().bash(command, 'ok').build()).steps[0]!;
+    expect(shown("uv run python -c \"from tests.booster_factory import create_booster; b = create_booster(max_depth=5); print(type(b))\"").command).toBe('uv run python -c "…"');
+    expect(shown('python3 -c "print(1)"').command).toBe('python3 -c "print(1)"');
+  });
+});
+
 describe("PowerShell's `| Out-String` at the end of a command", () => {
   it('is left out of the command shown, as `| cat` is', () => {
     const [step] = viewOf(new SessionBuilder().bash('powershell -NoProfile -Command Get-Content -Path AGENTS.md -TotalCount 200 | Out-String', '# Guidelines').build()).steps;

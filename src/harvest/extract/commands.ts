@@ -25,6 +25,8 @@ export function shortenCommand(command: string): string {
     c = c.replace(/"\$\(cat <<'?(\w+)'?[\s\S]*?\n\s*\1\s*\)"/g, '"<message>"');
     c = c.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '<<$1 … $1');
   }
+  // an inline script (`python -c "from x import y; …"`) is this task's throwaway: the program says enough
+  if (c.includes(' -c') || c.includes(' -e')) c = c.replace(/\b((?:python[\d.]*|node|ruby|perl)\s+-[ce])\s*(["'])[\s\S]{40,}?\2/g, '$1 "…"');
   if (c.includes('-m') || c.includes('--reason')) c = c.replace(/(-m|--message|--reason(?:=)?)\s*(["'])[\s\S]{40,}?\2/g, '$1 "…"');
   if (c.includes('--reason=')) c = c.replace(/(--reason=)(["'])[\s\S]{40,}?\2/g, '$1"…"');
   // a comment line of a script (`# check the SSH login` above `ssh -T …`) is no part of the command

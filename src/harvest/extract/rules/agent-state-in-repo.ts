@@ -111,7 +111,7 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const text = f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
         // a checkout it blocks goes through once its changes are stashed
-        `${where} holds ${f.agent}'s own session state (${what}${holding}), and git tracks it in this repository, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')}; ${code(`git stash push -- ${f.folder}`)} lets it through)` : ''}. With the user's consent untrack it (${code(`git rm -r --cached ${f.folder}`)} and a ${code('.gitignore')} entry); until then ${staging}.`
+        `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `; git refused a checkout over those changes (${code('would be overwritten')}), which ${code(`git stash push -- ${f.folder}`)} lets through` : ''}. Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
         `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}. Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
     drafts.push({
