@@ -19,7 +19,7 @@ describe("an agent's session state inside the repository", () => {
     const drafts = agentStateDrafts(viewOf(b.build()));
     expect(drafts.map((d) => [d.category, d.title])).toEqual([['pitfall', "Codex's session state in lab/.codex/ is tracked by git here"]]);
     expect(drafts[0]!.text).toBe(
-      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and git tracks it here, so every session changes it; git refused a checkout over those changes (`would be overwritten`), which `git stash push -- lab/.codex/` lets through. Untrack it with the user's consent (`git rm -r --cached lab/.codex/`, then ignore it); until then stage files by name (never `git add -A` or `git add .`).",
+      "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and git tracks it here, so every session changes it, and git refused a checkout over those changes (`Your local changes to the following files would be overwritten`). Untrack it with the user's consent (`git rm -r --cached lab/.codex/`, then ignore it); until then stage files by name (never `git add -A` or `git add .`).",
     );
   });
 
@@ -34,7 +34,7 @@ describe("an agent's session state inside the repository", () => {
     // (one the transcript shows no end of is said as run, not as staged)
     const status = 'On branch main\nUntracked files:\n\t.claude/projects/\n\t.claude/todos/\n';
     const [unseen] = agentStateDrafts(viewOf(new SessionBuilder().user('sync').bash('git status', status).unanswered('Bash', { command: 'git add -A' }).build()));
-    expect(unseen!.text).toContain('; this session ran `git add -A` over them.');
+    expect(unseen!.text).toContain('; this session ran `git add -A` with them untracked: check its commit for them before pushing.');
   });
 
   it("names Codex's SQLite databases (and their -shm/-wal files) as its state, not its settings", () => {

@@ -225,6 +225,20 @@ describe('a later run that leaves out the path the failed run was given', () => 
   });
 });
 
+describe('a fix the failing output gave itself', () => {
+  it('is no item: the next session reads the same advice in the same output', () => {
+    const failing = (advice: string) =>
+      new SessionBuilder()
+        .user('run the booster check')
+        .bash('uv run python -c "import xgboost"', `xgboost.core.XGBoostError: XGBoost Library (libxgboost.dylib) could not be loaded.\nLikely causes:\n  * OpenMP runtime is not installed\n${advice}\nError message(s): ['dlopen(libxgboost.dylib): Library not loaded: @rpath/libomp.dylib']`, 1)
+        .bash('brew install libomp', '==> Pouring libomp--20.1.0.arm64_sequoia.bottle.tar.gz')
+        .bash('uv run python -c "import xgboost"', '')
+        .build();
+    expect(errorFixDrafts(viewOf(failing('    - Mac OSX users: Run `brew install libomp` to install OpenMP runtime.')))).toEqual([]);
+    expect(errorFixDrafts(viewOf(failing('    - Install the OpenMP runtime of your platform.')))[0]?.text).toContain('Fix: `brew install libomp`, then');
+  });
+});
+
 describe('an error line that says the command succeeded', () => {
   it('is no failure with a fix: `ssh -T` to GitHub exits 1 after "successfully authenticated"', () => {
     const b = new SessionBuilder()

@@ -407,6 +407,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     // the tool's own message named the command that then fixed it ("use git push --set-upstream
     // origin x"): the next session reads the same message, and the item would repeat it
     if (fixed && between.steps === 0 && namesItsFix(s.output, s.command, fix.command!)) continue;
+    // so did one that named the commands run before it worked ("Mac OSX users: Run `brew install
+    // libomp`", then the same run again)
+    if (fixed && between.steps > 0 && outputGivesSteps(s.output, between.shown)) continue;
     if (fixed) {
       const via = between.shown.length > 0 ? `${between.shown.join(', ')}, then ` : '';
       const flags = changedFlags(s.command, fix.command!);
@@ -514,6 +517,17 @@ function namesItsFix(output: string, failed: string, fix: string): boolean {
   return output.split('\n').some((line) => {
     const l = squeeze(line).replace(/^[$>#]\s*/, '');
     return l === command || l.includes(`\`${command}\``) || l.includes(`'${command}'`) || l.includes(`"${command}"`);
+  });
+}
+
+/** Whether every step shown between a failure and its fix is a command the failing output itself
+ * gives (no edit among them). */
+function outputGivesSteps(output: string, shown: readonly string[]): boolean {
+  const squeeze = (t: string): string => t.replace(/\s+/g, ' ');
+  const flat = squeeze(output);
+  return shown.every((x) => {
+    const command = /^`([^`]+)`$/.exec(x)?.[1];
+    return command !== undefined && !command.endsWith('…') && flat.includes(squeeze(command));
   });
 }
 

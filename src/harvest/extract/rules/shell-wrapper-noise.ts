@@ -51,7 +51,9 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${sandboxed ? 'the sandbox forbids: commands run outside it did not print this' : 'is not permitted here'})` : ''}`
       : "the tool's shell wrapper";
     // commands that printed it and still succeeded show it is harmless, what the next session needs
-    const harmless = view.steps.some((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.output.includes(c.lines[0]!)) ? ' Commands that printed it still succeeded: judge each by its exit code.' : " The other lines are the command's own.";
+    // (one of them named: not every command that printed it succeeded, some failed on their own)
+    const unharmed = view.steps.find((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.command !== undefined && x.output.includes(c.lines[0]!));
+    const harmless = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 40))} printed it and succeeded): judge each command by its own exit code and output.` : " The other lines are the command's own.";
     drafts.push({
       category: 'tool-quirk',
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
