@@ -1078,10 +1078,10 @@ describe('tool quirks of the agent', () => {
     const started = (output: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder().user('list the repo').tool('shell_command', { command: 'Get-ChildItem -Force' }, output, { isError: true }).tool('shell_command', { command: 'Get-ChildItem -Force', sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\nsrc').build())).map((d) => d.title);
     // (the sandbox's own runner failing stops every command: the item is about the sandbox)
-    expect(started(runner)).toEqual(['The sandbox fails to start commands: rerun them with escalated permissions']);
+    expect(started(runner)).toEqual(['The sandbox cannot start commands on this machine: ask for escalation from the first one']);
     // bubblewrap's own error, as the stderr of the command it could not start, says the same
     const bwrap = 'exec_command failed for `/bin/zsh -lc pwd`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 1, stderr: StreamOutput { text: \\"bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted\\n\\" } } }))" }';
-    expect(started(bwrap)).toEqual(['The sandbox fails to start commands: rerun them with escalated permissions']);
+    expect(started(bwrap)).toEqual(['The sandbox cannot start commands on this machine: ask for escalation from the first one']);
     // the stderr Codex prints as a Rust value is read as the text it holds
     expect(errorLine('exec_command failed for `/bin/zsh -lc "git checkout -b x"`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stderr: StreamOutput { text: \\"fatal: cannot lock ref \'refs/heads/x\': Operation not permitted\\\\n\\", truncated_after_lines: None } } }))" }')).toBe("fatal: cannot lock ref 'refs/heads/x': Operation not permitted");
     expect(started('failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: Get-ChildItem: Cannot find path')).toEqual([]);

@@ -658,8 +658,9 @@ function permission(view: SessionView, s: Step): Draft | undefined {
     return {
       category: 'tool-quirk',
       scope: 'agent',
-      title: 'The sandbox fails to start commands: rerun them with escalated permissions',
-      text: `In the sandbox, commands fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
+      // (the machine's doing: a container that will not let the sandbox set up its network)
+      title: 'The sandbox cannot start commands on this machine: ask for escalation from the first one',
+      text: `On this machine, commands in the sandbox fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves), so ask for that from the first command.`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox'],
