@@ -20,9 +20,11 @@ describe('a tool that fails every command before it runs', () => {
     const drafts = run('/data/data/com.termux/files/home');
     expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
     expect(drafts[0]!.text).toBe(
-      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
+      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot make its temp folder in \`/tmp\` (Termux's is \`$PREFIX/tmp\`), so it starts nothing. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
     expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
+    // (elsewhere without Termux's folder; another error without the reason)
+    expect(run('/home/dev/proj')[0]!.text).toContain('the tool cannot make its temp folder in `/tmp`, so it starts nothing.');
     // and no error item for one of those commands, whatever the agent said of it
     const said = new SessionBuilder().user('make a test folder');
     for (const c of ['mkdir -p a', 'mkdir -p b', 'mkdir -p c']) said.bash(c, TMP, 1).assistant('The mkdir fails because the current directory is not writable for this user.');

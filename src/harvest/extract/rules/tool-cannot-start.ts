@@ -88,6 +88,9 @@ export function inBrokenRun(view: SessionView, s: Step): boolean {
   return brokenToolRuns(view).some((r) => r.steps.includes(s));
 }
 
+/** A refusal to make a folder right under /tmp. */
+const TEMP_DIR_REFUSED = /\b(?:EACCES|EPERM|permission denied)\b.*\bmkdir '\/tmp\/[^/']+'/i;
+
 export function toolCannotStartDrafts(view: SessionView): Draft[] {
   return brokenToolRuns(view).map((run) => {
     const { tool, err } = run;
@@ -102,12 +105,16 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     // the kind of machine, where the session's folder says it (Termux's home, a Windows drive)
     const cwd = view.session.cwd ?? '';
     const machine = cwd.startsWith('/data/data/com.termux/') ? ' (Termux)' : /^[A-Za-z]:[\\/]/.test(cwd) ? ' (Windows)' : '';
+    // a folder of its own it could not make under /tmp (`mkdir '/tmp/claude-10603'`): that is why
+    // (Termux has no writable /tmp: its temp folder is $PREFIX/tmp)
+    const tempDir = TEMP_DIR_REFUSED.test(err);
+    const why = tempDir ? `: the tool cannot make its temp folder in ${code('/tmp')}${machine === ' (Termux)' ? ` (Termux's is ${code('$PREFIX/tmp')})` : ''}, so it starts nothing` : ': the tool cannot start them';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(err, 110))} alone (${commands.size} different commands${alsoOthers}): the tool cannot start them. Stop after the first such failure and ask the user to repair this outside the session.`,
+      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(err, 110))} alone (${commands.size} different commands${alsoOthers})${why}. Stop after the first such failure and ask the user to repair this outside the session.`,
       confidence: CONFIDENCE.verified,
       event: run.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
