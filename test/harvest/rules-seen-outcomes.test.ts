@@ -239,6 +239,13 @@ describe('a fix the failing output gave itself', () => {
   });
 });
 
+describe('a line that only states the exit status', () => {
+  it('is no error message, in any of the spellings tools write it', () => {
+    for (const status of ['Exit code: 1', 'Exit code 1', 'exit status 1', 'Process exited with code 1']) expect(errorLine(`${status}`), status).toBe('');
+    expect(errorLine('Exit code: 2\nError: Cannot find module \'x\'')).toBe("Error: Cannot find module 'x'");
+  });
+});
+
 describe('an error line that says the command succeeded', () => {
   it('is no failure with a fix: `ssh -T` to GitHub exits 1 after "successfully authenticated"', () => {
     const b = new SessionBuilder()
