@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { family, isReadOnly, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { commandParts, family, isReadOnly, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
 
 describe('simple commands of a command line', () => {
   it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
@@ -11,6 +11,11 @@ describe('simple commands of a command line', () => {
     expect(simpleCommands("rg 'a | b' src | head -5")).toEqual(["rg 'a | b' src"]);
     // an apostrophe in text leaves a quote open: every separator splits, as before quotes were read
     expect(simpleCommands("echo don't; ls")).toEqual(["echo don't", 'ls']);
+  });
+
+  it('keep a command substitution in one word: an assignment from `$(…)` runs no program of its own', () => {
+    const parts = commandParts('cd /var/www/app && TIMESTAMP=$(date +%s) && echo "file-$TIMESTAMP.html"');
+    expect(parts.families).toEqual(['cd', '', 'echo']);
   });
 
   it("read PowerShell's directory changes, environment settings and call operator as the shell's", () => {

@@ -239,6 +239,16 @@ describe('a fix the failing output gave itself', () => {
   });
 });
 
+describe('the failed command again with more after it', () => {
+  it('is a retry, no fix: what changed in between is not in the commands', () => {
+    const err = 'nginx: [emerg] unexpected end of file, expecting ";" or "}" in /etc/nginx/sites-enabled/shop:17\nnginx: configuration file /etc/nginx/nginx.conf test failed';
+    for (const pre of ['', 'cd /root && ']) {
+      const b = new SessionBuilder().user('fix nginx').bash(`${pre}sudo nginx -t`, err, 1).bash(`${pre}sudo nginx -t && sudo systemctl reload nginx`, 'nginx: configuration file /etc/nginx/nginx.conf test is successful');
+      expect(errorFixDrafts(viewOf(b.build())), pre).toEqual([]);
+    }
+  });
+});
+
 describe('a line that only states the exit status', () => {
   it('is no error message, in any of the spellings tools write it', () => {
     for (const status of ['Exit code: 1', 'Exit code 1', 'exit status 1', 'Process exited with code 1']) expect(errorLine(`${status}`), status).toBe('');

@@ -161,7 +161,8 @@ export const tokens: (simple: string) => string[] = memo(tokensOf);
 
 function tokensOf(simple: string): string[] {
   const out: string[] = [];
-  for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  // (a command substitution is one word with its spaces: `TIMESTAMP=$(date +%s)` sets a variable)
+  for (const m of simple.matchAll(/"([^"]*)"|'([^']*)'|((?:\$\([^()]*\)|\S)+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   // PowerShell's usual `$env:NAME = "value"` is three tokens: a setting, like `NAME=value`
   if (out.length >= 2 && /^\$env:\w+$/.test(out[0]!) && out[1] === '=') out.splice(0, 3);
   while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || SHELL_KEYWORDS_BEFORE.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) {

@@ -366,7 +366,9 @@ function fromToolFailures(view: SessionView): Draft[] {
     if ((NAME_SLIP.test(err) && wroteBefore(view, s, err)) || ((NAME_SLIP.test(s.output) || DECLARED_TWICE.test(s.output)) && onlyInOwnEdits(view, s))) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
-    const plainRetry = fix !== undefined && (shownCommand(fix.command!) === shownCommand(s.command) || withoutCd(fix) === withoutCd(s)) && between.steps === 0;
+    // (so is the same command with more after it: `sudo nginx -t && sudo systemctl reload nginx`
+    // after `sudo nginx -t` ran the failed check again, whatever changed in between)
+    const plainRetry = fix !== undefined && (shownCommand(fix.command!) === shownCommand(s.command) || startsWithIt(fix, s)) && between.steps === 0;
     // many other steps between the failure and the success (each command and each edited file
     // counts): which of them fixed it cannot be told
     // and a command of the same tool that failed on the way (a `git pull` stopped by conflicts
@@ -464,6 +466,14 @@ export function changedFlags(failed: string, fix: string): string | undefined {
 function wordsWithSettings(command: string): string[] {
   const settings = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/.exec(command)?.[0] ?? '';
   return [...[...settings.matchAll(/[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)/g)].map((m) => m[0]), ...tokens(command)];
+}
+
+/** Whether a later command line runs the failed one's commands first, in order (its `cd`s aside). */
+function startsWithIt(later: Step, failed: Step): boolean {
+  const own = (x: Step): string[] => x.simple.filter((_, i) => x.families[i] !== 'cd').map((c) => c.trim());
+  const a = own(failed);
+  const b = own(later);
+  return a.length > 0 && a.length <= b.length && a.every((c, i) => c === b[i]);
 }
 
 /** A step's command line without its `cd`s (`cd app ; npm test` → `npm test`): where it ran aside. */
