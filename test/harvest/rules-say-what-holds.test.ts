@@ -182,7 +182,7 @@ describe("a run that collides with the agent's own earlier run", () => {
         .tool('exec_command', { cmd: 'brew install --cask font-x' }, exec('a1', 'Process running with session ID 7'))
         .tool('write_stdin', { session_id: 7, chars: '' }, exec('a2', firstEnded ? 'Process exited with code 0' : 'Process running with session ID 7', firstEnded ? 'installed' : ''))
         .tool('exec_command', { cmd: 'brew install --cask font-x' }, exec('a3', 'Process exited with code 1', locked))
-        .tool('exec_command', { cmd: 'brew install --cask font-x && fc-list | grep FontX' }, exec('a4', 'Process exited with code 0', 'font-x was successfully installed!\nFontX Regular'))
+        .tool('exec_command', { cmd: 'rm -f ~/Library/Caches/Homebrew/downloads/font-x.zip.incomplete && brew install --cask font-x' }, exec('a4', 'Process exited with code 0', 'font-x was successfully installed!'))
         .build();
     expect(errorFixDrafts(viewOf(session(false)))).toEqual([]);
     // (the same error with no run of its own going is told as before)
