@@ -172,6 +172,9 @@ describe('PowerShell quirks', () => {
         "The shell here is Windows PowerShell, not a POSIX shell: `pwsh` is not installed (PowerShell 7): run commands in this shell or through `powershell -NoProfile -Command`; `sed -n '1,50p' AGENTS.md` failed (no `sed`: use `Get-Content -Encoding UTF8 <file> -TotalCount 50`).",
       ],
     ]);
+    // (after a `cd` into the project too)
+    const cdFirst = `cd C:\\shop && ${line}`;
+    expect(powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command: cdFirst }, notFound('pwsh', cdFirst), { exitCode: 1 }).build()))[0]?.title).toBe('PowerShell 7 (pwsh) is not installed here');
     // alone, it is said as it is
     expect(powershellDrafts(viewOf(new SessionBuilder().tool('shell', { command: line }, notFound('pwsh', line), { exitCode: 1 }).build()))[0]!.title).toBe('PowerShell 7 (pwsh) is not installed here');
   });

@@ -100,6 +100,9 @@ function segmentRunning(command: string, name: string): string | undefined {
   return simpleCommands(command).find((s) => tokens(s)[0]?.toLowerCase() === name.toLowerCase());
 }
 
+/** A command line that starts PowerShell 7 (`pwsh -Command …`, after a `cd` too). */
+const RUNS_PWSH = /(?:^|[;&|]\s*)pwsh(?:\.exe)?(?=\s|$)/i;
+
 /** What PowerShell rejected in the step's command, when its output shows that (asked by this
  * rule and by the tool-quirk and error-fix rules of every failed step: kept per step). */
 export const powershellSlip: (s: Step) => PowerShellSlip | undefined = perObject(slipOf);
@@ -135,7 +138,7 @@ function slipOf(s: Step): PowerShellSlip | undefined {
   if (/^[A-Za-z_]\w*=/.test(term) && simples.some((x) => x.trimStart().startsWith(term))) return { kind: 'env-prefix', assignment: term };
   // (Windows PowerShell's own record, PowerShell 7 would not be looking for itself; the line's
   // program, whose script the simple commands show in its place)
-  if (term.toLowerCase() === 'pwsh' && id !== null && tokens(command)[0]?.toLowerCase() === 'pwsh') return { kind: 'no-pwsh' };
+  if (term.toLowerCase() === 'pwsh' && id !== null && RUNS_PWSH.test(command)) return { kind: 'no-pwsh' };
   const runs = simples.some((x) => x.trimStart().split(/\s+/)[0] === term);
   if (!runs) return undefined;
   if (term === 'export' || term === 'source') return { kind: 'builtin', name: term };
