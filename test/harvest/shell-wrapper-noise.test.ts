@@ -19,7 +19,7 @@ describe("a shell wrapper's complaint after every command", () => {
       .tool('run_terminal_cmd', { command: 'git log -1' }, 'commit 3f2a1b0', { exitCode: 0 });
     const drafts = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(drafts.map((d) => d.text)).toEqual([
-      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands): a line of the tool's shell wrapper, not of the commands. It is harmless (`npm run lint` printed it and succeeded): judge each command by its own exit code and output.",
+      "Commands run through `run_terminal_cmd` here also printed `zsh:1: command not found: dump_zsh_state` (3 of 4 commands): a line of the tool's shell wrapper, not of the commands. It is harmless (`npm run lint` succeeded with it): judge each command by its own exit code.",
     ]);
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
@@ -29,7 +29,7 @@ describe("a shell wrapper's complaint after every command", () => {
     const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';
     for (const c of ['ls', "sed -n '1,200p' src/a.ts", 'rg booking -n']) b.tool('shell_command', { command: c }, `${line}\nok`, { exitCode: 0 });
     expect(shellWrapperNoiseDrafts(viewOf(b.build())).map((d) => d.text)).toEqual([
-      `Every command run through \`shell_command\` here also printed \`${line}\`: a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. It is harmless (\`ls\` printed it and succeeded): judge each command by its own exit code and output.`,
+      `Every command run through \`shell_command\` here also printed \`${line}\`: a line of the shell's startup files (\`shellenv.sh\` runs \`/bin/ps\`, which is not permitted here), not of the commands. It is harmless (\`ls\` succeeded with it): judge each command by its own exit code.`,
     ]);
     // the commands run outside the agent's sandbox did not print it: the sandbox forbids it, the agent's quirk
     b.tool('shell_command', { command: 'curl -sL https://example.org/README.md', sandbox_permissions: 'require_escalated' }, '# README', { exitCode: 0 });

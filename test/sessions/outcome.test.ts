@@ -42,6 +42,20 @@ describe('failure heuristics', () => {
     expect(looksFailed('undefined\n ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found\n', 'pnpm lint 2>&1 | head')).toBe(true);
   });
 
+  it("reads what a command that only prints files prints as the files' text: only its own complaint about a file fails it", () => {
+    const code = "      log('error', 'http.request.failed', { error: error.message });\n      throw new Error('Failed to load config');\n";
+    for (const command of ["sed -n '260,520p' apps/companion/src/index.js", 'cat src/index.js', "nl -ba src/index.js | sed -n '1,80p'", 'head -40 src/index.js', 'Get-Content src/index.js']) {
+      expect(looksFailed(code, command), command).toBe(false);
+    }
+    expect(looksFailed("sed: can't read src/missing.js: No such file or directory\n", "sed -n '1,80p' src/missing.js")).toBe(true);
+    expect(looksFailed('cat: src/missing.js: No such file or directory\n', 'cat src/missing.js')).toBe(true);
+    // a line of the file that reads like an error is the file's; a command that does more than print is read as before
+    const crash = "Error: Cannot find module 'express'\n";
+    expect(looksFailed(crash, 'cat src/notes.txt')).toBe(false);
+    expect(looksFailed(crash, 'node src/index.js')).toBe(true);
+    expect(looksFailed(crash, 'cat src/index.js && node src/index.js')).toBe(true);
+  });
+
   it('statesFailedCount is the regex it replaces, on edge-case texts', () => {
     const regex = /\b[1-9]\d* (?:failed|failing)\b/;
     let matched = 0;

@@ -79,12 +79,21 @@ const DEBUG_LINES = new RegExp(`${DEBUG_LINE.source}.*$`, 'gm');
 /** `zsh:1: command not found: dump_zsh_state`: a shell reporting a missing program by name. */
 const SHELL_MISSING = /^(?:\(eval\)|[\w/.-]*sh):\d+: command not found: (\S+)[ \t]*$/gm;
 
+/** A command line that only prints files (`cat a.ts`, `sed -n '1,80p' a.ts`, `nl -ba a.ts | sed -n
+ * '1,40p'`, `head -50 a.ts`, `Get-Content a.ts`): what it prints is the files' own text, where
+ * "error" is a word of the code, as in a diff's hunks. */
+const PRINTS_FILES = /^\s*(?:cat|nl|head|tail|bat|type|Get-Content|gc|sed\s+-n)\s[^;&|<>]*(?:\|\s*(?:sed\s+-n|head|tail|nl)\b[^;&|<>]*)*$/i;
+/** The program's own complaint about a file it could not print. */
+const PRINT_REFUSED = /^(?:cat|nl|head|tail|bat|sed|type|Get-Content)\b[^\n]*(?:No such file|can't read|cannot open|Permission denied|Is a directory|does not exist|Cannot find path)/im;
+
 /**
  * True when command output text shows a failure. With the command line, a missing program it
  * never ran does not count: Cursor's shell wrapper prints `command not found: dump_zsh_state`
  * after every command, failed or not.
  */
 export function looksFailed(output: string, command?: string): boolean {
+  // a command that only prints files prints their text: only its own complaint about a file is a failure
+  if (command !== undefined && PRINTS_FILES.test(command)) return PRINT_REFUSED.test(output);
   if (command !== undefined && output.includes('command not found: ')) {
     const words = new Set(command.split(/[\s;&|()]+/).map((w) => w.replace(/^.*\//, '')));
     output = output.replace(SHELL_MISSING, (line, name: string) => (words.has(name) ? line : ''));

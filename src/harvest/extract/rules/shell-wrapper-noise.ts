@@ -11,7 +11,7 @@
  * state's effect, and the state passes: no item.
  */
 import { CONFIDENCE } from '../../candidate.js';
-import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { MAX_TEXT, ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
 import { escalation } from '../escalation.js';
@@ -53,17 +53,20 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // commands that printed it and still succeeded show it is harmless, what the next session needs
     // (one of them named: not every command that printed it succeeded, some failed on their own)
     const unharmed = view.steps.find((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.command !== undefined && x.output.includes(c.lines[0]!));
-    const harmless = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 40))} printed it and succeeded): judge each command by its own exit code and output.` : " The other lines are the command's own.";
+    const harmless = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 30))} succeeded with it): judge each command by its own exit code.` : " The other lines are the command's own.";
+    // (the example goes where the item has no room for it: the advice stays)
+    const advice = (lead: string): string => (lead.length + harmless.length <= MAX_TEXT || !unharmed ? harmless : ' It is harmless: judge each command by its own exit code.');
+    // (a count says something only when some commands did not print it)
+    const lead =
+      `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
+      `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}`;
     drafts.push({
       category: 'tool-quirk',
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
       // (unless the agent's sandbox is what forbids it: then the agent's)
       scope: startup && !sandboxed ? 'global' : 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
-      text:
-        // (a count says something only when some commands did not print it)
-        `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
-        `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}${harmless}`,
+      text: `${lead}${advice(lead)}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],
