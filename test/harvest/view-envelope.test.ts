@@ -21,3 +21,16 @@ describe("Codex's envelope around a command's output", () => {
     });
   }
 });
+
+describe("a tool's status line after a command's output (`Exit code: 1`, Hermes and OpenAI-chat logs)", () => {
+  it('is not part of the output, and its exit code is the step\'s', () => {
+    const session = new SessionBuilder({ format: 'openai-chat', agent: 'openai-chat' })
+      .user('install the deps')
+      .tool('terminal', { command: 'pip3 install --user spotipy' }, 'Requirement already satisfied: spotipy in ./.local/lib/python3.11/site-packages (2.26.0)\nExit code: 0')
+      .tool('terminal', { command: 'pipx --version' }, '/usr/bin/bash: line 1: pipx: command not found\nExit code: 1')
+      .build();
+    const [installed, missing] = viewOf(session).steps;
+    expect([installed!.output, installed!.exitCode, installed!.failed]).toEqual(['Requirement already satisfied: spotipy in ./.local/lib/python3.11/site-packages (2.26.0)', 0, false]);
+    expect([missing!.output, missing!.exitCode, missing!.failed]).toEqual(['/usr/bin/bash: line 1: pipx: command not found', 1, true]);
+  });
+});

@@ -71,6 +71,8 @@ export function harvestable(e: SessionEvent): boolean {
  * shell tool), then `Output:`. */
 const EXEC_HEADER = /^(?:Chunk ID: \S+\n)?(?:Exit code: (-?\d+)\n)?(?:Wall time: [^\n]*\n)?(?:Process (?:exited with code (-?\d+)|running with session ID \d+)\n)?(?:Original token count: \d+\n)?(?:Output:(?:\n|$))?/;
 const RUNNING = /Process running with session ID (\d+)/;
+/** A tool's status line after a command's output: `Exit code: 1` on the last line. */
+const TRAILING_EXIT = /\nExit code: (-?\d+)\s*$/;
 
 const TOKEN_COUNT = /^(?:Chunk ID: \S+\n)?(?:Wall time: [^\n]*\n)?(?:Process [^\n]*\n)?Original token count: (\d+)/;
 
@@ -179,6 +181,13 @@ export function viewOf(session: Session): SessionView {
     if (polled !== undefined && (inferred ? EXEC_HEADER.exec(result?.output ?? '')![0].length > 0 : !(result?.isError ?? false))) continue;
     let raw = result ? cleanText(result.output) : '';
     let { text, exit } = stripExecHeader(raw);
+    // (a status line the tool appended, `Exit code: 1` in Hermes and OpenAI-chat logs, is the
+    // tool's report, not the command's output)
+    const trailing = text.includes('Exit code: ') ? TRAILING_EXIT.exec(text) : null;
+    if (trailing) {
+      text = text.slice(0, trailing.index);
+      exit ??= Number(trailing[1]);
+    }
     let exitCode = exit ?? result?.exitCode;
     let outputEvent = result?.index ?? call.index;
     let pending = false;
