@@ -190,6 +190,16 @@ describe("a run that collides with the agent's own earlier run", () => {
   });
 });
 
+describe('a file printed by a command in an aider history', () => {
+  it('is the file\'s text: an "error" in its code fails nothing', async () => {
+    const history = (command: string) =>
+      `${launch}#### show me the handler  \n\n\`\`\`bash\n${command}\n\`\`\`\n\n> Run shell command? (Y)es/(N)o [Yes]: y  \n> Running ${command}  \n> Error: Cannot find module 'express'  \n> Add command output to the chat? (Y)es/(N)o [Yes]: n  \n`;
+    const failed = async (command: string) => viewOf(await aiderSession(history(command))).steps.map((s) => s.failed);
+    expect(await failed("sed -n '1,80p' src/index.js")).toEqual([false]);
+    expect(await failed('node src/index.js')).toEqual([true]);
+  });
+});
+
 describe('checks before a commit in an aider history', () => {
   it('are not seen to pass where aider kept no output of them (only its count of lines)', async () => {
     const runs = (output: string) =>

@@ -304,7 +304,7 @@ class AiderSession {
     const output = o.lines.join('\n').trim();
     const exitCode = statedExitCode(output);
     let isError = o.failed || (exitCode !== undefined && exitCode !== 0);
-    if (!isError && (o.kind === 'shell' || o.kind === 'test')) isError = looksFailed(output);
+    if (!isError && (o.kind === 'shell' || o.kind === 'test')) isError = looksFailed(output, o.call.command);
     if (o.kind === 'edit-failure') {
       // the message names the files whose blocks failed ("… failed to exactly match lines in
       // src\\a.ts"): only their edits failed; without a name, every pending edit did

@@ -167,7 +167,7 @@ class ConsoleBuilder {
     const output = outLines.map((l) => l.text).join('\n');
     const exitCode = statedExitCode(output);
     const rejected = mark === '-';
-    const isError = FAILURE.has(mark) || rejected || (name === 'Shell' && looksFailed(output));
+    const isError = FAILURE.has(mark) || rejected || (name === 'Shell' && looksFailed(output, command));
     pushToolResult(this.events, {
       source: this.src(outLines[0] ?? at),
       name,
