@@ -55,7 +55,8 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const unharmed = view.steps.find((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.command !== undefined && x.output.includes(c.lines[0]!));
     const harmless = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 30))} succeeded with it): judge each command by its own exit code.` : " The other lines are the command's own.";
     // (the example goes where the item has no room for it: the advice stays)
-    const advice = (lead: string): string => (lead.length + harmless.length <= MAX_TEXT || !unharmed ? harmless : ' It is harmless: judge each command by its own exit code.');
+    // (no writable temp folder is not called harmless: what it breaks, the session did not show)
+    const advice = (lead: string): string => (noTemp ? " The other lines are the command's own." : lead.length + harmless.length <= MAX_TEXT || !unharmed ? harmless : ' It is harmless: judge each command by its own exit code.');
     // (a count says something only when some commands did not print it)
     const lead =
       `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
