@@ -181,8 +181,8 @@ export function viewOf(session: Session): SessionView {
     if (polled !== undefined && (inferred ? EXEC_HEADER.exec(result?.output ?? '')![0].length > 0 : !(result?.isError ?? false))) continue;
     let raw = result ? cleanText(result.output) : '';
     let { text, exit } = stripExecHeader(raw);
-    // (a status line the tool appended, `Exit code: 1` in Hermes and OpenAI-chat logs, is the
-    // tool's report, not the command's output)
+    // (a status line a tool appends after the output, `Exit code: 1`, is the tool's report, not
+    // the command's output)
     const trailing = text.includes('Exit code: ') ? TRAILING_EXIT.exec(text) : null;
     if (trailing) {
       text = text.slice(0, trailing.index);

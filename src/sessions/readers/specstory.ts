@@ -20,10 +20,10 @@ import type { DetectBound } from '../detect.js';
 import { baseName, errorMessage, fileSize, isoFromSpaced, makeSession, ModelList, opensAsJson, warnLineQuality, Warnings } from './common.js';
 import { FenceTracker } from './md-fence.js';
 import { execEnvelope, looksFailed, statedExitCode } from './outcome.js';
+import { isInjectedUserText } from './claude-code.js';
 
 /** Codex's envelope line for a command that has not finished yet. */
 const RUNNING = /^Process running with session ID \d+$/m;
-import { isInjectedUserText } from './claude-code.js';
 
 interface MdLine {
   text: string;
