@@ -95,11 +95,12 @@ const HEADING = /^\s{0,3}#{1,6}\s+(.+)$/;
 const BOLD_LINE = /^\s*(?:[-*+•]\s+|\d+[.)]\s+)?\*\*([^*]{2,80})\*\*:?\s*$/;
 const LABEL_LINE = /^\s*(?:[-*+•]\s+)?([A-Z][\w ()/.`-]{1,40}):\s*$/;
 
+/** Pictographs in front of a heading ("📡 Ports"): the report's typography, not part of the name. */
+const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D]+\s*)+/u;
+
 function headingText(raw: string): string {
-  // (a pictograph in front, "📡 Ports", is the report's typography, not part of the name)
   return withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(LEADING_PICTOGRAPHS, '').replace(/:$/, '')));
 }
-const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D]+\s*)+/u;
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
 

@@ -82,9 +82,9 @@ const SHELL_MISSING = /^(?:\(eval\)|[\w/.-]*sh):\d+: command not found: (\S+)[ \
 /** A command line that only prints files (`cat a.ts`, `sed -n '1,80p' a.ts`, `nl -ba a.ts | sed -n
  * '1,40p'`, `head -50 a.ts`, `Get-Content a.ts`): what it prints is the files' own text, where
  * "error" is a word of the code, as in a diff's hunks. */
-const PRINTS_FILES = /^\s*(?:cat|nl|head|tail|bat|type|Get-Content|gc|sed\s+-n)\s[^;&|<>]*(?:\|\s*(?:sed\s+-n|head|tail|nl)\b[^;&|<>]*)*$/i;
+const PRINTS_FILES = /^\s*(?:cat|nl|head|tail|bat|Get-Content|sed\s+-n)\s[^;&|<>]*(?:\|\s*(?:sed\s+-n|head|tail|nl)\b[^;&|<>]*)*$/i;
 /** The program's own complaint about a file it could not print. */
-const PRINT_REFUSED = /^(?:cat|nl|head|tail|bat|sed|type|Get-Content)\b[^\n]*(?:No such file|can't read|cannot open|Permission denied|Is a directory|does not exist|Cannot find path)/im;
+const PRINT_REFUSED = /^(?:cat|nl|head|tail|bat|sed|Get-Content)\b[^\n]*(?:No such file|can't read|cannot open|Permission denied|Is a directory|does not exist|Cannot find path)/im;
 
 /**
  * True when command output text shows a failure. With the command line, a missing program it

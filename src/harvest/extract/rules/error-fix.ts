@@ -105,8 +105,9 @@ const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not a
  * Python (`DLL load failed while importing x`). */
 const MISSING_LIBRARY = /Library not loaded: (?:@rpath\/|\S*\/)?([\w.+-]+\.dylib)|([\w.+-]+\.so(?:\.\d+)*): cannot open shared object file|DLL load failed while importing ([\w.]+)/;
 
-/** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
+/** An error line that says the command succeeded ("You've successfully authenticated"). */
 const REPORTS_SUCCESS = /\b(?:successfully|succeeded)\b/i;
+/** `|| true`, `|| :`, `|| echo …`, `|| exit 0`: the line's status is the fallback's. */
 const MASKS_FAILURE = /\|\|\s*(?:true|:|echo|printf|exit\s+0)(?:\s|;|$)/;
 
 /** The success that fixed a failure: same family, preferring one that adds a flag the failure lacked,
@@ -470,14 +471,16 @@ function wordsWithSettings(command: string): string[] {
 
 /** Whether a later command line runs the failed one's commands first, in order (its `cd`s aside). */
 function startsWithIt(later: Step, failed: Step): boolean {
-  const own = (x: Step): string[] => x.simple.filter((_, i) => x.families[i] !== 'cd').map((c) => c.trim());
-  const a = own(failed);
-  const b = own(later);
+  const a = ownCommands(failed);
+  const b = ownCommands(later);
   return a.length > 0 && a.length <= b.length && a.every((c, i) => c === b[i]);
 }
 
-/** A step's command line without its `cd`s (`cd app ; npm test` → `npm test`): where it ran aside. */
-const withoutCd = (x: Step): string => x.simple.filter((_, i) => x.families[i] !== 'cd').join(' ; ');
+/** A step's simple commands without its `cd`s: what it ran, where it ran aside. */
+const ownCommands = (x: Step): string[] => x.simple.filter((_, i) => x.families[i] !== 'cd').map((c) => c.trim());
+
+/** A step's command line without its `cd`s (`cd app ; npm test` → `npm test`). */
+const withoutCd = (x: Step): string => ownCommands(x).join(' ; ');
 
 /** Whether the fix's command (its `cd` aside) also failed with the failure's own error after it
  * (before or after the run that worked): what failed and worked by turns is no fix to repeat. */

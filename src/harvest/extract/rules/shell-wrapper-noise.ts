@@ -50,24 +50,23 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const source = startup
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${sandboxed ? 'the sandbox forbids: commands run outside it did not print this' : 'is not permitted here'})` : ''}`
       : "the tool's shell wrapper";
-    // commands that printed it and still succeeded show it is harmless, what the next session needs
-    // (one of them named: not every command that printed it succeeded, some failed on their own)
-    const unharmed = view.steps.find((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.command !== undefined && x.output.includes(c.lines[0]!));
-    const harmless = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 30))} succeeded with it): judge each command by its own exit code.` : " The other lines are the command's own.";
-    // (the example goes where the item has no room for it: the advice stays)
-    // (no writable temp folder is not called harmless: what it breaks, the session did not show)
-    const advice = (lead: string): string => (noTemp ? " The other lines are the command's own." : lead.length + harmless.length <= MAX_TEXT || !unharmed ? harmless : ' It is harmless: judge each command by its own exit code.');
     // (a count says something only when some commands did not print it)
     const lead =
       `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
       `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}`;
+    // a command that printed it and still succeeded shows it is harmless, what the next session
+    // needs: named, since not every command that printed it succeeded (where the item has room).
+    // No writable temp folder is not called harmless: what it breaks, the session did not show.
+    const unharmed = view.steps.find((x) => x.call.name === c.tool && !x.failed && !x.rejected && x.command !== undefined && x.output.includes(c.lines[0]!));
+    const example = unharmed ? ` It is harmless (${code(clip(unharmed.command!, 30))} succeeded with it): judge each command by its own exit code.` : '';
+    const advice = noTemp || !unharmed ? " The other lines are the command's own." : lead.length + example.length <= MAX_TEXT ? example : ' It is harmless: judge each command by its own exit code.';
     drafts.push({
       category: 'tool-quirk',
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
       // (unless the agent's sandbox is what forbids it: then the agent's)
       scope: startup && !sandboxed ? 'global' : 'agent',
       title: `${c.tool} prints the same shell complaint whatever the command`,
-      text: `${lead}${advice(lead)}`,
+      text: `${lead}${advice}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
       tags: [c.tool, 'shell', 'noise'],
