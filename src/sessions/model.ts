@@ -170,6 +170,10 @@ export interface Session {
    * it writes its chat history at the root of the repository it works in). */
   cwdFromFile?: boolean;
   branch?: string;
+  /** Whether the agent's commands ran inside its own sandbox, where the transcript records it
+   * (Codex's `sandbox_policy` of every turn: `read-only` or `workspace-write`, not
+   * `danger-full-access`): what the sandbox forbids fails there and nowhere else. */
+  sandboxed?: boolean;
   models: string[];
   startedAt?: string;
   endedAt?: string;

@@ -176,6 +176,16 @@ describe('Codex reader: details', () => {
     expect(s!.repo).toBe('app');
   });
 
+  it("records whether every turn ran in the agent's sandbox (`type` in newer rollouts, `mode` in older ones)", async () => {
+    const meta = rolloutRecord('session_meta', { id: 'sb-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/app' }, 0);
+    const turn = (policy: Record<string, unknown>, t: number) => rolloutRecord('turn_context', { cwd: '/w/app', model: 'gpt-5', sandbox_policy: policy }, t);
+    const read = async (records: string[]) => (await codexReader.read(rolloutFile('rollout-sb.jsonl', records)))[0]!.sandboxed;
+    expect(await read([meta, turn({ type: 'workspace-write', network_access: false }, 1), turn({ mode: 'read-only' }, 2)])).toBe(true);
+    // one turn outside it: not every command ran inside
+    expect(await read([meta, turn({ type: 'workspace-write' }, 1), turn({ type: 'danger-full-access' }, 2)])).toBe(false);
+    expect(await read([meta])).toBeUndefined();
+  });
+
   it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {
     const file = join(tempDir(), 'rollout-outputs.jsonl');
     const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);

@@ -216,6 +216,8 @@ class CodexSession {
   branch?: string;
   repoUrl?: string;
   startedAt?: string;
+  /** The sandbox policy of each turn (`workspace-write`, `read-only`, `danger-full-access`). */
+  readonly sandboxPolicies = new Set<string>();
   private readonly dedupe = new StreamDeduper();
   private readonly calls = new Map<string, CallState>();
   /** Unified-exec process session id → call_id of the exec_command that started it. */
@@ -244,6 +246,11 @@ class CodexSession {
   turnContext(p: Json): void {
     if (typeof p.model === 'string' && p.model) this.models.add(p.model);
     if (this.cwd === undefined && typeof p.cwd === 'string' && p.cwd) this.cwd = p.cwd;
+    // (`type` in newer rollouts, `mode` in older ones)
+    if (isRecord(p.sandbox_policy)) {
+      const policy = str(p.sandbox_policy.type) ?? str(p.sandbox_policy.mode);
+      if (policy) this.sandboxPolicies.add(policy);
+    }
   }
 
   item(p: Json, base: EventBaseInput): void {
@@ -572,6 +579,7 @@ class CodexSession {
       remoteRepo: this.repoUrl ? repoFromUrl(this.repoUrl) : undefined,
       cwd: this.cwd,
       branch: this.branch,
+      sandboxed: this.sandboxPolicies.size === 0 ? undefined : !this.sandboxPolicies.has('danger-full-access'),
       models: [...this.models].sort(),
       startedAt: started,
       endedAt: this.span.last && this.span.last !== started ? this.span.last : undefined,

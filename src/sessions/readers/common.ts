@@ -143,6 +143,7 @@ export interface SessionInit {
   cwd?: string | undefined;
   cwdFromFile?: boolean | undefined;
   branch?: string | undefined;
+  sandboxed?: boolean | undefined;
   startedAt?: string | undefined;
   endedAt?: string | undefined;
 }
@@ -164,6 +165,7 @@ export function makeSession(init: SessionInit): Session {
     cwd: init.cwd || undefined,
     cwdFromFile: init.cwdFromFile || undefined,
     branch: init.branch || undefined,
+    sandboxed: init.sandboxed,
     models: init.models ?? [],
     startedAt: init.startedAt || undefined,
     endedAt: init.endedAt || undefined,

@@ -43,12 +43,16 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     // (`shellenv.sh: line 18: /bin/ps: Operation not permitted`: what the file runs that is not let run)
     const forbidden = c.lines.map((l) => FORBIDDEN_RUN.exec(l)).find((m) => m !== null);
     const startup = c.lines.some((l) => STARTUP_FILE.test(l));
-    // the tool's commands that did not print it all ran outside the agent's sandbox: the sandbox
-    // is what forbids it, not the machine
+    // the sandbox is what forbids it, not the machine, where the tool's commands that did not print
+    // it all ran outside the agent's sandbox, or where every one printed it and the transcript
+    // records that they all ran inside one
     const quiet = view.steps.filter((x) => x.call.name === c.tool && x.command !== undefined && !x.output.includes(c.lines[0]!));
-    const sandboxed = forbidden !== undefined && quiet.length > 0 && quiet.every((x) => escalation(x.call.input) !== undefined);
+    const escapedIt = quiet.length > 0 && quiet.every((x) => escalation(x.call.input) !== undefined);
+    const allInside = quiet.length === 0 && view.session.sandboxed === true;
+    const sandboxed = forbidden !== undefined && (escapedIt || allInside);
+    const forbids = escapedIt ? 'the sandbox forbids: commands run outside it did not print this' : allInside ? "the agent's sandbox forbids: every command here ran inside it" : 'is not permitted here';
     const source = startup
-      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${sandboxed ? 'the sandbox forbids: commands run outside it did not print this' : 'is not permitted here'})` : ''}`
+      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})` : ''}`
       : "the tool's shell wrapper";
     // (a count says something only when some commands did not print it)
     const lead =
