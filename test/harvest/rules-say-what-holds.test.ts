@@ -231,13 +231,15 @@ describe("an edit tool's refusal and what the agent said of it", () => {
         .user('fix the /doctor warning')
         .tool('Edit', { file_path: '/home/dev/.claude/settings.json', old_string: '{}', new_string: '{"installationMethod": "homebrew"}' }, refusal, { isError: true }),
     ).build();
-  const quirk = (after: (b: SessionBuilder) => SessionBuilder) => toolQuirkDrafts(viewOf(session(after))).find((d) => d.title.startsWith('Edit:'));
+  const quirk = (after: (b: SessionBuilder) => SessionBuilder) => toolQuirkDrafts(viewOf(session(after))).find((d) => d.title.startsWith('Edit'));
 
-  it('quotes the error to the end of its chain of lead-ins (each ending in a colon)', () => {
+  it('tells a refusal that validated the file against its schema as that check, quoting the error to the end of its chain of lead-ins', () => {
     const d = quirk((b) => b.assistant("The settings schema doesn't include `installationMethod`. This warning appears to be a detection issue within the tool itself."));
-    expect(d?.text).toContain('Settings validation failed: - : Unrecognized field: installationMethod');
-    // …and the cause without the hedged sentence that turns to something else
-    expect(d?.text).toContain("The settings schema doesn't include `installationMethod`.");
+    expect(d?.title).toBe('Edit checks settings.json against its schema');
+    expect(d?.text).toBe(
+      "`Edit` refuses a change that leaves `settings.json` outside the file's schema (the refusal prints the schema): `Claude Code settings.json validation failed after edit: Settings validation failed: - : Unrecognized field: installationMethod`. `installationMethod` is no field of it: check the schema before adding a key.",
+    );
+    // (the refusal says it all: no guess of the agent's, hedged or not)
     expect(d?.text).not.toContain('detection issue');
   });
 

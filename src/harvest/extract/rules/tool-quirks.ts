@@ -521,6 +521,8 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // (what the agent said of it before the user spoke again: after that, it answers the user)
   const until = Math.min(retry?.call.index ?? s.outputEvent + 8, nextPromptAfter(view, s.outputEvent));
   const why = stated || aider ? undefined : explain(view.events.filter((e) => e.index > s.outputEvent && e.index < until), err, 4);
+  const schema = aider ? undefined : schemaCheck(s, err);
+  if (schema) return { ...schema, confidence: CONFIDENCE.verified, event: s.outputEvent, tags: [tool], quotes: [err], rule: 'tool-quirk', signature: errorSignature(err), score: 7 };
   const pointed = patchLineAt(s, err);
   // an edit tool's failure with no explanation, no line it points at and no retry that worked is
   // only the error, unless its words say what to do
@@ -551,6 +553,32 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     rule: 'tool-quirk',
     signature: errorSignature(err),
     score: 6 + (retry && !aider ? 1 : 0),
+  };
+}
+
+/** A refusal that validated the written file ("settings.json validation failed after edit") and
+ * names the schema it checked against. */
+const VALIDATION_FAILED = /\bvalidation failed\b/i;
+const UNKNOWN_FIELD = /\bUnrecognized (?:field|key|property)s?:\s*['"`]?([\w$.-]+)/i;
+
+/** An edit the tool refused because the file it would write breaks that file's schema (Claude
+ * Code validates its own settings.json so): the lesson is the check and the field it refused, not
+ * one sentence of the agent's guess. The refusal's own words are the evidence. */
+function schemaCheck(s: Step, err: string): Pick<Draft, 'category' | 'scope' | 'title' | 'text'> | undefined {
+  if (!VALIDATION_FAILED.test(err) || !/\bschema\b/i.test(s.output)) return undefined;
+  const target = Object.entries(s.call.input).find(([k, v]) => /path|file/i.test(k) && typeof v === 'string')?.[1];
+  const file = typeof target === 'string' ? target.replace(/^.*[\\/]/, '') : undefined;
+  if (!file) return undefined;
+  const tool = toolLabel(s);
+  const field = UNKNOWN_FIELD.exec(err)?.[1];
+  const printed = /\b(?:full )?schema:\s*\{/i.test(s.output) ? ' (the refusal prints the schema)' : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `${tool} checks ${file} against its schema`,
+    text:
+      `${code(tool)} refuses a change that leaves ${code(file)} outside the file's schema${printed}: ${code(clip(err, 140))}.` +
+      (field ? ` ${code(field)} is no field of it: check the schema before adding a key.` : ''),
   };
 }
 
