@@ -222,10 +222,11 @@ function editedRoot(cwd: string, files: readonly string[], users: readonly strin
     return name && namesAProject(name, users) && !isNoRepoPlace(`/${common.join('/')}`) ? { name, detail: `the files it edited are under ${name}/, above the working directory`, below: true } : undefined;
   }
   if (inside(cw, common)) {
-    // the first folder below the working directory that names a project
+    // the first folder below the working directory that names a project (none inside a home's
+    // hidden folder: `~/.local/share/chezmoi` holds a tool's files, as isNoRepoPlace says)
     for (let i = cw.length; i < common.length; i++) {
       const name = common[i]!;
-      if (namesAProject(name, users)) return { name, detail: `the files it edited are under ${name}/, below the working directory`, below: false };
+      if (namesAProject(name, users) && !isNoRepoPlace(`/${common.slice(0, i + 1).join('/')}`)) return { name, detail: `the files it edited are under ${name}/, below the working directory`, below: false };
     }
   }
   return undefined;

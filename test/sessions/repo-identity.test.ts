@@ -61,6 +61,9 @@ describe('repo identity', () => {
   it('finds the project from the files a session started in its home directory edited', () => {
     const events = [edit(0, '/Users/Sam/projects/ledger/src/a.ts'), edit(1, '/Users/Sam/projects/ledger/test/a.test.ts')];
     expect(repoOf({ cwd: '/Users/Sam', events })).toMatchObject({ repo: 'ledger', source: 'edited-files' });
+    // a home's hidden folder holds a tool's files, whatever its folders are called
+    const tools = [edit(0, '/home/jack/.local/share/chezmoi/dot_bashrc.tmpl'), edit(1, '/home/jack/.local/share/chezmoi/dot_gitconfig.tmpl')];
+    expect(repoOf({ cwd: '/home/jack', events: tools }).repo).toBeUndefined();
   });
 
   it('finds the monorepo of a session that went into one of its packages', () => {
