@@ -22,6 +22,7 @@ describe('answers to the agent\'s multiple-choice questions', () => {
   const questions = [
     { question: 'What should the deck focus on?', options: [{ label: 'All eight papers' }, { label: 'Vision-language models' }] },
     { question: 'Who is the audience?', options: [{ label: 'Researchers' }, { label: 'Students' }] },
+    { question: 'Build the deck with `marp` or `reveal.js`?', options: [{ label: 'marp' }, { label: 'reveal.js' }] },
   ];
   const answered = (reply: string) => new SessionBuilder().user('make slides from the PDFs').tool('AskUserQuestion', { questions }, `User has answered your questions: ${reply}. You can now continue with the user's answers in mind.`).build();
 
@@ -31,9 +32,14 @@ describe('answers to the agent\'s multiple-choice questions', () => {
   });
 
   it('an answer of the user\'s own to a question named by its place names the question it answers', () => {
-    const drafts = userCorrectionDrafts(viewOf(answered('"0"="Vision-language models", "1"="the reading group of my lab"')));
+    const drafts = userCorrectionDrafts(viewOf(answered('"0"="Vision-language models", "2"="plain `pandoc`, the lab has no node"')));
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]!.text).toBe('Asked "Who is the audience?" with the options "Researchers" / "Students", the user answered instead: "the reading group of my lab".');
+    expect(drafts[0]!.text).toBe('Asked "Build the deck with `marp` or `reveal.js`?" with the options "marp" / "reveal.js", the user answered instead: "plain `pandoc`, the lab has no node".');
+  });
+
+  it('an answer of their own to a question that names nothing of the code tells who the user is: no item', () => {
+    // ("Who is the audience?", "What are your leaders doing now to see progress?": the user's situation)
+    expect(userCorrectionDrafts(viewOf(answered('"1"="the reading group of my lab"')))).toEqual([]);
   });
 });
 

@@ -226,7 +226,7 @@ const PATH_LIKE = /(?:^|[\s`'"(=])(?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.{}*-]+|\b
 const CODE_SPAN = /`[^`\n]{2,}`/;
 const CONSTANT = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
 const CAMEL = /\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b/;
-const FLAG = /(?:^|\s)--?[a-z][\w-]*/;
+const FLAG = /(?:^|[\s(])--?[a-z][\w-]*/;
 
 /** How many kinds of concrete identifier a text names (code spans, paths, CONSTANTS, camelCase, flags). */
 export function concreteness(text: string): number {

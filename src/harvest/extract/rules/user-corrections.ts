@@ -539,6 +539,10 @@ function fromAnswers(view: SessionView): Draft[] {
       const given = pair[2]!;
       const q = asked.find((x) => x.question === key) ?? (/^\d+$/.test(key) ? asked[Number(key)] : undefined);
       if (q === undefined || q.options.length === 0 || q.question === '') continue;
+      // a question that names nothing of the code (no file, flag or identifier: "What are your
+      // leaders doing now to see progress?") asks about the user's situation: the answer tells
+      // this conversation who they are, it corrects nothing the agent did or believed
+      if (concreteness(q.question) === 0 && q.options.every((o) => concreteness(o) === 0)) continue;
       const offered = new Set(q.options.map(norm));
       // (several options picked come joined: "A, B")
       if (offered.has(norm(given)) || given.split(/,\s*/).every((a) => offered.has(norm(a)))) continue;
