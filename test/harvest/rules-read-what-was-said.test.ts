@@ -477,3 +477,39 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(drafts("No, don't use my primary address: the commits must use the noreply address instead.")).toHaveLength(1);
   });
 });
+
+describe("a subagent's report on how this machine is set up", () => {
+  const report = [
+    'Here is your current statusline configuration:',
+    '',
+    '**Settings file:** `/home/dev/.claude/settings.json`',
+    '',
+    'The statusline is configured as a command type with a padding of 2, pointing to the script at `/home/dev/.claude/statusline.sh`.',
+    '',
+    'The script reads JSON input from stdin and displays:',
+    '',
+    '- **Model** - the display name of the current model in brackets, e.g. `[Claude Sonnet 4.6]`',
+    '- **Directory** - the basename of the current working directory',
+    '- **Git info** - the current branch, number of staged files, and number of modified files',
+    '',
+    'The git status is cached in `/tmp/statusline-git-cache` for up to 5 seconds to avoid repeated git calls.',
+  ].join('\n');
+  const drafts = () => reportFactDrafts(viewOf(new SessionBuilder().user('show my statusline').tool('Task', { subagent_type: 'statusline-setup', prompt: 'Show the user their current statusline configuration.' }, report).build()));
+
+  it('names its subject without the words that hand it over ("Here is your current …")', () => {
+    expect(drafts().map((d) => d.title)).toContain('Statusline configuration');
+  });
+
+  it('is true on any repository of the machine: every path it names is in the home outside the working directory, or in /tmp', () => {
+    expect(drafts().find((d) => d.title === 'Statusline configuration')?.scope).toBe('global');
+    // (a report on the repository's own files stays the repository's)
+    const own = reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, ['## Exploration Report', '', '### Config', '- HTTP: Bandit on `127.0.0.1:4010` (config/dev.exs)', '- Per-worktree overrides via `config/dev.local.exs`', '', '### Dependencies', '- `phoenix ~> 1.8.3` - web framework', '', '### Build', '- Assets are built by `/home/dev/demo/assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '- Tests use the SQL sandbox; run them with `mix test`', '', '### Layout', '- LiveViews live in `lib/app_web/live/` and render inline templates in `render/1`', '- The stylesheet is `priv/static/assets/app.css`, maintained by hand'].join('\n')).build()));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((d) => d.scope === undefined)).toBe(true);
+  });
+
+  it('says nothing of a list that a sentence lead-in finishes ("… displays:") unless it keeps the whole list', () => {
+    // (two of its three items name nothing concrete: "displays: Model" alone would misstate it)
+    expect(drafts().some((d) => d.text.includes('displays'))).toBe(false);
+  });
+});

@@ -18,6 +18,9 @@ export interface Section {
   /** Heading chain, outermost first (may be empty for the text before the first heading). */
   headings: string[];
   lines: ReportLine[];
+  /** The innermost heading is a sentence its list finishes ("The script reads its input and
+   * displays:"): the list is one statement, whole or not at all. */
+  leadIn?: boolean;
 }
 
 export interface Report {
@@ -98,22 +101,33 @@ const LABEL_LINE = /^\s*(?:[-*+•]\s+)?([A-Z][\w ()/.`-]{1,40}):\s*$/;
 /** Pictographs in front of a heading ("📡 Ports"): the report's typography, not part of the name. */
 const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D]+\s*)+/u;
 
+/** "Here is your current statusline configuration:": words that hand the reader what follows;
+ * the heading's subject is what comes after them. */
+const HAND_OVER = /^(?:here(?:'s| is| are)|below (?:is|are)|these are|this is)\s+(?:(?:your|the|a|an|our)\s+)?(?:current\s+)?(?=\S)/i;
+
 function headingText(raw: string): string {
-  return withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(LEADING_PICTOGRAPHS, '').replace(/:$/, '')));
+  const text = withoutLineRefs(oneLine(stripMarkdown(raw).replace(/^\d+(?:\.\d+)*[.)]?\s+/, '').replace(LEADING_PICTOGRAPHS, '').replace(/:$/, '')));
+  const subject = text.replace(HAND_OVER, '');
+  return subject === text ? text : subject.charAt(0).toUpperCase() + subject.slice(1);
 }
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
+
+/** A label that is a sentence the list after it finishes ("The script reads JSON from stdin and
+ * displays:", "Here is your current configuration:"), not a name ("Build Script (`build.js`)"):
+ * five words or more, one of them a verb. */
+const LEAD_IN_SENTENCE = /^(?=(?:\S+\s+){4}\S)(?=.*\b(?:is|are|was|were|has|have|does|do|will|can|should|must|shows?|displays?|reads?|includes?|contains?|uses?|runs?|provides?|supports?|returns?|takes?|prints?|needs?|requires?|follows?|works?|handles?|gives?|sets?|creates?|checks?|looks? like)\b)/i;
 
 /** Splits a report into sections; code blocks and tables are skipped. */
 export function parseReport(text: string): Section[] {
   const sections: Section[] = [];
   let stack: { level: number; text: string }[] = [];
   let current: Section = { headings: [], lines: [] };
-  const open = (level: number, title: string): void => {
+  const open = (level: number, title: string, leadIn = false): void => {
     if (current.lines.length > 0) sections.push(current);
     stack = stack.filter((h) => h.level < level);
     stack.push({ level, text: title });
-    current = { headings: stack.map((h) => h.text), lines: [] };
+    current = { headings: stack.map((h) => h.text), lines: [], ...(leadIn ? { leadIn } : {}) };
   };
   let inFence = false;
   const rows = joinWrapped(plainApostrophes(cleanText(text)).split('\n'));
@@ -141,7 +155,8 @@ export function parseReport(text: string): Section[] {
     const following = rows.slice(at + 1).find((r) => r.trim().length > 0);
     if (label.length <= 80 && label.endsWith(':') && following !== undefined && !/^\s*```/.test(following)) {
       // (a list item that labels what follows, "2. Why you get thousands of logs:", is one of its list)
-      open((LIST_ITEM.test(raw) ? 20 : 30) + indent, headingText(raw));
+      const title = headingText(raw);
+      open((LIST_ITEM.test(raw) ? 20 : 30) + indent, title, LEAD_IN_SENTENCE.test(title));
       return;
     }
     // A list item with deeper items under it heads them ("6. logger.ts - Logging" → its bullets).

@@ -354,6 +354,19 @@ const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?
  * right when the file changes. */
 const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
 
+/** Paths a text names in code spans or as absolute or home paths. */
+const NAMED_PATH = /`([^`\s]*\/[^`\s]*)`|(?<![\w.`])((?:~|\/(?:home|Users|tmp))\/[^\s`'",;)]+)/g;
+
+/** A section whose every named path lies outside the working directory, in the user's home
+ * (`~/.claude/settings.json`) or the temp folder, tells how this machine is set up: true
+ * whichever repository a session works in. */
+function aboutTheMachine(text: string, cwd: string | undefined): boolean {
+  const paths = [...text.matchAll(NAMED_PATH)].map((m) => (m[1] ?? m[2])!);
+  if (paths.length === 0) return false;
+  const inRepo = (p: string) => cwd !== undefined && cwd.length > 1 && p.startsWith(`${cwd.replace(/\/+$/, '')}/`);
+  return paths.every((p) => /^(?:~|\/(?:home|Users)\/[^/]+|\/tmp)\//.test(p) && !inRepo(p));
+}
+
 function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed: string, onlyHowToUse: boolean): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
@@ -364,6 +377,8 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
   const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text)));
+  // a sentence its list finishes says what it says with every item: part of the list misstates it
+  if (section.leadIn && kept.length < section.lines.length) return undefined;
   if (kept.length === 0 || tooSlight(kept) || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
@@ -389,6 +404,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     score,
     draft: {
       category,
+      ...(aboutTheMachine(`${ctx} ${body}`, view.session.cwd) ? { scope: 'global' as const } : {}),
       // a subject that is only the heading above an aspect ("Database") says little alone: the
       // title goes on with what the section says of it ("Database: SQLite via ash_sqlite")
       // (not when that line is itself a labelled entry: "Unit tests: `vitest run src`")
