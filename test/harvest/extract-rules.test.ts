@@ -1044,6 +1044,7 @@ describe('tool quirks of the agent', () => {
         ),
       );
     expect(edit('File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.')).toEqual([]);
+    expect(edit('File has not been read yet. Read it first before writing to it.')).toEqual([]);
     // a refusal about the edit itself is still told, with the agent's account of it
     expect(edit('Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true.').map((d) => d.title)).toHaveLength(1);
   });
@@ -1098,8 +1099,10 @@ describe('tool quirks of the agent', () => {
     const quirks = toolQuirkDrafts(viewOf(session));
     expect(quirks).toHaveLength(1);
     expect(quirks[0]!.scope).toBe('agent');
-    expect(quirks[0]!.text).toContain('Sibling tool call errored');
-    expect(quirks[0]!.text).toContain('re-issue');
+    // (what to do is to fix what failed: the cancelled calls may go in one batch again)
+    expect(quirks[0]!.text).toBe(
+      'When one call in a batch of parallel tool calls fails (here `Read`, which failed with `File does not exist.`), the other calls return `Sibling tool call errored` without running: they did nothing. Re-issue them once what failed is fixed (the re-issued calls succeeded).',
+    );
   });
 
   it('shows the truncation marker in its general form', () => {
@@ -1209,13 +1212,24 @@ describe('repo rules', () => {
     const session = new SessionBuilder()
       .user('fix the build')
       .tool('Read', { file_path: '/home/dev/demo/AGENTS.md' }, '# Agents\n\n## Rules\n\n- Always run `make check` before committing.\n- Never edit `gen/` by hand; run `make gen` instead.')
-      .tool('Read', { file_path: '/home/dev/demo/CLAUDE.md' }, '<!-- compound:bootstrap ids=k-1 -->\n- Always run `pnpm lint` first.\n<!-- /compound:bootstrap -->')
+      .tool('Read', { file_path: '/home/dev/demo/web/CLAUDE.md' }, '<!-- compound:bootstrap ids=k-1 -->\n- Always run `pnpm lint` first.\n<!-- /compound:bootstrap -->')
       .build();
     const texts = repoRuleDrafts(viewOf(session)).map((d) => d.text);
     expect(texts).toHaveLength(1);
     expect(texts[0]).toContain('`make check`');
     const own = withSystem(new SessionBuilder().user('hi').build(), 0, '### Rule: compound-knowledge\n\n<!-- compound:bootstrap ids=k-1 -->\n- Never commit `.env.local`.\n<!-- /compound:bootstrap -->');
     expect(repoRuleDrafts(viewOf(own))).toEqual([]);
+  });
+
+  it("leaves out the rule file the session's own agent loads at every start (Claude Code's CLAUDE.md in the working directory or above)", () => {
+    const rules = '# CLAUDE.md\n\n## Rules\n\n- Always run `make check` before committing.';
+    const read = (meta: Partial<Session>, file: string) => repoRuleDrafts(viewOf(new SessionBuilder(meta).user('fix the build').tool('Read', { file_path: file }, rules).build()));
+    expect(read({}, '/home/dev/demo/CLAUDE.md')).toEqual([]);
+    expect(read({}, '/home/dev/CLAUDE.md')).toEqual([]);
+    expect(read({}, 'CLAUDE.md')).toEqual([]);
+    // a sub-folder's file, or another agent's, was not in its context before it read it
+    expect(read({}, '/home/dev/demo/web/CLAUDE.md')).toHaveLength(1);
+    expect(read({ agent: 'codex', format: 'codex' }, '/home/dev/demo/CLAUDE.md')).toHaveLength(1);
   });
 
   it('notes a prompt that only points the agent at a rule file', () => {

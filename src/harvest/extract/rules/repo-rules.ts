@@ -58,6 +58,24 @@ function unfence(text: string): string {
 /** Rule files the session loaded: Cursor rule blocks and reads of rule files. */
 export const ruleTexts: (view: SessionView) => readonly RuleText[] = perObject(ruleTextsIn);
 
+/** The rule file each agent loads by itself at every start, from its working directory and the
+ * folders above it. */
+const OWN_RULE_FILE: Readonly<Record<string, string>> = { 'claude-code': 'CLAUDE.md', codex: 'AGENTS.md', 'gemini-cli': 'GEMINI.md' };
+
+/** A rule file the session's agent had in its context before it read it: its own file (Claude
+ * Code's CLAUDE.md) in the working directory or a folder above. Every session of that agent
+ * starts with it; a copy in the knowledge base repeats it to that agent and goes stale when the
+ * file changes. */
+function loadedAtStart(view: SessionView, path: string): boolean {
+  const own = OWN_RULE_FILE[view.session.agent];
+  const name = path.replace(/^.*[\\/]/, '');
+  if (own === undefined || name !== own) return false;
+  const dir = path.slice(0, path.length - name.length).replace(/[\\/]+$/, '');
+  const cwd = (view.session.cwd ?? '').replace(/[\\/]+$/, '');
+  // a relative path is read from the working directory
+  return dir === '' || dir === '.' || (cwd !== '' && (cwd === dir || cwd.startsWith(`${dir}/`)));
+}
+
 function ruleTextsIn(view: SessionView): RuleText[] {
   const out: RuleText[] = [];
   // A rule block that carried our own bootstrap block (the reader splits that out) is ours too.
@@ -72,6 +90,7 @@ function ruleTextsIn(view: SessionView): RuleText[] {
     if (!READ_TOOLS.has(s.call.name) || s.failed || s.rejected) continue;
     const path = s.call.input.file_path ?? s.call.input.path ?? s.call.input.target_file;
     if (typeof path !== 'string' || !RULE_FILE.test(path) || OWN_BLOCK.test(s.output)) continue;
+    if (loadedAtStart(view, path)) continue;
     out.push({ name: path.replace(/^.*\//, ''), text: s.output, event: s.outputEvent });
   }
   return out;

@@ -510,7 +510,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
   // "File has been modified since read": something else wrote the file after the agent read it
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
-  if (STALE_READ.test(err)) return undefined;
+  if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
   if (aider && REPLY_LINE_AS_PATH.test(err)) return undefined;
@@ -584,6 +584,9 @@ function schemaCheck(s: Step, err: string): Pick<Draft, 'category' | 'scope' | '
 
 /** An edit refused because the file changed after the agent last read it. */
 const STALE_READ = /\b(?:modified|changed) since (?:it was )?(?:last )?read\b/i;
+/** An edit refused because the agent never read the file ("File has not been read yet. Read it
+ * first before writing to it."): the same guard, whose message names its remedy. */
+const NOT_READ_YET = /\bhas not been read yet\b/i;
 
 /** A call whose input broke the tool's schema ("Output does not match required schema: /findings:
  * must be array", "InputValidationError: … is required", "Content is required for 'add' action."). */
@@ -777,13 +780,13 @@ function cascade(view: SessionView): Draft | undefined {
   const first = cascaded[0]!;
   const origin = [...view.steps.slice(0, first.pos)].reverse().find((s) => s.failed);
   const marker = errorLine(first.output, 80);
-  const originText = origin ? ` (here a ${code(origin.call.name)} that failed with ${code(errorLine(origin.output, 60))})` : '';
+  const originText = origin ? ` (here ${code(origin.call.name)}, which failed with ${code(errorLine(origin.output, 60))})` : '';
   const rerun = cascaded.some((c) => view.steps.slice(c.pos + 1).some((l) => !l.failed && !l.cascade && l.call.name === c.call.name && JSON.stringify(l.call.input) === JSON.stringify(c.call.input)));
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: `One failing parallel call cancels its batch`,
-    text: `When one call in a batch of parallel tool calls fails${originText}, the other calls return ${code(marker)} without running; re-issue them separately${rerun ? ' (the re-issued calls succeeded)' : ''}.`,
+    text: `When one call in a batch of parallel tool calls fails${originText}, the other calls return ${code(marker)} without running: they did nothing. Re-issue them once what failed is fixed${rerun ? ' (the re-issued calls succeeded)' : ''}.`,
     confidence: rerun ? CONFIDENCE.verified : CONFIDENCE.stated,
     event: first.outputEvent,
     tags: [first.call.name, 'parallel'],
