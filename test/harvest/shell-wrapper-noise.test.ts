@@ -36,12 +36,15 @@ describe("a shell wrapper's complaint after every command", () => {
     const [outside] = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(outside!.text).toContain('(`shellenv.sh` runs `/bin/ps`, which the sandbox forbids: commands run outside it did not print this)');
     expect(outside!.scope).toBe('agent');
+    // (which commands ran inside the sandbox is what counts: no count, no "every", true of any session it merges with)
+    expect(outside!.text.startsWith(`Commands run through \`shell_command\` inside the agent's sandbox here also printed \`${line}\`: `)).toBe(true);
     // every command printed it, and the transcript records that every one ran in the agent's sandbox
     const inside = new SessionBuilder({ sandboxed: true });
     for (const c of ['ls', 'rg booking -n', 'git status']) inside.tool('shell_command', { command: c }, `${line}\nok`, { exitCode: 0 });
     const [sandboxed] = shellWrapperNoiseDrafts(viewOf(inside.build()));
     expect(sandboxed!.text).toContain("(`shellenv.sh` runs `/bin/ps`, which the agent's sandbox forbids: every command here ran inside it)");
     expect(sandboxed!.scope).toBe('agent');
+    expect(sandboxed!.text.startsWith("Commands run through `shell_command` inside the agent's sandbox here")).toBe(true);
   });
 
   it('is nothing for a complaint of one command run again, nor for what the machine was short of', () => {

@@ -55,8 +55,12 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})` : ''}`
       : "the tool's shell wrapper";
     // (a count says something only when some commands did not print it)
+    // (the sandbox's doing: which commands ran inside it is what counts, not how many there were)
+    const who = sandboxed
+      ? `Commands run through ${code(c.tool)} inside the agent's sandbox here also printed ${shown}`
+      : `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}`;
     const lead =
-      `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}: ` +
+      `${who}: ` +
       `${shown !== one ? 'lines' : 'a line'} of ${source}, not of the commands.${noTemp}`;
     // a command that printed it and still succeeded shows it is harmless, what the next session
     // needs: named, since not every command that printed it succeeded (where the item has room).
