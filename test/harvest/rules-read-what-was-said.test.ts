@@ -494,7 +494,7 @@ describe("a subagent's report on how this machine is set up", () => {
     '',
     'The git status is cached in `/tmp/statusline-git-cache` for up to 5 seconds to avoid repeated git calls.',
   ].join('\n');
-  const drafts = () => reportFactDrafts(viewOf(new SessionBuilder().user('show my statusline').tool('Task', { subagent_type: 'statusline-setup', prompt: 'Show the user their current statusline configuration.' }, report).build()));
+  const drafts = (asked = 'the statusline flickers, check its setup') => reportFactDrafts(viewOf(new SessionBuilder().user(asked).tool('Task', { subagent_type: 'statusline-setup', prompt: 'Show the user their current statusline configuration.' }, report).build()));
 
   it('names its subject without the words that hand it over ("Here is your current …")', () => {
     expect(drafts().map((d) => d.title)).toContain('Statusline configuration');
@@ -506,6 +506,12 @@ describe("a subagent's report on how this machine is set up", () => {
     const own = reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, ['## Exploration Report', '', '### Config', '- HTTP: Bandit on `127.0.0.1:4010` (config/dev.exs)', '- Per-worktree overrides via `config/dev.local.exs`', '', '### Dependencies', '- `phoenix ~> 1.8.3` - web framework', '', '### Build', '- Assets are built by `/home/dev/demo/assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '- Tests use the SQL sandbox; run them with `mix test`', '', '### Layout', '- LiveViews live in `lib/app_web/live/` and render inline templates in `render/1`', '- The stylesheet is `priv/static/assets/app.css`, maintained by hand'].join('\n')).build()));
     expect(own.length).toBeGreaterThan(0);
     expect(own.every((d) => d.scope === undefined)).toBe(true);
+  });
+
+  it('is nothing when the user asked to be shown it ("Show my statusline"): the reply displays what their files hold', () => {
+    expect(drafts().length).toBeGreaterThan(0);
+    expect(drafts('Show my statusline')).toEqual([]);
+    expect(drafts("what's in my settings?")).toEqual([]);
   });
 
   it('says nothing of a list that a sentence lead-in finishes ("… displays:") unless it keeps the whole list', () => {

@@ -550,6 +550,10 @@ const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pic
  * what its documentation says, told to this user; not something found out about the repository. */
 const ASKS_TO_LEARN = /\b(?:help me (?:to )?understand|teach me|explain to me|eli5|i(?:'m| am) (?:trying to )?(?:learn|understand)(?:ing)?|what(?:'s| is| are) the difference between|what(?:'s| is) the purpose of|how does (?:the |this |a |an )?[\w.-]+ work)\b/i;
 
+/** The user asking to be shown something of theirs ("Show my statusline", "what's in my
+ * settings?"): the reply displays what their files hold, which the files say, and say up to date. */
+const ASKS_TO_SEE = /^\s*(?:please\s+)?(?:show|display|print|list)\s+(?:me\s+)?(?:my|our)\b|\bwhat(?:'s| is) in (?:my|our)\b/i;
+
 /** A reply that ends by asking the user to approve what it means to do ("So let's do this —
  * I'll set up … Sound good?", "Shall I proceed?"), or what they meant ("Could you clarify what
  * you wanted me to recall?"): a proposal or a question back, whose lists are the agent's grounds
@@ -575,7 +579,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     // the report's language, which a section of a label and a path alone does not show
     if (!readable(report.text)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
-    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked)) continue;
+    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked) || ASKS_TO_SEE.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it
