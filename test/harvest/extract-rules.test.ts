@@ -215,6 +215,7 @@ describe('report facts', () => {
     expect(texts('Build')).toContain('assets/build.js');
     expect(texts('Build (from DEVELOPER_GUIDELINES.md)')).toBe('');
     expect(texts('Build, per `docs/BUILDING.md`')).toBe('');
+    expect(texts('Build Flow (documented in `ARCHITECTURE-BUILD.md`)')).toBe('');
   });
 
   it("writes nothing of a reply to the user's question which way to choose: advice for a decision not made", () => {

@@ -350,9 +350,9 @@ export function readable(text: string): boolean {
 const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?: instructions| steps)?\s*:?\s*$|to (?:test|try) (?:it|this)\b|try it(?: out)?\b)/i;
 
 /** A section whose heading says it is taken from a file ("Workflow (from DEVELOPER_GUIDELINES.md)",
- * "Per README.md"): it restates that file, which the next session reads itself and which stays
- * right when the file changes. */
-const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
+ * "Per README.md", "Configuration Flow (documented in ARCHITECTURE.md)"): it restates that file,
+ * which the next session reads itself and which stays right when the file changes. */
+const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described|documented) in|(?:documented|described|explained) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
 
 /** Paths a text names in code spans or as absolute or home paths. */
 const NAMED_PATH = /`([^`\s]*\/[^`\s]*)`|(?<![\w.`])((?:~|\/(?:home|Users|tmp))\/[^\s`'",;)]+)/g;
