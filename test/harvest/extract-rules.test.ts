@@ -1940,6 +1940,13 @@ describe('user corrections: what is one', () => {
     expect(drafts('I think that processedRecordIds is exactly the same as the sync cursor, no need for both')).toHaveLength(1);
   });
 
+  it('keeps no message that ends by weighing an idea with the agent, question mark or not', () => {
+    expect(drafts('there is no tracking of failures for the `render.yaml` deploys. does it make sense to have it combined')).toEqual([]);
+    expect(drafts('there is no tracking of failures for the `render.yaml` deploys. should we combine it with the metrics?')).toEqual([]);
+    // (a statement of what is right still is one)
+    expect(drafts('there is no Dockerfile deploy here: render.com serves `index.html` as a static site')).toHaveLength(1);
+  });
+
   it('leads with the agent\'s restatement when the user\'s words name nothing alone, and says nothing without one', () => {
     const session = new SessionBuilder()
       .user('connect the MCP client to the server')

@@ -33,6 +33,9 @@ const CORRECTION = new RegExp(
   'i',
 );
 const PROCEDURE = /^(?:before|first|always|never|when)\b|\bbefore (?:providing|proposing|doing|making|editing|committing|writing|changing|you|we)\b|\befficient(?:ly)?\b|\bworkflow\b/i;
+/** A sentence that opens as a question asks, with or without its question mark ("does it make
+ * sense to have it combined."): the user weighing an idea with the agent, not stating what is right. */
+const OPENS_AS_QUESTION = /^(?:does|do|did|is|are|should|shall|can|could|would|will|what about|how about)\s+(?:it|we|you|i|they|this|that|these|there|the|our|my)\b/i;
 /** The user pointing at something the agent did wrong ("you wasted", "next time"). */
 const MISTAKE = /\b(?:you (?:just )?(?:wasted|forgot|missed|ignored|broke|did)|next time|i (?:told|asked) you|i (?:did )?specifically)\b/i;
 /** "Two errors show up on chrome", "I'm getting this error", "It says '… doesn't exist'", "still happens": a failure reported. */
@@ -372,7 +375,9 @@ function fromPrompts(view: SessionView): Draft[] {
     // (and so does a message that only says which tool to use instead of which: "use uv instead of python")
     const laysDown = sentences(whole).some((s) => STATED_CONVENTION.test(s.replace(/^(?:[-*•]|\d+[.)])\s*/, ''))) || INSTEAD_OF.test(whole.trim());
     if (i === 0 && !laysDown) return;
-    if (whole.endsWith('?') && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
+    // (users often leave the question mark off, and the capital after a full stop: "… for
+    // metrics. does it make sense to have it combined")
+    if ((whole.endsWith('?') || OPENS_AS_QUESTION.test(whole.split(/[.!?]\s+/).at(-1) ?? '')) && !/\b(?:don'?t|can'?t|not|never)\b/i.test(whole)) return;
     // quoted text (an error message, a doc) is someone else's words: the cue must be the user's own;
     // so is what follows "here's my github email setting:" (a page, a log pasted in)
     const quotedOut = oneLine(stripMarkdown(beforePaste(message))).replace(/"[^"]*"|“[^”]*”|`[^`]*`/g, ' … ');
