@@ -1,6 +1,7 @@
 /**
- * A command its tool has retired (`… is deprecated. Use X instead`): one global tool quirk with the
- * tool's notice and the replacement, and a run that printed only the notice fixed nothing.
+ * A command its tool has retired (`… is deprecated. Use X instead`), which the agent ran again after
+ * the notice: one global tool quirk with the tool's notice and the replacement, and a run that
+ * printed only the notice fixed nothing. A notice followed at once costs one call: no item.
  */
 import { describe, expect, it } from 'vitest';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
@@ -25,6 +26,7 @@ describe('a retired command', () => {
       .user('fix the build')
       .bash('npm run build', "Module not found: Can't resolve '@/components/ui/input'", 1)
       .bash('npx shadcn-ui@latest add input textarea card', SHADCN, 0)
+      .bash('npx shadcn-ui@latest add input textarea card --overwrite', SHADCN.replace(/input textarea card/g, 'input textarea card --overwrite'), 0)
       .bash('npx shadcn@latest add input textarea card', '✔ Created 3 files:\n  - src/components/ui/input.tsx', 0);
     const view = viewOf(b.build());
     const [d, more] = retiredCommandDrafts(view);
@@ -35,12 +37,22 @@ describe('a retired command', () => {
     );
     // the retired run did nothing: it is no success, so no fix of the build error
     expect(seenToSucceed(view.steps[1]!)).toBe(false);
-    expect(seenToSucceed(view.steps[2]!)).toBe(true);
+    expect(seenToSucceed(view.steps[3]!)).toBe(true);
     expect(errorFixDrafts(view).some((x) => x.text.includes('shadcn-ui'))).toBe(false);
   });
 
+  it('is nothing when the agent followed the notice at once: it cost one call, and the notice will say it again', () => {
+    const b = new SessionBuilder()
+      .bash('npx shadcn-ui@latest add input textarea card', SHADCN, 0)
+      .bash('npx shadcn@latest add input textarea card', '✔ Created 3 files:\n  - src/components/ui/input.tsx', 0)
+      // (another tool's retired command, run through the same npx, is not this one again)
+      .bash('npx convex init', '✖ The `init` command is deprecated. Use `npx convex dev --once --configure=new` instead.', 1);
+    expect(retiredCommandDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
   it('keeps the replacement’s own options, and says nothing of a replacement not run', () => {
-    const b = new SessionBuilder().bash('cd /home/dev/app && npx convex init', '✖ The `init` command is deprecated. Use `npx convex dev --once --configure=new` instead.', 1);
+    const notice = '✖ The `init` command is deprecated. Use `npx convex dev --once --configure=new` instead.';
+    const b = new SessionBuilder().bash('cd /home/dev/app && npx convex init', notice, 1).bash('npx convex init --dev', notice, 1);
     const [d] = retiredCommandDrafts(viewOf(b.build()));
     expect(d!.text).toBe('`npx convex init` is retired: it prints ``✖ The `init` command is deprecated. Use `npx convex dev --once --configure=new` instead.``. Run `npx convex dev --once --configure=new` instead.');
     expect(d!.confidence).toBe(0.7);

@@ -3,6 +3,8 @@
  * deprecated. Use npx convex dev --once --configure=new instead.`). An agent's knowledge is older
  * than the tool, so the next session runs the retired command again: the item gives the command,
  * the tool's own notice and its replacement, and says whether the replacement then ran well.
+ * Only where the notice did not stop the agent at once (it ran a retired form again): a notice
+ * read and followed costs one call, which the notice itself saves the next time too.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -34,6 +36,11 @@ export function retiredCommandDrafts(view: SessionView): Draft[] {
     const retired = retiredCommand(s);
     if (!retired || seen.has(retired.command)) continue;
     seen.add(retired.command);
+    const again = view.steps.slice(s.pos + 1).some((x) => {
+      const other = x.command !== undefined ? retiredCommand(x) : undefined;
+      return other !== undefined && head(other.command) === head(retired.command);
+    });
+    if (!again) continue;
     const later = view.steps.slice(s.pos + 1, s.pos + 5).find((x) => x.command !== undefined && x.command.includes(head(retired.replacement)));
     const worked = later !== undefined && seenToSucceed(later);
     const name = program(retired.command) || retired.command.split(/\s+/)[0]!;
