@@ -193,6 +193,36 @@ describe('report facts', () => {
       .map((d) => d.text)
       .join('\n');
 
+  it("writes nothing of a section that quotes a settings file's keys and values back: the file says them", () => {
+    const tsconfig = ['## Exploration Report', '', '### TypeScript Configuration (tsconfig.json)', '- `outDir: "./dist"` - compiled output, shipped by `npm publish`', '- `moduleResolution: "NodeNext"` - relative imports in `src/` need `.js` extensions', '', '### Build', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', GAPS].join('\n');
+    const titles = fromReport(tsconfig).map((d) => d.title);
+    expect(titles.some((t) => t.startsWith('Build'))).toBe(true);
+    expect(titles.some((t) => t.includes('tsconfig'))).toBe(false);
+  });
+
+  it('keeps five sections of one report at most, however long it is', () => {
+    const section = (i: number) => [`### Module ${i} (\`src/m${i}/index.ts\`)`, `- \`src/m${i}/index.ts\` exports \`start${i}()\`, called by \`src/main.ts\` at boot`, `- Its settings come from \`config/m${i}.json\` through \`loadConfig()\` in \`src/config.ts\``, ''].join('\n');
+    const long = ['## Exploration Report', '', ...[1, 2, 3, 4, 5, 6, 7, 8].map(section), 'x'.repeat(9000), '', GAPS].join('\n');
+    expect(fromReport(long)).toHaveLength(5);
+  });
+
+  it('leaves out a roll call of names, a list of versions and a walk through one run of the code', () => {
+    const withLine = (line: string) =>
+      fromReport(['## Exploration Report', '', '### Build', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', `- ${line}`, '- The dev endpoint runs `node build.js --watch` from `assets/`', '', GAPS].join('\n'))
+        .map((d) => d.text)
+        .join('\n');
+    expect(withLine('Route chunks go to `priv/static/assets/chunks/`, set by `splitting: true` in `assets/build.js`')).toContain('splitting: true');
+    for (const line of [
+      'providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM',
+      'Node.js assets with: `@xterm/xterm ^6.0.0`, `@xterm/addon-fit ^0.11.0`, esbuild v0.27.3',
+      'Then we try to create a branch using `gitService.branch`',
+    ]) {
+      const text = withLine(line);
+      expect(text, line).toContain('assets/build.js');
+      expect(text, line).not.toContain(line.slice(0, 20));
+    }
+  });
+
   it("writes nothing of a status heading in the language the agent answered in, as of 'Status'", () => {
     const texts = buildSection;
     expect(texts('Estructura')).toContain('assets/build.js');
@@ -440,9 +470,10 @@ describe('report facts', () => {
     expect(text).not.toContain('image.ts:1');
   });
 
-  it('keeps a list without the count before it: the count is stale at the next addition', () => {
-    const text = fromReport(`## Report\n\n### Provider Registry (\`src/providers/core/registry.ts\`)\n- 7 providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM, AI-Run SSO\n- Declarative templates with the \`registerProvider\` decorator in \`src/providers/core/registry.ts\`\n\n${GAPS}`).map((d) => d.text).join('\n');
-    expect(text).toContain('providers: OpenAI, Azure OpenAI');
+  it('leaves out a count and the roll call after it: both are stale at the next addition, and the registry says them', () => {
+    const text = fromReport(`## Report\n\n### Provider Registry (\`src/providers/core/registry.ts\`)\n- 7 providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM, AI-Run SSO\n- Declarative templates with the \`registerProvider\` decorator in \`src/providers/core/registry.ts\`\n- Each provider's health check lives in \`src/providers/<name>/health.ts\`, run by \`codemie doctor\`\n\n${GAPS}`).map((d) => d.text).join('\n');
+    expect(text).toContain('`registerProvider` decorator');
+    expect(text).not.toContain('OpenAI, Azure OpenAI');
     expect(text).not.toContain('7 providers');
   });
 

@@ -213,8 +213,19 @@ const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passi
  * step in this task, told to them; a fact says how the repository is. */
 const USER_TODO = /^(?:you(?:'ll| will)? need(?: to)?|you(?:'ll| will)? have to|you must|you should)\b/i;
 
+/** "providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama": a label and the names of the members of
+ * something, nothing said of them: a roll call the code answers up to date, stale at the next one
+ * added. */
+const ROLL_CALL = /^[^:`]{2,40}:\s*(?:[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)*\s*,\s*){2,}(?:and\s+)?[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)*\.?$/;
+/** Three versions or more in one line ("`@xterm/xterm ^6.0.0`, `@xterm/addon-fit ^0.11.0`, …"): the
+ * manifest's list, which the manifest says up to date. */
+const VERSION_LIST = /(?:\d+\.\d+\.\d+[^\d]+){2,}\d+\.\d+\.\d+/;
+/** "We clone the repository using `gitService.clone`", "Then we try to create a branch": a walk
+ * through one run of the code, told as its steps, not how the code is. */
+const WE_WALK = /^(?:then |first |next |finally |now |here )?we (?:clone|try|call|create|check|get|set|pass|run|send|read|write|load|build|start|fetch|parse|loop|iterate|return|store|save|update|remove|look|open|go|enter|hit|reach)\b/i;
+
 function noFactLine(ctx: string, line: string): boolean {
-  return onlyPointsAt(line) || USER_TODO.test(plainApostrophes(line)) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || USER_TODO.test(plainApostrophes(line)) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
@@ -354,6 +365,12 @@ const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?
  * which the next session reads itself and which stays right when the file changes. */
 const RESTATES_FILE = /(?:^|[\s(/])(?:from|per|according to|as (?:stated|described|documented) in|(?:documented|described|explained) in|summari[sz]ed from)\s+`?[\w./-]+\.(?:md|mdx|txt|rst|adoc)\b/i;
 
+/** A heading that names a settings file (`tsconfig.json`, `pyproject.toml`, `.eslintrc.yml`). */
+const SETTINGS_FILE = /(?:^|[\s(`/])[\w.-]*\.(?:json|jsonc|ya?ml|toml|ini|cfg|conf)\b/i;
+/** A line that opens by quoting one setting, key and value (`` `outDir: "./dist"` - … ``,
+ * `"strict": true`, `moduleResolution = NodeNext`). */
+const SETTING_QUOTED = /^`["']?[\w.$-]+["']?\s*[:=]\s*[^`]+`/;
+
 /** Paths a text names in code spans or as absolute or home paths. */
 const NAMED_PATH = /`([^`\s]*\/[^`\s]*)`|(?<![\w.`])((?:~|\/(?:home|Users|tmp))\/[^\s`'",;)]+)/g;
 
@@ -377,6 +394,9 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
   const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text)));
+  // a settings file's keys and values quoted back, in half its lines or more ("tsconfig.json:
+  // `outDir: "./dist"` - compiled output"): the file says them, up to date
+  if (SETTINGS_FILE.test(ctx) && kept.filter((l) => SETTING_QUOTED.test(l.text)).length * 2 >= kept.length) return undefined;
   // a sentence its list finishes says what it says with every item: part of the list misstates it
   if (section.leadIn && kept.length < section.lines.length) return undefined;
   if (kept.length === 0 || tooSlight(kept) || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
@@ -611,7 +631,10 @@ export function reportFactDrafts(view: SessionView): Draft[] {
       .map((s) => sectionDraft(view, s, report, facts, changed, removed, onlyHowToUse))
       .filter((s): s is Scored => s !== undefined && namesPlace(s.draft))
       .sort((a, b) => b.score - a.score);
-    const keep = Math.max(2, Math.min(8, Math.ceil(report.text.length / 1500)));
+    // (more for a longer report, but five at most: past its best five, a long exploration report
+    // lists what the code shows to whoever opens it, registries, folders and settings; so do
+    // rule files, see repo-rules.ts)
+    const keep = Math.max(2, Math.min(5, Math.ceil(report.text.length / 1500)));
     drafts.push(...scored.slice(0, keep).map((s) => s.draft));
   }
   // Turn summaries repeat each other across a long session: keep the most concrete few.
