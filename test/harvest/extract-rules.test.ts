@@ -1707,6 +1707,15 @@ describe('recurring command sequences', () => {
       return extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.title);
     };
     expect(lines(3)).toEqual(['Recurring command line: source && sqlite3']);
+    // (what recurred is the routine; the line itself ran once)
+    const texts = (() => {
+      const b = new SessionBuilder().user('check the flags of every book');
+      for (let i = 0; i < 3; i++) b.bash(`source .venv/bin/activate && sqlite3 library.sqlite "SELECT ZTITLE FROM ZBOOK WHERE ZTITLE LIKE 'Book ${i}%'"`, `Book ${i}|0`);
+      return extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.text);
+    })();
+    expect(texts).toEqual([
+      "`source`, then `sqlite3`, ran as one command line 3 times, its arguments changing; the last: `source .venv/bin/activate && sqlite3 library.sqlite \"SELECT ZTITLE FROM ZBOOK WHERE ZTITLE LIKE 'Book 2%'\"`.",
+    ]);
     expect(lines(12)).toEqual([]);
     // as a console transcript shows them: cut short, the arguments hidden
     const cut = new SessionBuilder().user('check the flags of every book');

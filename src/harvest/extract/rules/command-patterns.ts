@@ -446,6 +446,12 @@ const BY_HAND_LOOP = 8;
 /** Parts of a line that only print a note or wait (`&& echo "Done"`, `; sleep 2`): no step of a routine. */
 const DECORATION = new Set(['echo', 'printf', 'sleep', 'true', ':']);
 
+/** "python3 && rg" → "`python3`, then `rg`": the programs of a routine in the order they ran. */
+function routineText(key: string): string {
+  const parts = key.split(' && ').map((f) => code(f));
+  return parts.length === 2 ? `${parts[0]}, then ${parts[1]},` : `${parts.slice(0, -1).join(', ')}, then ${parts.at(-1)},`;
+}
+
 /** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
@@ -467,7 +473,8 @@ function recurringPipelines(view: SessionView): Draft[] {
     drafts.push({
       category: 'pattern',
       title: `Recurring command line: ${clip(key, 60)}`,
-      text: `Command line run ${list.length} times in one go: ${code(clip(last.command!, 160))}.`,
+      // (the routine recurred, its arguments may not have: the line shown is one run of it)
+      text: `${routineText(key)} ran as one command line ${list.length} times${new Set(list.map((x) => x.command)).size > 1 ? ', its arguments changing' : ''}; the last: ${code(clip(last.command!, 160))}.`,
       confidence: CONFIDENCE.implied,
       event: last.call.index,
       tags: key.split(/ && | /),
