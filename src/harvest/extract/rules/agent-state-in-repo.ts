@@ -106,13 +106,15 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     // (staged only where the transcript shows it ran: a last call may have no result)
     const them = f.tracked || parts.length === 1 ? 'it' : 'them';
     const add = sweep ? code(SWEEPING_ADD.exec(sweep.command!)![0]) : '';
-    const swept = sweep ? (seenToSucceed(sweep) ? `; this session's ${add} staged ${them}` : `; this session ran ${add} with ${them} untracked: check its commit for ${them} before pushing`) : '';
-    const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})${swept}`;
+    // (what this session's own add did comes first: the advice after it is what an item cut to
+    // length may lose)
+    const swept = sweep ? (seenToSucceed(sweep) ? ` This session's ${add} staged ${them}.` : ` This session ran ${add} with ${them} untracked: check its commit for ${them} before pushing.`) : '';
+    const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
     const text = f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
-        `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}. Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`
+        `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
-        `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}. Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
+        `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}.${swept} Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
     drafts.push({
       category: f.tracked || sweep !== undefined ? 'pitfall' : 'fact',
       scope: 'repo',
