@@ -28,6 +28,9 @@ describe('simple commands of a command line', () => {
     expect(mainCommand('Set-Location C:\\work\\app; npm test')).toBe('npm test');
     expect(family(mainCommand('$env:JAVA_HOME = "C:\\jdk17"; mvn -q test'))).toBe('mvn test');
     expect(shownCommand('Push-Location D:\\clients\\acme\\app; npm test')).toBe('npm test');
+    // a run's id in an argument, with its date and time, is this run's name: the kind of file is shown
+    expect(shownCommand('python3 render_jsonl.py rollout-2025-09-08T20-55-49-f6f5ea21-be92-4d49-a250-a5840ce1baa9.jsonl -o out.html')).toBe('python3 render_jsonl.py rollout-….jsonl -o out.html');
+    expect(shownCommand('cat ~/.claude/projects/app/0e183c58-54d6-48f9-813c-96ac5163f3ef.jsonl')).toBe('cat ~/.claude/projects/app/….jsonl');
     // Windows' program suffixes and script folders, in either slash
     expect(family('npm.cmd run build')).toBe('npm run build');
     expect(family('C:/tools/maven/bin/mvn.cmd -q test')).toBe('mvn test');

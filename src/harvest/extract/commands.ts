@@ -294,7 +294,12 @@ function mainCommandOf(command: string): string {
  * npm run build`) says where this machine keeps the checkout, not what to run, and names a person's
  * folders; a relative `cd services/web &&` stays, it is part of how to run it. */
 export function shownCommand(command: string): string {
-  return command.replace(LEADING_CD, '');
+  const shown = command.replace(LEADING_CD, '');
+  return /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(shown) ? shown.replace(RUN_ID, '…') : shown;
 }
+/** A session's or a run's id in an argument, with the date and time before it
+ * (`rollout-2025-09-08T20-55-49-f6f5ea21-be92-….jsonl`): this run's name, not the command's; the
+ * item shows the kind of file (`rollout-….jsonl`). */
+const RUN_ID = /(?:\d{4}-\d\d-\d\d[T_-]?\d\d[-:]\d\d[-:]\d\d[-_]?)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** `cd`, `pushd`, `Set-Location` or `Push-Location` into an absolute or home path, then `&&` or `;`. */
 const LEADING_CD = /^\s*(?:cd|pushd|chdir|set-location|push-location|sl)\s+(?:"(?:~|\/|[A-Za-z]:)[^"]*"|'(?:~|\/|[A-Za-z]:)[^']*'|(?:~|\/|[A-Za-z]:)[^\s&;|]*)\s*(?:&&|;)\s*/i;
