@@ -79,7 +79,7 @@ describe('extractSession: error → cause → fix', () => {
 });
 
 describe('extractSession: tool quirks', () => {
-  it('turns "command not found" into a tool-quirk of the repo\'s environment with what worked instead', () => {
+  it('turns "command not found" into a tool-quirk of the machine with what worked instead', () => {
     const session = new SessionBuilder()
       .user('run the generator')
       .bash('python gen.py', '/bin/bash: line 1: python: command not found', 127)
@@ -87,8 +87,8 @@ describe('extractSession: tool quirks', () => {
       .build();
     const quirks = extractSession(session).filter((c) => c.category === 'tool-quirk');
     expect(quirks).toHaveLength(1);
-    // what one machine has installed is not true of every machine
-    expect(quirks[0]!.scope).toBe('repo');
+    // what the machine has installed holds for every repository worked in on it
+    expect(quirks[0]!.scope).toBe('global');
     expect(quirks[0]!.text).toContain('python: command not found');
     expect(quirks[0]!.text).toContain('python3 gen.py');
   });

@@ -255,9 +255,9 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const insteadText = ` ${code(clip(instead.command!, 90))} worked instead.`;
   return {
     category: 'tool-quirk',
-    // what one machine has installed is a fact of the environment the project is worked in,
-    // not of every machine: the repo's, never global
-    scope: 'repo',
+    // what the machine has installed holds whichever repository a session works in on it: the
+    // machine's (reviewers moved every repo-scoped one here)
+    scope: 'global',
     title: `${missing} is not installed`,
     text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}`,
     confidence: CONFIDENCE.verified,
