@@ -487,6 +487,13 @@ describe('report facts', () => {
     expect(mixed[0]).toMatch(/^mix\.exs dependencies \/ Web stack: /);
   });
 
+  it('names a section by its own heading and the place the heading above names ("… (`src/utils/`)"), not by the path of headings', () => {
+    const lines = '- Use dynamic imports (`await import(\'../processes.js\')`) so that `vi.spyOn(exec, \'exec\')` is set before the module loads\n- Static imports bind `exec` in `src/utils/processes.ts` before any spy exists\n';
+    const [d] = fromReport(`## Report\n\n## Utils System (\`src/utils/\`)\n\n### Testing Pattern for exec-dependent modules\n${lines}\n${GAPS}`);
+    expect(d!.title).toBe('Testing Pattern for exec-dependent modules (src/utils/)');
+    expect(d!.text.startsWith('Testing Pattern for exec-dependent modules (`src/utils/`): ')).toBe(true);
+  });
+
   it('names a section by the heading above when its own names only an aspect ("Current State")', () => {
     const drafts = (inner: string, lines: string) => fromReport(`## Report\n\n## DATABASE\n\n### ${inner}\n${lines}\n${GAPS}`);
     const db = drafts('Current State', '- SQLite via `ash_sqlite` and `ecto_sqlite3` in `mix.exs`\n- Repo: `lib/app/repo.ex` using `AshSqlite.Repo`\n');

@@ -91,6 +91,9 @@ describe('extractSession: tool quirks', () => {
     expect(quirks[0]!.scope).toBe('global');
     expect(quirks[0]!.text).toContain('python: command not found');
     expect(quirks[0]!.text).toContain('python3 gen.py');
+    // one item per program missing and its stand-in, whichever shell worded the complaint
+    const zsh = new SessionBuilder().user('run it').bash('python run.py', 'bash: python: command not found', 127).bash('python3 run.py', 'generated 2 files').build();
+    expect(extractSession(zsh).find((c) => c.category === 'tool-quirk')!.signature).toBe(quirks[0]!.signature);
   });
 
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {

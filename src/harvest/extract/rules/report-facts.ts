@@ -86,6 +86,10 @@ function subjectOf(section: Section, ctx: string): string {
   const path = ctx.split(' / ');
   // "DATABASE / Current State": the aspect names no subject; the heading above it does
   if (path.length === 2 && ASPECT_HEADING.test(path[1]!.trim())) return sentenceCase(path[0]!);
+  // "Utils System (`src/utils/`) / Testing Pattern for exec-dependent modules": the inner heading
+  // is the subject, the place the outer one names says where ("… (`src/utils/`)")
+  const place = path.length === 2 && !NAMES_FILE.test(path[1]!) ? /\((`?[^()`\s]*[/.][^()`\s]*`?)\)\s*$/.exec(path[0]!)?.[1] : undefined;
+  if (place !== undefined) return factLine(sentenceCase(`${path[1]!.trim()} (${place})`));
   // a reply's lead-in that became the heading of its list ("No — all three overrides need to
   // stay, each for a concrete reason:") keeps no answer word either
   return factLine(sentenceCase(inner !== undefined && ctx.includes(' / ') && NAMES_FILE.test(inner) ? inner : ctx));

@@ -265,7 +265,8 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     tags: [missing, s.call.name, instead.program],
     quotes: [err, instead.command!],
     rule: 'tool-quirk',
-    signature: errorSignature(err),
+    // (one item per program missing and its stand-in, whichever shell worded the complaint)
+    signature: `missing command ${missing} ${instead.program}`,
     score: 9,
   };
 }
