@@ -114,8 +114,8 @@ function headingText(raw: string): string {
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
 
 /** A label that is a sentence the list after it finishes ("The script reads JSON from stdin and
- * displays:", "Each worker checks these before it starts:"), not a name ("Build Script (`build.js`)"): five words
- * or more, one of them a verb. */
+ * displays:", "Each worker checks these before it starts:"), not a name ("Build Script
+ * (`build.js`)"): five words or more, one of them a verb. */
 const LEAD_IN_SENTENCE = /^(?=(?:\S+\s+){4}\S)(?=.*\b(?:is|are|was|were|has|have|does|do|will|can|should|must|shows?|displays?|reads?|includes?|contains?|uses?|runs?|provides?|supports?|returns?|takes?|prints?|needs?|requires?|follows?|works?|handles?|gives?|sets?|creates?|checks?|looks? like)\b)/i;
 
 /** Splits a report into sections; code blocks and tables are skipped. */
