@@ -884,7 +884,18 @@ describe('what a failure teaches', () => {
       .bash(`pip3 install --user ${pkgs} --break-system-packages`, 'Successfully installed spotipy-2.26.0', 0);
     const text = errorFixDrafts(viewOf(b.build()))[0]!.text;
     // the whole command, clipped, would end before the flag that made it work
-    expect(text).toContain('Fix: the same command with `--break-system-packages` succeeded.');
+    // (a flag that overrides the check that failed is said to: it gets past the failure, it cures nothing)
+    expect(text).toContain('Fix: the same command with `--break-system-packages` succeeded; that flag overrides the check that stopped the first run, so use it only where overriding it is wanted.');
+    const tty = new SessionBuilder()
+      .user('apply the dotfiles')
+      .bash('chezmoi apply', 'chezmoi: .bashrc: could not open a new TTY: open /dev/tty: no such device or address', 1)
+      .bash('chezmoi apply --force', '', 0);
+    expect(errorFixDrafts(viewOf(tty.build()))[0]?.text).toContain('with `--force` succeeded; that flag overrides the check');
+    const port = new SessionBuilder()
+      .user('start it')
+      .bash('npm run dev', 'Error: listen EADDRINUSE: address already in use :::3000', 1)
+      .bash('npm run dev --port 3001', 'ready on http://localhost:3001', 0);
+    expect(errorFixDrafts(viewOf(port.build()))[0]?.text ?? '').not.toContain('overrides');
     // a "fix" that found every package already there changed nothing: no item without a cause
     const already = new SessionBuilder()
       .user('install the deps')

@@ -416,7 +416,14 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (fixed) {
       const via = between.shown.length > 0 ? `${between.shown.join(', ')}, then ` : '';
       const flags = changedFlags(s.command, fix.command!);
-      parts.push(flags ? `Fix: ${via}the same command ${flags} succeeded.` : `Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`);
+      // a flag that overrides a check (`--force`, `--no-verify`, `--legacy-peer-deps`) gets past
+      // the failure without curing it: the item says so, or it reads as a fix to reach for
+      const overrides = flags !== undefined && /^with `--(?:force\b[\w-]*|overwrite|no-verify|legacy-peer-deps|break-system-packages|skip-[\w-]+|ignore-[\w-]+)`/.test(flags);
+      parts.push(
+        flags
+          ? `Fix: ${via}the same command ${flags} succeeded${overrides ? '; that flag overrides the check that stopped the first run, so use it only where overriding it is wanted' : ''}.`
+          : `Fix: ${via}${code(clip(shownCommand(fix.command!), 90))} succeeded.`,
+      );
     }
     const draft: Draft = {
       category: 'pitfall',
