@@ -142,6 +142,14 @@ describe('report facts', () => {
   ].join('\n');
   /** The report-fact drafts of a session whose one subagent returned `report`. */
   const fromReport = (report: string) => reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, report).build()));
+  /** Each line added to a report leaves the item with the section's `kept` text and without the line. */
+  const expectLeftOut = (texts: (line: string) => string, kept: string, lines: string[]): void => {
+    for (const line of lines) {
+      const t = texts(line);
+      expect(t, line).toContain(kept);
+      expect(t, line).not.toContain(line.replace(/^- /, '').slice(0, 28));
+    }
+  };
   const report = [
     '## Exploration Report',
     '',
@@ -212,15 +220,11 @@ describe('report facts', () => {
         .map((d) => d.text)
         .join('\n');
     expect(withLine('Route chunks go to `priv/static/assets/chunks/`, set by `splitting: true` in `assets/build.js`')).toContain('splitting: true');
-    for (const line of [
+    expectLeftOut(withLine, 'assets/build.js', [
       'providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama, LiteLLM',
       'Node.js assets with: `@xterm/xterm ^6.0.0`, `@xterm/addon-fit ^0.11.0`, esbuild v0.27.3',
       'Then we try to create a branch using `gitService.branch`',
-    ]) {
-      const text = withLine(line);
-      expect(text, line).toContain('assets/build.js');
-      expect(text, line).not.toContain(line.slice(0, 20));
-    }
+    ]);
   });
 
   it("writes nothing of a status heading in the language the agent answered in, as of 'Status'", () => {
@@ -523,7 +527,7 @@ describe('report facts', () => {
     expect(text('- `assets/vendor/` is untracked: `git status` shows it as `??`, so `git log -- assets/vendor/` returns nothing')).not.toContain('git log');
     // who did what is in git log, and names a person
     expect(text('- `assets/build.js` was added in one commit, authored by Eoinl12 via the web UI, with `esbuild` as its only dependency')).not.toContain('Eoinl12');
-    for (const line of [
+    expectLeftOut(text, 'priv/static/assets/', [
       '- 入口是 `assets/js/app.js`，输出到 `priv/static/assets/` 目录，由 esbuild 构建并在开发时监听变化',
       '- If you want, I can also move `assets/build.js` to `scripts/build.mjs`',
       '- You can now run `node assets/build.js --watch` from `assets/` to rebuild on change',
@@ -531,11 +535,7 @@ describe('report facts', () => {
       '- SQLite database for the assets cache: `database: "../path/to/your.db"` in config/dev.exs',
       // one session's file, named by its id
       '- Source copied from the session file `~/.codex/sessions/2026/02/13/rollout-2026-02-13T12-48-41-019c581e-8542-7bb1-b7e1-7e6221c3047c.jsonl`',
-    ]) {
-      const t = text(line);
-      expect(t, line).toContain('priv/static/assets/');
-      expect(t, line).not.toContain(line.slice(2, 30));
-    }
+    ]);
   });
 
   it('leaves out what a review says about the change under review', () => {
