@@ -1,8 +1,8 @@
 /**
  * The repo's own rules: a rule file the agent loaded (a Cursor `### Rule: name` block, or a read
  * of CLAUDE.md / AGENTS.md / `.cursor/rules/*.mdc` and the like) states how work is done in the
- * repo. Its sections with directives ("MUST", "NEVER", "always run …") and the commands they name
- * become patterns; a rule about how the agent's tools behave becomes a tool-quirk. Our own
+ * repo. Its strongest section with directives ("MUST", "NEVER", "always run …") and the commands
+ * it names becomes a pattern; a rule about how the agent's tools behave becomes a tool-quirk. Our own
  * bootstrap block is never read. A prompt that only points the agent at a rule file says the
  * rule applies to the work at hand.
  */
@@ -27,8 +27,6 @@ const TOOL_BEHAVIOUR = /\b(?:edit(?:ing)?|file|read|search|shell|terminal) tools
 const EXAMPLE_SECTION = /\b(?:examples?|triggering|interpretation|clarification|ambiguous|meanings?)\b/i;
 /** Headings whose every line is a step or a requirement. */
 const RULE_HEADING = /\b(?:checklist|requirements?|required|principles?|rules?|must|never|always|critical|before|after every)\b/i;
-/** Sections kept per rule file: more for longer files. */
-const MAX_SECTIONS = 5;
 const MAX_PER_SESSION = 6;
 
 export interface RuleText {
@@ -170,8 +168,9 @@ function fromRuleFiles(view: SessionView): Draft[] {
       .map((s) => sectionDraft(rule, s))
       .filter((d): d is Draft & { weight: number } => d !== undefined)
       .sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
-    const keep = Math.min(MAX_SECTIONS, Math.max(2, Math.ceil(rule.text.length / 4000)));
-    for (const { weight: _w, ...d } of scored.slice(0, keep)) drafts.push(d);
+    // the file's strongest section alone: the agent is given the whole file anyway, and reviewers
+    // turned down most other sections as copies of it (a checklist cut short, a second principle)
+    for (const { weight: _w, ...d } of scored.slice(0, 1)) drafts.push(d);
   }
   return drafts.sort((a, b) => b.score - a.score).slice(0, MAX_PER_SESSION);
 }
