@@ -415,10 +415,10 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (fixed && between.steps > 0 && outputGivesSteps(s.output, between.shown)) continue;
     if (fixed) {
       const via = between.shown.length > 0 ? `${between.shown.join(', ')}, then ` : '';
-      const flags = changedFlags(s.command, fix.command!);
-      // a flag that overrides a check (`--force`, `--no-verify`, `--legacy-peer-deps`) gets past
-      // the failure without curing it: the item says so, or it reads as a fix to reach for
-      const overrides = flags !== undefined && /^with `--(?:force\b[\w-]*|overwrite|no-verify|legacy-peer-deps|break-system-packages|skip-[\w-]+|ignore-[\w-]+)`/.test(flags);
+      const change = flagChange(s.command, fix.command!);
+      const flags = change && flagText(change);
+      // (an added flag that overrides the check is said to, or the item reads as a fix to reach for)
+      const overrides = change?.added.some((t) => OVERRIDES_CHECK.test(t)) ?? false;
       parts.push(
         flags
           ? `Fix: ${via}the same command ${flags} succeeded${overrides ? '; that flag overrides the check that stopped the first run, so use it only where overriding it is wanted' : ''}.`
@@ -455,6 +455,18 @@ function fromToolFailures(view: SessionView): Draft[] {
  * to fit, would hide it at its end. Undefined for any other change.
  */
 export function changedFlags(failed: string, fix: string): string | undefined {
+  const change = flagChange(failed, fix);
+  return change && flagText(change);
+}
+
+function flagText(change: { added: string[]; removed: string[] }): string {
+  const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
+  return [change.added.length > 0 ? `with ${list(change.added)}` : '', change.removed.length > 0 ? `without ${list(change.removed)}` : ''].filter(Boolean).join(' and ');
+}
+
+/** The flags (and environment settings) a fix added to the failed command and took from it, when
+ * that is all it changed. */
+function flagChange(failed: string, fix: string): { added: string[]; removed: string[] } | undefined {
   const before = wordsWithSettings(shownCommand(failed));
   const after = wordsWithSettings(shownCommand(fix));
   const added = after.filter((t) => !before.includes(t));
@@ -464,10 +476,12 @@ export function changedFlags(failed: string, fix: string): string | undefined {
   if (changed.length === 0 || changed.length > 3 || !changed.every((t) => /^--?[A-Za-z]|^[A-Z_][A-Z0-9_]*=/.test(t))) return undefined;
   // everything else the same, in the same order
   const kept = (ts: string[], gone: string[]): string => ts.filter((t) => !gone.includes(t)).join(' ');
-  if (kept(before, removed) !== kept(after, added)) return undefined;
-  const list = (ts: string[]): string => ts.map((t) => code(t)).join(' ');
-  return [added.length > 0 ? `with ${list(added)}` : '', removed.length > 0 ? `without ${list(removed)}` : ''].filter(Boolean).join(' and ');
+  return kept(before, removed) === kept(after, added) ? { added, removed } : undefined;
 }
+
+/** A flag that overrides the check a command failed (`--force`, `--no-verify`, `--legacy-peer-deps`):
+ * a run with it gets past the failure without curing it. */
+const OVERRIDES_CHECK = /^--(?:force\b[\w-]*|overwrite|no-verify|legacy-peer-deps|break-system-packages|skip-[\w-]+|ignore-[\w-]+)$/;
 
 /** The words of a command line as `tokens` reads them, with the environment settings in front
  * kept (`tokens` drops them: they are no program). */

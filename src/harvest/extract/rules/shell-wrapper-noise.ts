@@ -54,8 +54,8 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const source = startup
       ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})` : ''}`
       : "the tool's shell wrapper";
-    // (a count says something only when some commands did not print it)
-    // (the sandbox's doing: which commands ran inside it is what counts, not how many there were)
+    // (a count says something only when some commands did not print it; of the sandbox's doing,
+    // which commands ran inside it is what counts, not how many there were)
     const who = sandboxed
       ? `Commands run through ${code(c.tool)} inside the agent's sandbox here also printed ${shown}`
       : `${c.printedBy === c.commands ? 'Every command' : 'Commands'} run through ${code(c.tool)} here also printed ${shown}${c.printedBy === c.commands ? '' : ` (${c.printedBy} of ${c.commands} commands)`}`;
