@@ -12,7 +12,7 @@ import { localGitProbe, type GitFacts, type GitProbe } from '../sessions/git-con
 /** Folder names that say where agents keep transcripts, not which project they are about. */
 const CONTAINER_DIRS = new Set([
   'chats', 'tmp', 'history', 'sessions', 'session', 'saved', 'projects', 'subagents', 'logs', 'log', 'transcripts',
-  'transcript', 'exports', 'export', 'inbox', 'captured', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
+  'transcript', 'exports', 'export', 'inbox', 'in', 'input', 'incoming', 'downloads', 'captured', 'conversations', 'rollouts', 'archive', 'home', 'users', 'src', 'work',
   'test_sessions', 'fixtures', 'samples', 'examples', 'data', 'tests', 'test',
   'claude-code', 'codex', 'gemini-cli', 'gemini', 'hermes', 'aider', 'cursor', 'specstory', 'cursor-specstory', 'openai-chat',
 ]);

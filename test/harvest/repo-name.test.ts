@@ -18,6 +18,8 @@ describe('repo for sessions that record none', () => {
     expect(repoFromTranscriptPath('/srv/exports/minsky/chats/session.json')).toBe('minsky');
     // the nightly job's inbox, and Claude Code's project folder (the working directory encoded)
     expect(repoFromTranscriptPath('/ci/transcripts/inbox/claude-code/0a1b.jsonl')).toBeUndefined();
+    expect(repoFromTranscriptPath('/srv/knowledge/in/7/0a1b.jsonl')).toBeUndefined();
+    expect(repoFromTranscriptPath('/home/dev/Downloads/0a1b.jsonl')).toBeUndefined();
     expect(repoFromTranscriptPath('/home/dev/.claude/projects/-workspace/0a1b.jsonl')).toBeUndefined();
   });
 
