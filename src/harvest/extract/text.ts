@@ -105,9 +105,11 @@ function cutAt(t: string, max: number): string {
 }
 
 /**
- * Prose the rules cannot read: most of its letters are outside the Latin script (Chinese,
- * Cyrillic, …). Every test the rules make of prose (narration, change log, offer, hedge) is
- * English; such a line would pass them all unread, so the rules leave it to the model extractor.
+ * Prose the rules cannot read: another language in Latin letters (German, Spanish, …), or fewer
+ * than 60% of its letters in the Latin script (Chinese, Cyrillic, …). Every test the rules make of
+ * prose (narration, change log, offer, hedge) is English; such a line would pass them all unread
+ * ("実装完了内容" is a progress report they cannot see), so the rules leave it to the model
+ * extractor. Names in code spans are Latin in any language and are not counted.
  */
 export function unreadableProse(text: string): boolean {
   if (otherLatinLanguage(text)) return true;
@@ -115,12 +117,12 @@ export function unreadableProse(text: string): boolean {
   let latin = 0;
   let other = 0;
   for (const ch of text.replace(/`[^`]*`/g, '')) {
-    if (/[A-Za-z]/.test(ch)) latin++;
+    if (/\p{Script=Latin}/u.test(ch)) latin++;
     // a Chinese or Japanese character carries about a word: weigh it like one (~4 letters)
     else if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(ch)) other += 4;
     else if (/\p{L}/u.test(ch)) other++;
   }
-  return other > latin;
+  return latin < 0.6 * (latin + other);
 }
 
 /** Function words of the languages written in Latin script that sessions use most besides

@@ -8,7 +8,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { howToUse, reportsOf, type Report, type ReportLine, type Section } from '../report.js';
-import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, otherLatinLanguage, plainApostrophes, sentence, unreadableProse } from '../text.js';
+import { STILL_BROKEN, clip, clipWhole, concreteness, oneLine, plainApostrophes, sentence, unreadableProse } from '../text.js';
 import { editedFiles, isEdit, promptBefore, type SessionView } from '../view.js';
 import { isCorrection } from './user-corrections.js';
 
@@ -348,18 +348,6 @@ function factLine(text: string): string {
  * followed was left out), however long the path. */
 const LOCATION_ONLY = /^(?:file|location|located at|path|source):\s*`[^`]+`\.?$/i;
 
-/** Whether the text is written in English: the filters above read English words (progress,
- * change logs, proposals), and a report in Japanese or in Spanish would pass them unread
- * ("実装完了内容", "implementation completed", or "Estado del proyecto: Estructura básica creada"
- * are progress reports they cannot see). */
-export function readable(text: string): boolean {
-  // (names in code spans are Latin in any language)
-  const prose = text.replace(/`[^`]*`/g, ' ');
-  const letters = prose.match(/\p{L}/gu)?.length ?? 0;
-  const latin = prose.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  return (letters === 0 || latin / letters >= 0.6) && !otherLatinLanguage(prose);
-}
-
 /** "How to Test:", "Try it out", "Testing instructions": a closing report's steps for the user to
  * check this turn's work (click the buttons, watch the log), its handover, not how things are. */
 const TRY_IT_SECTION = /^(?:how to (?:test|try|use|run|verify|check)\b|testing(?: instructions| steps)?\s*:?\s*$|to (?:test|try) (?:it|this)\b|try it(?: out)?\b)/i;
@@ -403,7 +391,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   if (SETTINGS_FILE.test(ctx) && kept.filter((l) => SETTING_QUOTED.test(l.text)).length * 2 >= kept.length) return undefined;
   // a sentence its list finishes says what it says with every item: part of the list misstates it
   if (section.leadIn && kept.length < section.lines.length) return undefined;
-  if (kept.length === 0 || tooSlight(kept) || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
+  if (kept.length === 0 || tooSlight(kept) || unreadableProse(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) return undefined;
   const best = [...kept].sort((a, b) => b.score - a.score).slice(0, 3);
   const bonus = (IMPORTANT.test(ctx) ? 3 : 0) + (OPERATIONAL.test(ctx) || kept.some((l) => OPERATIONAL.test(l.text)) ? 2 : 0);
   const score = best.reduce((n, l) => n + l.score, 0) / Math.max(1, best.length) + Math.min(2, best.length - 1) + 0.5 * Math.min(2, concreteness(ctx)) + bonus;
@@ -504,7 +492,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text));
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
-    if (kept.length === 0 || !readable(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
+    if (kept.length === 0 || unreadableProse(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
     best = Math.max(best, ...kept.map((l) => l.score));
     const body = kept.map((l) => factLine(l.text).replace(/[.;]$/, '')).join('; ');
     const subject = subjectOf(section, ctx);
@@ -601,7 +589,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const lead = oneLine(report.text).trimStart();
     if (TO_THE_USER.test(lead) || handsOver(lead) || asksApproval(report.text)) continue;
     // the report's language, which a section of a label and a path alone does not show
-    if (!readable(report.text)) continue;
+    if (unreadableProse(report.text)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
     if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked) || ASKS_TO_SEE.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
