@@ -9,7 +9,7 @@ import type { LedgerSession } from '../knowledge/ledger.js';
 import { redact } from '../redact/index.js';
 import type { Candidate } from './candidate.js';
 import type { OriginCandidate } from './merge.js';
-import { redactCandidate, usersFromPath, type RedactionStats } from './redact-candidate.js';
+import { redactCandidate, usersFromPath, usersShownIn, type RedactionStats } from './redact-candidate.js';
 import { resolveRepo } from './repo-name.js';
 import { quarantineReason } from './quarantine.js';
 
@@ -86,7 +86,7 @@ export function harvestFileSessions(file: string, sessions: readonly Session[], 
   const redaction: RedactionStats = { findings: 0 };
   for (const session of sessions) {
     out.sessions++;
-    const users = [...ctx.redactUsers, ...usersFromPath(session.cwd), ...usersFromPath(file)];
+    const users = [...ctx.redactUsers, ...usersFromPath(session.cwd), ...usersFromPath(file), ...usersShownIn(session)];
     const id = safeSessionId(session.id, users);
     const seen = ctx.eventsSeen.get(id);
     const from = seen ?? 0;

@@ -1,5 +1,6 @@
 /** Redaction runs on every field of a candidate before it can be written, logged or printed. */
-import { isGenericUserName, redact } from '../redact/index.js';
+import { isGenericUserName, ownAccountNames, redact } from '../redact/index.js';
+import type { Session } from '../sessions/model.js';
 import type { Candidate } from './candidate.js';
 import { TextCache } from './extract/text-cache.js';
 
@@ -56,4 +57,16 @@ export function usersFromPath(path: string | undefined): string[] {
   const m = /^(?:\/home|\/Users|[A-Za-z]:\\Users)[\\/]([^\\/]+)/.exec(path);
   // generic accounts (USER, runner, root) are not people, and scrubbing them mangles prose
   return m && !isGenericUserName(m[1]!) ? [m[1]!] : [];
+}
+
+/** The accounts the session shows to be its user's (a code host's greeting, the name git signs
+ * with), from the commands it ran and their output: redacted wherever the session's items name
+ * them, as the home folder's user name is. */
+export function usersShownIn(session: Session): string[] {
+  const names = new Set<string>();
+  for (const e of session.events) {
+    const text = e.kind === 'tool_call' ? e.command : e.kind === 'tool_result' ? e.output : undefined;
+    if (text) for (const n of ownAccountNames(text)) if (!isGenericUserName(n)) names.add(n);
+  }
+  return [...names];
 }

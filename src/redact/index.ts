@@ -14,4 +14,5 @@ export {
   type KindInfo,
 } from './kinds.js';
 export { isGenericUserName } from './personal.js';
+export { ownAccountNames } from './people.js';
 export { shannonEntropy } from './values.js';

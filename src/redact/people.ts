@@ -2,8 +2,9 @@
  * People and their machines named in a transcript: a person's name beside an address
  * (`Jane Doe <jane@corp.io>`), the names of git's author and trailer lines (`Author: Jane Doe`,
  * `Signed-off-by:`), the logins of issue-tracker output (`author:\tjdoe` from `gh issue view`),
- * and the user and host of a shell prompt (`jane@janes-laptop:~/src$`) or a personal machine
- * name (`Janes-MacBook-Pro.local`). Bots and tools (`Claude <noreply@anthropic.com>`,
+ * the name git is told to sign commits with (`git config user.name "Jane Doe"`, `user.name=jdoe`,
+ * `GIT_AUTHOR_NAME=…`), and the user and host of a shell prompt (`jane@janes-laptop:~/src$`) or a
+ * personal machine name (`Janes-MacBook-Pro.local`). Bots and tools (`Claude <noreply@anthropic.com>`,
  * `dependabot[bot]`) are no people.
  */
 import { KIND_INFO } from './kinds.js';
@@ -28,6 +29,10 @@ const PROMPT = /(?<![\w.@-])([a-z_][a-z0-9_.-]{0,31})@([A-Za-z0-9][A-Za-z0-9-]{0
  * (`Hi jdoe! You've successfully authenticated`, `logged in as jdoe`), GitLab's (`Welcome to
  * GitLab, @jdoe!`), `gh auth status` (`Logged in to github.com account jdoe`, older `as jdoe`). */
 const LOGIN_GREETING = /\bHi ([A-Za-z0-9][\w.-]*)! You've successfully authenticated\b|\bWelcome to GitLab, @([\w.-]+)!|\blogged in as ([A-Za-z0-9][\w.-]*)\b|\bLogged in to [\w.-]+ (?:account|as) ([A-Za-z0-9][\w.-]*)\b/dgi;
+/** The name git signs commits with: set or listed (`git config --global user.name "Jane Doe"`,
+ * `user.name=Jane Doe` from `git config --list`, `GIT_AUTHOR_NAME=jdoe`). A value in quotes, the
+ * rest of a listed line, or one word; a bare `git config user.name` only asks. */
+const GIT_IDENTITY = /\b(?:user\.name|GIT_(?:AUTHOR|COMMITTER)_NAME)(?:[ \t]+|[ \t]*=[ \t]*)(?:"([^"\n]+)"|'([^'\n]+)'|(?<==)([^\s"'&;|][^\n"'&;|]*?)[ \t]*$|([A-Za-z][\w.-]*)(?=[ \t]*(?:$|[;&|)])))/dgm;
 const PERSONAL_MACHINE = /(?<![\w.-])[A-Za-z][\w'’]*-(?:MacBook(?:-(?:Pro|Air))?|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)(?:-\d+)?(?:\.local)?(?![\w-])/g;
 
 function push(out: RawMatch[], kind: 'person-name' | 'host-name' | 'user-name', start: number, text: string): void {
@@ -50,7 +55,7 @@ function names(value: string, at: number, out: RawMatch[]): void {
 
 export const PERSON_NAME_RULE: ScanRule = {
   kind: 'multiple',
-  pretest: /@|^[ \t]*(?:author|commit|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:|\s(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]|-(?:MacBook|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)\b|successfully authenticated|Welcome to GitLab|logged in (?:as|to)/im,
+  pretest: /@|user\.name|GIT_(?:AUTHOR|COMMITTER)_NAME|^[ \t]*(?:author|commit|signed-off-by|co-authored-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|assignees?|reviewers?|requested reviewers|merged by|closed by|opened by)[ \t]*:|\s(?:author|assignees?|reviewers?|merged by|closed by|opened by)[ \t]*:[ \t]|-(?:MacBook|iMac|Mac-mini|Mac-Studio|ThinkPad|Laptop|Desktop|PC)\b|successfully authenticated|Welcome to GitLab|logged in (?:as|to)/im,
   scan(text: string, out: RawMatch[]): void {
     for (const m of text.matchAll(NAME_BEFORE_ADDRESS)) {
       const name = m[1]!;
@@ -74,6 +79,30 @@ export const PERSON_NAME_RULE: ScanRule = {
       const group = [1, 2, 3, 4].find((k) => m[k] !== undefined)!;
       if (!BOT.test(m[group]!)) push(out, 'user-name', m.indices![group]![0], m[group]!);
     }
+    for (const m of text.matchAll(GIT_IDENTITY)) {
+      const group = [1, 2, 3, 4].find((k) => m[k] !== undefined)!;
+      if (!BOT.test(m[group]!) && !PLACEHOLDER_NAME.test(m[group]!)) push(out, 'person-name', m.indices![group]![0], m[group]!);
+    }
     for (const m of text.matchAll(PERSONAL_MACHINE)) push(out, 'host-name', m.index!, m[0]);
   },
 };
+
+/** A name written to be replaced (`"Your Name"`, `<name>`, `$NAME`): nobody's. */
+const PLACEHOLDER_NAME = /^(?:your[ _-]?(?:full[ _-]?)?name|name|<[^>]*>|\$\{?\w+\}?|x+|todo|\[REDACTED:[\w-]+\])$/i;
+
+/**
+ * The accounts a text shows to be its user's own: the login a code host greets
+ * (`Hi jdoe! You've successfully authenticated`) and the name git signs with. Found once in a
+ * session, they are redacted wherever the session names them (a remote `github.com/jdoe/app`).
+ */
+export function ownAccountNames(text: string): string[] {
+  if (!/user\.name|GIT_(?:AUTHOR|COMMITTER)_NAME|successfully authenticated|Welcome to GitLab|logged in (?:as|to)/i.test(text)) return [];
+  const found: string[] = [];
+  for (const re of [LOGIN_GREETING, GIT_IDENTITY]) {
+    for (const m of text.matchAll(re)) {
+      const name = [1, 2, 3, 4].map((k) => m[k]).find((v) => v !== undefined);
+      if (name && !BOT.test(name) && !PLACEHOLDER_NAME.test(name)) found.push(name);
+    }
+  }
+  return found;
+}

@@ -145,6 +145,27 @@ describe('harvest pipeline', () => {
     expect(body).toContain('### Added (1)');
   });
 
+  it('redacts the accounts a session shows to be its user\'s wherever its items name them', async () => {
+    const { root, t } = storeWithTranscripts();
+    // GitHub greets the login, git is told the name: an item quoting the remote names neither
+    writeFileSync(join(t, 'a.jsonl'), claudeSession({
+      id: 'aaaaaaaa-1111-4000-8000-000000000003',
+      cwd: '/home/dev/src/shop',
+      start: '2026-03-01T10:00:00Z',
+      turns: [
+        { user: 'push it' },
+        { bash: { command: 'ssh -T git@github.com', output: "Hi octo-dev42! You've successfully authenticated, but GitHub does not provide shell access.", error: true } },
+        { bash: { command: 'git config --global user.name "Matt Eyre"', output: '' } },
+        { bash: { command: 'git push git@github.com:octo-dev42/shop.git main', output: 'error: Matt Eyre cannot push to octo-dev42/shop', error: true } },
+      ],
+    }));
+    const result = await run(root, [t]);
+    const everything = JSON.stringify(result.plan);
+    expect(result.records.length).toBe(2);
+    expect(everything).not.toContain('octo-dev42');
+    expect(everything).not.toContain('Matt Eyre');
+  });
+
   it('a commit of the harvest is readable by git and leaves no secret in the object store', async () => {
     const root = tempDir();
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });

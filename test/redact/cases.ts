@@ -166,6 +166,11 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: 'after gh issue view 12 (state: OPEN author: jdoe-dev labels: bug)', secret: 'jdoe-dev' },
     // a login with digits before an address, in an agent's prose about git history
     { text: 'added in c0d792d, authored by Eoinl12 <eoin12@example.org> via the web UI', secret: 'Eoinl12' },
+    // the name git signs commits with, set, listed or given in the environment
+    { text: 'git config --global user.name "Matt Eyre" && git config --global user.email m@x.io', secret: 'Matt Eyre' },
+    { text: 'git config user.name octo-dev42', secret: 'octo-dev42' },
+    { text: 'core.editor=vim\nuser.name=Jane Doe\nuser.email=jane@corp.io', secret: 'Jane Doe' },
+    { text: 'GIT_AUTHOR_NAME="Priya N" git commit -m wip', secret: 'Priya N' },
   ],
   'host-name': [
     { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },
@@ -373,6 +378,9 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     'import { Component } from "@angular/core";',
     'reviewers: 2\nassignees: []',
     'npm install @types/node@20.19.25',
+    // asking for the name, or a name written to be replaced
+    'git config --global user.name && git config --global user.email',
+    'git config --global user.name "Your Name"',
   ],
   'host-name': ['ssh -p 2222 git@github.com:acme/app.git', 'see src/app.ts:12 and MacBook support', 'scp build.tar deploy@10.0.0.5:/srv/'],
   'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
