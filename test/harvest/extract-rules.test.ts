@@ -1694,6 +1694,14 @@ describe('slow commands: what the time measures', () => {
       .build();
     expect(slowCommandDrafts(viewOf(timed(approved, [0, 0, 96])))).toEqual([]);
   });
+
+  it('says nothing of a command that only reads or sets a setting: its minutes were the approval prompt', () => {
+    const asked = (line: string) => new SessionBuilder().user('set up git').bash(line, 'octo\nocto@example.org').build();
+    expect(slowCommandDrafts(viewOf(timed(asked('git config --global user.name && git config --global user.email'), [0, 0, 78])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(asked('whoami && hostname'), [0, 0, 78])))).toEqual([]);
+    // a command that does work beside them is timed
+    expect(slowCommandDrafts(viewOf(timed(asked('git config user.name && npm ci'), [0, 0, 78])))).toHaveLength(1);
+  });
 });
 
 describe('recurring command sequences', () => {

@@ -253,7 +253,7 @@ describe('the failed command again with more after it', () => {
 
 describe('a line that only states the exit status', () => {
   it('is no error message, in any of the spellings tools write it', () => {
-    for (const status of ['Exit code: 1', 'Exit code 1', 'exit status 1', 'Process exited with code 1']) expect(errorLine(`${status}`), status).toBe('');
+    for (const status of ['Exit code: 1', 'Exit code 1', 'exit status 1', 'Process exited with code 1', 'Error']) expect(errorLine(`${status}`), status).toBe('');
     expect(errorLine('Exit code: 2\nError: Cannot find module \'x\'')).toBe("Error: Cannot find module 'x'");
   });
 });

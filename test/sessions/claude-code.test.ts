@@ -6,6 +6,7 @@ import { detectFile } from '../../src/sessions/detect.js';
 import { readSessionFile, readSessions } from '../../src/sessions/read.js';
 import { sessionStats, type Session, type SessionEvent } from '../../src/sessions/model.js';
 import { claudeCounts, SHARED, tempDir, TEST_SESSIONS } from './support.js';
+import { claudeSession } from '../harvest/transcripts.js';
 
 function claudeFiles(root: string): string[] {
   const out: string[] = [];
@@ -160,6 +161,17 @@ describe('Claude Code reader on test_sessions', () => {
     const orphan = await readOne(join(alone, sid, 'subagents/agent-a1f2c3d.jsonl'));
     expect(orphan.parentId).toBe(sid);
     expect(orphan.subagent).toBeUndefined();
+  });
+
+  it('a call the user has not allowed is a rejection, not a failure of the tool', async () => {
+    const file = join(tempDir(), 'ask.jsonl');
+    writeFileSync(file, claudeSession({ id: 'aaaaaaaa-1111-4000-8000-00000000000a', cwd: '/srv/app', start: '2026-03-01T10:00:00Z', turns: [
+      { user: 'write the page' },
+      { bash: { command: 'cat > chat.html <<EOF', output: "Claude requested permissions to write to /srv/app/chat.html, but you haven't granted it yet.", error: true } },
+      { bash: { command: 'npm test', output: 'Exit code 1\nError: no tests', error: true } },
+    ] }));
+    const results = (await readOne(file)).events.filter((e): e is Extract<SessionEvent, { kind: 'tool_result' }> => e.kind === 'tool_result');
+    expect(results.map((e) => Boolean(e.rejected))).toEqual([true, false]);
   });
 
   it('failed session: cascade, rejection, persisted output and interruption are flagged, not counted as errors', async () => {

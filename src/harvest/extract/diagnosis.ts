@@ -21,7 +21,10 @@ const STRONG =
   /command not found|no such file|not found|permission denied|denied|failed|cannot|can't|unable to|invalid|exceeds|refused|timed out|timeout|no upstream|not allowed|are ignored|is not|does not exist|already exists|not a valid|expected|undefined|missing|unknown/i;
 /** A line that only names a place in a file (`./src/components/AnimalList.tsx:78:54`). */
 const FILE_POSITION = /^\.{0,2}\/?[\w./@-]+:\d+(?::\d+)?$/;
-const NOISE = /^(?:(?:Exit code:? |exit status |Process exited with code )-?\d+|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
+/** Lines that say nothing of what went wrong: the exit status alone, the word "Error" alone (Claude
+ * Code's answer for a command that failed silently, as `git config <unset key>` does), rules,
+ * carets, stack frames, hints. */
+const NOISE = /^(?:(?:Exit code:? |exit status |Process exited with code )-?\d+|(?:error|Error|ERROR)[.!:]?|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
 /** A line of a code frame or a diff a checker prints (`33 │ - ····x,`, `35 30 │ foo(`): the
  * source quoted back, never the error. */
 const CODE_FRAME = /^(?:\d+\s+){1,2}[│┃|]|^[·\s]+[│┃|]/;

@@ -524,9 +524,13 @@ class ClaudeSession {
   }
 }
 
+/** A call the user has not (yet) allowed: Claude Code asks before a write or a command outside
+ * the allowed list, and answers the call so while the question stands or was declined. */
+const PERMISSION_NOT_GRANTED = /^Claude requested permissions to .{1,400}?, but you haven't granted it yet\b/s;
+
 function isRejection(output: string): boolean {
   for (const p of REJECTION_PREFIXES) if (output.startsWith(p)) return true;
-  return output.includes('[Request interrupted by user');
+  return PERMISSION_NOT_GRANTED.test(output) || output.includes('[Request interrupted by user');
 }
 
 /** What tells a block of one API response from its others: a tool call's id, a text's or a

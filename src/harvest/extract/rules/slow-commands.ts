@@ -42,9 +42,11 @@ function awaitedApproval(input: Record<string, unknown>): boolean {
   return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
 }
 
-/** Programs that move, copy, delete, list or print files: done in moments, so minutes between
- * their call and output were spent waiting (for the user's approval), not running. */
-const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem']);
+/** Programs that move, copy, delete, list or print files, or read or set a setting or the
+ * machine's state (`git config`, `whoami`): done in moments, so minutes between their call and
+ * output were spent waiting (for the user's approval), not running. */
+const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem', 'pwd', 'whoami', 'which', 'env', 'printenv', 'date', 'hostname', 'uname', 'id']);
+const SETTING_OPERATION = new Set(['git config', 'git rev-parse', 'git branch']);
 
 /** The last line of a run that stopped at its own question ("✅ Installation cancelled",
  * "Aborted."): it read no answer and did no work, so the minutes before its output were spent
@@ -55,8 +57,8 @@ const DECLINED = /\b(?:cancel+ed|aborted|aborting)\b[.!]?\s*$/i;
  * something, it is more than file operations, and it did not stop at its own question. */
 function timedByClock(families: readonly string[], output: string): boolean {
   if (output.trim() === '' || DECLINED.test(output.trimEnd())) return false;
-  const programs = families.filter((f) => f && f !== 'cd').map((f) => f.split(' ')[0]!);
-  return programs.length > 0 && !programs.every((p) => FILE_OPERATION.has(p));
+  const run = families.filter((f) => f && f !== 'cd');
+  return run.length > 0 && !run.every((f) => SETTING_OPERATION.has(f) || FILE_OPERATION.has(f.split(' ')[0]!));
 }
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
