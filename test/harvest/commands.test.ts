@@ -9,6 +9,9 @@ describe('simple commands of a command line', () => {
     expect(simpleCommands('cd /tmp && (test -d maven || curl -fsSL https://x/m.tar.gz | tar xz) && mvn test -q')).toEqual(['cd /tmp', 'test -d maven', 'curl -fsSL https://x/m.tar.gz', 'mvn test -q']);
     expect(simpleCommands('echo $(date) && (cd web && npm test)')).toEqual(['echo $(date)', 'cd web', 'npm test']);
     expect(simpleCommands("rg 'a | b' src | head -5")).toEqual(["rg 'a | b' src"]);
+    // xargs runs a command of its own on what it reads
+    expect(simpleCommands("lsof -i :3740 | grep LISTEN | awk '{print $2}' | xargs kill -9")).toEqual(['lsof -i :3740', 'xargs kill -9']);
+    expect(family('xargs kill -9')).toBe('kill');
     // an apostrophe in text leaves a quote open: every separator splits, as before quotes were read
     expect(simpleCommands("echo don't; ls")).toEqual(["echo don't", 'ls']);
   });

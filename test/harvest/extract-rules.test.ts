@@ -896,6 +896,21 @@ describe('what a failure teaches', () => {
       .bash('npm run dev', 'Error: listen EADDRINUSE: address already in use :::3000', 1)
       .bash('npm run dev --port 3001', 'ready on http://localhost:3001', 0);
     expect(errorFixDrafts(viewOf(port.build()))[0]?.text ?? '').not.toContain('overrides');
+    // Docker Desktop's port taken, freed on the way to the success among other steps: which of
+    // them did it cannot be told, and the port held was the state of that moment
+    const docker = new SessionBuilder()
+      .user('start the stack')
+      .bash('docker-compose up -d', 'Error response from daemon: Ports are not available: exposing port TCP 0.0.0.0:3740 -> 127.0.0.1:0: listen tcp 0.0.0.0:3740: bind: address in use', 1)
+      .bash("lsof -i :3740 | grep LISTEN | awk '{print $2}' | xargs kill -9", '', 0)
+      .bash('curl http://localhost:3700/health', '{"status":"ok"}', 0)
+      .bash('docker-compose ps', 'harca-server   Up', 0)
+      .bash('docker-compose up -d harca', 'Container harca-server  Started', 0);
+    expect(errorFixDrafts(viewOf(docker.build()))).toEqual([]);
+    const held = new SessionBuilder()
+      .user('start the stack')
+      .bash('docker-compose up -d', 'Error response from daemon: Ports are not available: exposing port TCP 0.0.0.0:3740 -> 127.0.0.1:0: listen tcp 0.0.0.0:3740: bind: address in use', 1)
+      .assistant('It fails because another process is already listening on port 3740.');
+    expect(errorFixDrafts(viewOf(held.build()))).toEqual([]);
     // a "fix" that found every package already there changed nothing: no item without a cause
     const already = new SessionBuilder()
       .user('install the deps')

@@ -36,18 +36,22 @@ export function shortenCommand(command: string): string {
   return oneLine(c);
 }
 
-/** Simple commands of a command line: `a && b; c | d` gives a, b, c (the pipe's reader is dropped). */
+/** Simple commands of a command line: `a && b; c | d` gives a, b, c (the pipe's reader is dropped:
+ * it reads what c printed), and `c | xargs kill` gives c and `xargs kill` (xargs runs a command
+ * of its own on what it reads: `lsof -ti :3000 | xargs kill` frees a port). */
 export const simpleCommands: (command: string) => string[] = memo(simpleCommandsOf);
 
 function simpleCommandsOf(command: string): string[] {
   const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
   const out = emptyList<string>();
   for (const part of splitUnquoted(body, LIST_SEPARATOR, LIST_SPLIT)) {
-    const first = withoutSubshellParens(splitUnquoted(part, PIPE, PIPE_SPLIT)[0]!.trim());
+    const [head, ...readers] = splitUnquoted(part, PIPE, PIPE_SPLIT);
+    const first = withoutSubshellParens(head!.trim());
     if (!first) continue;
     const script = hostedScript(first);
     if (script === undefined) out.push(first);
     else for (const inner of simpleCommandsOf(script)) out.push(inner);
+    for (const r of readers) if (/^\s*(?:sudo\s+)?xargs\s+(?:-\S+\s+)*[A-Za-z]/.test(r)) out.push(r.trim());
   }
   return out;
 }

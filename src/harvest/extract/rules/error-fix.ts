@@ -98,8 +98,8 @@ function stillGoing(earlier: Step, later: Step): boolean {
 
 /** A server that could not listen: its port is taken (`EADDRINUSE`, uvicorn's `[Errno 98] …
  * address already in use`, streamlit's `Port 8501 is not available`, Docker's `port is already
- * allocated`). */
-const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not available|already in use)|port is already allocated/i;
+ * allocated` and Docker Desktop's `Ports are not available: exposing port TCP …`). */
+const PORT_TAKEN = /\bEADDRINUSE\b|address already in use|\bport \d+ is (?:not available|already in use)|port is already allocated|\bports are not available\b/i;
 
 /** A loader's report of a shared library it could not find: macOS's dyld, glibc's ld.so, Windows'
  * Python (`DLL load failed while importing x`). */
