@@ -1720,6 +1720,14 @@ describe('slow commands: what the time measures', () => {
 });
 
 describe('recurring command sequences', () => {
+  it('are no pattern when a run of one ended in a failure, however long its last command line', () => {
+    const long = `curl -X POST http://localhost:3700/mcp -H "Content-Type: application/json" -d '{"jsonrpc":"2.0","id":"test","method":"mcp.listTools","params":{}}'`;
+    const round = (b: SessionBuilder, last: string, ok: boolean) =>
+      b.bash('docker-compose up -d harca', 'Container harca-server  Started').bash('make seed', 'seeded 3 rows').bash('docker-compose logs harca', 'harca-server | listening on 3700').bash(last, ok ? '{"result":[]}' : 'error: no such method', ok ? 0 : 1);
+    const b = round(round(new SessionBuilder().user('wire the MCP server'), long, false), long.replace('/mcp', '/api/mcp'), true);
+    expect(extractSession(b.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
+  });
+
   it('are separate commands that recur, not one command line run again after it was denied', () => {
     const line = 'mkdir -p ~/.stack && touch ~/.stack/t.jsonl && echo started >> ~/.stack/t.jsonl && chmod 600 ~/.stack/t.jsonl && ls ~/.stack';
     const rerun = new SessionBuilder({ format: 'codex', agent: 'codex' })

@@ -30,6 +30,19 @@ describe('a run the transcript shows no end of', () => {
     expect(viewOf(b.build()).steps.map(seenToSucceed)).toEqual([false, false, true]);
   });
 
+  it('is not seen to succeed when the server refused the request, whatever curl exits with', () => {
+    const page = (msg: string) => `<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>Error</title>\n</head>\n<body>\n<pre>${msg}</pre>\n</body>\n</html>`;
+    const b = new SessionBuilder()
+      .bash('curl -X POST http://localhost:3700/mcp -d {}', page('Cannot POST /mcp'))
+      .bash('curl -i http://localhost:3700/x', 'HTTP/1.1 404 Not Found\nContent-Length: 0')
+      .bash('curl http://localhost:3700/health', 'curl: (7) Failed to connect to localhost port 3700 after 0 ms: Connection refused')
+      .bash('curl -sIL http://localhost:3700/', 'HTTP/1.1 301 Moved Permanently\nLocation: /app\n\nHTTP/1.1 200 OK')
+      .bash('curl -X POST http://localhost:3700/api/mcp -d {}', '{"jsonrpc":"2.0","id":"test","result":[]}')
+      // a page about errors is no error answer of a request that is not one
+      .bash('cat docs/errors.html', page('Cannot POST /x'));
+    expect(viewOf(b.build()).steps.map(seenToSucceed)).toEqual([false, false, false, true, true, true]);
+  });
+
   it('is no fix of an error: the item keeps its cause and claims no fix', () => {
     const b = new SessionBuilder()
       .user('start the backend')

@@ -361,12 +361,30 @@ export function callCommandLine(step: Step): string | undefined {
  * what the command printed. */
 const PROMPT_ONLY = /^\s*(?:PS [^\n>]*>|[\w.-]+@[\w.-]+[^\n$#%]*[$#%]|[$>❯])\s*$/;
 
+/** Programs that ask a server over HTTP. */
+const HTTP_CLIENT = /^(?:curl|wget|http|https|httpie|xh|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)$/i;
+/** A server's answer that it did not do what was asked: Express's `Cannot POST /mcp`, an error
+ * page's title, a last status line 4xx or 5xx (`curl -i`), a JSON body that is an error; or the
+ * client's own report that it got none (`curl: (7) Failed to connect`, wget's `ERROR 404`). */
+const HTTP_ERROR_ANSWER = /^curl: \(\d+\) |\bERROR [45]\d\d: |<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE) \/|<title>\s*(?:Error|[45]\d\d\b[^<]*)<\/title>|^\s*\{\s*"(?:error|detail)"\s*:\s*(?:\{|"(?:Not Found|Method Not Allowed))/im;
+const HTTP_STATUS_LINE = /^HTTP\/[\d.]+ (\d{3})\b/gm;
+
+/** A request whose server answered with an error: curl exits 0 on a 404 page unless told `-f`, so
+ * the exit status does not say the request did what it asked. */
+function answeredWithError(step: Step): boolean {
+  if (!step.command || !step.families.some((f) => HTTP_CLIENT.test(f.split(' ')[0]!))) return false;
+  const statuses = [...step.output.matchAll(HTTP_STATUS_LINE)];
+  const last = statuses[statuses.length - 1]?.[1];
+  return (last !== undefined && /^[45]/.test(last)) || HTTP_ERROR_ANSWER.test(step.output);
+}
+
 /** A command seen to end well: not failed, and the transcript shows how it ended. An export
  * without exit codes (SpecStory) that kept no output for a command, or only the shell's prompt,
  * shows nothing of it: a server left running, a command still waiting, or a failure. A command
- * whose tool only said it is retired (and what to run instead) did nothing either. */
+ * whose tool only said it is retired (and what to run instead) did nothing either, nor did a
+ * request the server refused. */
 export function seenToSucceed(step: Step): boolean {
-  return !step.failed && !step.rejected && step.result !== undefined && !PROMPT_ONLY.test(step.output) && !didOnlyRetire(step);
+  return !step.failed && !step.rejected && step.result !== undefined && !PROMPT_ONLY.test(step.output) && !didOnlyRetire(step) && !answeredWithError(step);
 }
 
 /** True when a step changed files. */

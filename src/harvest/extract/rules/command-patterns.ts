@@ -14,8 +14,11 @@ import { looksFailed } from '../../../sessions/readers/outcome.js';
 
 interface Run {
   fam: string;
+  /** The simple command, clipped for showing. */
   simple: string;
   step: Step;
+  /** Its place among the step's simple commands. */
+  at: number;
 }
 
 /** Every simple command the agent ran, in order (rejected calls left out). */
@@ -25,7 +28,7 @@ function runs(view: SessionView): Run[] {
     if (!step.command || step.rejected) continue;
     step.simple.forEach((simple, i) => {
       const fam = step.families[i]!;
-      if (fam && fam !== 'cd') out.push({ fam, simple: clip(simple, 110), step });
+      if (fam && fam !== 'cd') out.push({ fam, simple: clip(simple, 110), step, at: i });
     });
   }
   return out;
@@ -257,7 +260,7 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   // transcript shows nothing of the end, is a try repeated until something else was found. (A
   // line that failed after the sequence's last command, `git add x && git commit` refused by a
   // hook, failed in what came after it.)
-  const ended = (r: Run): boolean => seenToSucceed(r.step) || (r.step.result !== undefined && r.step.simple[r.step.simple.length - 1] !== r.simple);
+  const ended = (r: Run): boolean => seenToSucceed(r.step) || (r.step.result !== undefined && r.at < r.step.simple.length - 1);
   return chosen
     .filter(({ at, n }) => !flailing(at, n) && !oneLineRerun(at, n))
     .flatMap(({ at, n }) => {
