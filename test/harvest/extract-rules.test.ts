@@ -325,6 +325,11 @@ describe('report facts', () => {
     };
     expect(texts(body)).toContain('No vendored binaries');
     expect(texts(todo)).not.toContain('oauth.json');
+    // nor one that tells the user how their own setup is that moment; one quoting a message that says "your" is kept
+    const setup = body.replace('- No vendored binaries, no obfuscation, no base64/encoded payloads', '- There is no udev rule in your configuration: you use the default `plugdev` group for `linux/mxswitch.sh`');
+    expect(texts(setup)).not.toContain('plugdev');
+    const quoted = body.replace('- No vendored binaries, no obfuscation, no base64/encoded payloads', '- `linux/mxswitch.sh` stops with "Add your user to plugdev" when the udev rule is missing');
+    expect(texts(quoted)).toContain('plugdev');
     // without the lead the validation run is still no fact
     expect(drafts('The companion listens on `127.0.0.1:48123` and logs to `/tmp/emailbuddy.out.log`.').map((d) => d.text).join('\n')).not.toContain('passed');
   });

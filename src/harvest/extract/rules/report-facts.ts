@@ -213,9 +213,14 @@ export function onlyPointsAt(line: string): boolean {
  * session's, not how things are. */
 const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b|\ball (?:the )?(?:[\w-]+ )?(?:tests?|specs?|checks?) (?:now )?(?:pass|passed|are passing|are green)\b/i;
 
-/** "You'll need an `oauth.json` file to …", "You need to create an app in …": the user's own next
- * step in this task, told to them; a fact says how the repository is. */
-const USER_TODO = /^(?:you(?:'ll| will)? need(?: to)?|you(?:'ll| will)? have to|you must|you should)\b/i;
+/** "You'll need an `oauth.json` file to …", "There is no PS1 in your zsh configuration — you use
+ * the pure prompt": told to the user, of their own next step or their setup that moment; a fact
+ * says how the repository is, of itself. (Quoted text and code are left out: a message quoted may
+ * say "your".) */
+const SECOND_PERSON = /\b(?:you|your|yours|you're|you've|you'll|you'd)\b/i;
+function toTheUser(line: string): boolean {
+  return SECOND_PERSON.test(plainApostrophes(line).replace(/`[^`]*`/g, ' ').replace(/"[^"\n]*"|“[^”\n]*”/g, ' '));
+}
 
 /** "providers: OpenAI, Azure OpenAI, AWS Bedrock, Ollama": a label and the names of the members of
  * something, nothing said of them: a roll call the code answers up to date, stale at the next one
@@ -229,7 +234,7 @@ const VERSION_LIST = /(?:\d+\.\d+\.\d+[^\d]+){2,}\d+\.\d+\.\d+/;
 const WE_WALK = /^(?:then |first |next |finally |now |here )?we (?:clone|try|call|create|check|get|set|pass|run|send|read|write|load|build|start|fetch|parse|loop|iterate|return|store|save|update|remove|look|open|go|enter|hit|reach)\b/i;
 
 function noFactLine(ctx: string, line: string): boolean {
-  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || USER_TODO.test(plainApostrophes(line)) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || toTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
