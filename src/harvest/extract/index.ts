@@ -25,6 +25,7 @@ import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
+import { sudoPassword } from './rules/sudo-password.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -52,6 +53,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   zshGlob,
   unfilledPlaceholders,
   gitCloneCredentials,
+  sudoPassword,
   agentStateInRepo,
   toolCannotStart,
   shellCwd,

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { extractSession } from '../../src/harvest/extract/index.js';
+import { sudoPasswordDrafts } from '../../src/harvest/extract/rules/sudo-password.js';
+import { viewOf } from '../../src/harvest/extract/view.js';
+import { SessionBuilder } from './extract-session.js';
+
+const ASKED = 'sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required';
+
+describe('sudo that asks for a password', () => {
+  it("is told once, of the machine: the agent's shell cannot answer it, the user runs such commands", () => {
+    const b = new SessionBuilder()
+      .user('install jq')
+      .bash('sudo apt update && sudo apt install -y jq', ASKED, 1)
+      .bash('sudo apt-get install -y jq', ASKED, 1)
+      .assistant('I cannot run sudo here; please run `sudo apt install -y jq` yourself.');
+    const drafts = sudoPasswordDrafts(viewOf(b.build()));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ scope: 'global', category: 'fact', quotes: ['sudo: a terminal is required to read the password'] });
+    expect(drafts[0]!.text).toContain('`sudo apt update && sudo apt install -y jq` failed with `sudo: a terminal is required to read the password` before it ran');
+    // and no "fails" item of the command beside it
+    expect(extractSession(b.build()).map((c) => c.rule)).toEqual(['sudo-password']);
+  });
+
+  it('is shown by a program that runs sudo itself', () => {
+    const b = new SessionBuilder().user('install syncthing').bash('yay -S syncthing --noconfirm', `Sync Explicit (1): syncthing-2.0.14-1\n${ASKED}\n -> error installing repo package`, 1);
+    expect(sudoPasswordDrafts(viewOf(b.build()))[0]?.text).toContain('`yay -S syncthing --noconfirm` failed');
+  });
+
+  it('is nothing to tell when a later sudo got through (the user cached the password)', () => {
+    const b = new SessionBuilder()
+      .user('install jq')
+      .bash('sudo apt install -y jq', ASKED, 1)
+      .user('I ran sudo -v, try again')
+      .bash('sudo apt install -y jq', 'Setting up jq (1.7.1-3) ...', 0);
+    expect(sudoPasswordDrafts(viewOf(b.build()))).toEqual([]);
+  });
+});
