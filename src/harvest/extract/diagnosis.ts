@@ -22,9 +22,10 @@ const STRONG =
 /** A line that only names a place in a file (`./src/components/AnimalList.tsx:78:54`). */
 const FILE_POSITION = /^\.{0,2}\/?[\w./@-]+:\d+(?::\d+)?$/;
 /** Lines that say nothing of what went wrong: the exit status alone, the word "Error" alone (Claude
- * Code's answer for a command that failed silently, as `git config <unset key>` does), rules,
- * carets, stack frames, hints. */
-const NOISE = /^(?:(?:Exit code:? |exit status |Process exited with code )-?\d+|(?:error|Error|ERROR)[.!:]?|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
+ * Code's answer for a command that failed silently, as `git config <unset key>` does), ssh failing
+ * to open its yes/no prompt (`ssh_askpass: exec(…): No such file or directory`: how it tried to
+ * ask, before the line saying what it asked about), rules, carets, stack frames, hints. */
+const NOISE = /^(?:(?:Exit code:? |exit status |Process exited with code )-?\d+|(?:error|Error|ERROR)[.!:]?|ssh_askpass: .*|\^+|~+|-+|=+|\s*at .+:\d+:\d+\)?|hint: .*)$/;
 /** A line of a code frame or a diff a checker prints (`33 │ - ····x,`, `35 30 │ foo(`): the
  * source quoted back, never the error. */
 const CODE_FRAME = /^(?:\d+\s+){1,2}[│┃|]|^[·\s]+[│┃|]/;
