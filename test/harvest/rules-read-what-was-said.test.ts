@@ -166,6 +166,14 @@ describe('a report as it is laid out', () => {
     expect(stripMarkdown('        - As each chunk streams in')).toBe('As each chunk streams in');
   });
 
+  it("reads a plain line right above a list as its heading, as Codex writes its summaries' headings", () => {
+    const text = ['Tightened up the diff view.', '', 'What changed', '- Apply Patch blocks are collapsible with a header toggle.', '', 'How to check', '- Regenerate a page with patches (e.g., `python3 render_jsonl.py plan.jsonl -o plan.html`).', '', 'The diff is wrapped', 'in one span.'].join('\n');
+    const sections = parseReport(text);
+    expect(sections.map((s) => s.headings)).toEqual([[], ['What changed'], ['How to check']]);
+    // (a sentence, or a line with no list under it, heads nothing)
+    expect(sections[2]!.lines.map((l) => l.text)).toEqual(['Regenerate a page with patches (e.g., `python3 render_jsonl.py plan.jsonl -o plan.html`).', 'The diff is wrapped in one span.']);
+  });
+
   const seen = 'convertTreeToFlow layoutElements updateNodeAnswerChunk debouncedSetNodeDims setNodeDims main.tsx GraphPage.tsx build-and-install.sh make build /usr/local/bin ~/.local/bin dagre';
   const closing = (report: string, edit = false) => {
     const b = new SessionBuilder().user('why so many logs?').bash('cat app/src/GraphPage.tsx', seen).bash('cat app/src/main.tsx', seen);
@@ -198,6 +206,20 @@ describe('a report as it is laid out', () => {
     expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nShall I proceed with the setup?`)).toBe('');
     // or what the user meant, whatever follows the question in that paragraph
     expect(read(`## How it runs${howItRuns}\n## Background${notes}\n\nCould you clarify what you wanted me to set up? I only see these two.`)).toBe('');
+  });
+
+  it("keeps from the handover of what the turn made only how to use it with words on it, not a bare command", () => {
+    const runs = `${howItRuns}3. \`npx convex dev --once\`; or \`npx convex deploy\`\n`;
+    const report = (edit: boolean) => {
+      const b = new SessionBuilder().user('how does the app start?').bash('cat package.json', convex).bash('cat convex.json', convex).bash('ls app', convex);
+      if (edit) b.tool('Edit', { file_path: '/home/dev/demo/app/layout.tsx', old_string: 'a', new_string: 'b' }, 'ok');
+      return texts(reportFactDrafts(viewOf(b.assistant(`## How it runs${runs}\n## Notes${notes}`).user('thanks').build())));
+    };
+    // after an edit in the turn the report hands over what it made: its how-to lines stay, bare commands go
+    expect(report(true)).toContain('The Next.js app runs with `npm run dev`');
+    expect(report(true)).not.toContain('npx convex deploy');
+    // a report of what was there keeps them
+    expect(report(false)).toContain('npx convex deploy');
   });
 
   it('reads no fact under a diagnosis heading that names its subject by a pronoun ("Why it happens")', () => {

@@ -112,6 +112,8 @@ function headingText(raw: string): string {
 }
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+\S/;
+/** A short line that reads as a heading: a capital, a few words, no sentence punctuation. */
+const PLAIN_HEADING = /^[A-Z][\w '’/&()-]{1,48}[\w)]$/;
 
 /** A label that is a sentence the list after it finishes ("The script reads JSON from stdin and
  * displays:", "Each worker checks these before it starts:"), not a name ("Build Script
@@ -157,6 +159,12 @@ export function parseReport(text: string): Section[] {
       // (a list item that labels what follows, "2. Why you get thousands of logs:", is one of its list)
       const title = headingText(raw);
       open((LIST_ITEM.test(raw) ? 20 : 30) + indent, title, LEAD_IN_SENTENCE.test(title));
+      return;
+    }
+    // "What changed" / "How to check" on a line of their own, a list right under them: Codex
+    // writes its closing summary's headings as plain lines
+    if (PLAIN_HEADING.test(raw) && (at === 0 || rows[at - 1]!.trim() === '') && rows[at + 1] !== undefined && LIST_ITEM.test(rows[at + 1]!) && !LIST_ITEM.test(raw)) {
+      open(2, headingText(raw));
       return;
     }
     // A list item with deeper items under it heads them ("6. logger.ts - Logging" → its bullets).

@@ -128,9 +128,8 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     // (a run the transcript shows no end of fixed nothing it can show)
     if (!seenToSucceed(s) || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
     // a run whose failure the line itself swallows (`… || echo "may have failed"`, `|| true`)
-    // ends well whatever happened: it shows no fix, unless its output says it succeeded
-    // (`ssh -T git@github.com || true`: ssh -T exits 1 even after "successfully authenticated")
-    if (MASKS_FAILURE.test(s.command) && !REPORTS_SUCCESS.test(s.output)) continue;
+    // ends well whatever happened: it shows no fix
+    if (MASKS_FAILURE.test(s.command)) continue;
     if (leftItsPath(failed, s, fam)) continue;
     first ??= s;
     if (!near) break;

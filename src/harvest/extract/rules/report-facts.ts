@@ -233,6 +233,21 @@ const VERSION_LIST = /(?:\d+\.\d+\.\d+[^\d]+){2,}\d+\.\d+\.\d+/;
  * through one run of the code, told as its steps, not how the code is. */
 const WE_WALK = /^(?:then |first |next |finally |now |here )?we (?:clone|try|call|create|check|get|set|pass|run|send|read|write|load|build|start|fetch|parse|loop|iterate|return|store|save|update|remove|look|open|go|enter|hit|reach)\b/i;
 
+/** "`python3 render_jsonl.py x.jsonl -o x.html`; or `… > x.html`", "Regenerate HTML: `…`": in the
+ * closing report of a turn that made the thing, commands with at most a two-word label and nothing
+ * said of them: the handover's steps for the user; the session's own runs of the command say how
+ * it is run (project-commands.ts). */
+function onlyCommands(line: string): boolean {
+  if (!line.includes('`')) return false;
+  const words = line.replace(/`[^`]*`/g, ' ').match(/\p{L}{2,}/gu) ?? [];
+  return words.filter((w) => !/^(?:or|and|then|also|e\.?g|run|with)$/i.test(w)).length <= 2;
+}
+
+/** A handover line kept for how it says to use something: a command or setting, and words on it. */
+function usageStated(line: string): boolean {
+  return howToUse(line) && !onlyCommands(line);
+}
+
 function noFactLine(ctx: string, line: string): boolean {
   return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || toTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
@@ -390,7 +405,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
-  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text)));
+  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || usageStated(l.text)));
   // a settings file's keys and values quoted back, in half its lines or more ("tsconfig.json:
   // `outDir: "./dist"` - compiled output"): the file says them, up to date
   if (SETTINGS_FILE.test(ctx) && kept.filter((l) => SETTING_QUOTED.test(l.text)).length * 2 >= kept.length) return undefined;
@@ -494,7 +509,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyHowToUse || howToUse(l.text));
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyHowToUse || usageStated(l.text));
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0 || unreadableProse(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
