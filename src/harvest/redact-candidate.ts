@@ -59,14 +59,24 @@ export function usersFromPath(path: string | undefined): string[] {
   return m && !isGenericUserName(m[1]!) ? [m[1]!] : [];
 }
 
+/** Commands that configure git or reach a code host: only they and their output name the
+ * user's own accounts (`git config user.name`, `ssh -T git@github.com`, `gh auth status`). */
+const ACCOUNT_COMMAND = /\b(?:git|ssh|gh|glab)\b|GIT_(?:AUTHOR|COMMITTER)_NAME/;
+
 /** The accounts the session shows to be its user's (a code host's greeting, the name git signs
- * with), from the commands it ran and their output: redacted wherever the session's items name
- * them, as the home folder's user name is. */
+ * with), from such commands and their output: redacted wherever the session's items name them,
+ * as the home folder's user name is. */
 export function usersShownIn(session: Session): string[] {
   const names = new Set<string>();
+  const asked = new Set<string>();
+  const add = (text: string): void => {
+    for (const n of ownAccountNames(text)) if (!isGenericUserName(n)) names.add(n);
+  };
   for (const e of session.events) {
-    const text = e.kind === 'tool_call' ? e.command : e.kind === 'tool_result' ? e.output : undefined;
-    if (text) for (const n of ownAccountNames(text)) if (!isGenericUserName(n)) names.add(n);
+    if (e.kind === 'tool_call' && e.command !== undefined && ACCOUNT_COMMAND.test(e.command)) {
+      if (e.callId !== undefined) asked.add(e.callId);
+      add(e.command);
+    } else if (e.kind === 'tool_result' && e.callId !== undefined && asked.has(e.callId)) add(e.output);
   }
   return [...names];
 }

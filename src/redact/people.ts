@@ -96,7 +96,8 @@ const PLACEHOLDER_NAME = /^(?:your[ _-]?(?:full[ _-]?)?name|name|<[^>]*>|\$\{?\w
  * session, they are redacted wherever the session names them (a remote `github.com/jdoe/app`).
  */
 export function ownAccountNames(text: string): string[] {
-  if (!/user\.name|GIT_(?:AUTHOR|COMMITTER)_NAME|successfully authenticated|Welcome to GitLab|logged in (?:as|to)/i.test(text)) return [];
+  // (literal tests: every command and output of a session passes here, most of them long)
+  if (!text.includes('user.name') && !text.includes('_NAME') && !text.includes('authenticated') && !text.includes('to GitLab') && !text.includes('ogged in')) return [];
   const found: string[] = [];
   for (const re of [LOGIN_GREETING, GIT_IDENTITY]) {
     for (const m of text.matchAll(re)) {
