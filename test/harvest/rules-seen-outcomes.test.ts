@@ -284,6 +284,23 @@ describe('an error line that says the command succeeded', () => {
   });
 });
 
+describe('a target the agent named that is already there', () => {
+  it('is a slip of the task (the disk that moment), no pitfall; a tool finding its own folder left over is one', () => {
+    const clone = new SessionBuilder()
+      .user('clone the project here')
+      .bash('git clone https://github.com/acme/app.git .', "fatal: destination path '.' already exists and is not an empty directory.", 128)
+      .bash('cd .. && rm -rf app && git clone https://github.com/acme/app.git app', "Cloning into 'app'...", 0);
+    expect(errorFixDrafts(viewOf(clone.build()))).toEqual([]);
+    const tool = new SessionBuilder()
+      .user('start a session for task 8')
+      .bash('minsky session start --task 008', "Error: fatal: destination path '/home/dev/.local/state/minsky/git/local/minsky/sessions/task#008' already exists and is not an empty directory.", 1)
+      .assistant('The session directory is left over from the failed start, because the clone happens before the session is registered.')
+      .bash('rm -rf ~/.local/state/minsky/git/local/minsky/sessions/task#008', '', 0)
+      .bash('minsky session start --task 008', 'Session task#008 started', 0);
+    expect(errorFixDrafts(viewOf(tool.build()))).toHaveLength(1);
+  });
+});
+
 describe("ssh's failed prompt before its error", () => {
   it('is no error line: the line after it says what failed', () => {
     expect(errorLine('ssh_askpass: exec(/usr/bin/ssh-askpass): No such file or directory\nHost key verification failed.')).toBe('Host key verification failed.');

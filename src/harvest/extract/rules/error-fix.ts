@@ -41,6 +41,13 @@ function flagsOf(step: Step, fam: string): Set<string> {
 /** A missing input path: "not found" only counts when it is about a file or directory. */
 const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/[\w.-]+['"`]?)\s*(?:was )?not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
 
+/** A target the agent named that is already there: its `git clone` into a folder that is not
+ * empty, its `mkdir` of one that exists. The state of the disk at that moment, a slip of this task
+ * as a mistyped input path is (a tool that clones into its own folder and finds one left over, as
+ * `minsky session start` did, is that tool's pitfall). */
+const TARGET_EXISTS = /destination path '[^']*' already exists and is not an empty directory|cannot create directory '[^']*': File exists/i;
+const NAMES_TARGET = /\b(?:git\s+clone|mkdir)\b/;
+
 /** The same slip told by PowerShell's error record, whose message may be translated: its id
  * (`PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand`) is not. */
 const PS_PATH_SLIP = /FullyQualifiedErrorId\s*:\s*(?:PathNotFound|ItemNotFound|FileNotFound|DirectoryNotFound)\b/;
@@ -337,7 +344,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
-    if (!err || PATH_SLIP.test(err) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
+    if (!err || PATH_SLIP.test(err) || (TARGET_EXISTS.test(err) && NAMES_TARGET.test(s.command)) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
     // an "error" that says the command succeeded ("You've successfully authenticated, but GitHub
     // does not provide shell access" from `ssh -T`) failed by its exit status alone: the program's
     // way to say something else, with nothing to fix
