@@ -26,6 +26,7 @@ import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
+import { homeRepo } from './rules/home-repo.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -54,6 +55,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   unfilledPlaceholders,
   gitCloneCredentials,
   sudoPassword,
+  homeRepo,
   agentStateInRepo,
   toolCannotStart,
   shellCwd,
