@@ -11,7 +11,8 @@ describe('a home directory that is a git repository', () => {
       .bash('git add .', '', 0);
     const [d] = homeRepoDrafts(viewOf(b.build()));
     expect(d).toMatchObject({ scope: 'global', category: 'pitfall', quotes: ['Initialized empty Git repository in ~/.git/'] });
-    expect(d!.text).toContain('`git add .` stages the whole home');
+    expect(d!.text).toContain('`git add .` there stages dotfiles and secrets');
+    expect(d!.text).toContain('check `pwd` and `git rev-parse --show-toplevel`');
     // a repository made in a project folder is nothing to tell, nor one in /root's subfolder
     for (const dir of ['/home/roi12/app', '/root/src/app']) {
       const project = new SessionBuilder().user('init').bash('git init', `Initialized empty Git repository in ${dir}/.git/`, 0);

@@ -41,15 +41,15 @@ export function homeRepoDrafts(view: SessionView): Draft[] {
     if (init === null && listed.length < 2) continue;
     const initLine = init !== null ? `${init[0].trim().split(' in ')[0]} in ~/.git/` : '';
     const shown = listed.slice(0, 3).map((f) => code(f)).join(', ');
-    const how = init !== null ? `${code('git init')} run in the home directory made it a git repository (${code(initLine)})` : `${code(s.command)} listed the home's own files (${shown}) as untracked: the home directory is a git repository`;
+    const how = init !== null ? `${code('git init')} ran in the home directory (${code(initLine)}): the whole home became one repository` : `${code(s.command)} listed the home's own files (${shown}) as untracked: the home directory is a git repository`;
     return [
       {
         category: 'pitfall',
         scope: 'global',
-        title: 'The home directory here is a git repository',
+        title: init !== null ? 'git init in the home directory makes the whole home one repository' : 'The home directory is a git repository here',
         text:
-          `${how}. Any folder under it without its own \`.git\` lies inside that repository, so git commands there act on it and \`git add .\` stages the whole home. ` +
-          (init !== null ? "Start each project's repository in its own folder; remove `~/.git` (with the user's consent) if it was a mistake." : 'Check `git rev-parse --show-toplevel` before git work.'),
+          `${how}, so \`git add .\` there stages dotfiles and secrets (\`.ssh/\`, \`.env\`), and any folder under the home without its own \`.git\` lies inside it. ` +
+          (init !== null ? "Before `git init` or `git add`, check `pwd` and `git rev-parse --show-toplevel`; make a project's repository in its own folder." : 'Before `git add`, check `git rev-parse --show-toplevel`.'),
         confidence: CONFIDENCE.stated,
         event: s.outputEvent,
         tags: ['git', 'home'],
