@@ -293,10 +293,10 @@ describe('a target the agent named that is already there', () => {
     expect(errorFixDrafts(viewOf(clone.build()))).toEqual([]);
     const tool = new SessionBuilder()
       .user('start a session for task 8')
-      .bash('minsky session start --task 008', "Error: fatal: destination path '/home/dev/.local/state/minsky/git/local/minsky/sessions/task#008' already exists and is not an empty directory.", 1)
+      .bash('sessiontool start --task 008', "Error: fatal: destination path '/home/dev/.local/state/sessiontool/sessions/task#008' already exists and is not an empty directory.", 1)
       .assistant('The session directory is left over from the failed start, because the clone happens before the session is registered.')
-      .bash('rm -rf ~/.local/state/minsky/git/local/minsky/sessions/task#008', '', 0)
-      .bash('minsky session start --task 008', 'Session task#008 started', 0);
+      .bash('rm -rf ~/.local/state/sessiontool/sessions/task#008', '', 0)
+      .bash('sessiontool start --task 008', 'Session task#008 started', 0);
     expect(errorFixDrafts(viewOf(tool.build()))).toHaveLength(1);
   });
 });

@@ -43,8 +43,8 @@ const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/
 
 /** A target the agent named that is already there: its `git clone` into a folder that is not
  * empty, its `mkdir` of one that exists. The state of the disk at that moment, a slip of this task
- * as a mistyped input path is (a tool that clones into its own folder and finds one left over, as
- * `minsky session start` did, is that tool's pitfall). */
+ * as a mistyped input path is (a tool that clones into a folder of its own and finds one left
+ * over is that tool's pitfall). */
 const TARGET_EXISTS = /destination path '[^']*' already exists and is not an empty directory|cannot create directory '[^']*': File exists/i;
 const NAMES_TARGET = /\b(?:git\s+clone|mkdir)\b/;
 

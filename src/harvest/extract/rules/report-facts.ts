@@ -233,7 +233,7 @@ const VERSION_LIST = /(?:\d+\.\d+\.\d+[^\d]+){2,}\d+\.\d+\.\d+/;
  * through one run of the code, told as its steps, not how the code is. */
 const WE_WALK = /^(?:then |first |next |finally |now |here )?we (?:clone|try|call|create|check|get|set|pass|run|send|read|write|load|build|start|fetch|parse|loop|iterate|return|store|save|update|remove|look|open|go|enter|hit|reach)\b/i;
 
-/** "`python3 render_jsonl.py x.jsonl -o x.html`; or `… > x.html`", "Regenerate HTML: `…`": in the
+/** "`python3 render.py in.jsonl -o out.html`; or `… > out.html`", "Regenerate HTML: `…`": in the
  * closing report of a turn that made the thing, commands with at most a two-word label and nothing
  * said of them: the handover's steps for the user; the session's own runs of the command say how
  * it is run (project-commands.ts). */
