@@ -70,7 +70,8 @@ export function usersShownIn(session: Session): string[] {
   const names = new Set<string>();
   const asked = new Set<string>();
   const add = (text: string): void => {
-    for (const n of ownAccountNames(text)) if (!isGenericUserName(n)) names.add(n);
+    // (a name of two letters would be redacted inside every word that spells it)
+    for (const n of ownAccountNames(text)) if (n.length >= 3 && !isGenericUserName(n)) names.add(n);
   };
   for (const e of session.events) {
     if (e.kind === 'tool_call' && e.command !== undefined && ACCOUNT_COMMAND.test(e.command)) {
