@@ -70,7 +70,7 @@ export function usersShownIn(session: Session): string[] {
   const names = new Set<string>();
   const asked = new Set<string>();
   const add = (text: string): void => {
-    // (a name of two letters would be redacted inside every word that spells it)
+    // (a name of two letters is as often a word of the text: "ok", "go")
     for (const n of ownAccountNames(text)) if (n.length >= 3 && !isGenericUserName(n)) names.add(n);
   };
   for (const e of session.events) {
