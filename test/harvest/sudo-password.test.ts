@@ -21,6 +21,11 @@ describe('sudo that asks for a password', () => {
     expect(extractSession(b.build()).map((c) => c.rule)).toEqual(['sudo-password']);
   });
 
+  it('is read where the transcript keeps no exit code (a SpecStory export)', () => {
+    const b = new SessionBuilder({ format: 'specstory', agent: 'cursor' }).user('install jq').tool('run_terminal_cmd', { command: 'sudo apt install -y jq' }, ASKED).tool('run_terminal_cmd', { command: 'sudo apt-get install jq' }, ASKED);
+    expect(sudoPasswordDrafts(viewOf(b.build()))).toHaveLength(1);
+  });
+
   it('is shown by a program that runs sudo itself', () => {
     const b = new SessionBuilder().user('install syncthing').bash('yay -S syncthing --noconfirm', `Sync Explicit (1): syncthing-2.0.14-1\n${ASKED}\n -> error installing repo package`, 1);
     expect(sudoPasswordDrafts(viewOf(b.build()))[0]?.text).toContain('`yay -S syncthing --noconfirm` failed');

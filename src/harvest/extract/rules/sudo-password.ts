@@ -15,15 +15,16 @@ import { seenToSucceed, type SessionView, type Step } from '../view.js';
 const NEEDS_PASSWORD = /^sudo: (?:a terminal is required to read the password|no tty present and no askpass program specified)\b/m;
 const RUNS_SUDO = /(?:^|[;&|(]\s*|\s)sudo\s/;
 
-/** A step whose sudo stopped for a password the shell could not ask for (`yay -S x` runs sudo itself). */
+/** A step whose sudo stopped for a password the shell could not ask for (`yay -S x` runs sudo
+ * itself). sudo's own line says it ran nothing, also where the transcript keeps no exit code. */
 export function sudoWantedPassword(s: Step): boolean {
-  return s.failed && s.command !== undefined && NEEDS_PASSWORD.test(s.output);
+  return s.command !== undefined && !s.rejected && NEEDS_PASSWORD.test(s.output);
 }
 
 export function sudoPasswordDrafts(view: SessionView): Draft[] {
   const first = view.steps.find(sudoWantedPassword);
   if (first === undefined) return [];
-  if (view.steps.some((x) => x.pos > first.pos && x.command !== undefined && RUNS_SUDO.test(x.command) && seenToSucceed(x))) return [];
+  if (view.steps.some((x) => x.pos > first.pos && x.command !== undefined && RUNS_SUDO.test(x.command) && seenToSucceed(x) && !sudoWantedPassword(x))) return [];
   const message = NEEDS_PASSWORD.exec(first.output)![0];
   return [
     {
