@@ -59,13 +59,13 @@ export function usersFromPath(path: string | undefined): string[] {
   return m && !isGenericUserName(m[1]!) ? [m[1]!] : [];
 }
 
-/** Commands that configure git or reach a code host: only they and their output name the
- * user's own accounts (`git config user.name`, `ssh -T git@github.com`, `gh auth status`). */
-const ACCOUNT_COMMAND = /\b(?:git|ssh|gh|glab)\b|GIT_(?:AUTHOR|COMMITTER)_NAME/;
+/** Commands whose output can name the user's own accounts: ssh's greeting (`ssh -T
+ * git@github.com`), `gh auth status`, `git config --list` (the name git signs with). */
+const SHOWS_ACCOUNT = /\bssh\b|\b(?:gh|glab)\s+auth\b|\bgit\s+(?:-C\s+\S+\s+)?config\b/;
 
 /** The accounts the session shows to be its user's (a code host's greeting, the name git signs
- * with), from such commands and their output: redacted wherever the session's items name them,
- * as the home folder's user name is. */
+ * with), from its command lines and the output of the commands above: redacted wherever the
+ * session's items name them, as the home folder's user name is. */
 export function usersShownIn(session: Session): string[] {
   const names = new Set<string>();
   const asked = new Set<string>();
@@ -74,9 +74,9 @@ export function usersShownIn(session: Session): string[] {
     for (const n of ownAccountNames(text)) if (n.length >= 3 && !isGenericUserName(n)) names.add(n);
   };
   for (const e of session.events) {
-    if (e.kind === 'tool_call' && e.command !== undefined && ACCOUNT_COMMAND.test(e.command)) {
-      if (e.callId !== undefined) asked.add(e.callId);
+    if (e.kind === 'tool_call' && e.command !== undefined) {
       add(e.command);
+      if (e.callId !== undefined && SHOWS_ACCOUNT.test(e.command)) asked.add(e.callId);
     } else if (e.kind === 'tool_result' && e.callId !== undefined && asked.has(e.callId)) add(e.output);
   }
   return [...names];
