@@ -23,6 +23,7 @@ describe('a tool that fails every command before it runs', () => {
       `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot make its temp folder in \`/tmp\` (Termux's is \`$PREFIX/tmp\`), so it starts nothing. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
     expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
+    expect(run('/c/Users/dev/proj')[0]!.text).toContain('on this machine (Windows) failed');
     // (elsewhere without Termux's folder; another error without the reason)
     expect(run('/home/dev/proj')[0]!.text).toContain('the tool cannot make its temp folder in `/tmp`, so it starts nothing.');
     // and no error item for one of those commands, whatever the agent said of it
@@ -37,7 +38,10 @@ describe('a tool that fails every command before it runs', () => {
     const b = new SessionBuilder().user('check the hermes install');
     for (const c of ['which hermes', 'ls -la /dev/null', 'python3 -c "import os"']) b.tool('terminal', { command: c }, nul, { isError: true });
     b.tool('read_file', { path: 'config.yaml' }, `{"error": "[Errno 2] No such file or directory: 'nul'"}`, { isError: true });
-    expect(toolCannotStartDrafts(viewOf(b.build()))[0]!.text).toContain('; `read_file` failed with it too)');
+    const text = toolCannotStartDrafts(viewOf(b.build()))[0]!.text;
+    expect(text).toContain('; `read_file` failed with it too)');
+    // `nul` is Windows' null device: the error says the machine where the folder does not
+    expect(text).toContain('on this machine (Windows) failed');
   });
 
   it("is nothing for the command's own failure (an error naming its argument, output besides the error, a success in between, one command retried) or once a command got through", () => {

@@ -102,9 +102,10 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
     const core = err.replace(/^[^:]{0,40}failed:\s*/i, '').replace(/^\w+Error:\s*/, '');
     const others = [...new Set(view.steps.filter((x) => x.call.name !== tool && x.failed && x.output.includes(core)).map((x) => x.call.name))].slice(0, 3);
     const alsoOthers = others.length > 0 ? `; ${others.map((o) => code(o)).join(', ')} failed with it too` : '';
-    // the kind of machine, where the session's folder says it (Termux's home, a Windows drive)
+    // the kind of machine, where the session's folder says it (Termux's home, a Windows drive, Git
+    // Bash's `/c/Users/…`) or the error does: `nul` is Windows' null device, a file nowhere else
     const cwd = view.session.cwd ?? '';
-    const machine = cwd.startsWith('/data/data/com.termux/') ? ' (Termux)' : /^[A-Za-z]:[\\/]/.test(cwd) ? ' (Windows)' : '';
+    const machine = cwd.startsWith('/data/data/com.termux/') ? ' (Termux)' : /^(?:[A-Za-z]:[\\/]|\/[a-z]\/Users\/)/.test(cwd) || /'nul'/.test(err) ? ' (Windows)' : '';
     // a folder of its own it could not make under /tmp (`mkdir '/tmp/claude-10603'`): that is why
     // (Termux has no writable /tmp: its temp folder is $PREFIX/tmp)
     const tempDir = TEMP_DIR_REFUSED.test(err);
