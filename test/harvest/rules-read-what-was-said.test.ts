@@ -524,6 +524,10 @@ describe("a subagent's report on how this machine is set up", () => {
 
   it('is true on any repository of the machine: every path it names is in the home outside the working directory, or in /tmp', () => {
     expect(drafts().find((d) => d.title === 'Statusline configuration')?.scope).toBe('global');
+    // (in a session on a dotfiles repository the home's files are what the repository keeps)
+    const inDotfiles = reportFactDrafts(viewOf(new SessionBuilder({ repo: 'dotfiles' }).user('the statusline flickers, check its setup').tool('Task', { subagent_type: 'statusline-setup', prompt: 'Show the user their current statusline configuration.' }, report).build()));
+    expect(inDotfiles.find((d) => d.title === 'Statusline configuration')?.scope).toBeUndefined();
+    expect(inDotfiles.find((d) => d.title === 'Statusline configuration')).toBeDefined();
     // (a report on the repository's own files stays the repository's)
     const own = reportFactDrafts(viewOf(new SessionBuilder().user('explore').tool('Task', { subagent_type: 'Explore', prompt: 'explore' }, ['## Exploration Report', '', '### Config', '- HTTP: Bandit on `127.0.0.1:4010` (config/dev.exs)', '- Per-worktree overrides via `config/dev.local.exs`', '', '### Dependencies', '- `phoenix ~> 1.8.3` - web framework', '', '### Build', '- Assets are built by `/home/dev/demo/assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '- Tests use the SQL sandbox; run them with `mix test`', '', '### Layout', '- LiveViews live in `lib/app_web/live/` and render inline templates in `render/1`', '- The stylesheet is `priv/static/assets/app.css`, maintained by hand'].join('\n')).build()));
     expect(own.length).toBeGreaterThan(0);

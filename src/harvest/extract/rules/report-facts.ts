@@ -386,10 +386,15 @@ const SETTING_QUOTED = /^`["']?[\w.$-]+["']?\s*[:=]\s*[^`]+`/;
 /** Paths a text names in code spans or as absolute or home paths. */
 const NAMED_PATH = /`([^`\s]*\/[^`\s]*)`|(?<![\w.`])((?:~|\/(?:home|Users|tmp))\/[^\s`'",;)]+)/g;
 
+/** A repository that keeps the home's own files (`dotfiles`, `.dotfiles`, `dots`, `chezmoi`). */
+const DOTFILES_REPO = /^(?:\.?dot-?files?|\.?dots|\.files|chezmoi|dotfiles[-_.][\w.-]+|[\w.-]+[-_]dotfiles)$/i;
+
 /** A section whose every named path lies outside the working directory, in the user's home
  * (`~/.claude/settings.json`) or the temp folder, tells how this machine is set up: true
- * whichever repository a session works in. */
-function aboutTheMachine(text: string, cwd: string | undefined): boolean {
+ * whichever repository a session works in. Not in a session on a dotfiles repository: the home's
+ * files are what that repository keeps. */
+function aboutTheMachine(text: string, cwd: string | undefined, repo: string | undefined): boolean {
+  if (repo !== undefined && DOTFILES_REPO.test(repo)) return false;
   const paths = [...text.matchAll(NAMED_PATH)].map((m) => (m[1] ?? m[2])!);
   if (paths.length === 0) return false;
   const inRepo = (p: string) => cwd !== undefined && cwd.length > 1 && p.startsWith(`${cwd.replace(/\/+$/, '')}/`);
@@ -436,7 +441,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
     score,
     draft: {
       category,
-      ...(aboutTheMachine(`${ctx} ${body}`, view.session.cwd) ? { scope: 'global' as const } : {}),
+      ...(aboutTheMachine(`${ctx} ${body}`, view.session.cwd, view.session.repo) ? { scope: 'global' as const } : {}),
       // a subject that is only the heading above an aspect ("Database") says little alone: the
       // title goes on with what the section says of it ("Database: SQLite via ash_sqlite")
       // (not when that line is itself a labelled entry: "Unit tests: `vitest run src`")
