@@ -95,6 +95,12 @@ describe("a tool's error", () => {
     ]);
     // a tool of another set is no way round it, and the reasoning explains nothing: no item
     expect(toolQuirkDrafts(viewOf(session('other')))).toEqual([]);
+    // a set of tools this setup gave the agent (a server's) is the repository's, not the agent's
+    expect(toolQuirkDrafts(viewOf(session('sibling')))[0]!.scope).toBe('repo');
+    const mcp = new SessionBuilder().user('open the issue').tool('mcp__github__create_issue', { title: 'x' }, 'Error: the labels field takes names only; pass labels as a list of strings', { isError: true }).build();
+    expect(toolQuirkDrafts(viewOf(mcp))[0]?.scope).toBe('repo');
+    const builtIn = new SessionBuilder().user('open the page').tool('WebFetch', { url: 'https://example.com' }, 'Error: the page is too large; use a prompt that asks for less', { isError: true }).build();
+    expect(toolQuirkDrafts(viewOf(builtIn))[0]?.scope).toBe('agent');
   });
 
   it('that three different tools gave is the environment failing, no quirk of one of them', () => {

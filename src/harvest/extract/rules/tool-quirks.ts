@@ -636,7 +636,9 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   if (!aider && !why && !other && !SAYS_WHAT_TO_DO.test(err)) return undefined;
   return {
     category: 'tool-quirk',
-    scope: 'agent',
+    // a tool this setup gave the agent (an MCP server's, `mcp__server__tool`, or one of a set whose
+    // sibling answered in its stead) is there where the setup is: the repository's, not the agent's
+    scope: s.call.name.startsWith('mcp__') || other !== undefined ? 'repo' : 'agent',
     // (the way round, when there is one, is what the title says: reviewers retitled the raw error)
     title: aider ? aiderTitle(s.output, err) : other ? `${s.call.name} fails here: ${other.tool} answered instead` : `${s.call.name}: ${clip(err, 60)}`,
     text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}${other ? ` ${other.text}` : ''}`,
