@@ -31,11 +31,11 @@ describe("an agent's session state inside the repository", () => {
     const [swept] = agentStateDrafts(viewOf(b.bash('git add -A && git commit -m "sync dotfiles"', '[main 1a2b3c4] sync dotfiles').build()));
     expect(swept!.category).toBe('pitfall');
     // (said before the advice: an item cut to length loses the advice, not what this session did)
-    expect(swept!.text).toContain("transcripts. This session's `git add -A` staged them. Keep it out of commits");
+    expect(swept!.text).toContain("transcripts. This session's `git add -A` staged them: untrack them (`git rm -r --cached`, with the user's consent) and ignore them.");
     // (one the transcript shows no end of is said as run, not as staged)
     const status = 'On branch main\nUntracked files:\n\t.claude/projects/\n\t.claude/todos/\n';
     const [unseen] = agentStateDrafts(viewOf(new SessionBuilder().user('sync').bash('git status', status).unanswered('Bash', { command: 'git add -A' }).build()));
-    expect(unseen!.text).toContain('. This session ran `git add -A` with them untracked: check its commit for them before pushing. Keep');
+    expect(unseen!.text).toContain(". This session ran `git add -A` with them untracked: check `git ls-files .claude/`, untrack what it lists (`git rm -r --cached`, with the user's consent) and ignore them.");
   });
 
   it("names Codex's SQLite databases (and their -shm/-wal files) as its state, not its settings", () => {

@@ -108,13 +108,17 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const add = sweep ? code(SWEEPING_ADD.exec(sweep.command!)![0]) : '';
     // (what this session's own add did comes first: the advice after it is what an item cut to
     // length may lose)
-    const swept = sweep ? (seenToSucceed(sweep) ? ` This session's ${add} staged ${them}.` : ` This session ran ${add} with ${them} untracked: check its commit for ${them} before pushing.`) : '';
+    const staged = sweep !== undefined && seenToSucceed(sweep);
+    // untracked until this session's add: what to undo is the advice (tracked, the text below says it)
+    const undo = f.tracked ? '' : staged ? `: untrack ${them} (${code('git rm -r --cached')}, with the user's consent) and ignore ${them}` : `: check ${code(`git ls-files ${f.folder}`)}, untrack what it lists (${code('git rm -r --cached')}, with the user's consent) and ignore ${them}`;
+    const swept = sweep ? (staged ? ` This session's ${add} staged ${them}${undo}.` : ` This session ran ${add} with ${them} untracked${undo || `: check its commit for ${them} before pushing`}.`) : '';
     const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
     const text = f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
         `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
-        `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}.${swept} Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`;
+        // (after an add that may have swept it in, what to check and undo is the advice)
+        `${f.agent}'s own session state lies inside this repository, untracked: ${parts.map((p) => code(f.folder + p)).join(', ')}${holding}.${swept}${sweep ? '' : ` Keep it out of commits: list ${parts.length > 1 ? 'them' : 'it'} in ${code('.gitignore')}, or ${staging}.`}`;
     drafts.push({
       category: f.tracked || sweep !== undefined ? 'pitfall' : 'fact',
       scope: 'repo',
