@@ -20,17 +20,17 @@ describe('a tool that fails every command before it runs', () => {
     const drafts = run('/data/data/com.termux/files/home');
     expect(drafts.map((d) => [d.category, d.scope, d.title])).toEqual([['tool-quirk', 'agent', 'Bash fails every command on this machine before it runs']]);
     expect(drafts[0]!.text).toBe(
-      `Every command run through \`Bash\` on this machine (Termux) failed with \`${TMP}\` alone (3 different commands): the tool cannot make its temp folder in \`/tmp\` (Termux's is \`$PREFIX/tmp\`), so it starts nothing. Stop after the first such failure and ask the user to repair this outside the session.`,
+      `Every command run through \`Bash\` on this machine (Termux) printed nothing but \`${TMP}\` (3 different commands): the tool cannot make its temp folder in \`/tmp\` (Termux's is \`$PREFIX/tmp\`), so it starts nothing. Stop after the first such failure and ask the user to repair this outside the session.`,
     );
-    expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) failed');
-    expect(run('/c/Users/dev/proj')[0]!.text).toContain('on this machine (Windows) failed');
+    expect(run('D:\\app\\proj')[0]!.text).toContain('on this machine (Windows) printed nothing but');
+    expect(run('/c/Users/dev/proj')[0]!.text).toContain('on this machine (Windows) printed nothing but');
     // (elsewhere without Termux's folder; another error without the reason)
     expect(run('/home/dev/proj')[0]!.text).toContain('the tool cannot make its temp folder in `/tmp`, so it starts nothing.');
     // and no error item for one of those commands, whatever the agent said of it
     const said = new SessionBuilder().user('make a test folder');
     for (const c of ['mkdir -p a', 'mkdir -p b', 'mkdir -p c']) said.bash(c, TMP, 1).assistant('The mkdir fails because the current directory is not writable for this user.');
     expect(errorFixDrafts(viewOf(said.build()))).toEqual([]);
-    expect(run('/home/dev/proj')[0]!.text).toContain('on this machine failed');
+    expect(run('/home/dev/proj')[0]!.text).toContain('on this machine printed nothing but');
   });
 
   it("names the agent's other tools that failed with the same error", () => {
@@ -41,7 +41,7 @@ describe('a tool that fails every command before it runs', () => {
     const text = toolCannotStartDrafts(viewOf(b.build()))[0]!.text;
     expect(text).toContain('; `read_file` failed with it too)');
     // `nul` is Windows' null device: the error says the machine where the folder does not
-    expect(text).toContain('on this machine (Windows) failed');
+    expect(text).toContain('on this machine (Windows) printed nothing but');
   });
 
   it("is nothing for the command's own failure (an error naming its argument, output besides the error, a success in between, one command retried) or once a command got through", () => {
@@ -59,6 +59,6 @@ describe('a tool that fails every command before it runs', () => {
     // a command of the tool that got through afterwards: the state passed
     expect(session([['mkdir a', TMP, 1], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1], ['echo hi', 'hi', 0]])).toEqual([]);
     // one that ran before it: every command from then on
-    expect(session([['echo hi', 'hi', 0], ['mkdir a', TMP, 1], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1]])[0]!.text).toContain('on this machine from then on failed');
+    expect(session([['echo hi', 'hi', 0], ['mkdir a', TMP, 1], ['mkdir b', TMP, 1], ['mkdir c', TMP, 1]])[0]!.text).toContain('on this machine from then on printed nothing but');
   });
 });

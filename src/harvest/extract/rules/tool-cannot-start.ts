@@ -115,7 +115,7 @@ export function toolCannotStartDrafts(view: SessionView): Draft[] {
       scope: 'agent',
       title: `${tool} fails every command on this machine before it runs`,
       // (within the 400 characters an item keeps: the error, the lesson, the other tools)
-      text: `Every command run through ${code(tool)} on this machine${machine}${since} failed with ${code(clip(err, 110))} alone (${commands.size} different commands${alsoOthers})${why}. Stop after the first such failure and ask the user to repair this outside the session.`,
+      text: `Every command run through ${code(tool)} on this machine${machine}${since} printed nothing but ${code(clip(err, 110))} (${commands.size} different commands${alsoOthers})${why}. Stop after the first such failure and ask the user to repair this outside the session.`,
       confidence: CONFIDENCE.verified,
       event: run.steps[0]!.outputEvent,
       tags: [tool, 'shell'],
