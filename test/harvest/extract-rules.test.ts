@@ -1719,6 +1719,9 @@ describe('slow commands: what the time measures', () => {
     const asked = (line: string) => new SessionBuilder().user('set up git').bash(line, 'octo\nocto@example.org').build();
     expect(slowCommandDrafts(viewOf(timed(asked('git config --global user.name && git config --global user.email'), [0, 0, 78])))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(asked('whoami && hostname'), [0, 0, 78])))).toEqual([]);
+    // nor one that asks a program only for its version or usage
+    expect(slowCommandDrafts(viewOf(timed(asked('claude --version'), [0, 0, 81])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(asked('node -v && npm -v'), [0, 0, 81])))).toEqual([]);
     // a command that does work beside them is timed
     expect(slowCommandDrafts(viewOf(timed(asked('git config user.name && npm ci'), [0, 0, 78])))).toHaveLength(1);
   });

@@ -53,12 +53,17 @@ const SETTING_OPERATION = new Set(['git config', 'git rev-parse', 'git branch'])
  * before it ran. */
 const DECLINED = /\b(?:cancel+ed|aborted|aborting)\b[.!]?\s*$/i;
 
+/** A program asked only for its version or its usage (`claude --version`, `node -v`): it prints
+ * and exits at once. */
+const ASKS_VERSION_OR_HELP = /^\S+(?:\s+(?:--version|-V|-v|version|--help|-h|help))+\s*$/;
+
 /** Whether the minutes between a call and its output can be the command's own: it printed
- * something, it is more than file operations, and it did not stop at its own question. */
-function timedByClock(families: readonly string[], output: string): boolean {
-  if (output.trim() === '' || DECLINED.test(output.trimEnd())) return false;
-  const run = families.filter((f) => f && f !== 'cd');
-  return run.length > 0 && !run.every((f) => SETTING_OPERATION.has(f) || FILE_OPERATION.has(f.split(' ')[0]!));
+ * something, it is more than file operations, settings and version queries, and it did not stop
+ * at its own question. */
+function timedByClock(s: Step): boolean {
+  if (s.output.trim() === '' || DECLINED.test(s.output.trimEnd())) return false;
+  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
+  return run.length > 0 && !run.every(({ f, simple }) => SETTING_OPERATION.has(f) || FILE_OPERATION.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
 }
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
@@ -144,7 +149,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
     if (reported !== undefined) return reported;
-    if (awaitedApproval(s.call.input) || !timedByClock(s.families, s.output)) return undefined;
+    if (awaitedApproval(s.call.input) || !timedByClock(s)) return undefined;
     return exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time);
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
