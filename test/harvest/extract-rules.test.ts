@@ -1719,6 +1719,12 @@ describe('slow commands: what the time measures', () => {
     const asked = (line: string) => new SessionBuilder().user('set up git').bash(line, 'octo\nocto@example.org').build();
     expect(slowCommandDrafts(viewOf(timed(asked('git config --global user.name && git config --global user.email'), [0, 0, 78])))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(asked('whoami && hostname'), [0, 0, 78])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(asked('where UnrealBuildTool.exe'), [0, 0, 1458])))).toEqual([]);
+    // nor anything, by the clock, in a session where a command that takes no time waited for its
+    // output: the clock there measured the user approving calls
+    const approving = () => new SessionBuilder().user('install').bash('ls -la', 'package.json').bash('npm ci', 'added 812 packages in 88s').build();
+    expect(slowCommandDrafts(viewOf(timed(approving(), [0, 0, 45, 45, 140])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(approving(), [0, 0, 2, 2, 97])))).toHaveLength(1);
     // nor one that asks a program only for its version or usage
     expect(slowCommandDrafts(viewOf(timed(asked('claude --version'), [0, 0, 81])))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(asked('node -v && npm -v'), [0, 0, 81])))).toEqual([]);

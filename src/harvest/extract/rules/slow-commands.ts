@@ -45,7 +45,7 @@ function awaitedApproval(input: Record<string, unknown>): boolean {
 /** Programs that move, copy, delete, list or print files, or read or set a setting or the
  * machine's state (`git config`, `whoami`): done in moments, so minutes between their call and
  * output were spent waiting (for the user's approval), not running. */
-const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem', 'pwd', 'whoami', 'which', 'env', 'printenv', 'date', 'hostname', 'uname', 'id']);
+const FILE_OPERATION = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'ln', 'ls', 'cat', 'echo', 'del', 'rd', 'move', 'copy', 'Remove-Item', 'Move-Item', 'Copy-Item', 'New-Item', 'Get-ChildItem', 'pwd', 'whoami', 'which', 'where', 'Get-Command', 'env', 'printenv', 'date', 'hostname', 'uname', 'id']);
 const SETTING_OPERATION = new Set(['git config', 'git rev-parse', 'git branch']);
 
 /** The last line of a run that stopped at its own question ("✅ Installation cancelled",
@@ -57,14 +57,25 @@ const DECLINED = /\b(?:cancel+ed|aborted|aborting)\b[.!]?\s*$/i;
  * and exits at once. */
 const ASKS_VERSION_OR_HELP = /^\S+(?:\s+(?:--version|-V|-v|version|--help|-h|help))+\s*$/;
 
+/** Whether a step only does what takes no time: file operations, settings, listings (`git
+ * status`, `git remote -v`), version queries. */
+function instant(s: Step): boolean {
+  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
+  return run.length > 0 && run.every(({ f, simple }) => SETTING_OPERATION.has(f) || LISTING.has(f) || FILE_OPERATION.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
+}
+const LISTING = new Set(['git status', 'git remote']);
+
 /** Whether the minutes between a call and its output can be the command's own: it printed
- * something, it is more than file operations, settings and version queries, and it did not stop
- * at its own question. */
+ * something, it is more than what takes no time, and it did not stop at its own question. */
 function timedByClock(s: Step): boolean {
   if (s.output.trim() === '' || DECLINED.test(s.output.trimEnd())) return false;
-  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
-  return run.length > 0 && !run.every(({ f, simple }) => SETTING_OPERATION.has(f) || FILE_OPERATION.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
+  return !instant(s);
 }
+
+/** Seconds a step that takes no time may wait for its output. A session where one waited longer
+ * was asking the user to approve its calls (Claude Code records no such prompt): its clock
+ * measures the user, and no command there is timed by it. */
+const INSTANT_WAIT = 20;
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
 function reportedSeconds(output: string | undefined): number | undefined {
@@ -145,11 +156,13 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   // the event with a given index: by position when events are numbered so (see event-at.ts)
   const byIndex = indexedByPosition(events) ? undefined : new Map<number, SessionEvent>(events.map((e) => [e.index, e]));
   const eventAt = (index: number): SessionEvent | undefined => (byIndex ? byIndex.get(index) : events[index]);
+  const waited = (s: Step): number | undefined => exactSecondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
+  const clockMeasuresUser = view.steps.some((s) => s.command !== undefined && !s.rejected && instant(s) && (waited(s) ?? 0) >= INSTANT_WAIT);
   const secondsOf = (s: Step, exact: boolean): number | undefined => {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
     if (reported !== undefined) return reported;
-    if (awaitedApproval(s.call.input) || !timedByClock(s)) return undefined;
+    if (clockMeasuresUser || awaitedApproval(s.call.input) || !timedByClock(s)) return undefined;
     return exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time);
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
