@@ -72,10 +72,16 @@ function timedByClock(s: Step): boolean {
   return !instant(s);
 }
 
-/** Seconds a step that takes no time may wait for its output. A session where one waited longer
- * was asking the user to approve its calls (Claude Code records no such prompt): its clock
- * measures the user, and no command there is timed by it. */
+/** Seconds a step that asks only a setting, a name or a version may wait for its output. A
+ * session where one waited longer was asking the user to approve its calls (Claude Code records
+ * no such prompt): its clock measures the user, and no command there is timed by it. (Not file
+ * operations: `rm -rf node_modules` may well take that long.) */
 const INSTANT_WAIT = 20;
+const ASKS_A_NAME = new Set(['pwd', 'whoami', 'which', 'where', 'Get-Command', 'env', 'printenv', 'date', 'hostname', 'uname', 'id', 'echo', 'unset', 'export']);
+function asksOnly(s: Step): boolean {
+  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
+  return run.length > 0 && run.every(({ f, simple }) => SETTING_OPERATION.has(f) || LISTING.has(f) || ASKS_A_NAME.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
+}
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
 function reportedSeconds(output: string | undefined): number | undefined {
@@ -157,7 +163,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   const byIndex = indexedByPosition(events) ? undefined : new Map<number, SessionEvent>(events.map((e) => [e.index, e]));
   const eventAt = (index: number): SessionEvent | undefined => (byIndex ? byIndex.get(index) : events[index]);
   const waited = (s: Step): number | undefined => exactSecondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
-  const clockMeasuresUser = view.steps.some((s) => s.command !== undefined && !s.rejected && instant(s) && (waited(s) ?? 0) >= INSTANT_WAIT);
+  const clockMeasuresUser = view.steps.some((s) => s.command !== undefined && !s.rejected && asksOnly(s) && (waited(s) ?? 0) >= INSTANT_WAIT);
   const secondsOf = (s: Step, exact: boolean): number | undefined => {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
