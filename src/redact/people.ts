@@ -76,12 +76,12 @@ export const PERSON_NAME_RULE: ScanRule = {
       push(out, 'host-name', m.index! + m[1]!.length + 1, m[2]!);
     }
     for (const m of text.matchAll(LOGIN_GREETING)) {
-      const group = [1, 2, 3, 4].find((k) => m[k] !== undefined)!;
-      if (!BOT.test(m[group]!)) push(out, 'user-name', m.indices![group]![0], m[group]!);
+      const a = accountIn(m);
+      if (a) push(out, 'user-name', a.at, a.name);
     }
     for (const m of text.matchAll(GIT_IDENTITY)) {
-      const group = [1, 2, 3, 4].find((k) => m[k] !== undefined)!;
-      if (!BOT.test(m[group]!) && !PLACEHOLDER_NAME.test(m[group]!)) push(out, 'person-name', m.indices![group]![0], m[group]!);
+      const a = accountIn(m);
+      if (a) push(out, 'person-name', a.at, a.name);
     }
     for (const m of text.matchAll(PERSONAL_MACHINE)) push(out, 'host-name', m.index!, m[0]);
   },
@@ -90,19 +90,27 @@ export const PERSON_NAME_RULE: ScanRule = {
 /** A name written to be replaced (`"Your Name"`, `<name>`, `$NAME`): nobody's. */
 const PLACEHOLDER_NAME = /^(?:your[ _-]?(?:full[ _-]?)?name|name|<[^>]*>|\$\{?\w+\}?|x+|todo|\[REDACTED:[\w-]+\])$/i;
 
+/** The account a greeting or a git identity match names (the first of its groups that matched,
+ * with its place), unless it is a bot's or a placeholder. */
+function accountIn(m: RegExpMatchArray): { name: string; at: number } | undefined {
+  const group = [1, 2, 3, 4].find((k) => m[k] !== undefined);
+  const name = group === undefined ? undefined : m[group]!;
+  return name === undefined || BOT.test(name) || PLACEHOLDER_NAME.test(name) ? undefined : { name, at: m.indices![group!]![0] };
+}
+
 /**
  * The accounts a text shows to be its user's own: the login a code host greets
  * (`Hi jdoe! You've successfully authenticated`) and the name git signs with. Found once in a
  * session, they are redacted wherever the session names them (a remote `github.com/jdoe/app`).
  */
 export function ownAccountNames(text: string): string[] {
-  // (literal tests: every command and output of a session passes here, most of them long)
+  // (literal tests first: every command line of a session passes here)
   if (!text.includes('user.name') && !text.includes('_NAME') && !text.includes('authenticated') && !text.includes('to GitLab') && !text.includes('ogged in')) return [];
   const found: string[] = [];
   for (const re of [LOGIN_GREETING, GIT_IDENTITY]) {
     for (const m of text.matchAll(re)) {
-      const name = [1, 2, 3, 4].map((k) => m[k]).find((v) => v !== undefined);
-      if (name && !BOT.test(name) && !PLACEHOLDER_NAME.test(name)) found.push(name);
+      const a = accountIn(m);
+      if (a) found.push(a.name);
     }
   }
   return found;

@@ -78,12 +78,19 @@ function segments(path: string): string[] {
   return path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').filter((s) => s !== '');
 }
 
+/** A home directory itself: `/home/dev`, `/Users/dev`, `/root`, `C:\Users\dev` (Git Bash's
+ * `/c/Users/dev`). */
+export function isHomeFolder(path: string): boolean {
+  const p = path.replace(/\\/g, '/').replace(/\/+$/, '');
+  return p === '/root' || /^(?:\/home|\/Users|[A-Za-z]:\/Users|\/[a-z]\/Users)\/[^/]+$/.test(p);
+}
+
 /** A path that is a home directory itself (or its settings' or its loose files' folder), the
  * file system root, or a temp folder. */
 export function isNoRepoPlace(path: string): boolean {
   const p = path.replace(/\\/g, '/').replace(/\/+$/, '');
   if (p === '' || p === '~' || /^[A-Za-z]:$/.test(p)) return true;
-  if (/^(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+$/.test(p) || p === '/root') return true;
+  if (isHomeFolder(p)) return true;
   // a hidden folder of a home (`~/.claude/skills`, `~/.config/nvim`) holds a tool's settings,
   // not a project (a dotfiles repository says so by its remote)
   if (/^(?:(?:\/home|\/Users|[A-Za-z]:\/Users)\/[^/]+|\/root)\/\.[^/]+(?:\/|$)/.test(p)) return true;

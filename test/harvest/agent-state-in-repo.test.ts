@@ -21,6 +21,9 @@ describe("an agent's session state inside the repository", () => {
     expect(drafts[0]!.text).toBe(
       "`lab/.codex/` (from the repository root) holds Codex's own session state (`history.jsonl`, `log/`, `models_cache.json`) and git tracks it here, so every session changes it, and git refused a checkout over those changes (`Your local changes to the following files would be overwritten`). Untrack it with the user's consent (`git rm -r --cached lab/.codex/`, then ignore it); until then stage files by name (never `git add -A` or `git add .`).",
     );
+    // a later add of everything, its end not shown: tracked, it is no "untracked" folder
+    const [unseen] = agentStateDrafts(viewOf(b.unanswered('Bash', { command: 'git add -A' }).build()));
+    expect(unseen!.text).toContain('. This session ran `git add -A`: check its commit for it before pushing. Untrack it');
   });
 
   it('is a fact when git lists it as untracked', () => {

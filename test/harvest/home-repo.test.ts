@@ -13,6 +13,11 @@ describe('a home directory that is a git repository', () => {
     expect(d).toMatchObject({ scope: 'global', category: 'pitfall', quotes: ['Initialized empty Git repository in ~/.git/'] });
     expect(d!.text).toContain('`git add .` there stages dotfiles and secrets');
     expect(d!.text).toContain('check `pwd` and `git rev-parse --show-toplevel`');
+    // (Windows' home, as git for Windows and Git Bash write it)
+    for (const dir of ['C:/Users/dev', '/c/Users/dev']) {
+      const windows = new SessionBuilder().user('init').bash('git init', `Initialized empty Git repository in ${dir}/.git/`, 0);
+      expect(homeRepoDrafts(viewOf(windows.build())), dir).toHaveLength(1);
+    }
     // a repository made in a project folder is nothing to tell, nor one in /root's subfolder
     for (const dir of ['/home/roi12/app', '/root/src/app']) {
       const project = new SessionBuilder().user('init').bash('git init', `Initialized empty Git repository in ${dir}/.git/`, 0);

@@ -108,10 +108,19 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const add = sweep ? code(SWEEPING_ADD.exec(sweep.command!)![0]) : '';
     // (what this session's own add did comes first: the advice after it is what an item cut to
     // length may lose)
+    // (untracked until this session's add, what to check and undo is the advice; tracked, the
+    // text below gives it)
     const staged = sweep !== undefined && seenToSucceed(sweep);
-    // untracked until this session's add: what to undo is the advice (tracked, the text below says it)
-    const undo = f.tracked ? '' : staged ? `: untrack ${them} (${code('git rm -r --cached')}, with the user's consent) and ignore ${them}` : `: check ${code(`git ls-files ${f.folder}`)}, untrack what it lists (${code('git rm -r --cached')}, with the user's consent) and ignore ${them}`;
-    const swept = sweep ? (staged ? ` This session's ${add} staged ${them}${undo}.` : ` This session ran ${add} with ${them} untracked${undo || `: check its commit for ${them} before pushing`}.`) : '';
+    const untrack = `untrack ${staged ? them : 'what it lists'} (${code('git rm -r --cached')}, with the user's consent) and ignore ${them}`;
+    const swept = !sweep
+      ? ''
+      : f.tracked
+        ? staged
+          ? ` This session's ${add} staged ${them}.`
+          : ` This session ran ${add}: check its commit for ${them} before pushing.`
+        : staged
+          ? ` This session's ${add} staged ${them}: ${untrack}.`
+          : ` This session ran ${add} with ${them} untracked: check ${code(`git ls-files ${f.folder}`)}, ${untrack}.`;
     const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
     const text = f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);

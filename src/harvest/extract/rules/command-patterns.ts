@@ -452,7 +452,7 @@ const DECORATION = new Set(['echo', 'printf', 'sleep', 'true', ':']);
 /** "python3 && rg" → "`python3`, then `rg`": the programs of a routine in the order they ran. */
 function routineText(key: string): string {
   const parts = key.split(' && ').map((f) => code(f));
-  return parts.length === 2 ? `${parts[0]}, then ${parts[1]},` : `${parts.slice(0, -1).join(', ')}, then ${parts.at(-1)},`;
+  return `${parts.slice(0, -1).join(', ')}, then ${parts.at(-1)},`;
 }
 
 /** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */

@@ -13,16 +13,16 @@ import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { code } from '../text.js';
 import { seenToSucceed, type SessionView } from '../view.js';
 import { lostCd } from './shell-cwd.js';
+import { isHomeFolder } from '../../../sessions/repo-identity.js';
 
-/** A home folder: `/home/dev`, `/Users/dev`, `/root`, `C:\Users\dev` (and Git Bash's `/c/Users/dev`). */
-const HOME = String.raw`(?:/home/[^/\s]+|/Users/[^/\s]+|/root|[A-Za-z]:[\\/]Users[\\/][^\\/\s]+|/[a-z]/Users/[^/\s]+)`;
-const INIT_IN_HOME = new RegExp(String.raw`^(Initialized empty|Reinitialized existing) Git repository in ${HOME}[\\/]\.git[\\/]?\s*$`, 'm');
+/** git's word that it made (or made again) a repository, and where. */
+const INIT = /^(Initialized empty|Reinitialized existing) Git repository in (.+?)[\\/]\.git[\\/]?\s*$/m;
 
 export function homeRepoDrafts(view: SessionView): Draft[] {
   for (const s of view.steps) {
     if (!s.command || !seenToSucceed(s) || !s.families.includes('git init') || lostCd(view)?.next === s) continue;
-    const init = INIT_IN_HOME.exec(s.output);
-    if (init === null) continue;
+    const init = INIT.exec(s.output);
+    if (init === null || !isHomeFolder(init[2]!)) continue;
     const message = `${init[1]} Git repository in ~/.git/`;
     return [
       {

@@ -170,7 +170,10 @@ function fromRuleFiles(view: SessionView): Draft[] {
       .sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
     // the file's strongest section alone: the agent is given the whole file anyway, and reviewers
     // turned down most other sections as copies of it (a checklist cut short, a second principle)
-    for (const { weight: _w, ...d } of scored.slice(0, 1)) drafts.push(d);
+    if (scored[0]) {
+      const { weight: _w, ...d } = scored[0];
+      drafts.push(d);
+    }
   }
   return drafts.sort((a, b) => b.score - a.score).slice(0, MAX_PER_SESSION);
 }

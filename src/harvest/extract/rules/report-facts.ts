@@ -218,7 +218,7 @@ const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passi
  * says how the repository is, of itself. (Quoted text and code are left out: a message quoted may
  * say "your".) */
 const SECOND_PERSON = /\b(?:you|your|yours|you're|you've|you'll|you'd)\b/i;
-function toTheUser(line: string): boolean {
+function addressesTheUser(line: string): boolean {
   return SECOND_PERSON.test(plainApostrophes(line).replace(/`[^`]*`/g, ' ').replace(/"[^"\n]*"|“[^”\n]*”/g, ' '));
 }
 
@@ -249,7 +249,7 @@ function usageStated(line: string): boolean {
 }
 
 function noFactLine(ctx: string, line: string): boolean {
-  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || toTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || addressesTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {

@@ -57,13 +57,19 @@ const DECLINED = /\b(?:cancel+ed|aborted|aborting)\b[.!]?\s*$/i;
  * and exits at once. */
 const ASKS_VERSION_OR_HELP = /^\S+(?:\s+(?:--version|-V|-v|version|--help|-h|help))+\s*$/;
 
+const LISTING = new Set(['git status', 'git remote']);
+
+/** Whether a step ran commands (its `cd`s aside), each of its family and simple command `is`. */
+function onlyCommandsThat(s: Step, is: (family: string, simple: string) => boolean): boolean {
+  const run = s.families.map((f, i) => ({ f, simple: (s.simple[i] ?? '').trim() })).filter(({ f }) => f && f !== 'cd');
+  return run.length > 0 && run.every(({ f, simple }) => is(f, simple));
+}
+
 /** Whether a step only does what takes no time: file operations, settings, listings (`git
  * status`, `git remote -v`), version queries. */
 function instant(s: Step): boolean {
-  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
-  return run.length > 0 && run.every(({ f, simple }) => SETTING_OPERATION.has(f) || LISTING.has(f) || FILE_OPERATION.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
+  return onlyCommandsThat(s, (f, simple) => SETTING_OPERATION.has(f) || LISTING.has(f) || FILE_OPERATION.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple));
 }
-const LISTING = new Set(['git status', 'git remote']);
 
 /** Whether the minutes between a call and its output can be the command's own: it printed
  * something, it is more than what takes no time, and it did not stop at its own question. */
@@ -79,8 +85,7 @@ function timedByClock(s: Step): boolean {
 const INSTANT_WAIT = 20;
 const ASKS_A_NAME = new Set(['pwd', 'whoami', 'which', 'where', 'Get-Command', 'env', 'printenv', 'date', 'hostname', 'uname', 'id', 'echo', 'unset', 'export']);
 function asksOnly(s: Step): boolean {
-  const run = s.families.map((f, i) => ({ f, simple: s.simple[i] ?? '' })).filter(({ f }) => f && f !== 'cd');
-  return run.length > 0 && run.every(({ f, simple }) => SETTING_OPERATION.has(f) || LISTING.has(f) || ASKS_A_NAME.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple.trim()));
+  return onlyCommandsThat(s, (f, simple) => SETTING_OPERATION.has(f) || LISTING.has(f) || ASKS_A_NAME.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple));
 }
 
 /** Seconds the tool says the command ran, from the head of its raw output. */
@@ -163,12 +168,14 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   const byIndex = indexedByPosition(events) ? undefined : new Map<number, SessionEvent>(events.map((e) => [e.index, e]));
   const eventAt = (index: number): SessionEvent | undefined => (byIndex ? byIndex.get(index) : events[index]);
   const waited = (s: Step): number | undefined => exactSecondsBetween(s.call.time, eventAt(s.outputEvent)?.time);
-  const clockMeasuresUser = view.steps.some((s) => s.command !== undefined && !s.rejected && asksOnly(s) && (waited(s) ?? 0) >= INSTANT_WAIT);
+  // (looked for once, and only when a command would be timed by the clock)
+  let measuresUser: boolean | undefined;
+  const clockMeasuresUser = (): boolean => (measuresUser ??= view.steps.some((s) => s.command !== undefined && !s.rejected && asksOnly(s) && (waited(s) ?? 0) >= INSTANT_WAIT));
   const secondsOf = (s: Step, exact: boolean): number | undefined => {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
     if (reported !== undefined) return reported;
-    if (clockMeasuresUser || awaitedApproval(s.call.input) || !timedByClock(s)) return undefined;
+    if (awaitedApproval(s.call.input) || !timedByClock(s) || clockMeasuresUser()) return undefined;
     return exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time);
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
