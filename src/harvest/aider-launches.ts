@@ -37,13 +37,18 @@ function gitRootOf(session: Session): string | undefined {
   return undefined;
 }
 
+/** Whether the launch committed an edit (the reader makes each of aider's commits a `commit` call). */
+function committedIn(session: Session): boolean {
+  return session.events.some((e) => e.kind === 'tool_call' && e.name === 'commit');
+}
+
 /** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
 export function withAiderLaunches(sessions: readonly Session[]): Session[] {
   const launches = sessions.filter((s) => s.format === 'aider');
   if (launches.length < 2) return [...sessions];
   const all: AiderLaunch[] = launches.map((s) => {
     const gitRoot = gitRootOf(s);
-    return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}) };
+    return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}), ...(committedIn(s) ? { committed: true } : {}) };
   });
   return sessions.map((s) => (s.format === 'aider' ? { ...s, aiderLaunches: { at: launches.indexOf(s), all } } : s));
 }

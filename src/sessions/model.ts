@@ -136,6 +136,9 @@ export interface AiderLaunch {
   /** The repository root the launch's banner gave (`Git working dir: …`, printed only when aider
    * starts outside it): every launch of one chat history works in the same repository. */
   gitRoot?: string;
+  /** Aider committed an edit in this launch (`Commit <hash> …`): `/undo` of a later launch meets
+   * that commit, which aider no longer counts as its own. */
+  committed?: boolean;
 }
 
 export interface AiderLaunches {

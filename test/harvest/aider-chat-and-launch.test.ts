@@ -102,7 +102,7 @@ describe('an exhausted API quota', () => {
     const [item] = sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
     expect(item).toMatchObject({ scope: 'agent', category: 'pitfall' });
     expect(item!.text).toBe(
-      "`gpt-3.5-turbo`'s requests failed with 429 `You exceeded your current quota, please check your plan and billing details`: the account has no credit left, which no wait fixes, yet aider reads it as a rate limit and retries with growing backoff (`Retrying in 0.2 seconds`…). Stop it (Ctrl-C) and fix the plan or the key.",
+      "Requests (here with `gpt-3.5-turbo`) failed with 429 `You exceeded your current quota, please check your plan and billing details`: the account has no credit left, whichever model it asks for, and no wait fixes that, yet aider v0.73.0 reads it as a rate limit and retries with growing backoff (`Retrying in 0.2 seconds`…). Stop it (Ctrl-C) and fix the plan or the key.",
     );
   });
 });

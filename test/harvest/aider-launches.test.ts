@@ -118,6 +118,21 @@ describe('the launches of an aider chat history', () => {
     expect(title).toBe('aider needs the provider prefix on a model name (openai/…)');
   });
 
+  it("names the provider prefix where litellm found no provider and a later launch with one worked, whatever the name after it", async () => {
+    const bare = 'litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=local-llm';
+    expect(await modelItems(launch('00:19:45', 'local-llm', failed(bare)) + launch('00:21:30', 'openai/local', failed('litellm.APIConnectionError: APIConnectionError: OpenAIException - Connection error.')) + launch('00:28:37', 'openai/local', answered))).toEqual([
+      'Aider (through litellm) needs the provider in front of a model name: `local-llm` alone failed (`LLM Provider NOT provided`); a later launch with `openai/local` worked.',
+    ]);
+  });
+
+  it("says nothing of model names after a quota of the account: another model answering says nothing of the name", async () => {
+    const quota = "litellm.RateLimitError: RateLimitError: OpenAIException - Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota'}}";
+    expect(await modelItems(launch('19:38:01', 'gpt-3.5-turbo', failed(quota)) + launch('19:38:53', 'groq/llama3-70b-8192', answered))).toEqual([]);
+    // a quota the provider counts per model (Gemini's metric names the model) does tell of the model
+    const perModel = 'litellm.RateLimitError: RateLimitError: GeminiException - {"error": {"code": 429, "message": "You exceeded your current quota, please check your plan and billing details. Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro", "status": "RESOURCE_EXHAUSTED"}}';
+    expect(await modelItems(launch('10:00:00', 'gemini/gemini-2.5-pro', failed(perModel)) + launch('10:05:00', 'gemini/gemini-2.5-flash', answered))).toHaveLength(1);
+  });
+
   it('says nothing without a later launch that worked with another model, nor of an API key', async () => {
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)))).toEqual([]);
     expect(await modelItems(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:50:00', 'qwen3-235b-a22b', answered))).toEqual([]);
@@ -126,8 +141,9 @@ describe('the launches of an aider chat history', () => {
   });
 
   it('travels with a captured session, and a malformed list is none', async () => {
-    const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', `> Repo-map can't include src/a.ts  \n${answered}`));
+    const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', `> Repo-map can't include src/a.ts  \n${answered}#### add a  \n\na.ts\n\`\`\`\nexport const a = 1;\n\`\`\`\n\n> Applied edit to a.ts  \n> Commit 8c7927a aider: add a  \n\n`));
     expect(first!.aiderLaunches!.all[1]!.missingTracked).toBe(true);
+    expect(first!.aiderLaunches!.all[1]!.committed).toBe(true);
     const dir = tempDir();
     const file = join(dir, 'captured.jsonl');
     writeFileSync(file, renderCaptured(first!, 'app', (t) => t));
@@ -149,7 +165,11 @@ describe('a model name aider does not know', () => {
     const history = unknown('gemini/gemini-3-flash', ['gemini/gemini-3-flash-preview']) + launch('15:21:47', 'gemini/gemini-3-flash-preview', answered);
     const [item] = await named(history);
     expect(item).toMatchObject({ title: 'aider: use gemini/gemini-3-flash-preview, not gemini/gemini-3-flash', scope: 'agent' });
-    expect(item!.text).toBe('On 2026-08-31, aider did not know `gemini/gemini-3-flash` (`Unknown context window size and costs`) and suggested `gemini/gemini-3-flash-preview`: the launch with `gemini/gemini-3-flash-preview` then worked.');
+    // which aider (its own table of models), and what it did with the name: no request may have gone out with it
+    expect(item!.text).toBe('Aider v0.86.2 did not know `gemini/gemini-3-flash` (`Unknown context window size and costs`) and ran it with defaults (`Model: gemini/gemini-3-flash with whole edit format`); it suggested `gemini/gemini-3-flash-preview`, and a later launch naming `gemini/gemini-3-flash-preview` in full worked.');
+    // a banner without a version: the day it held
+    const [undated] = await named(history.replace('> Aider v0.86.2  \n', ''));
+    expect(undated!.text).toMatch(/^On 2026-08-31, aider did not know /);
   });
 
   it('is one claim with a failed request under that name in another history: the merge keeps one item', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSessions } from '../../src/sessions/read.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
+import { withAiderLaunches } from '../../src/harvest/aider-launches.js';
 import { tempDir } from '../sessions/support.js';
 import { put } from '../sessions/reader-checks.js';
 
@@ -138,13 +139,26 @@ describe('aider notices', () => {
     const [item] = await notices(`${launch('')}${committed}${refused}`);
     expect(item!.scope).toBe('agent');
     expect(item!.text).toBe(
-      "Aider's `/undo` undoes only a commit it counts as its own in the current chat session; for any other last commit it answers `The last commit was not made by aider in this chat session` and suggests `/git reset --hard HEAD^`, which it warns is destructive. `/git revert HEAD` undoes the last commit and keeps the history.",
+      "Aider's `/undo` undoes only a commit it counts as its own in this chat session; for any other it answers `The last commit was not made by aider in this chat session` and suggests the destructive `/git reset --hard HEAD^`. `/git revert HEAD` undoes the last commit and keeps the history.",
     );
     // where aider had committed nothing, the last commit was someone's own work: no way back offered
     const [own] = await notices(`${launch('')}${refused}`);
     expect(own!.text).toContain("Here aider had committed nothing before it: the last commit was not aider's to undo, so check `/git log -1` before any reset.");
     expect(own!.text).not.toContain('revert');
     expect(await notices(`${launch('')}#### /undo  \n> Removed: e79e29a fix: update main.py  \n> Now at:  b67027a feat: add main.py  \n`)).toEqual([]);
+    // aider's own commit of an earlier launch of the history: aider's work, which a restarted aider no longer counts
+    const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', `${launch('')}${committed}${launch('').replace('20:11:30', '20:15:02')}${refused}`)]);
+    const [restarted] = withAiderLaunches(sessions).flatMap((s) => extractSession(s)).filter((c) => c.title.includes('/undo'));
+    expect(restarted!.text).toContain("Here the last commit was aider's own, of an earlier launch, which a restarted aider no longer counts: check `/git log -1`, then `/git revert HEAD` undoes it.");
+    expect(restarted!.text).not.toContain('committed nothing');
+  });
+
+  it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {
+    const [item] = await notices(`${launch('')}#### /undo  \n> The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.  \n`);
+    expect(item).toMatchObject({ scope: 'agent', title: "aider's /undo refuses a commit that added a file" });
+    expect(item!.text).toBe(
+      "Aider's `/undo` refuses to undo a commit that created a file (`The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.`): it undoes by restoring each file as the commit before had it, and a new file had no earlier version. `/git revert HEAD` undoes such a commit and keeps the history.",
+    );
   });
 
   it('leaves alone a file the user declined to create', async () => {

@@ -93,9 +93,9 @@ function aiderLaunchesOf(v: unknown): AiderLaunches | undefined {
   if (typeof at !== 'number' || !Number.isInteger(at) || !Array.isArray(all) || at < 0 || at >= all.length) return undefined;
   const launches: AiderLaunch[] = [];
   for (const l of all) {
-    const { model, outcome, missingTracked } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown; missingTracked?: unknown };
+    const { model, outcome, missingTracked, committed } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown; missingTracked?: unknown; committed?: unknown };
     if (outcome !== 'answered' && outcome !== 'failed' && outcome !== 'idle') return undefined;
-    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome, ...(missingTracked === true ? { missingTracked: true } : {}) });
+    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome, ...(missingTracked === true ? { missingTracked: true } : {}), ...(committed === true ? { committed: true } : {}) });
   }
   return { at, all: launches };
 }

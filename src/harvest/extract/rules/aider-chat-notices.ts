@@ -369,20 +369,50 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
   // back would take that back (a reviewer found the advice wrong there)
   // (the reader makes each of aider's own commits a `commit` call)
   const aiderCommitted = view.steps.some((s) => s.call.name === 'commit' && s.call.index < hit.event);
+  // aider counts only the commits of the running process: a commit of an earlier launch of the
+  // same history is aider's own work, refused after the restart (a reviewer found "not aider's"
+  // wrong there)
+  const launches = view.session.aiderLaunches;
+  const earlierLaunchCommitted = !aiderCommitted && launches !== undefined && launches.all.slice(0, launches.at).some((l) => l.committed);
   const way = aiderCommitted
     ? `${code('/git revert HEAD')} undoes the last commit and keeps the history.`
-    : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
+    : earlierLaunchCommitted
+      ? `Here the last commit was aider's own, of an earlier launch, which a restarted aider no longer counts: check ${code('/git log -1')}, then ${code('/git revert HEAD')} undoes it.`
+      : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: "aider's /undo can refuse the last commit",
-    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in the current chat session; for any other last commit it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests ${code('/git reset --hard HEAD^')}, which it warns is destructive` : ''}. ${way}`,
+    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in this chat session; for any other it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests the destructive ${code('/git reset --hard HEAD^')}` : ''}. ${way}`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'undo'],
     quotes: [hit.line],
     rule: 'aider-notice',
     signature: 'aider undo only its own commits',
+    score: 5,
+  };
+}
+
+const UNDO_NEW_FILE = /^The file (.+?) was not in the repository in the previous commit\. Cannot undo safely\.?\s*$/;
+
+/** `/undo` refused a commit that created a file: aider undoes by checking out each file as the
+ * commit before had it, and a file that commit did not have cannot be brought back that way. The
+ * way back is git's own, which keeps the history. */
+export function undoNewFileDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hit = lines.find((l) => UNDO_NEW_FILE.test(l.line));
+  if (!hit) return undefined;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: "aider's /undo refuses a commit that added a file",
+    text: `Aider's ${code('/undo')} refuses to undo a commit that created a file (${code(clip(hit.line, 160))}): it undoes by restoring each file as the commit before had it, and a new file had no earlier version. ${code('/git revert HEAD')} undoes such a commit and keeps the history.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'undo'],
+    quotes: [hit.line],
+    rule: 'aider-notice',
+    signature: 'aider undo refuses a commit that added a file',
     score: 5,
   };
 }

@@ -137,13 +137,14 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
   const none = NO_QUOTA.exec(lines[at]!.line)?.[0];
   if (none !== undefined) return noQuotaDraft(view, lines, at, model, retrying, none);
   if (TIME_WINDOW.test(lines[at]!.line)) return timeWindowDraft(view, lines, at, model, retrying);
+  const version = bannerValue(lines, AIDER_VERSION);
   return {
     category: 'pitfall',
     scope: 'agent',
     title: 'aider retries an exhausted API quota (429) as a rate limit',
     text:
-      `${requestsOf(model)} failed with 429 ${code(clip(said, 90))}: the account has no credit left, which no wait fixes, ` +
-      `yet aider reads it as a rate limit and retries with growing backoff (${code(retrying)}…). Stop it (Ctrl-C) and fix the plan or the key.`,
+      `Requests${model ? ` (here with ${code(model)})` : ''} failed with 429 ${code(clip(said, 90))}: the account has no credit left, whichever model it asks for, and no wait fixes that, ` +
+      `yet aider${version ? ` ${version}` : ''} reads it as a rate limit and retries with growing backoff (${code(retrying)}…). Stop it (Ctrl-C) and fix the plan or the key.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: quotaTags(model),
@@ -285,11 +286,14 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
   // is a slip of the typing, not a name anyone would write again; one that lacks a whole part
   // (`gemini-3-flash` for `gemini-3-flash-preview`) is the provider's naming, worth knowing
   if (worked.startsWith(unknown) && /[A-Za-z0-9]/.test(unknown.at(-1)!) && /[A-Za-z0-9]/.test(worked[unknown.length]!)) return undefined;
+  // what aider did with the name it did not know (`Model: sonnet with whole edit format`): what
+  // the launch showed, where no request may have been sent with it (a reviewer found "failed" too strong)
+  const fallback = lines.find((l) => l.line.startsWith(`Model: ${unknown} with `))?.line;
   return {
     category: 'pitfall',
     scope: 'agent',
     title: `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
-    text: `${aiderOn(view)} did not know ${code(unknown)} (${code('Unknown context window size and costs')}) and suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}: the launch with ${code(worked)} then worked.`,
+    text: `${aiderKnows(view, lines)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'model', unknown.split('/')[0]!],
@@ -536,7 +540,13 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
 /** A model request aider reports failed because of the model named or its quota (not a key; nor
  * Ollama's "model requires more system memory than is available", which depends on how large a
  * context aider asked for as much as on the model: a reviewer found the chat's size behind it). */
+const NO_PROVIDER = /LLM Provider NOT provided/;
 const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
+/** A quota of the account, not of the model ("check your plan and billing details"): another
+ * model that then answered says nothing of which model name is right (the quota item tells it). */
+const ACCOUNT_QUOTA = /check your plan and billing|insufficient_quota|credit balance is too low/i;
+/** A quota the provider counts per model (Gemini's `Quota exceeded for metric: …, model: …`). */
+const MODEL_QUOTA = /Quota exceeded for metric:/;
 const KEY_PROBLEM = /AuthenticationError|API key|api_key|credential|unauthori[sz]ed|permission denied/i;
 
 /** What a litellm error says, without the provider's wrapping: its `"message"`, else its first clause. */
@@ -561,6 +571,14 @@ const AUTO_MODEL = /^Using \S+ model with API key from environment\b/;
 function aiderOn(view: SessionView): string {
   const day = /^\d{4}-\d{2}-\d{2}/.exec(view.session.startedAt ?? '')?.[0];
   return day ? `On ${day}, aider` : 'Aider';
+}
+
+/** "Aider v0.62.1": which model names aider itself knows comes with its version (its own table of
+ * models), so an item about a name aider did not know says which aider; the date where the
+ * banner gives no version. */
+function aiderKnows(view: SessionView, lines: { line: string }[]): string {
+  const version = bannerValue(lines, AIDER_VERSION);
+  return version ? `Aider ${version}` : aiderOn(view);
 }
 
 /** A provider's router rather than a model (`openrouter/auto`, OpenRouter's free router
@@ -589,7 +607,7 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const before = all.slice(0, at).filter((l) => l.outcome !== 'idle').pop();
   if (before?.outcome === 'failed') return undefined;
   const error = lines.find((l) => LITELLM_ERROR.test(l.line));
-  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line)) return undefined;
+  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line) || (ACCOUNT_QUOTA.test(error.line) && !MODEL_QUOTA.test(error.line))) return undefined;
   const rest = all.slice(at + 1);
   // the same model under another name (`openai/<name>` for a bare `<name>`) says what to change;
   // else the first model that worked
@@ -603,7 +621,10 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const then = router ? '.' : `; the launch with ${code(worked)} then worked.`;
   const message = clip(modelErrorMessage(error.line), 180);
   // the same model with a provider in front (`openai/<name>` for `<name>`): what to change is the prefix
-  const provider = !here.model.includes('/') && worked.endsWith(`/${here.model}`) ? worked.slice(0, -here.model.length - 1) : undefined;
+  // litellm's `LLM Provider NOT provided` says the same of any bare name: a name with a provider in
+  // front that then worked shows the prefix, whatever the name after it
+  const sameName = worked.endsWith(`/${here.model}`);
+  const provider = !here.model.includes('/') && (sameName || (NO_PROVIDER.test(error.line) && worked.includes('/'))) ? (sameName ? worked.slice(0, -here.model.length - 1) : worked.split('/')[0]!) : undefined;
   // `Using openrouter/deepseek/deepseek-r1:free model with API key from environment.`: no --model
   const chosen = lines.some((l) => l.event <= error.event && AUTO_MODEL.test(l.line) && l.line.includes(here.model!));
   const version = bannerValue(lines, AIDER_VERSION);
@@ -619,7 +640,7 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
           ? `aider: ${clip(here.model, 50)} failed`
           : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
-      ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${code(worked)} worked.`
+      ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${sameName ? code(worked) : `a later launch with ${code(worked)}`} worked.`
       : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}${chosen ? ` Pass ${code('--model')} to choose the model.` : ''}`,
     confidence: CONFIDENCE.stated,
     event: error.event,
