@@ -1725,6 +1725,9 @@ describe('slow commands: what the time measures', () => {
     const approving = (first: string) => new SessionBuilder().user('install').bash(first, 'v20.11.1').bash('npm ci', 'added 812 packages in 88s').build();
     expect(slowCommandDrafts(viewOf(timed(approving('which node'), [0, 0, 45, 45, 140])))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(approving('which node'), [0, 0, 2, 2, 97])))).toHaveLength(1);
+    // a listing or a file printed waits no 20 s either (`ls` of the npx cache waited 30 s in a fresh session)
+    expect(slowCommandDrafts(viewOf(timed(approving('ls -la ~/.npm/_npx/'), [0, 0, 30, 30, 140])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(approving('cat package.json'), [0, 0, 30, 30, 140])))).toEqual([]);
     // (removing a large folder may take that long: no sign of a prompt)
     expect(slowCommandDrafts(viewOf(timed(approving('rm -rf node_modules'), [0, 0, 45, 45, 140])))).toHaveLength(1);
     // nor one that asks a program only for its version or usage

@@ -169,9 +169,12 @@ describe('Claude Code reader on test_sessions', () => {
       { user: 'write the page' },
       { bash: { command: 'cat > chat.html <<EOF', output: "Claude requested permissions to write to /srv/app/chat.html, but you haven't granted it yet.", error: true } },
       { bash: { command: 'npm test', output: 'Exit code 1\nError: no tests', error: true } },
+      // an SDK host's permission mode answers the same question so
+      { bash: { command: './tools/say.sh "delete it?"', output: 'This command requires approval', error: true } },
+      { bash: { command: 'npm run lint', output: 'Exit code 1\nThis command requires approval of the maintainers', error: true } },
     ] }));
     const results = (await readOne(file)).events.filter((e): e is Extract<SessionEvent, { kind: 'tool_result' }> => e.kind === 'tool_result');
-    expect(results.map((e) => Boolean(e.rejected))).toEqual([true, false]);
+    expect(results.map((e) => Boolean(e.rejected))).toEqual([true, false, true, false]);
   });
 
   it('failed session: cascade, rejection, persisted output and interruption are flagged, not counted as errors', async () => {

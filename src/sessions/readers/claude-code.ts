@@ -527,10 +527,13 @@ class ClaudeSession {
 /** A call the user has not (yet) allowed: Claude Code asks before a write or a command outside
  * the allowed list, and answers the call so while the question stands or was declined. */
 const PERMISSION_NOT_GRANTED = /^Claude requested permissions to .{1,400}?, but you haven't granted it yet\b/s;
+/** The same question where the host (an SDK app's permission mode) answers it: the whole answer
+ * is that the command awaits approval. */
+const APPROVAL_REQUIRED = /^(?:Error: )?This command requires approval\.?\s*$/;
 
 function isRejection(output: string): boolean {
   for (const p of REJECTION_PREFIXES) if (output.startsWith(p)) return true;
-  return PERMISSION_NOT_GRANTED.test(output) || output.includes('[Request interrupted by user');
+  return PERMISSION_NOT_GRANTED.test(output) || APPROVAL_REQUIRED.test(output) || output.includes('[Request interrupted by user');
 }
 
 /** What tells a block of one API response from its others: a tool call's id, a text's or a

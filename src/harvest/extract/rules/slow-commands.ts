@@ -78,12 +78,13 @@ function timedByClock(s: Step): boolean {
   return !instant(s);
 }
 
-/** Seconds a step that asks only a setting, a name or a version may wait for its output. A
- * session where one waited longer was asking the user to approve its calls (Claude Code records
- * no such prompt): its clock measures the user, and no command there is timed by it. (Not file
- * operations: `rm -rf node_modules` may well take that long.) */
+/** Seconds a step that asks only a setting, a name or a version, or lists a folder or prints a
+ * file, may wait for its output. A session where one waited longer was asking the user to approve
+ * its calls (Claude Code records no such prompt): its clock measures the user, and no command
+ * there is timed by it. (Not commands that change files: `rm -rf node_modules` may well take that
+ * long.) */
 const INSTANT_WAIT = 20;
-const ASKS_A_NAME = new Set(['pwd', 'whoami', 'which', 'where', 'Get-Command', 'env', 'printenv', 'date', 'hostname', 'uname', 'id', 'echo', 'unset', 'export']);
+const ASKS_A_NAME = new Set(['pwd', 'whoami', 'which', 'where', 'Get-Command', 'env', 'printenv', 'date', 'hostname', 'uname', 'id', 'echo', 'unset', 'export', 'ls', 'cat', 'head', 'tail', 'stat', 'dir', 'type', 'Get-ChildItem', 'Get-Content']);
 function asksOnly(s: Step): boolean {
   return onlyCommandsThat(s, (f, simple) => SETTING_OPERATION.has(f) || LISTING.has(f) || ASKS_A_NAME.has(f.split(' ')[0]!) || ASKS_VERSION_OR_HELP.test(simple));
 }
