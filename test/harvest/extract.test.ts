@@ -96,6 +96,23 @@ describe('extractSession: tool quirks', () => {
     expect(extractSession(zsh).find((c) => c.category === 'tool-quirk')!.signature).toBe(quirks[0]!.signature);
   });
 
+  it("names the other programs the same shell did not find, and a Windows machine's bash as the place", () => {
+    const session = (cwd: string) =>
+      new SessionBuilder({ cwd })
+        .user('find the specify command')
+        .bash('rg --files -g "specify*"', '/bin/bash: line 1: rg: command not found', 127)
+        .bash('find . -maxdepth 3 -name "specify*"', './.codex/prompts/specify.md')
+        .bash('pixi run specify --help', '/bin/bash: line 1: pixi: command not found', 127)
+        .bash('python -m specify_cli --help', '/bin/bash: line 1: python: command not found', 127)
+        .build();
+    const [rg] = extractSession(session('c:\\Users\\dev\\neuro')).filter((c) => c.title === 'rg is not installed');
+    expect(rg!.text).toBe(
+      "`rg` is not installed in the bash the agent's commands run through on this Windows machine (`/bin/bash: line 1: rg: command not found`, exit 127) when running `rg --files -g \"specify*\"`. `find . -maxdepth 3 -name \"specify*\"` worked instead. `pixi` and `python` were not found there either.",
+    );
+    const [posix] = extractSession(session('/home/dev/neuro')).filter((c) => c.title === 'rg is not installed');
+    expect(posix!.text).toMatch(/^`rg` is not installed on this machine \(/);
+  });
+
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {
     const session = new SessionBuilder()
       .user('look at the bundle')

@@ -24,6 +24,18 @@ describe("a shell wrapper's complaint after every command", () => {
     expect(drafts[0]).toMatchObject({ category: 'tool-quirk', scope: 'agent' });
   });
 
+  it("names the program a startup file runs that the machine lacks, and does not count a call the tool stopped before any shell ran", () => {
+    const b = new SessionBuilder();
+    const line = '/c/Users/dev/.bashrc: line 1: gh: command not found';
+    for (const c of ['git clone https://github.com/acme/fw.git', 'pip install -e fw', 'python -m fw --help']) b.tool('Bash', { command: c }, `${line}\nok`, { exitCode: 0 });
+    b.tool('Bash', { command: 'cd fw' }, "cd to 'D:\\fw' was blocked. For security, Claude Code may only change directories to child directories of the allowed working directories for this session (including 'D:\\').", { isError: true });
+    const [item] = shellWrapperNoiseDrafts(viewOf(b.build()));
+    expect(item!.title).toBe('.bashrc runs gh, which is not installed: every Bash command complains');
+    expect(item!.text).toBe(
+      `Every command run through \`Bash\` here also printed \`${line}\`: a line of the shell's startup files (\`.bashrc\` runs \`gh\`, which is not installed here), not of the commands. It is harmless (\`git clone https://github.com/…\` succeeded with it): judge each command by its own exit code.`,
+    );
+  });
+
   it("names the shell's startup files when the complaint comes from one (a profile running what the sandbox forbids), as this machine's", () => {
     const b = new SessionBuilder();
     const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';

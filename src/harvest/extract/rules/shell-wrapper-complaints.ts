@@ -41,6 +41,9 @@ export interface WrapperComplaint {
  * effect, and the state passes: none. (Asked by both rules: found once per session.) */
 export const wrapperComplaints: (view: SessionView) => WrapperComplaint[] = perObject(findComplaints);
 
+/** Claude Code's own guard refusing a call before running it (`cd to '…' was blocked. For security, Claude Code may only …`). */
+const BLOCKED_BY_TOOL = /^\S.{0,300}? was blocked\. For security, Claude Code\b/;
+
 function findComplaints(view: SessionView): WrapperComplaint[] {
   const byTool = new Map<string, Map<string, { shown: string; commands: Set<string>; event: number }>>();
   const shortOf = new Set<string>();
@@ -64,7 +67,8 @@ function findComplaints(view: SessionView): WrapperComplaint[] {
     const candidates = [...lines.values()].filter((l) => l.commands.size >= MIN_COMMANDS);
     if (candidates.length === 0) continue;
     // (the tool's commands are counted only for a line that could be its wrapper's)
-    const commands = new Set(view.steps.filter((x) => x.call.name === tool && x.command !== undefined && !x.rejected && x.result !== undefined).map((x) => x.command!)).size;
+    // (nor a call the tool itself stopped before any shell ran: no startup file printed anything there)
+    const commands = new Set(view.steps.filter((x) => x.call.name === tool && x.command !== undefined && !x.rejected && x.result !== undefined && !BLOCKED_BY_TOOL.test(x.output)).map((x) => x.command!)).size;
     const shared = candidates
       .filter((l) => l.commands.size >= commands * 0.6)
       .sort((a, b) => b.commands.size - a.commands.size || a.event - b.event)

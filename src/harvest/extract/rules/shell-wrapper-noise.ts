@@ -21,6 +21,9 @@ import { PLACE, STARTUP_FILE, wrapperComplaints } from './shell-wrapper-complain
 /** A startup file's line that runs a program it may not (`…/shellenv.sh: line 18: /bin/ps: Operation not permitted`). */
 const FORBIDDEN_RUN = /^(\S+?):\s*line \d+:\s*(\S+?):\s*Operation not permitted/;
 
+/** A startup file's line that runs a program the machine lacks (`~/.bashrc: line 1: gh: command not found`). */
+const MISSING_RUN = /^(\S+?):\s*line \d+:\s*(\S+?):\s*command not found/;
+
 /** bash's own words when it cannot write its temp folder: here-documents need one. */
 const NO_TEMP = /cannot create temp file for here-document/;
 
@@ -51,9 +54,14 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const allInside = quiet.length === 0 && view.session.sandboxed === true;
     const sandboxed = forbidden !== undefined && (escapedIt || allInside);
     const forbids = escapedIt ? 'the sandbox forbids: commands run outside it did not print this' : allInside ? "the agent's sandbox forbids: every command here ran inside it" : 'is not permitted here';
-    const source = startup
-      ? `the shell's startup files${forbidden ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})` : ''}`
-      : "the tool's shell wrapper";
+    // (`~/.bashrc: line 1: gh: command not found`: the file runs a program this machine lacks)
+    const missing = forbidden ? undefined : c.lines.map((l) => MISSING_RUN.exec(l)).find((m) => m !== null);
+    const runs = forbidden
+      ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})`
+      : missing
+        ? ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, which is not installed here)`
+        : '';
+    const source = startup ? `the shell's startup files${runs}` : "the tool's shell wrapper";
     // (a count says something only when some commands did not print it; of the sandbox's doing,
     // which commands ran inside it is what counts, not how many there were)
     const who = sandboxed
@@ -73,7 +81,7 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
       // (unless the agent's sandbox is what forbids it: then the agent's)
       scope: startup && !sandboxed ? 'global' : 'agent',
-      title: `${c.tool} prints the same shell complaint whatever the command`,
+      title: missing && startup ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains` : `${c.tool} prints the same shell complaint whatever the command`,
       text: `${lead}${advice}`,
       confidence: CONFIDENCE.verified,
       event: c.event,

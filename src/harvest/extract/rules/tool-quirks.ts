@@ -235,6 +235,9 @@ function ownToolAsCommand(s: Step, tool: string, err: string): Draft {
   };
 }
 
+/** A session folder on a Windows drive (`c:\\Users\\…`, `D:/work`). */
+const WINDOWS_FOLDER = /^[A-Za-z]:[\\/]/;
+
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
@@ -253,13 +256,20 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   // what worked instead
   if (!instead) return undefined;
   const insteadText = ` ${code(clip(instead.command!, 90))} worked instead.`;
+  // the other programs the same shell did not find: one fact of that shell, told in each item
+  // (a reviewer wanted `rg`, `pixi` and `python` together)
+  const others = [...new Set(view.steps.filter((x) => x !== s && x.failed && x.command !== undefined && quirkKind(x) === 'missing-command').map(missingName))].filter((m): m is string => m !== undefined && m !== missing).slice(0, 4);
+  const alsoText = others.length ? ` ${others.length === 1 ? code(others[0]!) : `${others.slice(0, -1).map(code).join(', ')} and ${code(others.at(-1)!)}`} ${others.length === 1 ? 'was' : 'were'} not found there either.` : '';
+  // a bash of its own on a Windows machine (a Codex session whose shell is PowerShell running
+  // `bash -lc`: WSL or Git Bash) has its own programs, not the machine's
+  const where = WINDOWS_FOLDER.test(view.session.cwd ?? '') && /^\/(?:usr\/)?bin\/bash:/m.test(err) ? "in the bash the agent's commands run through on this Windows machine" : 'on this machine';
   return {
     category: 'tool-quirk',
     // what the machine has installed holds whichever repository a session works in on it: the
     // machine's (reviewers moved every repo-scoped one here)
     scope: 'global',
     title: `${missing} is not installed`,
-    text: `${code(missing)} is not installed on this machine (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}`,
+    text: `${code(missing)} is not installed ${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
     confidence: CONFIDENCE.verified,
     event: s.outputEvent,
     tags: [missing, s.call.name, instead.program],
