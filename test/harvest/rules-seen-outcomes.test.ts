@@ -186,6 +186,14 @@ describe('item text', () => {
     expect(depersonalize('ls /mnt/c/Users/bob/app')).toBe('ls ~/app');
   });
 
+  it("drops the session's folder however Windows writes it, and a drive's root without gluing its files to a dot", () => {
+    expect(depersonalize("cd to 'D:\\Tools\\fw' was blocked", 'D:\\')).toBe("cd to 'Tools\\fw' was blocked");
+    expect(depersonalize('copy D:\\app\\src\\a.ts D: and D:\\app', 'D:\\app')).toBe('copy src\\a.ts D: and .');
+    expect(depersonalize('ls /srv/app/src and /srv/app', '/srv/app/')).toBe('ls src and .');
+    // the root folder names nothing
+    expect(depersonalize('ls /etc', '/')).toBe('ls /etc');
+  });
+
   it('is read from a report only in a Latin script, which the report filters can read', () => {
     // "implementation completed / large files left out": a progress report the English filters cannot see
     expect(unreadableProse('実装完了内容 / 📊 除外された大きなファイル: `mathstral-7B-v0.1.Q8_0.gguf` (7.7GB); `Phi-4-mini-reasoning-Q8_0.gguf` (4.1GB)')).toBe(true);

@@ -27,6 +27,7 @@ import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
 import { homeRepo } from './rules/home-repo.js';
+import { cdBlocked } from './rules/cd-blocked.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -56,6 +57,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   gitCloneCredentials,
   sudoPassword,
   homeRepo,
+  cdBlocked,
   agentStateInRepo,
   toolCannotStart,
   shellCwd,

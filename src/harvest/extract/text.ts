@@ -244,9 +244,14 @@ export function concreteness(text: string): number {
 /** Home directories of real users become `~`; the session's working directory is dropped. */
 export function depersonalize(text: string, cwd?: string): string {
   let t = text;
-  if (cwd && cwd.length > 1) {
-    const base = cwd.replace(/\/+$/, '');
-    if (t.includes(base)) t = t.split(`${base}/`).join('').split(base).join('.');
+  // (a Windows folder ends in `\` as often as `/`; a drive's root `D:\` is no name of its own:
+  // its files lose the drive, and a bare `D:` elsewhere stays)
+  const base = cwd?.replace(/[\\/]+$/, '') ?? '';
+  if (base !== '' && t.includes(base)) {
+    const drive = /^[A-Za-z]:$/.test(base);
+    t = t.split(`${base}/`).join('');
+    if (drive || base.includes('\\')) t = t.split(`${base}\\`).join('');
+    if (!drive) t = t.split(base).join('.');
   }
   // Each rewrite only when its marker occurs (most texts have none): same result.
   // (with the drive a Windows path written with slashes has: `C:/Users/x/app`, Git Bash's
