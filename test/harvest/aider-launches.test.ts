@@ -123,6 +123,11 @@ describe('the launches of an aider chat history', () => {
     expect(await modelItems(launch('00:19:45', 'local-llm', failed(bare)) + launch('00:21:30', 'openai/local', failed('litellm.APIConnectionError: APIConnectionError: OpenAIException - Connection error.')) + launch('00:28:37', 'openai/local', answered))).toEqual([
       'Aider (through litellm) needs the provider in front of a model name: `local-llm` alone failed (`LLM Provider NOT provided`); a later launch with `openai/local` worked.',
     ]);
+    // a model the launch reached through its own OpenAI-compatible server: the name is the server's, the prefix is litellm's
+    const served = (time: string, model: string, body: string) => launch(time, model, body).replace(`--model ${model}`, `--openai-api-base http://localhost:1234/v1 --model ${model}`);
+    const [item] = (await sessionsOf(served('00:19:45', 'local-llm', failed(bare)) + served('00:28:37', 'openai/local', answered))).flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-notice'));
+    expect(item!.title).toBe('aider: a model on an OpenAI-compatible server is named openai/<name>');
+    expect(item!.text).toBe("A model on an OpenAI-compatible server (aider's `--openai-api-base`) is named `openai/<name>` for litellm: `local-llm` alone failed (`LLM Provider NOT provided`); a later launch with `openai/local` worked.");
   });
 
   it("says nothing of model names after a quota of the account: another model answering says nothing of the name", async () => {
@@ -167,6 +172,11 @@ describe('a model name aider does not know', () => {
     expect(item).toMatchObject({ title: 'aider: use gemini/gemini-3-flash-preview, not gemini/gemini-3-flash', scope: 'agent' });
     // which aider (its own table of models), and what it did with the name: no request may have gone out with it
     expect(item!.text).toBe('Aider v0.86.2 did not know `gemini/gemini-3-flash` (`Unknown context window size and costs`) and ran it with defaults (`Model: gemini/gemini-3-flash with whole edit format`); it suggested `gemini/gemini-3-flash-preview`, and a later launch naming `gemini/gemini-3-flash-preview` in full worked.');
+    // of many names suggested (an alias such as `sonnet`), the one taken is one choice: the lesson is the full name
+    const names = ['anthropic/claude-3-5-sonnet-20240620', 'anthropic/claude-3-5-sonnet-20241022', 'claude-3-5-sonnet-20240620', 'claude-3-5-sonnet-20241022', 'openrouter/anthropic/claude-3.5-sonnet'];
+    const [alias] = (await sessionsOf(unknown('sonnet', names) + launch('15:21:47', 'claude-3-5-sonnet-20240620', answered))).flatMap((s) => extractSession(s).filter((c) => c.title.startsWith('aider: name ')));
+    expect(alias!.title).toBe('aider: name the model in full, not sonnet');
+    expect(alias!.text).toBe('Aider v0.86.2 did not know `sonnet` (`Unknown context window size and costs`) and ran it with defaults (`Model: sonnet with whole edit format`); it listed 5 full names it knows, and a later launch naming one of them, `claude-3-5-sonnet-20240620`, worked.');
     // a banner without a version: the day it held
     const [undated] = await named(history.replace('> Aider v0.86.2  \n', ''));
     expect(undated!.text).toMatch(/^On 2026-08-31, aider did not know /);

@@ -149,8 +149,10 @@ describe('aider notices', () => {
     // aider's own commit of an earlier launch of the history: aider's work, which a restarted aider no longer counts
     const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', `${launch('')}${committed}${launch('').replace('20:11:30', '20:15:02')}${refused}`)]);
     const [restarted] = withAiderLaunches(sessions).flatMap((s) => extractSession(s)).filter((c) => c.title.includes('/undo'));
-    expect(restarted!.text).toContain("Here the last commit was aider's own, of an earlier launch, which a restarted aider no longer counts: check `/git log -1`, then `/git revert HEAD` undoes it.");
-    expect(restarted!.text).not.toContain('committed nothing');
+    expect(restarted!.title).toBe("aider's /undo refuses the commits of an earlier launch");
+    expect(restarted!.text).toBe(
+      "After a restart aider's `/undo` no longer counts the commits of an earlier launch as its own: for aider's own last commit it answered `The last commit was not made by aider in this chat session` (and suggested the destructive `/git reset --hard HEAD^`). Find that launch's commits with `/git log`; `/git revert <hash>` undoes one and keeps the history.",
+    );
   });
 
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {

@@ -27,14 +27,21 @@ describe("a cd outside the session's working directories", () => {
     );
   });
 
-  it("names the tool's ways where the session showed none, and says so where a subfolder of the allowed folder was refused", () => {
+  it('says so where a subfolder of the allowed folder was refused, without the way of adding it', () => {
     const b = new SessionBuilder({ cwd: 'D:\\' })
       .user('set it up')
       .tool('Bash', { command: 'cd SuperClaude_Framework && make' }, blocked('D:\\SuperClaude_Framework', 'D:\\'), { isError: true })
       .bash('ls', 'SuperClaude_Framework');
     const [item] = extractSession(b.build()).filter((c) => c.rule === 'cd-blocked');
     expect(item!.text).toBe(
-      "Claude Code's `Bash` ran none of `cd SuperClaude_Framework && make` (`cd to 'SuperClaude_Framework' was blocked`): it changes only into the session's starting folders and their subfolders (here even one inside the allowed folder it named). Add the folder to the session (`/add-dir`, or `--add-dir` at start), or name it as an argument instead of changing into it.",
+      "Claude Code's `Bash` ran none of `cd SuperClaude_Framework && make` (`cd to 'D:\\SuperClaude_Framework' was blocked`): it changes only into the session's starting folders and their subfolders. Here it refused a folder inside `D:\\`, which it named as allowed. Name the folder as an argument instead of changing into it.",
+    );
+  });
+
+  it("names the tool's ways where the session showed no way past it", () => {
+    const b = new SessionBuilder({ cwd: '/root' }).user('deploy').tool('Bash', { command: 'cd /var/www/app && ls' }, blocked('/var/www/app', '/root'), { isError: true });
+    expect(cdBlockedDrafts(viewOf(b.build()))[0]!.text).toBe(
+      "Claude Code's `Bash` ran none of `cd /var/www/app && ls` (`cd to '/var/www/app' was blocked`): it changes only into the session's starting folders and their subfolders. Add the folder to the session (`/add-dir`, or `--add-dir` at start), or name it as an argument instead of changing into it.",
     );
   });
 

@@ -186,8 +186,8 @@ describe('item text', () => {
     expect(depersonalize('ls /mnt/c/Users/bob/app')).toBe('ls ~/app');
   });
 
-  it("drops the session's folder however Windows writes it, and a drive's root without gluing its files to a dot", () => {
-    expect(depersonalize("cd to 'D:\\Tools\\fw' was blocked", 'D:\\')).toBe("cd to 'Tools\\fw' was blocked");
+  it("drops the session's folder however Windows writes it, and keeps a drive's root (no files glued to a dot)", () => {
+    expect(depersonalize("cd to 'D:\\Tools\\fw' was blocked", 'D:\\')).toBe("cd to 'D:\\Tools\\fw' was blocked");
     expect(depersonalize('copy D:\\app\\src\\a.ts D: and D:\\app', 'D:\\app')).toBe('copy src\\a.ts D: and .');
     expect(depersonalize('ls /srv/app/src and /srv/app', '/srv/app/')).toBe('ls src and .');
     // the root folder names nothing

@@ -244,14 +244,13 @@ export function concreteness(text: string): number {
 /** Home directories of real users become `~`; the session's working directory is dropped. */
 export function depersonalize(text: string, cwd?: string): string {
   let t = text;
-  // (a Windows folder ends in `\` as often as `/`; a drive's root `D:\` is no name of its own:
-  // its files lose the drive, and a bare `D:` elsewhere stays)
+  // (a Windows folder ends in `\` as often as `/`; a root, `/` or a drive's `D:\`, names no
+  // project and is kept, as a quote has it)
   const base = cwd?.replace(/[\\/]+$/, '') ?? '';
-  if (base !== '' && t.includes(base)) {
-    const drive = /^[A-Za-z]:$/.test(base);
+  if (base !== '' && !/^[A-Za-z]:$/.test(base) && t.includes(base)) {
     t = t.split(`${base}/`).join('');
-    if (drive || base.includes('\\')) t = t.split(`${base}\\`).join('');
-    if (!drive) t = t.split(base).join('.');
+    if (base.includes('\\')) t = t.split(`${base}\\`).join('');
+    t = t.split(base).join('.');
   }
   // Each rewrite only when its marker occurs (most texts have none): same result.
   // (with the drive a Windows path written with slashes has: `C:/Users/x/app`, Git Bash's

@@ -377,13 +377,15 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
   const way = aiderCommitted
     ? `${code('/git revert HEAD')} undoes the last commit and keeps the history.`
     : earlierLaunchCommitted
-      ? `Here the last commit was aider's own, of an earlier launch, which a restarted aider no longer counts: check ${code('/git log -1')}, then ${code('/git revert HEAD')} undoes it.`
+      ? `Find that launch's commits with ${code('/git log')}; ${code('/git revert <hash>')} undoes one and keeps the history.`
       : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: "aider's /undo can refuse the last commit",
-    text: `Aider's ${code('/undo')} undoes only a commit it counts as its own in this chat session; for any other it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests the destructive ${code('/git reset --hard HEAD^')}` : ''}. ${way}`,
+    title: earlierLaunchCommitted ? "aider's /undo refuses the commits of an earlier launch" : "aider's /undo can refuse the last commit",
+    text: earlierLaunchCommitted
+      ? `After a restart aider's ${code('/undo')} no longer counts the commits of an earlier launch as its own: for aider's own last commit it answered ${code('The last commit was not made by aider in this chat session')}${hint ? ` (and suggested the destructive ${code('/git reset --hard HEAD^')})` : ''}. ${way}`
+      : `Aider's ${code('/undo')} undoes only a commit it counts as its own in this chat session; for any other it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests the destructive ${code('/git reset --hard HEAD^')}` : ''}. ${way}`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'undo'],

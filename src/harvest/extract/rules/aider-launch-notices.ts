@@ -292,8 +292,11 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
   return {
     category: 'pitfall',
     scope: 'agent',
-    title: `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
-    text: `${aiderKnows(view, lines)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`,
+    // one name suggested is the name; of many (`sonnet`: 40 names of three providers) the one
+    // the user took is one choice among them, and the lesson is the full name (a reviewer would
+    // not pin one dated model as the answer)
+    title: suggested.length > 3 ? `aider: name the model in full, not ${clip(unknown, 40)}` : `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
+    text: `${aiderKnows(view, lines)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; ${suggested.length > 3 ? `it listed ${suggested.length} full names it knows, and a later launch naming one of them, ${code(worked)}, worked.` : `it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`}`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'model', unknown.split('/')[0]!],
@@ -625,6 +628,10 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   // front that then worked shows the prefix, whatever the name after it
   const sameName = worked.endsWith(`/${here.model}`);
   const provider = !here.model.includes('/') && (sameName || (NO_PROVIDER.test(error.line) && worked.includes('/'))) ? (sameName ? worked.slice(0, -here.model.length - 1) : worked.split('/')[0]!) : undefined;
+  // a model the launch reached through its own OpenAI-compatible server (LM Studio, a proxy): the
+  // name is the server's, and only the `openai/` prefix tells litellm how to call it (a reviewer
+  // found "needs the provider" too broad: known names need none)
+  const compatibleServer = provider === 'openai' && lines.some((l) => /--openai-api-base\b/.test(l.line));
   // `Using openrouter/deepseek/deepseek-r1:free model with API key from environment.`: no --model
   const chosen = lines.some((l) => l.event <= error.event && AUTO_MODEL.test(l.line) && l.line.includes(here.model!));
   const version = bannerValue(lines, AIDER_VERSION);
@@ -633,14 +640,18 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
     category: 'pitfall',
     scope: 'agent',
     title: provider
-      ? `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)`
+      ? compatibleServer
+        ? 'aider: a model on an OpenAI-compatible server is named openai/<name>'
+        : `aider needs the provider prefix on a model name (${clip(provider, 20)}/…)`
       : reason !== undefined
         ? `aider: ${clip(here.model, 45)} ${reason}` // (the text names the model that worked)
         : router
           ? `aider: ${clip(here.model, 50)} failed`
           : `aider: ${clip(here.model, 40)} failed, ${clip(worked, 40)} worked`,
     text: provider
-      ? `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${sameName ? code(worked) : `a later launch with ${code(worked)}`} worked.`
+      ? compatibleServer
+        ? `A model on an OpenAI-compatible server (aider's ${code('--openai-api-base')}) is named ${code('openai/<name>')} for litellm: ${code(here.model)} alone failed (${code(message)}); ${sameName ? code(worked) : `a later launch with ${code(worked)}`} worked.`
+        : `Aider (through litellm) needs the provider in front of a model name: ${code(here.model)} alone failed (${code(message)}); ${sameName ? code(worked) : `a later launch with ${code(worked)}`} worked.`
       : `${aiderOn(view)}'s requests with ${code(here.model)} failed (${code(message)})${chosen ? `; aider${version ? ` ${version}` : ''} had picked it itself from the API key in the environment (no ${code('--model')})` : ''}${then}${chosen ? ` Pass ${code('--model')} to choose the model.` : ''}`,
     confidence: CONFIDENCE.stated,
     event: error.event,

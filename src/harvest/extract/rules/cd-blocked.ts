@@ -27,11 +27,11 @@ function doneWithoutCd(view: SessionView, blocked: Step, folder: string): Step |
 }
 
 /** The refused folder lies inside the one the message says is allowed (`D:\x` and `D:\`; the
- * session's own folder reads `.` or nothing once its path is dropped from the text, and a folder
- * inside it is then a relative one). */
+ * session's own folder reads `.` once its path is dropped from the text, and a folder inside it
+ * is then a relative one). */
 function inside(folder: string, allowed: string): boolean {
   const norm = (p: string): string => p.replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase();
-  if (norm(allowed) === '' || norm(allowed) === '.') return !/^(?:[a-z]:|\/|~|\.\.)/.test(norm(folder));
+  if (norm(allowed) === '.') return !/^(?:[a-z]:|\/|~|\.\.)/.test(norm(folder));
   return norm(folder).startsWith(`${norm(allowed)}/`);
 }
 
@@ -40,17 +40,22 @@ export function cdBlockedDrafts(view: SessionView): Draft[] {
   if (blocked === undefined) return [];
   const [message, folder, allowed] = CD_BLOCKED.exec(blocked.output)!;
   // (a Windows drive root named as allowed, its subfolder still refused: what the message says, side by side)
-  const oddly = allowed !== undefined && inside(folder!, allowed) ? ' (here even one inside the allowed folder it named)' : '';
+  // (a Windows drive's root named as allowed, its subfolder still refused: what the message says,
+  // side by side; adding a folder that is already allowed is no way past it)
+  const oddly = allowed !== undefined && inside(folder!, allowed);
   const instead = doneWithoutCd(view, blocked, folder!);
-  const way = instead
-    ? `Pass the folder as an argument (${code(clip(oneLine(instead.command!), 60))} worked) or add it with ${code('/add-dir')}.`
-    : `Add the folder to the session (${code('/add-dir')}, or ${code('--add-dir')} at start), or name it as an argument instead of changing into it.`;
+  const argument = instead ? `Pass the folder as an argument (${code(clip(oneLine(instead.command!), 60))} worked)` : 'Name the folder as an argument instead of changing into it';
+  const way = oddly
+    ? ` Here it refused a folder inside ${code(allowed!)}, which it named as allowed. ${argument}.`
+    : instead
+      ? `. ${argument} or add it with ${code('/add-dir')}.`
+      : `. Add the folder to the session (${code('/add-dir')}, or ${code('--add-dir')} at start), or name it as an argument instead of changing into it.`;
   return [
     {
       category: 'tool-quirk',
       scope: 'agent',
       title: "Bash refuses a cd outside the session's working directories",
-      text: `Claude Code's ${code(blocked.call.name)} ran none of ${code(clip(oneLine(blocked.command!), 60))} (${code(`cd to '${folder!}' was blocked`)}): it changes only into the session's starting folders and their subfolders${oddly}. ${way}`,
+      text: `Claude Code's ${code(blocked.call.name)} ran none of ${code(clip(oneLine(blocked.command!), 60))} (${code(`cd to '${folder!}' was blocked`)}): it changes only into the session's starting folders and their subfolders${oddly ? '.' : ''}${way}`,
       confidence: CONFIDENCE.stated,
       event: blocked.outputEvent,
       tags: ['claude-code', 'bash', 'cd', 'working-directory'],

@@ -268,7 +268,8 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     // what the machine has installed holds whichever repository a session works in on it: the
     // machine's (reviewers moved every repo-scoped one here)
     scope: 'global',
-    title: `${missing} is not installed`,
+    // (the programs the same shell lacked, named together where there were several)
+    title: others.length ? `${[missing, ...others].join(', ')} are not installed${where.startsWith('in') ? " in the agent's bash" : ''}` : `${missing} is not installed`,
     text: `${code(missing)} is not installed ${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
     confidence: CONFIDENCE.verified,
     event: s.outputEvent,
