@@ -263,11 +263,15 @@ describe('Codex reader: details', () => {
       rolloutOutput('c1', 'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }', 2),
       call('c2', 3),
       rolloutOutput('c2', 'aborted by user after 8.1s', 4),
+      // the automatic approval review ran out of time: the call never ran, the decision is the user's
+      call('c3', 5),
+      rolloutOutput('c3', 'The automatic permission approval review did not finish before its deadline. Do not assume the action is unsafe based on the timeout alone. You may retry once, or ask the user for guidance or explicit approval.', 6),
     ]);
     const [s] = await codexReader.read(file);
     expect(results(s!).map((r) => [r.isError, r.rejected])).toEqual([
       [true, true],
       [true, true],
+      [false, true],
     ]);
   });
 

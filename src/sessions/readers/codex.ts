@@ -106,6 +106,9 @@ const FAILED_TOOL_RE = /^(?:[a-z_]+ failed(?: for `[^`\n]*`)?: |execution error:
 const SANDBOX_EXIT_RE = /exit code: (-?\d+)/;
 const USER_REJECTED = /\bRejected\(\\?"rejected by user\\?"\)/;
 const USER_ABORTED = /^aborted by user(?: after [\d.]+\s*m?s)?\s*$/;
+/** Codex's automatic approval review timing out on an escalated call: the call never ran, and the
+ * decision is still the user's (the output is the notice alone). */
+const APPROVAL_TIMED_OUT = /^The automatic permission approval review did not finish before its deadline\b/;
 
 /** `legacyShell`: a legacy shell call, whose successful results are always the JSON envelope. */
 function parseOutput(raw: string, legacyShell: boolean): ParsedOutput {
@@ -467,6 +470,8 @@ class CodexSession {
       result.isError = true;
       result.rejected = true;
     }
+    // and one whose automatic approval review ran out of time never ran either
+    if (APPROVAL_TIMED_OUT.test(parsed.text)) result.rejected = true;
     if (callId) result.callId = callId;
     if (state) result.name = state.name;
     if (parsed.exitCode !== undefined) result.exitCode = parsed.exitCode;
