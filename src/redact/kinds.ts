@@ -46,6 +46,7 @@ export const SECRET_KINDS = [
   'phone-number',
   'person-name',
   'host-name',
+  'account-id',
 ] as const;
 
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -205,6 +206,12 @@ export const KIND_INFO: Readonly<Record<SecretKind, KindInfo>> = {
     label: 'host name',
     why: "a personal machine's name often carries its owner's name",
     fix: 'remove the host name',
+  },
+  'account-id': {
+    category: 'personal',
+    label: "model provider's organization id",
+    why: "a provider's error quotes the account's organization id, which identifies its owner",
+    fix: 'remove the id',
   },
 };
 

@@ -45,6 +45,9 @@ function visiblePrefix(s: string): string {
 const END_URLSAFE = '(?![A-Za-z0-9_-])';
 
 export const PROVIDER_RULES: readonly RegexRule[] = [
+  // OpenAI's and Groq's organization ids, which their errors quote (`in organization
+  // org_01k7vx54w9eb5atmw2qb63b204 …`): an account's, not a credential
+  prefixed('account-id', ['org-', 'org_'], '(?:org-[A-Za-z0-9]{24}|org_[0-9a-z]{26})', { accept: (s) => isTokenBody(s.slice(4)) }),
   prefixed('aws-access-key', ['AKIA', 'ASIA', 'ABIA', 'ACCA'], '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', {
     // AWS's documentation keys end in EXAMPLE (AKIAIOSFODNN7EXAMPLE).
     accept: (s) => !s.endsWith('EXAMPLE') && isTokenBody(s.slice(4), false),

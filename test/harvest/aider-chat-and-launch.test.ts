@@ -107,6 +107,30 @@ describe('an exhausted API quota', () => {
   });
 });
 
+describe("a request larger than the provider's tokens-per-minute limit", () => {
+  const history = (limit: number, requested: number, retried: boolean) =>
+    `\n# aider chat started at 2024-10-13 19:44:28\n\n> aider --model groq/llama3-70b-8192  \n> Aider v0.59.1  \n> Main model: groq/llama3-70b-8192 with whole edit format  \n\n#### /add *  \n\n#### explain the code  \n> litellm.RateLimitError: RateLimitError: GroqException - Error code: 413 - {'error': {'message': 'Request too large for model \`llama3-70b-8192\` in organization \`org_01\` on tokens per minute (TPM): Limit ${limit}, Used 0, Requested ${requested}, please reduce your message size and try again.', 'type': 'tokens', 'code': 'rate_limit_exceeded'}}  \n${retried ? '> Retrying in 0.2 seconds...  \n' : ''}`;
+  const items = async (text: string) => {
+    const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', text)]);
+    return sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('tokens-per-minute')));
+  };
+
+  it('is told as no rate limit: the request must shrink', async () => {
+    const [item] = await items(history(6000, 64183, true));
+    expect(item).toMatchObject({ scope: 'agent', category: 'pitfall' });
+    // (the organization's id stays out of the evidence)
+    expect(item!.quotes.join(' ')).not.toContain('org_01');
+    expect(item!.text).toBe(
+      "A request of 64,183 tokens to `llama3-70b-8192` was over the key's limit of 6,000 tokens per minute (`Request too large … tokens per minute (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Make the request smaller (`/drop` files from the chat; `/tokens` shows what it sends) or use a tier with a larger limit.",
+    );
+  });
+
+  it('is nothing where the request fits the limit or aider did not retry it', async () => {
+    expect(await items(history(12000, 9000, true))).toEqual([]);
+    expect(await items(history(6000, 64183, false))).toEqual([]);
+  });
+});
+
 describe("a free tier's quota, counted per minute and per day", () => {
   it('is told as a limit that resets, with the wait the server asked for', async () => {
     const body = String.raw`{\n  "error": {\n    "code": 429,\n    "message": "You exceeded your current quota, please check your plan and billing details.",\n    "status": "RESOURCE_EXHAUSTED",\n    "details": [{"violations": [{"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}, {"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}, {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "56s"}]\n  }\n}\n`;

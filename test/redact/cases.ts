@@ -172,6 +172,10 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: 'core.editor=vim\nuser.name=Jane Doe\nuser.email=jane@corp.io', secret: 'Jane Doe' },
     { text: 'GIT_AUTHOR_NAME="Priya N" git commit -m wip', secret: 'Priya N' },
   ],
+  'account-id': [
+    { text: "Request too large for model `llama3-70b-8192` in organization `org_01hxv0yr4eftjr1p7rq21sqyjs` on tokens per minute (TPM)", secret: 'org_01hxv0yr4eftjr1p7rq21sqyjs' },
+    { text: 'openai.RateLimitError: Rate limit reached for gpt-4 in organization org-Zq8wY2mLx4TkP9vR3nB6cJ1d on tokens', secret: 'org-Zq8wY2mLx4TkP9vR3nB6cJ1d' },
+  ],
   'host-name': [
     { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },
     // Cloud Shell's prompt names the project, a git prompt its branch, before the $
@@ -382,6 +386,7 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     'git config --global user.name && git config --global user.email',
     'git config --global user.name "Your Name"',
   ],
+  'account-id': ['the org-chart module', 'ORG_STRUCTURE_SETTINGS_TABLE', 'org_structure_settings_table_v', 'an org-xxxxxxxxxxxxxxxxxxxxxxxx placeholder'],
   'host-name': ['ssh -p 2222 git@github.com:acme/app.git', 'see src/app.ts:12 and MacBook support', 'scp build.tar deploy@10.0.0.5:/srv/'],
   'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
   'google-service-account-key': ['"private_key_id": "<your key id>"'],

@@ -155,6 +155,40 @@ export function quotaDraft(view: SessionView, lines: { line: string; event: numb
   };
 }
 
+/** A request larger than the provider's tokens-per-minute limit (Groq's 413 `Request too large
+ * for model `x` … on tokens per minute (TPM): Limit 6000, … Requested 64183`). */
+const OVER_TPM = /Request too large for model `?([^`\s]+)`?[^\n]*?tokens per minute \(TPM\): Limit (\d+),[^\n]*?Requested (\d+)/;
+
+/** A request larger than the per-minute token limit never fits in a minute, so no wait lets it
+ * through, yet aider retries it like a rate limit: the request must shrink (files dropped from
+ * the chat) or the limit grow. Said where aider retried it. */
+export function overTpmDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const at = lines.findIndex((l) => OVER_TPM.test(l.line));
+  if (at < 0) return undefined;
+  const [, model, limit, requested] = OVER_TPM.exec(lines[at]!.line)!;
+  if (Number(requested) <= Number(limit)) return undefined;
+  const retrying = lines.slice(at + 1, at + 4).map((l) => RETRYING.exec(l.line)?.[0]).find((r) => r !== undefined);
+  if (retrying === undefined) return undefined;
+  const version = bannerValue(lines, AIDER_VERSION);
+  const n = (x: string): string => Number(x).toLocaleString('en-US');
+  return {
+    category: 'pitfall',
+    scope: 'agent',
+    title: "aider retries a request larger than the provider's tokens-per-minute limit",
+    text:
+      `A request of ${n(requested!)} tokens to ${code(model!)} was over the key's limit of ${n(limit!)} tokens per minute (${code('Request too large … tokens per minute (TPM)')}): no wait lets it through, ` +
+      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Make the request smaller (${code('/drop')} files from the chat; ${code('/tokens')} shows what it sends) or use a tier with a larger limit.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'quota', 'tokens'],
+    // (the provider's words without the organization's id between them)
+    quotes: [`Request too large for model \`${model!}\` … on tokens per minute (TPM): Limit ${limit!}, … Requested ${requested!}`],
+    rule: 'aider-notice',
+    signature: 'aider request over tokens per minute retried',
+    score: 6,
+  };
+}
+
 /** Gemini's quota line for a model the tier gives nothing (`Quota exceeded for metric:
  * …/generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro`). */
 const NO_QUOTA = /Quota exceeded for metric: [^,\\]*, limit: 0, model: [\w.-]+/;
@@ -546,7 +580,8 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
 const NO_PROVIDER = /LLM Provider NOT provided/;
 const MODEL_REFUSED = /LLM Provider NOT provided|not a valid model|is not found|does not exist|NotFoundError|exceeded your current quota|RateLimitError/i;
 /** A quota of the account, not of the model ("check your plan and billing details"): another
- * model that then answered says nothing of which model name is right (the quota item tells it). */
+ * model that then answered says nothing of which model name is right (the quota item tells it;
+ * nor does a request too large for the key's tokens per minute, which its own item tells). */
 const ACCOUNT_QUOTA = /check your plan and billing|insufficient_quota|credit balance is too low/i;
 /** A quota the provider counts per model (Gemini's `Quota exceeded for metric: …, model: …`). */
 const MODEL_QUOTA = /Quota exceeded for metric:/;
@@ -610,7 +645,7 @@ export function modelSwitchDraft(view: SessionView, lines: { line: string; event
   const before = all.slice(0, at).filter((l) => l.outcome !== 'idle').pop();
   if (before?.outcome === 'failed') return undefined;
   const error = lines.find((l) => LITELLM_ERROR.test(l.line));
-  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line) || (ACCOUNT_QUOTA.test(error.line) && !MODEL_QUOTA.test(error.line))) return undefined;
+  if (!error || !MODEL_REFUSED.test(error.line) || KEY_PROBLEM.test(error.line) || (ACCOUNT_QUOTA.test(error.line) && !MODEL_QUOTA.test(error.line)) || OVER_TPM.test(error.line)) return undefined;
   const rest = all.slice(at + 1);
   // the same model under another name (`openai/<name>` for a bare `<name>`) says what to change;
   // else the first model that worked
