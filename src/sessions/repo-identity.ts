@@ -72,7 +72,11 @@ const GENERIC = new Set([
 
 /** Folder names for one part of a project (its server, its web client): a session started there
  * works on the project of the folder above. */
-const PROJECT_PART = new Set(['backend', 'frontend', 'server', 'client', 'api', 'web', 'webapp', 'ui', 'mobile']);
+const PROJECT_PART = new Set([
+  'backend', 'frontend', 'server', 'client', 'api', 'web', 'webapp', 'ui', 'mobile',
+  // a course exercise's copy to start from or its solved copy (`concept1-review/starter`)
+  'starter', 'solution', 'solutions',
+]);
 
 function segments(path: string): string[] {
   return path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').filter((s) => s !== '');

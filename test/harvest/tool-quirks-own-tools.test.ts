@@ -68,6 +68,25 @@ describe('a virtualenv without pip that is no longer so', () => {
   it("gives no item where this machine's Python has no ensurepip: the way on it would give is none", () => {
     const b = noPip().bash('python3 -m venv /tmp/probe', 'The virtual environment was not created successfully because ensurepip is not\navailable.  On Debian/Ubuntu systems, you need to install the python3-venv\npackage.', 1);
     expect(toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title.includes('no pip'))).toEqual([]);
+    // what the machine lacks is told: its python3 has no ensurepip (a venv's missing pip is that venv's)
+    expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['The system python3 here has no ensurepip']);
+  });
+
+  it("is the machine's Python lacking ensurepip where venv failed for it, whichever words it used, with what made a virtualenv without root", () => {
+    const venvFailed = "Error: Command '['/voc/work/ex/starter/.venv/bin/python3', '-m', 'ensurepip', '--upgrade', '--default-pip']' returned non-zero exit status 1.";
+    const b = new SessionBuilder()
+      .bash('python3 --version', 'Python 3.10.14')
+      .bash('python3 -m venv .venv && .venv/bin/pip install pytest', venvFailed, 1)
+      .bash('python3 -m virtualenv --version', '/usr/bin/python3: No module named virtualenv', 1)
+      .bash('python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv', 'created virtual environment CPython3.10.14.final.0-64 in 312ms');
+    const items = toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title.includes('ensurepip'));
+    expect(items.map((d) => d.scope)).toEqual(['global']);
+    expect(items[0]!.text).toBe(
+      "This machine's `python3` has no `ensurepip` (`Command '[…python3', '-m', 'ensurepip', …]' returned non-zero exit status 1`): Debian and Ubuntu ship it apart from Python. Install `python3.10-venv` with the system's package manager; until then `python3 -m venv` fails. Without root, `python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv` made one here.",
+    );
+    // and a venv's python that lacks it lacks it from its base Python: the machine's too
+    const inVenv = new SessionBuilder().bash('.venv/bin/python3 -m ensurepip --upgrade', '.venv/bin/python3: No module named ensurepip', 1);
+    expect(toolQuirkDrafts(viewOf(inVenv.build()))[0]).toMatchObject({ title: 'The system python3 here has no ensurepip', scope: 'global' });
   });
 });
 

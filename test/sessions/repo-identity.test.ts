@@ -51,6 +51,9 @@ describe('repo identity', () => {
   it('names the project, not the part of it a session started in (`LocalWeb/backend`)', () => {
     expect(repoOf({ cwd: 'C:\\OneDrive\\LocalWeb\\backend' })).toMatchObject({ repo: 'LocalWeb', source: 'cwd' });
     expect(repoOf({ cwd: '/home/sam/projetos/bfin/frontend' }).repo).toBe('bfin');
+    // a course exercise's copy to start from, or its solution, is the exercise's
+    expect(repoOf({ cwd: '/voc/work/exercises/lesson-1/exercises/concept1-data-processing-review/starter' }).repo).toBe('concept1-data-processing-review');
+    expect(repoOf({ cwd: '/home/sam/course/week3-auth/solution' }).repo).toBe('week3-auth');
     // a part right in a home or a generic folder is all there is to go on
     expect(repoOf({ cwd: '/home/sam/backend' }).repo).toBe('backend');
     expect(repoOf({ cwd: '/srv/app/server' }).repo).toBe('server');

@@ -180,7 +180,7 @@ function quirkKindOf(s: Step): QuirkKind | undefined {
   // and a glob zsh found nothing for, zsh-glob.ts's
   if (zshGlobSlip(s) !== undefined) return 'zsh-glob';
   if (showsMissingCommand(out) && missingName(s) !== undefined) return 'missing-command';
-  if (s.marks & MARK.module && showsMissingModule(out)) return 'missing-module';
+  if ((s.marks & MARK.module && showsMissingModule(out)) || lacksEnsurepip(out)) return 'missing-module';
   if (PERMISSION.test(out) || (SANDBOX_REFUSAL.test(out) && !/stderr:\s*\S/i.test(out))) return 'permission';
   if (NETWORK_DENIED.test(out)) return 'network-denied';
   if (TOO_LARGE.test(out)) return 'too-large';
@@ -319,6 +319,24 @@ const UV_VENV = /^uv = \d/m;
 
 /** `The virtual environment was not created successfully because ensurepip is not available`. */
 const NO_ENSUREPIP = /\bensurepip is not\s+available\b/;
+/** venv's own failure where the ensurepip it runs in the new environment is missing (`Error:
+ * Command '['…/.venv/bin/python3', '-m', 'ensurepip', '--upgrade', '--default-pip']' returned
+ * non-zero exit status 1.`). */
+const VENV_ENSUREPIP_FAILED = /'-m', 'ensurepip'[^\n]*returned non-zero exit status/;
+
+/** What the session said of ensurepip missing, shortest first: Python's `No module named
+ * ensurepip`, Debian's sentence, or venv's own failure without the new environment's path. */
+function ensurepipWords(view: SessionView, out: string): string {
+  const plain = view.steps.map((x) => /No module named '?ensurepip'?/.exec(x.output)?.[0]).find((w) => w !== undefined);
+  if (plain !== undefined) return plain;
+  if (NO_ENSUREPIP.test(out)) return 'ensurepip is not available';
+  return "Command '[…python3', '-m', 'ensurepip', …]' returned non-zero exit status 1";
+}
+
+/** `python3 -m venv` failed for want of ensurepip, in either of its words for it. */
+function lacksEnsurepip(out: string): boolean {
+  return out.includes('ensurepip') && (NO_ENSUREPIP.test(out) || VENV_ENSUREPIP_FAILED.test(out));
+}
 
 /** Whether a command removes the folder at `path` or makes a virtualenv there anew (`rm -rf
  * music-agent/venv && python3 -m venv music-agent/venv`). */
@@ -357,6 +375,13 @@ function venvWithoutPip(view: SessionView, s: Step, err: string): Draft | undefi
   };
 }
 
+/** A command that makes a virtualenv without the venv module (`python3 -m virtualenv .venv`,
+ * `uv venv`), not a probe of one (`virtualenv --version`). */
+const MAKES_VENV = /(?:^|\s)virtualenv\s+(?!-)\S|(?:^|\s)uv venv\b/;
+
+/** The Python version a session's output shows (`Python 3.10.14`, `3.10.14 (main, …)` of sys.version). */
+const PYTHON_VERSION = /(?:^|\n)(?:Python )?(3\.\d{1,2})\.\d+(?: |\n|$)/;
+
 /** Standard-library modules that Debian and Ubuntu ship apart from `python3`, and their package. */
 const DISTRO_SPLIT: Readonly<Record<string, string>> = { ensurepip: 'python3-venv', venv: 'python3-venv', tkinter: 'python3-tk', _tkinter: 'python3-tk', distutils: 'python3-distutils', lib2to3: 'python3-lib2to3' };
 
@@ -366,9 +391,19 @@ const DISTRO_SPLIT: Readonly<Record<string, string>> = { ensurepip: 'python3-ven
 function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draft {
   // what else the session found missing from the same python3 (in one order, so that each
   // step that shows one of them gives the same item)
-  const shown = (name: string): boolean => name === mod || view.steps.some((x) => new RegExp(`No module named '?${name}\\b`).test(x.output) || (name === 'ensurepip' && NO_ENSUREPIP.test(x.output)));
+  // (pip missing from a virtualenv's python is that environment's, not the machine's)
+  const shown = (name: string): boolean =>
+    name === mod || view.steps.some((x) => (new RegExp(`No module named '?${name}\\b`).test(x.output) && !(name === 'pip' && VENV_PYTHON.test(x.command ?? ''))) || (name === 'ensurepip' && lacksEnsurepip(x.output)));
   const lacks = ['pip', ...Object.keys(DISTRO_SPLIT)].filter(shown);
-  const packages = [...new Set(lacks.map((l) => (l === 'pip' ? 'python3-pip' : DISTRO_SPLIT[l] ?? 'python3-venv')))];
+  // the package of the Python the session showed (`python3.10-venv` for a 3.10 that is not the
+  // release's default, as Debian's own message names it), else the release's default
+  const version = view.steps.map((x) => PYTHON_VERSION.exec(x.output)?.[1]).find((v) => v !== undefined);
+  const packages = [...new Set(lacks.map((l) => (l === 'pip' ? 'python3-pip' : (DISTRO_SPLIT[l] ?? 'python3-venv').replace(/^python3-/, version ? `python${version}-` : 'python3-'))))];
+  // what made a virtualenv here without root (virtualenv installed for the user, uv)
+  const made = view.steps.find((x) => x.pos > s.pos && x.command !== undefined && seenToSucceed(x) && MAKES_VENV.test(x.command));
+  const without = made
+    ? ` Without root, ${code(clip(oneLine(made.command!).replace(/^rm -rf \S+(?: \S+)*?\s+(?=python)/, ''), 90))} made one here.`
+    : " That needs root, which an agent's shell usually lacks: ask the user to run it.";
   // a POSIX shell's python3 in a session whose folder is a Windows path is WSL's, not Windows'
   const wsl = /^[A-Za-z]:[\\/]/.test(view.session.cwd ?? '');
   return {
@@ -377,7 +412,7 @@ function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draf
     title: `The system python3 here has no ${lacks.join(' or ')}`,
     text:
       `${wsl ? "The `python3` the agent's shell finds here (WSL's: the session's folder is a Windows one)" : "This machine's `python3`"} has no ${lacks.map((l) => code(l)).join(' or ')} (${code(err)}): Debian and Ubuntu ship ${lacks.length > 1 ? 'them' : 'it'} apart from Python. ` +
-      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager${packages.includes('python3-venv') ? '; until then `python3 -m venv` fails' : ''}. That needs root, which an agent's shell usually lacks: ask the user to run it.`,
+      `Install ${packages.map((p) => code(p)).join(' and ')} with the system's package manager${packages.some((p) => p.endsWith('-venv')) ? '; until then `python3 -m venv` fails' : ''}.${without}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: ['python', ...lacks],
@@ -398,6 +433,8 @@ function wroteModuleLater(view: SessionView, s: Step, mod: string): boolean {
 
 function missingModule(view: SessionView, s: Step): Draft | undefined {
   const m = MISSING_MODULE.exec(s.output);
+  // (venv's failure for want of ensurepip names no module the usual way)
+  if (m === null && lacksEnsurepip(s.output)) return distroSplit(view, s, 'ensurepip', ensurepipWords(view, s.output));
   const mod = m?.[1] ?? m?.[2] ?? m?.[3];
   // A missing local file ('./x.js', '~/a/b.js') is a path slip, not an uninstalled package; so
   // is a path through the project's import alias ('@/components/PlayerStats', '#lib/db': a
@@ -408,7 +445,9 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   if (installedLater(view, s) || installsLater(view, s, mod)) return undefined;
   const err = clip(m![0], 100);
   const inVenv = VENV_PYTHON.test(s.command ?? '');
-  if (!inVenv && (DISTRO_SPLIT[mod] !== undefined || (mod === 'pip' && view.steps.some((x) => NO_ENSUREPIP.test(x.output) || /No module named '?ensurepip\b/.test(x.output))))) return distroSplit(view, s, mod, err);
+  // (a standard-library module is the base Python's whichever virtualenv runs it: a venv shares
+  // its base's standard library; pip is each environment's own)
+  if (DISTRO_SPLIT[mod] !== undefined || (!inVenv && mod === 'pip' && view.steps.some((x) => NO_ENSUREPIP.test(x.output) || /No module named '?ensurepip\b/.test(x.output)))) return distroSplit(view, s, mod, err);
   if (mod === 'pip') return venvWithoutPip(view, s, err);
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
