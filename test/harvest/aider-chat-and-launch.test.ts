@@ -77,6 +77,9 @@ describe("aider's warning that a model's environment variables are not set", () 
       text: 'At launch aider warns that `ollama/qwen3` expects `OLLAMA_API_BASE` (`OLLAMA_API_BASE: Not set`), yet on this setup the model answered in the same launch: unset, litellm uses Ollama at http://localhost:11434, so the warning is noise while Ollama listens there (for another address, set it before starting aider). `--no-show-model-warnings` hides it, and all other model warnings.',
       scope: 'agent',
     });
+    // litellm's ollama_chat/ is the same Ollama
+    const [chat] = await envItems(`${warned('ollama_chat/qwen3:8b', ['OLLAMA_API_BASE'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
+    expect(chat!.text).toContain('unset, litellm uses Ollama at http://localhost:11434');
     // Bedrock: litellm asks boto3, which finds credentials aider's check does not look for
     const [bedrock] = await envItems(`${warned('bedrock/anthropic.claude-3', ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'])}Here is the login page.\n\n> Tokens: 8.3k sent, 970 received.  \n`);
     expect(bedrock!.text).toContain("the model answered in the same launch: litellm's Bedrock client can find AWS credentials through boto3 (a `~/.aws` profile, SSO), which aider's check does not see (the transcript does not show which it used).");
@@ -121,7 +124,7 @@ describe("a request larger than the provider's tokens-per-minute limit", () => {
     // (the organization's id stays out of the evidence)
     expect(item!.quotes.join(' ')).not.toContain('org_01');
     expect(item!.text).toBe(
-      "A request of 64,183 tokens to `llama3-70b-8192` was over the key's limit of 6,000 tokens per minute (`Request too large … tokens per minute (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Make the request smaller (`/drop` files from the chat; `/tokens` shows what it sends) or use a tier with a larger limit.",
+      "A request of 64,183 tokens to `llama3-70b-8192` was over the key's limit of 6,000 tokens per minute (`Request too large … tokens per minute (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Make the request smaller: `/drop` files from the chat (`/tokens` shows what it sends), which held what `/add *` had added.",
     );
   });
 

@@ -206,6 +206,9 @@ describe('a tracked path gone from disk', () => {
   it("is nothing when the session itself had just moved the path's folder (work in progress)", async () => {
     const history = `${launch('--model deepseek')}#### /run mv label_bro_rs/src/utils src  \n> Add 0.0k tokens of command output to the chat? (Y)es/(N)o [Yes]: n  \n\n#### explain the layout  \n> scenes/x.txt  \n${missing('/home/dev/label_bro_rs/label_bro_rs/src/utils/mod.rs')}> label_bro_rs/src/utils/mod.rs  \n\nHere is the layout.\n`;
     expect((await notices(history)).filter((n) => /Repo-map/.test(n.text))).toEqual([]);
+    // nor a file renamed by a shell command of the reply that aider ran (cmd's `ren` on Windows)
+    const renamed = `${launch('--model sonnet')}#### rename the module  \n\nRun:\n\n\`\`\`cmd\nren MMM-Template.js MMM-Miku.js\n\`\`\`\n\n> ren MMM-Template.js MMM-Miku.js  \n> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Running ren MMM-Template.js MMM-Miku.js  \n\n#### add the docs  \n${missing('MMM-Template.js')}\nDone.\n`;
+    expect((await notices(renamed)).filter((n) => /Repo-map/.test(n.text))).toEqual([]);
   });
 
   it('counts a dotfile as a file, not as a submodule folder', async () => {

@@ -33,6 +33,7 @@ describe("a cd outside the session's working directories", () => {
       .tool('Bash', { command: 'cd SuperClaude_Framework && make' }, blocked('D:\\SuperClaude_Framework', 'D:\\'), { isError: true })
       .bash('ls', 'SuperClaude_Framework');
     const [item] = extractSession(b.build()).filter((c) => c.rule === 'cd-blocked');
+    expect(item!.title).toBe('Bash refused a cd into a subfolder of the allowed D:\\');
     expect(item!.text).toBe(
       "Claude Code's `Bash` ran none of `cd SuperClaude_Framework && make` (`cd to 'D:\\SuperClaude_Framework' was blocked`): it changes only into the session's starting folders and their subfolders. Here it refused a folder inside `D:\\`, which it named as allowed. Name the folder as an argument instead of changing into it.",
     );

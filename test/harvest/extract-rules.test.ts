@@ -1043,9 +1043,15 @@ describe('tool quirks of the agent', () => {
     const session = (asked: string) => toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add the stylesheet').system(asked).tool('edit', { path: 'app/root.tsx', search: 'x', replace: 'y' }, failed, { isError: true }).build()));
     const [d] = session('Allow edits to app/root.tsx which was not previously added to chat? y');
     expect(d!.title).toBe('aider edit: SEARCH/REPLACE block failed to match');
-    expect(d!.text).toContain('The failed blocks edited `app/root.tsx`, which had not been added to the chat');
+    expect(d!.text).toContain('The failed block edited `app/root.tsx`, which had not been added to the chat: the model wrote its SEARCH text');
     expect(d!.text).toContain('Add a file to the chat (`/add`) before asking for edits to it.');
     expect(session('Added app/root.tsx to the chat')).toEqual([]);
+    // newer aider names the file on the line above its question
+    const [newer] = session('app/root.tsx\nAllow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y');
+    expect(newer!.text).toContain('The failed block edited `app/root.tsx`, which had not been added to the chat');
+    // a file of that name the chat held (read-only, or another copy of it) was seen: not written blind
+    const [seen] = session('Added app/root.tsx to the chat (read-only).\napp/root.tsx\nAllow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y');
+    expect(seen?.text ?? '').not.toContain('without seeing the file');
   });
 
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {

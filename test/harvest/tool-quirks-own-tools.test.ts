@@ -72,7 +72,7 @@ describe('a virtualenv without pip that is no longer so', () => {
     expect(toolQuirkDrafts(viewOf(b.build())).map((d) => d.title)).toEqual(['The system python3 here has no ensurepip']);
   });
 
-  it("is the machine's Python lacking ensurepip where venv failed for it, whichever words it used, with what made a virtualenv without root", () => {
+  it("is the machine's Python lacking ensurepip where venv failed for it, whichever words it used, with what made a virtualenv without the package", () => {
     const venvFailed = "Error: Command '['/voc/work/ex/starter/.venv/bin/python3', '-m', 'ensurepip', '--upgrade', '--default-pip']' returned non-zero exit status 1.";
     const b = new SessionBuilder()
       .bash('python3 --version', 'Python 3.10.14')
@@ -82,7 +82,7 @@ describe('a virtualenv without pip that is no longer so', () => {
     const items = toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title.includes('ensurepip'));
     expect(items.map((d) => d.scope)).toEqual(['global']);
     expect(items[0]!.text).toBe(
-      "This machine's `python3` has no `ensurepip` (`Command '[…python3', '-m', 'ensurepip', …]' returned non-zero exit status 1`): Debian and Ubuntu ship it apart from Python. Install `python3.10-venv` with the system's package manager; until then `python3 -m venv` fails. Without root, `python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv` made one here.",
+      "This machine's `python3` has no `ensurepip` (`Command '[…python3', '-m', 'ensurepip', …]' returned non-zero exit status 1`): Debian and Ubuntu ship it apart from Python. Install `python3.10-venv` with the system's package manager; until then `python3 -m venv` fails. Here `python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv` made one instead, without the package.",
     );
     // and a venv's python that lacks it lacks it from its base Python: the machine's too
     const inVenv = new SessionBuilder().bash('.venv/bin/python3 -m ensurepip --upgrade', '.venv/bin/python3: No module named ensurepip', 1);

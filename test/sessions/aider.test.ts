@@ -152,6 +152,30 @@ describe('Aider reader on tricky and bad input', () => {
     expect(ofKind(sessions[0]!, 'assistant')[0]!.text).toContain('#### not an input: a heading inside the script');
   });
 
+  it("keeps aider's question whether to edit a file not added to the chat (the edit was written blind), drops other confirmations", async () => {
+    const f = put(
+      tempDir(),
+      '.aider.chat.history.md',
+      [
+        '# aider chat started at 2025-01-30 13:07:52',
+        '',
+        '#### rewrite MMM-Miku.js  ',
+        '',
+        'Here it is.',
+        '',
+        '> Tokens: 7.5k sent, 2.3k received.  ',
+        '> MMM-Miku.js  ',
+        '> Allow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y  ',
+        '> Add URL to the chat? (Y)es/(N)o/(D)on\'t ask again [Yes]: y  ',
+        '',
+      ].join('\n'),
+    );
+    const { sessions } = await readWith(aiderReader, f);
+    const notes = ofKind(sessions[0]!, 'system').map((e) => e.text).join('\n');
+    expect(notes).toContain('Allow edits to file that has not been added to the chat?');
+    expect(notes).not.toContain('Add URL to the chat?');
+  });
+
   it('invalid UTF-8: warned with its line', async () => {
     const line = text.split('\n').findIndex((l) => l.startsWith('#### add `GET')) + 1;
     const f = put(tempDir(), '.aider.chat.history.md', withInvalidUtf8(text, line, '#### add '));

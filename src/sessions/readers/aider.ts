@@ -459,7 +459,8 @@ class AiderSession {
       return;
     }
     if (
-      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t)) ||
+      // (a question that says a file was not in the chat stays: the model wrote that file's edit blind)
+      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t) && !t.startsWith('Allow edits to ')) ||
       (t.startsWith('Add ') && /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t))
     ) {
       return;

@@ -16,6 +16,9 @@ const OPENING_FENCE = /^`{3,}/;
 const SHELL_LANG = /^(?:sh|bash|zsh|shell|console|powershell|ps1|cmd|bat)$/i;
 /** Aider's question before it applies an edit to a file the user had not added to the chat. */
 const NOT_IN_CHAT = /^Allow edits to (.+?) which was not previously added to chat\?/;
+/** Newer aider's words for it, the file named on the line above (`MMM-Miku.js` / `Allow edits to
+ * file that has not been added to the chat? (Y)es/(N)o [Yes]: y`). */
+const NOT_IN_CHAT_NEXT = /^Allow edits to file that has not been added to the chat\?/;
 /** Aider's line naming the file a failed SEARCH block was meant for. */
 const FAILED_IN = /failed to exactly match lines in (.+?)\s*$/;
 
@@ -100,8 +103,15 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
   const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
   if (failedIn.length > 0) {
     // the model sees only the files added to the chat: for any other it guessed the SEARCH text
-    const allowed = new Set(noticesBefore(view, s).map((l) => NOT_IN_CHAT.exec(l)?.[1]).filter((f): f is string => f !== undefined));
-    if (failedIn.every((f) => allowed.has(f))) return `The failed blocks edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote their SEARCH text without seeing the file (aider asked \`Allow edits to … which was not previously added to chat?\`). Add a file to the chat (\`/add\`) before asking for edits to it.`;
+    const notices = noticesBefore(view, s);
+    const allowed = new Set(notices.map((l, i) => NOT_IN_CHAT.exec(l)?.[1] ?? (NOT_IN_CHAT_NEXT.test(l) && i > 0 ? notices[i - 1] : undefined)).filter((f): f is string => f !== undefined));
+    // (a file of that name the chat did hold, read-only or another copy, was seen: no blind edit)
+    const inChat = (f: string): boolean => {
+      const name = f.replace(/^.*[\\/]/, '');
+      return view.session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => /^Added .+ to the chat\b/.test(l.trim()) && l.trim().replace(/ to the chat\b.*$/, '').replace(/^.*[\\/ ]/, '') === name));
+    };
+    const one = /^#\s*1 SEARCH\/REPLACE block failed/m.test(s.output);
+    if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`;
   }
   return undefined;
 }

@@ -37,6 +37,8 @@ export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
     const vars = [...e.text.matchAll(NOT_SET)].map((m) => m[1]!);
     if (vars.length === 0) continue;
     const named = vars.map(code).join(', ');
+    // (litellm's `ollama_chat/` is the same Ollama through its chat endpoint: one provider)
+    const provider = model.split('/')[0]!.replace(/_chat$/, '');
     // a launch whose requests then failed: if for want of credentials, aider said twice what was
     // missing (the warning, then the provider's 401), and reviewers found nothing to add to it
     if (outcome === 'failed') return [];
@@ -47,13 +49,13 @@ export function aiderEnvWarningDrafts(view: SessionView): Draft[] {
         title: `aider's warning "${vars[0]}: Not set" is harmless here`,
         text:
           `At launch aider warns that ${code(model)} expects ${named} (${code(`${vars[0]}: Not set`)}), yet on this setup the model answered in the same launch: ` +
-          `${DEFAULTS.get(model.split('/')[0]!) ?? `the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}, and the warning can be ignored here`}. \`--no-show-model-warnings\` hides it, and all other model warnings.`,
+          `${DEFAULTS.get(provider) ?? `the provider found its settings without ${vars.length > 1 ? 'them' : 'it'}, and the warning can be ignored here`}. \`--no-show-model-warnings\` hides it, and all other model warnings.`,
         confidence: CONFIDENCE.verified,
         event: e.index,
-        tags: ['aider', 'environment', model.split('/')[0]!],
+        tags: ['aider', 'environment', provider],
         quotes: [`${vars[0]}: Not set`],
         rule: 'aider-env-warning',
-        signature: errorSignature(`aider env not set ${model.split('/')[0]} ${vars.join(' ')}`),
+        signature: errorSignature(`aider env not set ${provider} ${vars.join(' ')}`),
         score: 6,
       },
     ];

@@ -162,7 +162,7 @@ const OVER_TPM = /Request too large for model `?([^`\s]+)`?[^\n]*?tokens per min
 /** A request larger than the per-minute token limit never fits in a minute, so no wait lets it
  * through, yet aider retries it like a rate limit: the request must shrink (files dropped from
  * the chat) or the limit grow. Said where aider retried it. */
-export function overTpmDraft(lines: { line: string; event: number }[]): Draft | undefined {
+export function overTpmDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => OVER_TPM.test(l.line));
   if (at < 0) return undefined;
   const [, model, limit, requested] = OVER_TPM.exec(lines[at]!.line)!;
@@ -171,13 +171,15 @@ export function overTpmDraft(lines: { line: string; event: number }[]): Draft | 
   if (retrying === undefined) return undefined;
   const version = bannerValue(lines, AIDER_VERSION);
   const n = (x: string): string => Number(x).toLocaleString('en-US');
+  // a wildcard `/add` before it (`/add *`, `/add .`) is what filled the chat
+  const wildcard = view.prompts.filter((p) => p.index < lines[at]!.event).map((p) => p.text.trim()).find((t) => /^\/add\s+(?:\S*\*\S*|\.)(?:\s|$)/.test(t));
   return {
     category: 'pitfall',
     scope: 'agent',
     title: "aider retries a request larger than the provider's tokens-per-minute limit",
     text:
       `A request of ${n(requested!)} tokens to ${code(model!)} was over the key's limit of ${n(limit!)} tokens per minute (${code('Request too large … tokens per minute (TPM)')}): no wait lets it through, ` +
-      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Make the request smaller (${code('/drop')} files from the chat; ${code('/tokens')} shows what it sends) or use a tier with a larger limit.`,
+      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Make the request smaller: ${code('/drop')} files from the chat (${code('/tokens')} shows what it sends)${wildcard ? `, which held what ${code(wildcard)} had added` : ''}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'tokens'],
@@ -323,13 +325,14 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
   // what aider did with the name it did not know (`Model: sonnet with whole edit format`): what
   // the launch showed, where no request may have been sent with it (a reviewer found "failed" too strong)
   const fallback = lines.find((l) => l.line.startsWith(`Model: ${unknown} with `))?.line;
+  const version = bannerValue(lines, AIDER_VERSION);
   return {
     category: 'pitfall',
     scope: 'agent',
     // one name suggested is the name; of many (`sonnet`: 40 names of three providers) the one
     // the user took is one choice among them, and the lesson is the full name (a reviewer would
     // not pin one dated model as the answer)
-    title: suggested.length > 3 ? `aider: name the model in full, not ${clip(unknown, 40)}` : `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
+    title: suggested.length > 3 ? `aider${version ? ` ${version}` : ''} does not know ${clip(unknown, 40)}: name the model in full` : `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
     text: `${aiderKnows(view, lines)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; ${suggested.length > 3 ? `it listed ${suggested.length} full names it knows, and a later launch naming one of them, ${code(worked)}, worked.` : `it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`}`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
@@ -374,7 +377,7 @@ export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: 
 }
 
 /** Programs that move or remove files. */
-const MOVES = /^(?:mv|rm|git mv|git rm|Move-Item|Remove-Item|del|move|rmdir)$/i;
+const MOVES = /^(?:mv|rm|git mv|git rm|Move-Item|Remove-Item|Rename-Item|del|erase|move|ren|rename|rmdir|rd)$/i;
 
 /** Whether a command run before event `before` moved or removed `file` or a folder holding it
  * (`/run mv label_bro_rs/src/utils src` for `label_bro_rs/src/utils/mod.rs`). */

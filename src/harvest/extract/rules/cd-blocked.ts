@@ -54,7 +54,7 @@ export function cdBlockedDrafts(view: SessionView): Draft[] {
     {
       category: 'tool-quirk',
       scope: 'agent',
-      title: "Bash refuses a cd outside the session's working directories",
+      title: oddly ? `Bash refused a cd into a subfolder of the allowed ${clip(allowed!, 20)}` : "Bash refuses a cd outside the session's working directories",
       text: `Claude Code's ${code(blocked.call.name)} ran none of ${code(clip(oneLine(blocked.command!), 60))} (${code(`cd to '${folder!}' was blocked`)}): it changes only into the session's starting folders and their subfolders${oddly ? '.' : ''}${way}`,
       confidence: CONFIDENCE.stated,
       event: blocked.outputEvent,

@@ -402,7 +402,7 @@ function distroSplit(view: SessionView, s: Step, mod: string, err: string): Draf
   // what made a virtualenv here without root (virtualenv installed for the user, uv)
   const made = view.steps.find((x) => x.pos > s.pos && x.command !== undefined && seenToSucceed(x) && MAKES_VENV.test(x.command));
   const without = made
-    ? ` Without root, ${code(clip(oneLine(made.command!).replace(/^rm -rf \S+(?: \S+)*?\s+(?=python)/, ''), 90))} made one here.`
+    ? ` Here ${code(clip(oneLine(made.command!).replace(/^rm -rf \S+(?: \S+)*?\s+(?=python)/, ''), 90))} made one instead, without the package.`
     : " That needs root, which an agent's shell usually lacks: ask the user to run it.";
   // a POSIX shell's python3 in a session whose folder is a Windows path is WSL's, not Windows'
   const wsl = /^[A-Za-z]:[\\/]/.test(view.session.cwd ?? '');
