@@ -112,7 +112,7 @@ describe('an exhausted API quota', () => {
 
 describe("a request larger than the provider's tokens-per-minute limit", () => {
   const history = (limit: number, requested: number, retried: boolean) =>
-    `\n# aider chat started at 2024-10-13 19:44:28\n\n> aider --model groq/llama3-70b-8192  \n> Aider v0.59.1  \n> Main model: groq/llama3-70b-8192 with whole edit format  \n\n#### /add *  \n\n#### explain the code  \n> litellm.RateLimitError: RateLimitError: GroqException - Error code: 413 - {'error': {'message': 'Request too large for model \`llama3-70b-8192\` in organization \`org_01\` on tokens per minute (TPM): Limit ${limit}, Used 0, Requested ${requested}, please reduce your message size and try again.', 'type': 'tokens', 'code': 'rate_limit_exceeded'}}  \n${retried ? '> Retrying in 0.2 seconds...  \n' : ''}`;
+    `\n# aider chat started at 2024-10-13 19:44:28\n\n> aider --model groq/llama3-70b-8192  \n> Aider v0.59.1  \n> Main model: groq/llama3-70b-8192 with whole edit format  \n\n#### /add .  \n> Directory /srv/prodj is not in git.  \n\n#### /add *  \n\n#### explain the code  \n> litellm.RateLimitError: RateLimitError: GroqException - Error code: 413 - {'error': {'message': 'Request too large for model \`llama3-70b-8192\` in organization \`org_01\` on tokens per minute (TPM): Limit ${limit}, Used 0, Requested ${requested}, please reduce your message size and try again.', 'type': 'tokens', 'code': 'rate_limit_exceeded'}}  \n${retried ? '> Retrying in 0.2 seconds...  \n' : ''}`;
   const items = async (text: string) => {
     const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', text)]);
     return sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('tokens-per-minute')));
@@ -124,7 +124,7 @@ describe("a request larger than the provider's tokens-per-minute limit", () => {
     // (the organization's id stays out of the evidence)
     expect(item!.quotes.join(' ')).not.toContain('org_01');
     expect(item!.text).toBe(
-      "A request of 64,183 tokens to `llama3-70b-8192` was over the key's limit of 6,000 tokens per minute (`Request too large … tokens per minute (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Make the request smaller: `/drop` files from the chat (`/tokens` shows what it sends), which held what `/add *` had added.",
+      "A 64,183-token request to `llama3-70b-8192` was over the key's 6,000 tokens-per-minute limit (`Request too large … (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Shrink the request (`/tokens` shows it): `/drop` files (the chat held what `/add *` had added) or lower `--map-tokens`.",
     );
   });
 

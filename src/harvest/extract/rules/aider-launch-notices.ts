@@ -172,14 +172,15 @@ export function overTpmDraft(view: SessionView, lines: { line: string; event: nu
   const version = bannerValue(lines, AIDER_VERSION);
   const n = (x: string): string => Number(x).toLocaleString('en-US');
   // a wildcard `/add` before it (`/add *`, `/add .`) is what filled the chat
-  const wildcard = view.prompts.filter((p) => p.index < lines[at]!.event).map((p) => p.text.trim()).find((t) => /^\/add\s+(?:\S*\*\S*|\.)(?:\s|$)/.test(t));
+  // (the last one: an earlier `/add .` may have been refused)
+  const wildcard = view.prompts.filter((p) => p.index < lines[at]!.event).map((p) => p.text.trim()).findLast((t) => /^\/add\s+(?:\S*\*\S*|\.)(?:\s|$)/.test(t));
   return {
     category: 'pitfall',
     scope: 'agent',
     title: "aider retries a request larger than the provider's tokens-per-minute limit",
     text:
-      `A request of ${n(requested!)} tokens to ${code(model!)} was over the key's limit of ${n(limit!)} tokens per minute (${code('Request too large … tokens per minute (TPM)')}): no wait lets it through, ` +
-      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Make the request smaller: ${code('/drop')} files from the chat (${code('/tokens')} shows what it sends)${wildcard ? `, which held what ${code(wildcard)} had added` : ''}.`,
+      `A ${n(requested!)}-token request to ${code(model!)} was over the key's ${n(limit!)} tokens-per-minute limit (${code('Request too large … (TPM)')}): no wait lets it through, ` +
+      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Shrink the request (${code('/tokens')} shows it): ${code('/drop')} files${wildcard ? ` (the chat held what ${code(wildcard)} had added)` : ''} or lower ${code('--map-tokens')}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'tokens'],
