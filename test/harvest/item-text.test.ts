@@ -3,7 +3,7 @@
  * reviewer reads an item that stops mid-word as broken, and edits or rejects it.
  */
 import { describe, expect, it } from 'vitest';
-import { clipWhole } from '../../src/harvest/extract/text.js';
+import { clipWhole, fitWhole } from '../../src/harvest/extract/text.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
 import { MAX_TEXT } from '../../src/harvest/extract/build.js';
 import { SessionBuilder } from './extract-session.js';
@@ -18,6 +18,21 @@ describe('clipWhole', () => {
     expect(clipWhole(`${a} ${b} ${c}`, a.length + b.length + 20)).toBe(`${a} ${b}`);
     // a list entry ends at its semicolon, written as the end of a sentence
     expect(clipWhole(`Config: ${a.slice(0, -1)}; ${b.slice(0, -1)}; ${c}`, a.length + b.length + 30)).toBe(`Config: ${a.slice(0, -1)}; ${b.slice(0, -1)}.`);
+  });
+
+  it('fits the whole text by taking the middle out of its longest quotes, no more than needed, before it drops a sentence', () => {
+    const quote = 'Adding 4109 modules to dialyxir_erlang-28.1.1_elixir-1.19.2_deps-dev.plt … done in 2m8.83s';
+    const text = `The first \`mix dialyzer\` run in a new checkout took about 2.7 min; the time went to a one-time step: \`${quote}\`. Give the first run a generous timeout.`;
+    const fitted = fitWhole(text, text.length - 6);
+    expect(fitted.length).toBeLessThanOrEqual(text.length - 6);
+    // the advice stays, and the quote keeps its head and its tail (the PLT file, the duration)
+    expect(fitted.endsWith('Give the first run a generous timeout.')).toBe(true);
+    expect(fitted).toContain('`Adding 4109 modules to dialyxir_erlang');
+    expect(fitted).toContain('deps-dev.plt … done in 2m8.83s`');
+    // where shortening the quotes cannot make it all fit, sentences go as before and the quotes stay whole
+    expect(fitWhole(text, 120)).toBe(clipWhole(text, 120));
+    // a text that fits is left alone
+    expect(fitWhole(text, 400)).toBe(text);
   });
 
   it('cuts at a word with an ellipsis only when no boundary keeps half of the limit', () => {

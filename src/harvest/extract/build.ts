@@ -5,7 +5,7 @@
 import type { Category, Scope } from '../../knowledge/item.js';
 import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
-import { clip, clipTitle, clipWhole, depersonalize, extensionsIn, oneLine } from './text.js';
+import { clip, clipTitle, depersonalize, extensionsIn, fitWhole, oneLine } from './text.js';
 import { indexedByPosition } from './event-at.js';
 import { type SessionView, viewOf } from './view.js';
 import { emptyList } from '../../core/elements-kind.js';
@@ -57,7 +57,7 @@ function quotesOf(d: Draft, clean: (s: string, max: number) => string): string[]
 export function makeCandidate(session: Session, d: Draft): Candidate {
   const scope: Scope = d.scope ?? 'repo';
   const clean = (s: string, max: number): string => clip(depersonalize(s, session.cwd), max);
-  const text = clipWhole(depersonalize(d.text, session.cwd), MAX_TEXT);
+  const text = fitWhole(depersonalize(d.text, session.cwd), MAX_TEXT);
   const tags = new Set<string>();
   for (const t of [...(d.tags ?? []), ...extensionsIn(text)]) {
     const n = normalizeTag(t);

@@ -7,7 +7,7 @@ import type { Session } from '../../sessions/model.js';
 import type { Candidate, Extractor } from '../candidate.js';
 import { type Draft, MAX_TEXT, makeCandidate, type RuleExtractor } from './build.js';
 import { repoPathsOf, withRepoPaths } from './repo-paths.js';
-import { clipWhole, depersonalize } from './text.js';
+import { depersonalize, fitWhole } from './text.js';
 import { aiderNotices } from './rules/aider-notices.js';
 import { aiderShellLines } from './rules/aider-shell-lines.js';
 import { aiderEnvWarnings } from './rules/aider-env-warnings.js';
@@ -96,7 +96,7 @@ function draftAll(session: Session, view: SessionView): Candidate[] {
 function locateFiles(d: Draft, paths: ReadonlyMap<string, string | null>, cwd: string | undefined): Draft {
   if (d.rule === 'aider-notice') return d;
   const title = withRepoPaths(d.title, paths);
-  const kept = clipWhole(depersonalize(d.text, cwd), MAX_TEXT);
+  const kept = fitWhole(depersonalize(d.text, cwd), MAX_TEXT);
   const located = withRepoPaths(kept, paths);
   const text = located === kept || located.length > MAX_TEXT ? d.text : located;
   return title === d.title && text === d.text ? d : { ...d, title, text };

@@ -77,6 +77,41 @@ export function clipWhole(text: string, max: number, keep = max / 2): string {
   return cutAt(r, max);
 }
 
+/** A code span this long or longer may be shortened to fit an item's text. */
+const LONG_SPAN = 40;
+
+/**
+ * The text within `max` characters, whole sentences kept: where it is too long and shortening its
+ * longest code spans (a quoted command line or error, which the evidence keeps whole) makes all
+ * of it fit, they are shortened; else sentences are dropped from the end (clipWhole). The last
+ * sentence is most often what to do, worth more than a quote's tail; a quote cut for nothing is not.
+ */
+export function fitWhole(text: string, max: number): string {
+  const whole = oneLine(text);
+  if (whole.length <= max) return whole;
+  // (redacted before anything is cut, as clipWhole does: a secret split in two escapes its pattern)
+  let t = redact(whole).text;
+  const spans = [...t.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!).filter((b) => b.length > LONG_SPAN).sort((a, b) => b.length - a.length);
+  for (const body of spans) {
+    if (t.length <= max) break;
+    const short = cutMiddle(body, Math.max(LONG_SPAN, body.length - (t.length - max)));
+    if (short.length < body.length) t = t.replace(`\`${body}\``, `\`${short}\``);
+  }
+  return t.length <= max ? t : clipWhole(whole, max);
+}
+
+/** A quote shortened to `max` characters by taking out its middle, no more than needed: its
+ * head says what it is, its tail most often the particulars (a duration, a file, a status). */
+function cutMiddle(t: string, max: number): string {
+  if (t.length <= max) return t;
+  // (the mark ` … ` takes three of the characters taken out)
+  const remove = t.length - max + 3;
+  const from = Math.floor((t.length - remove) / 2);
+  // (a quote already cut in its middle keeps one mark)
+  const cut = `${t.slice(0, from).replace(/[\s…]+$/, '')} … ${t.slice(from + remove).replace(/^[\s…]+/, '')}`;
+  return cut.length < t.length ? cut : t;
+}
+
 /** Whether position `at` of `text` lies outside any `code span` (an even count of backticks before it). */
 function outsideCode(text: string, at: number): boolean {
   let ticks = 0;
