@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { withAiderLaunches } from '../../src/harvest/aider-launches.js';
 import { readSessions } from '../../src/sessions/read.js';
 import { extractSession } from '../../src/harvest/extract/index.js';
 import { tempDir } from '../sessions/support.js';
@@ -157,11 +159,21 @@ describe("a free tier's quota, counted per minute and per day", () => {
   it('is told as no quota at all where its limit is 0: no wait helps', async () => {
     const body = String.raw`{\n  "error": {\n    "code": 429,\n    "message": "You exceeded your current quota, please check your plan and billing details. \\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro\\nPlease retry in 1.66s.",\n    "status": "RESOURCE_EXHAUSTED",\n    "details": [{"violations": [{"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}, {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}]\n  }\n}\n`;
     const file = put(tempDir(), '.aider.chat.history.md', `\n# aider chat started at 2026-09-18 14:08:24\n\n> aider --model gemini/gemini-3.1-pro-preview  \n> Aider v0.86.2  \n> Main model: gemini/gemini-3.1-pro-preview with diff-fenced edit format  \n\n#### fix the countdown  \n> litellm.RateLimitError: litellm.RateLimitError: vertex_ai_betaException - b'${body}'  \n> Retrying in 0.2 seconds...  \n`);
-    const [item] = (await readSessions([file])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('quota')));
-    expect(item!.title).toBe('aider: gemini/gemini-3.1-pro-preview has no quota on this key (429, limit 0)');
+    const [item] = (await readSessions([file])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('limit 0')));
+    // (a free tier's metric: the tier's limit, for every key on it)
+    expect(item!.title).toBe('aider: gemini/gemini-3.1-pro-preview gets no free-tier requests (limit 0)');
     expect(item!.text).toBe(
-      "`gemini/gemini-3.1-pro-preview`'s requests failed with 429 (`generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro`): the key's tier allows this model no requests at all, so no wait helps, yet aider v0.86.2 retried (`Retrying in 0.2 seconds`…). Use a model the tier serves, or a billed key.",
+      "`gemini/gemini-3.1-pro-preview`'s requests failed with 429 (`generate_content_free_tier_requests, limit: 0, model: gemini-3.1-pro`): the free tier allows this model no requests at all, so no wait helps, yet aider v0.86.2 retried (`Retrying in 0.2 seconds`…). Use a model the tier serves, or a billed key.",
     );
+    // a model an earlier launch of the history got answers from is named as one the tier serves
+    const earlier = `\n# aider chat started at 2026-09-18 13:50:00\n\n> aider --model gemini/gemini-2.5-flash  \n> Aider v0.86.2  \n> Main model: gemini/gemini-2.5-flash with diff-fenced edit format  \n\n#### hi  \n\nHello!\n\n> Tokens: 2k sent, 12 received.  \n`;
+    const two = put(tempDir(), '.aider.chat.history.md', earlier + readFileSync(file, 'utf8'));
+    const [named] = withAiderLaunches((await readSessions([two])).sessions).flatMap((s) => extractSession(s).filter((c) => c.title.includes('limit 0')));
+    expect(named!.text).toContain('`gemini/gemini-2.5-flash` got answers in an earlier launch; use a model the tier serves, or a billed key.');
+    // and a limit of the key's own tier is told as the key's
+    const keyed = put(tempDir(), '.aider.chat.history.md', readFileSync(file, 'utf8').replace('generate_content_free_tier_requests', 'generate_content_paid_tier_requests').replace('-FreeTier', ''));
+    const [own] = (await readSessions([keyed])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('limit 0')));
+    expect(own!.title).toBe('aider: gemini/gemini-3.1-pro-preview has no quota on this key (429, limit 0)');
   });
 });
 

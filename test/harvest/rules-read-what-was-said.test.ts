@@ -393,6 +393,19 @@ describe("aider's version and echo, and pasted pages", () => {
     expect(moved.filter((c) => c.signature === 'aider repo-map tracked file deleted')).toEqual([]);
   });
 
+  it("takes the repository's root from the history's folder only where the warned path names that folder once, in any case", async () => {
+    const at = (folder: string, warned: string) => {
+      const dir = join(tempDir(), folder);
+      mkdirSync(dir);
+      const file = put(dir, '.aider.chat.history.md', `${launch('v0.86.1')}> Repo-map can't include ${warned}  \n> Has it been deleted from the file system but not from git?  \n\n#### add a cart  \n`);
+      return readSessions([file]).then(({ sessions }) => sessions.flatMap((s) => extractSession(s)).filter((c) => c.signature === 'aider repo-map tracked file deleted'));
+    };
+    const [once] = await at('shop', '/home/dev/sites/shop/components/Cart.tsx');
+    expect(once!.title).toBe('git tracks components/Cart.tsx, which is gone from disk');
+    // `ProBrandwacht/…/probrandwacht`: which of the two is the checkout the history cannot tell
+    expect(await at('ProBrandwacht', '/home/dev/WEBSITE/ProBrandwacht/React_Vite/probrandwacht/components/Cart.tsx')).toEqual([]);
+  });
+
   it("says that tracked files of a generated folder (an IDE's .vs/) are to be untracked, as this repository's", async () => {
     const warned = (names: string[]) =>
       items(`${launch('v0.84.0')}> Repo-map: using 4096 tokens, auto refresh  \n${names.map((n) => `> Repo-map can't include C:\\Users\\dev\\shop\\${n}  \n> Has it been deleted from the file system but not from git?  \n`).join('')}\n#### add a cart  \n`).then((found) => found.filter((c) => c.signature === 'aider repo-map tracked file deleted'));

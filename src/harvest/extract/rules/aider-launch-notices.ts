@@ -200,16 +200,22 @@ const NO_QUOTA = /Quota exceeded for metric: [^,\\]*, limit: 0, model: [\w.-]+/;
  * aider's retries help; the launch of the same history that then got answers says with what. */
 function noQuotaDraft(view: SessionView, lines: { line: string; event: number }[], at: number, model: string | undefined, retrying: string, said: string): Draft {
   const launches = view.session.aiderLaunches;
-  const worked = launches?.all.slice(launches.at + 1).find((l) => l.outcome === 'answered' && l.model !== undefined && l.model !== model)?.model;
+  const answered = (l: { outcome: string; model?: string }): boolean => l.outcome === 'answered' && l.model !== undefined && l.model !== model;
+  const worked = launches?.all.slice(launches.at + 1).find(answered)?.model;
+  // (a model an earlier launch of the history got answers from is one the tier serves too)
+  const before = worked === undefined ? launches?.all.slice(0, launches.at).findLast(answered)?.model : undefined;
   const version = bannerValue(lines, AIDER_VERSION);
   const metric = said.replace(/Quota exceeded for metric: (?:[\w.]+\/)?/, '');
+  // a free tier's metric says whose limit it is: the tier's, for every key on it
+  const free = FREE_TIER.test(said);
+  const way = worked ? `The launch with ${code(worked)} then worked.` : before ? `${code(before)} got answers in an earlier launch; use a model the tier serves, or a billed key.` : 'Use a model the tier serves, or a billed key.';
   return {
     category: 'pitfall',
     scope: 'agent',
-    title: `aider: ${clip(model ?? 'the model', 40)} has no quota on this key (429, limit 0)`,
+    title: free ? `aider: ${clip(model ?? 'the model', 40)} gets no free-tier requests (limit 0)` : `aider: ${clip(model ?? 'the model', 40)} has no quota on this key (429, limit 0)`,
     text:
-      `${requestsOf(model)} failed with 429 (${code(clip(metric, 110))}): the key's tier allows this model no requests at all, so no wait helps, ` +
-      `yet aider${version ? ` ${version}` : ''} retried (${code(retrying)}…). ${worked ? `The launch with ${code(worked)} then worked.` : 'Use a model the tier serves, or a billed key.'}`,
+      `${requestsOf(model)} failed with 429 (${code(clip(metric, 110))}): the ${free ? 'free tier' : "key's tier"} allows this model no requests at all, so no wait helps, ` +
+      `yet aider${version ? ` ${version}` : ''} retried (${code(retrying)}…). ${way}`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: quotaTags(model),
@@ -515,8 +521,10 @@ function rootByHistoryFolder(paths: readonly string[], session: Session): string
   const first = paths.find(isAbsolute);
   if (!name || first === undefined) return undefined;
   const parts = first.split(/[\\/]/);
-  const at = parts.indexOf(name);
-  if (at < 1 || parts.lastIndexOf(name) !== at) return undefined;
+  // (a name the path holds twice, in any case, names no one folder: `ProBrandwacht/…/probrandwacht`)
+  const lower = parts.map((p) => p.toLowerCase());
+  const at = lower.indexOf(name.toLowerCase());
+  if (at < 1 || lower.lastIndexOf(name.toLowerCase()) !== at) return undefined;
   return parts.slice(0, at + 1).join(first.includes('\\') && !first.includes('/') ? '\\' : '/');
 }
 
