@@ -47,6 +47,16 @@ describe('a shell command typed into aider as chat', () => {
     // aider's own launch line typed into aider: a running aider switches models itself
     const [again] = await items(`${launch}#### uv tool run --from aider-chat aider --model gemini/gemini-3-flash  \n\nI cannot run commands.\n`);
     expect(again!.text).toContain('A running aider changes its model with `/model <name>`.');
+    // typed as it stands, and its launch options on their own, with a line continuation
+    const [plain] = await items(`${launch}#### aider --model gemini/gemini-1.5-pro-exp-0827  \n\nOk, I understand the rules.\n`);
+    expect(plain!.title).toBe('aider sends its own launch line typed into it to the model');
+    const [option] = await items(`${launch}#### --read '**/*' \\  \n\nThe files most likely to need changes are these.\n`);
+    expect(option!.title).toBe('aider sends a launch option typed as a message to the model');
+    expect(option!.text).toBe(
+      "Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `--read '**/*'` typed into aider ran nothing; the model answered (`The files most likely to need changes are these.`). Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (`/help` lists them).",
+    );
+    // (a sentence that starts with an option's name is a request)
+    expect(await items(`${launch}#### --verbose is not working for me  \n\nLet me look.\n`)).toEqual([]);
   });
 
   it('writes nothing for a request that starts with a program name, or a command aider ran after all', async () => {

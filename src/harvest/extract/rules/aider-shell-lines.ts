@@ -21,7 +21,11 @@ const PROGRAMS = new Set([
   'git', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'pip3', 'python', 'python3', 'node', 'export', 'cd', 'ls', 'docker',
   'docker-compose', 'source', 'sudo', 'brew', 'uv', 'poetry', 'cargo', 'mkdir', 'rm', 'curl', 'wget', 'chmod', 'pytest',
   'kubectl', 'dotnet', 'mvn', 'gradle', 'composer', 'php', 'bundle', 'rails', 'flutter', 'conda', 'venv', 'pwd', 'dir',
+  // aider's own launch line typed into the running aider
+  'aider',
 ]);
+/** A launch option typed as a message (`--read <glob>`, `--model gpt-4o`): aider's command line takes it, not its chat. */
+const OPTION = /^--[a-z][\w-]*(?:[= ]|$)/;
 /** Words of a sentence about a command (`npm install fails for me`), never of the command itself. */
 const PROSE = /^(?:a|an|the|is|are|was|were|be|not|does|doesn't|don't|didn't|isn't|fails?|failed|failing|works?|worked|broken|why|how|what|when|where|please|should|can|could|would|it|this|that|my|your|me|i|we|you|to|for|with|and|or|but|again|still|error|errors|now|then)$/i;
 /** Aider running a command after all (the reader makes a shell call of what it ran; these are the
@@ -37,6 +41,7 @@ const REQUEST_FAILED = 'failed';
 function commandLine(line: string): boolean {
   const bare = line.trim().replace(/"[^"]*"|'[^']*'/g, '""');
   if (bare.length === 0 || bare.length > 160 || /\?\s*$|\p{L}[.!]\s*$/u.test(bare)) return false;
+  if (OPTION.test(bare)) return bare.split(/\s+/).slice(1).every((w) => w.startsWith('-') || !PROSE.test(w));
   const words = bare.split(/\s+/);
   if (!PROGRAMS.has(words[0]!)) return false;
   return words.slice(1).every((w) => !PROSE.test(w.replace(/[,;:]$/, '')));
@@ -50,7 +55,7 @@ function shellLines(e: SessionEvent): string[] | undefined {
   if (e.kind !== 'user' || e.injected || e.text.length > 3 * 160) return undefined;
   // (most messages are requests: their first word already says so)
   const first = /^\s*(\S+)/.exec(e.text)?.[1];
-  if (first === undefined || !PROGRAMS.has(first)) return undefined;
+  if (first === undefined || (!PROGRAMS.has(first) && !OPTION.test(first))) return undefined;
   const lines = e.text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
   if (lines.length === 0 || lines.length > 3 || !lines.every(commandLine)) return undefined;
   return lines.some((l) => !isReadOnly(family(l))) ? lines : undefined;
@@ -87,20 +92,24 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     if (!answer) continue;
     const isExport = /^export\s/.test(lines[0]!);
     // a variable's value is this machine's (an address, a key): the item keeps its name
-    const first = isExport ? lines[0]!.replace(/^(export\s+[A-Za-z_]\w*)=.*$/, '$1=…') : lines[0]!;
+    // (a shell's line continuation, ` \\`, is no part of what was typed as one line)
+    const first = isExport ? lines[0]!.replace(/^(export\s+[A-Za-z_]\w*)=.*$/, '$1=…') : lines[0]!.replace(/\s+\\$/, '');
     const answered = answeredText(answer.reply);
     // a line that starts aider again (with another model) wanted aider's own switch
     const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first) && /\s--model\s/.test(first);
+    const options = OPTION.test(first);
     const way = isExport
       ? 'Set environment variables in the shell before starting aider (`/run export` runs in a subshell).'
       : restartsAider
         ? 'A running aider changes its model with `/model <name>`.'
+        : options
+          ? 'Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (`/help` lists them).'
         : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
     return [
       {
         category: 'tool-quirk',
         scope: 'agent',
-        title: 'aider sends a shell command typed without /run to the model',
+        title: options ? 'aider sends a launch option typed as a message to the model' : restartsAider ? 'aider sends its own launch line typed into it to the model' : 'aider sends a shell command typed without /run to the model',
         text: `Aider runs only its own commands: a message without a leading \`/\` or \`!\` goes to the model as chat. ${code(clip(first, 60))} typed into aider ran nothing; ${answered}. ${way}`,
         confidence: CONFIDENCE.verified,
         event: events[i]!.index,
