@@ -55,6 +55,9 @@ describe('a shell command typed into aider as chat', () => {
     expect(option!.text).toBe(
       "Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `--read '**/*'` typed into aider ran nothing; the model answered (`The files most likely to need changes are these.`). Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (`/help` lists them).",
     );
+    // three lessons, three items wherever they meet in one store
+    const signature = async (message: string) => (await readSessions([put(tempDir(), '.aider.chat.history.md', `${launch}#### ${message}  \n\nUnderstood.\n`)])).sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-shell-line').map((c) => c.signature));
+    expect(new Set([...(await signature('git add .')), ...(await signature("--read '**/*'")), ...(await signature('aider --model gpt-4o'))]).size).toBe(3);
     // (a sentence that starts with an option's name is a request)
     expect(await items(`${launch}#### --verbose is not working for me  \n\nLet me look.\n`)).toEqual([]);
   });

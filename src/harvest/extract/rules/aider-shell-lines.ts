@@ -116,7 +116,8 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
         tags: ['aider', 'run', 'shell'],
         quotes: [first],
         rule: 'aider-shell-line',
-        signature: errorSignature('aider shell line sent as chat'),
+        // (one lesson each: a shell command, aider's own launch line, its launch options)
+        signature: errorSignature(`aider shell line sent as chat${options ? ' option' : restartsAider ? ' launch line' : ''}`),
         score: 7,
       },
     ];
