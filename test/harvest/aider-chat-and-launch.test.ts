@@ -50,10 +50,15 @@ describe('a shell command typed into aider as chat', () => {
     // typed as it stands, and its launch options on their own, with a line continuation
     const [plain] = await items(`${launch}#### aider --model gemini/gemini-1.5-pro-exp-0827  \n\nOk, I understand the rules.\n`);
     expect(plain!.title).toBe('aider sends its own launch line typed into it to the model');
+    // (never `/run aider .`: a running aider adds files itself)
+    const [dot] = await items(`${launch}#### aider .  \n\nIt seems you shared a folder.\n`);
+    expect(dot!.text).toContain('`aider .` typed into aider ran nothing');
+    expect(dot!.text).toContain('A running aider takes files with `/add <file>`');
+    expect(dot!.text).not.toContain('/run aider');
     const [option] = await items(`${launch}#### --read '**/*' \\  \n\nThe files most likely to need changes are these.\n`);
     expect(option!.title).toBe('aider sends a launch option typed as a message to the model');
     expect(option!.text).toBe(
-      "Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `--read '**/*'` typed into aider ran nothing; the model answered (`The files most likely to need changes are these.`). Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (`/help` lists them).",
+      "Aider runs only its own commands: a message without a leading `/` or `!` goes to the model as chat. `--read '**/*'` typed into aider ran nothing; the model answered (`The files most likely to need changes are these.`). Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (here `/read-only <file>`).",
     );
     // three lessons, three items wherever they meet in one store
     const signature = async (message: string) => (await readSessions([put(tempDir(), '.aider.chat.history.md', `${launch}#### ${message}  \n\nUnderstood.\n`)])).sessions.flatMap((s) => extractSession(s).filter((c) => c.rule === 'aider-shell-line').map((c) => c.signature));
@@ -141,6 +146,11 @@ describe("a request larger than the provider's tokens-per-minute limit", () => {
     expect(item!.text).toBe(
       "A 64,183-token request to `llama3-70b-8192` was over the key's 6,000 tokens-per-minute limit (`Request too large … (TPM)`): no wait lets it through, yet aider v0.59.1 retried it as a rate limit (`Retrying in 0.2 seconds`…). Shrink the request (`/tokens` shows it): `/drop` files (the chat held what `/add *` had added) or lower `--map-tokens`.",
     );
+  });
+
+  it('names no repo map where the launch had none', async () => {
+    const [item] = await items(history(6000, 64183, true).replace('with whole edit format  \n', 'with whole edit format  \n> Repo-map: disabled  \n'));
+    expect(item!.text).toMatch(/`\/drop` files \(the chat held what `\/add \*` had added\)\.$/);
   });
 
   it('is nothing where the request fits the limit or aider did not retry it', async () => {

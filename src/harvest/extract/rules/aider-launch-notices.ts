@@ -171,6 +171,8 @@ export function overTpmDraft(view: SessionView, lines: { line: string; event: nu
   if (retrying === undefined) return undefined;
   const version = bannerValue(lines, AIDER_VERSION);
   const n = (x: string): string => Number(x).toLocaleString('en-US');
+  // (a launch with its repo map off sends none: the files are all of it)
+  const mapOff = lines.some((l) => /^Repo-map: disabled\b/.test(l.line));
   // a wildcard `/add` before it (`/add *`, `/add .`) is what filled the chat
   // (the last one: an earlier `/add .` may have been refused)
   const wildcard = view.prompts.filter((p) => p.index < lines[at]!.event).map((p) => p.text.trim()).findLast((t) => /^\/add\s+(?:\S*\*\S*|\.)(?:\s|$)/.test(t));
@@ -180,7 +182,7 @@ export function overTpmDraft(view: SessionView, lines: { line: string; event: nu
     title: "aider retries a request larger than the provider's tokens-per-minute limit",
     text:
       `A ${n(requested!)}-token request to ${code(model!)} was over the key's ${n(limit!)} tokens-per-minute limit (${code('Request too large … (TPM)')}): no wait lets it through, ` +
-      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Shrink the request (${code('/tokens')} shows it): ${code('/drop')} files${wildcard ? ` (the chat held what ${code(wildcard)} had added)` : ''} or lower ${code('--map-tokens')}.`,
+      `yet aider${version ? ` ${version}` : ''} retried it as a rate limit (${code(retrying)}…). Shrink the request (${code('/tokens')} shows it): ${code('/drop')} files${wildcard ? ` (the chat held what ${code(wildcard)} had added)` : ''}${mapOff ? '' : ` or lower ${code('--map-tokens')}`}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'quota', 'tokens'],

@@ -26,6 +26,8 @@ const PROGRAMS = new Set([
 ]);
 /** A launch option typed as a message (`--read <glob>`, `--model gpt-4o`): aider's command line takes it, not its chat. */
 const OPTION = /^--[a-z][\w-]*(?:[= ]|$)/;
+/** Aider's in-chat commands that do what a launch option does. */
+const IN_CHAT: Readonly<Record<string, string>> = { '--read': '/read-only <file>', '--file': '/add <file>', '--model': '/model <name>', '--chat-mode': '/chat-mode <mode>', '--edit-format': '/chat-mode <mode>' };
 /** Words of a sentence about a command (`npm install fails for me`), never of the command itself. */
 const PROSE = /^(?:a|an|the|is|are|was|were|be|not|does|doesn't|don't|didn't|isn't|fails?|failed|failing|works?|worked|broken|why|how|what|when|where|please|should|can|could|would|it|this|that|my|your|me|i|we|you|to|for|with|and|or|but|again|still|error|errors|now|then)$/i;
 /** Aider running a command after all (the reader makes a shell call of what it ran; these are the
@@ -96,14 +98,17 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     const first = isExport ? lines[0]!.replace(/^(export\s+[A-Za-z_]\w*)=.*$/, '$1=…') : lines[0]!.replace(/\s+\\$/, '');
     const answered = answeredText(answer.reply);
     // a line that starts aider again (with another model) wanted aider's own switch
-    const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first) && /\s--model\s/.test(first);
+    // (aider's own launch line, however started: `aider .`, `python -m aider`, `uv tool run … aider`)
+    const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first);
     const options = OPTION.test(first);
     const way = isExport
       ? 'Set environment variables in the shell before starting aider (`/run export` runs in a subshell).'
       : restartsAider
-        ? 'A running aider changes its model with `/model <name>`.'
+        ? /\s--model[\s=]/.test(first)
+          ? 'A running aider changes its model with `/model <name>`.'
+          : 'A running aider takes files with `/add <file>` and changes its settings with its in-chat commands (`/help` lists them).'
         : options
-          ? 'Options go on the aider command line or in `.aider.conf.yml`; a running aider takes its in-chat commands (`/help` lists them).'
+          ? `Options go on the aider command line or in \`.aider.conf.yml\`; a running aider takes its in-chat commands (${IN_CHAT[first.split(/[\s=]/)[0]!] ? `here ${code(IN_CHAT[first.split(/[\s=]/)[0]!]!)}` : '`/help` lists them'}).`
         : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
     return [
       {
