@@ -77,7 +77,7 @@ export function clipWhole(text: string, max: number, keep = max / 2): string {
   return cutAt(r, max);
 }
 
-/** A code span this long or longer may be shortened to fit an item's text. */
+/** A code span longer than this may be shortened to fit an item's text. */
 const LONG_SPAN = 40;
 
 /**

@@ -27,7 +27,7 @@ const PROGRAMS = new Set([
 /** A launch option typed as a message (`--read <glob>`, `--model gpt-4o`): aider's command line takes it, not its chat. */
 const OPTION = /^--[a-z][\w-]*(?:[= ]|$)/;
 /** Aider's in-chat commands that do what a launch option does. */
-const IN_CHAT: Readonly<Record<string, string>> = { '--read': '/read-only <file>', '--file': '/add <file>', '--model': '/model <name>', '--chat-mode': '/chat-mode <mode>', '--edit-format': '/chat-mode <mode>' };
+const IN_CHAT: Readonly<Record<string, string>> = { '--read': '/read-only <file>', '--file': '/add <file>', '--model': '/model <name>', '--chat-mode': '/chat-mode <mode>' };
 /** Words of a sentence about a command (`npm install fails for me`), never of the command itself. */
 const PROSE = /^(?:a|an|the|is|are|was|were|be|not|does|doesn't|don't|didn't|isn't|fails?|failed|failing|works?|worked|broken|why|how|what|when|where|please|should|can|could|would|it|this|that|my|your|me|i|we|you|to|for|with|and|or|but|again|still|error|errors|now|then)$/i;
 /** Aider running a command after all (the reader makes a shell call of what it ran; these are the

@@ -39,7 +39,6 @@ export function cdBlockedDrafts(view: SessionView): Draft[] {
   const blocked = view.steps.find((s) => s.command !== undefined && !s.rejected && CD_BLOCKED.test(s.output));
   if (blocked === undefined) return [];
   const [message, folder, allowed] = CD_BLOCKED.exec(blocked.output)!;
-  // (a Windows drive root named as allowed, its subfolder still refused: what the message says, side by side)
   // (a Windows drive's root named as allowed, its subfolder still refused: what the message says,
   // side by side; adding a folder that is already allowed is no way past it)
   const oddly = allowed !== undefined && inside(folder!, allowed);
