@@ -139,7 +139,7 @@ describe('aider notices', () => {
     const [item] = await notices(`${launch('')}${committed}${refused}`);
     expect(item!.scope).toBe('agent');
     expect(item!.text).toBe(
-      "Aider's `/undo` undoes only a commit it counts as its own in this chat session; for any other it answers `The last commit was not made by aider in this chat session` and suggests the destructive `/git reset --hard HEAD^`. `/git revert HEAD` undoes the last commit and keeps the history.",
+      "Aider's `/undo` undoes only a commit it counts as its own in this chat session; for any other it answers `The last commit was not made by aider in this chat session` and suggests the destructive `/git reset --hard HEAD^`. Check whose the last commit is with `/git log -1`; `/git revert <hash>` undoes a commit and keeps the history.",
     );
     // where aider had committed nothing, the last commit was someone's own work: no way back offered
     const [own] = await notices(`${launch('')}${refused}`);

@@ -374,8 +374,10 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
   // wrong there)
   const launches = view.session.aiderLaunches;
   const earlierLaunchCommitted = !aiderCommitted && launches !== undefined && launches.all.slice(0, launches.at).some((l) => l.committed);
+  // (aider's commits earlier in the session do not make the last commit one of them: the user may
+  // have committed since, and reverting HEAD would undo their work; a reviewer found it so)
   const way = aiderCommitted
-    ? `${code('/git revert HEAD')} undoes the last commit and keeps the history.`
+    ? `Check whose the last commit is with ${code('/git log -1')}; ${code('/git revert <hash>')} undoes a commit and keeps the history.`
     : earlierLaunchCommitted
       ? `Find that launch's commits with ${code('/git log')}; ${code('/git revert <hash>')} undoes one and keeps the history.`
       : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
