@@ -28,6 +28,7 @@ import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
 import { homeRepo } from './rules/home-repo.js';
 import { cdBlocked } from './rules/cd-blocked.js';
+import { scriptNotOnPath } from './rules/script-not-on-path.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -58,6 +59,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   sudoPassword,
   homeRepo,
   cdBlocked,
+  scriptNotOnPath,
   agentStateInRepo,
   toolCannotStart,
   shellCwd,

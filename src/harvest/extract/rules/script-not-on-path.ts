@@ -1,0 +1,63 @@
+/**
+ * pip installs a package's scripts into a folder that is not on the machine's PATH (`WARNING: The
+ * script virtualenv is installed in '/home/dev/.local/bin' which is not on PATH`): the program is
+ * then not found by its name, in this session and the next, until that folder is on PATH. Said of
+ * the machine, once, where the session then ran the program another way (`python -m <name>`, its
+ * full path) or found it missing by name: pip's warning alone does not show it mattered.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { clip, code, oneLine } from '../text.js';
+import type { SessionView, Step } from '../view.js';
+import { escapeRegExp } from '../../../core/regexp.js';
+
+const NOT_ON_PATH = /WARNING: The scripts? (.+?) (?:is|are) installed in '([^']+)' which is not on PATH/;
+
+/** How the session ran the script without its folder on PATH: as a module, or by its full path;
+ * or that its bare name was not found. */
+function ranAnotherWay(view: SessionView, from: Step, script: string, folder: string): { how: 'module' | 'path' | 'missing'; step: Step } | undefined {
+  const name = escapeRegExp(script);
+  const module = new RegExp(`(?:^|\\s)-m\\s+${name}(?:\\s|$)`, 'i');
+  const missing = new RegExp(`(?:^|[\\s:])${name}: (?:command )?not found|'${name}' is not recognized`, 'i');
+  for (const s of view.steps.slice(from.pos)) {
+    if (s.command === undefined || s.rejected) continue;
+    if (module.test(s.command)) return { how: 'module', step: s };
+    if (s.command.includes(folder)) return { how: 'path', step: s };
+    if (s.pos > from.pos && missing.test(s.output)) return { how: 'missing', step: s };
+  }
+  return undefined;
+}
+
+export function scriptNotOnPathDrafts(view: SessionView): Draft[] {
+  const warned = view.steps.find((s) => s.command !== undefined && NOT_ON_PATH.test(s.output));
+  if (warned === undefined) return [];
+  const [message, scripts, folder] = NOT_ON_PATH.exec(warned.output)!;
+  // (`SuperClaude.exe` runs as the module `SuperClaude`; of several scripts, the first)
+  const script = scripts!.split(/,\s*|\s+and\s+/)[0]!.replace(/\.exe$/i, '');
+  const way = ranAnotherWay(view, warned, script, folder!);
+  if (way === undefined) return [];
+  const module = `python -m ${script}`;
+  const how =
+    way.how === 'module'
+      ? `Run it as ${code(module)}, as this session did, or by its full path`
+      : way.how === 'path'
+        ? `Run it by its full path, as this session did, or as ${code(module)} where it is a module`
+        : `Here ${code(script)} was then not found by name. Run it as ${code(module)} or by its full path`;
+  return [
+    {
+      category: 'tool-quirk',
+      scope: 'global',
+      title: `pip installs scripts into a folder not on PATH here (${clip(script, 30)})`,
+      text: `pip put ${code(script)} into ${code(clip(folder!, 80))}, which is not on this machine's PATH (${code(clip(oneLine(message!), 160))}): a program installed so is not found by its name. ${how}, or add that folder to PATH.`,
+      confidence: CONFIDENCE.stated,
+      event: warned.outputEvent,
+      tags: ['pip', 'path', script.toLowerCase()],
+      quotes: [clip(oneLine(message!), 200)],
+      rule: 'script-not-on-path',
+      signature: 'pip scripts folder not on PATH',
+      score: 5,
+    },
+  ];
+}
+
+export const scriptNotOnPath: RuleExtractor = ruleExtractor('script-not-on-path', scriptNotOnPathDrafts);
