@@ -155,6 +155,20 @@ describe('aider notices', () => {
     );
   });
 
+  it("reads /add . answered 'Directory … is not in git' as adding nothing, with what then added files", async () => {
+    const refused = '#### /add .  \n> Directory /home/dev/shop is not in git.  \n> You can add to git with: /git add /home/dev/shop  \n\n';
+    const [item] = (await notices(`${launch('')}${refused}#### /add *  \n> Added src/app.py to the chat  \n> Added src/db.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
+    expect(item).toMatchObject({ scope: 'agent', title: "aider's /add . adds nothing ('Directory … is not in git')" });
+    expect(item!.text).toBe(
+      'Aider v0.85.2 answered `/add .` with `Directory <checkout> is not in git.` and added nothing. `/add *` then added files. Name files or a subfolder (`/add src`); `/add *` takes every file git tracks (a large chat).',
+    );
+    // also after the files were tracked and committed in the session
+    const [tracked] = (await notices(`${launch('')}#### /git add .  \n\n#### /git commit -m "first"  \n> [main (root-commit) 1a2b3c4] first  \n\n${refused}`)).filter((n) => n.title.includes('/add .'));
+    expect(tracked!.text).toContain('although the session had run `/git add` and committed first');
+    // a subfolder git does not track is what aider's own hint is for: no item
+    expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
+  });
+
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {
     const [item] = await notices(`${launch('')}#### /undo  \n> The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.  \n`);
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /undo refuses a commit that added a file" });

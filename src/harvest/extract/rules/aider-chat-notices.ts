@@ -398,6 +398,44 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
   };
 }
 
+const DIR_NOT_IN_GIT = /^Directory (.+?) is not in git\.?\s*$/;
+const ADDED = /^Added (.+?) to the chat\b/;
+
+/** `/add .` answered `Directory <checkout> is not in git.`: aider's `/add` of the checkout's own
+ * folder adds nothing, in versions from 0.59 to 0.86, also where git tracks its files (sessions
+ * ran `/git add .` and a commit first and got the same answer). What adds files is a name, a
+ * subfolder or `/add *`; the item names the one the session then saw work. */
+export function addDotDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  const asked = view.prompts.find((p) => /^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()));
+  if (asked === undefined) return undefined;
+  const next = view.prompts.find((p) => p.index > asked.index)?.index ?? Infinity;
+  const hit = lines.find((l) => l.event > asked.index && l.event < next && DIR_NOT_IN_GIT.test(l.line));
+  if (hit === undefined) return undefined;
+  // a later `/add` that added files: what worked instead
+  const later = view.prompts.filter((p) => p.index > hit.event && /^\/add\s+\S/.test(p.text.trim()) && !/^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()));
+  const worked = later.find((p) => {
+    const until = view.prompts.find((q) => q.index > p.index)?.index ?? Infinity;
+    return lines.some((l) => l.event > p.index && l.event < until && ADDED.test(l.line));
+  });
+  const tracked = view.prompts.some((p) => p.index < asked.index && /^\/git\s+(?:add|commit)\b/.test(p.text.trim()));
+  const version = bannerValue(lines, VERSION);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: "aider's /add . adds nothing ('Directory … is not in git')",
+    text:
+      `Aider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code('Directory <checkout> is not in git.')} and added nothing${tracked ? ', although the session had run `/git add` and committed first' : ''}. ` +
+      `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Name files or a subfolder (${code('/add src')}); ${code('/add *')} takes every file git tracks (a large chat).`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'add'],
+    quotes: [hit.line.replace(DIR_NOT_IN_GIT, 'Directory <checkout> is not in git.')],
+    rule: 'aider-notice',
+    signature: 'aider add dot adds nothing',
+    score: 5,
+  };
+}
+
 const UNDO_NEW_FILE = /^The file (.+?) was not in the repository in the previous commit\. Cannot undo safely\.?\s*$/;
 
 /** `/undo` refused a commit that created a file: aider undoes by checking out each file as the
