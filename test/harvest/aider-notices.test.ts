@@ -160,11 +160,11 @@ describe('aider notices', () => {
     const [item] = (await notices(`${launch('')}${refused}#### /add *  \n> Added src/app.py to the chat  \n> Added src/db.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /add . adds nothing ('Directory … is not in git')" });
     expect(item!.text).toBe(
-      'Aider v0.85.2 answered `/add .` with `Directory <checkout> is not in git.` and added nothing. `/add *` then added files. Name files or a subfolder (`/add src`); `/add *` takes every file git tracks (a large chat).',
+      'Aider v0.85.2 answered `/add .` with `Directory <checkout> is not in git.` and added nothing, although git tracked 257 files there: the message is misleading, and `/git add` does not change it. `/add *` then added files. Add the files the task needs by their paths from the repository root.',
     );
     // also after the files were tracked and committed in the session
     const [tracked] = (await notices(`${launch('')}#### /git add .  \n\n#### /git commit -m "first"  \n> [main (root-commit) 1a2b3c4] first  \n\n${refused}`)).filter((n) => n.title.includes('/add .'));
-    expect(tracked!.text).toContain('although the session had run `/git add` and committed first');
+    expect(tracked!.text).toContain('although git tracked 257 files there and the session had run `/git add` first');
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });

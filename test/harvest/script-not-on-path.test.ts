@@ -16,18 +16,26 @@ describe("pip's scripts folder not on PATH", () => {
       .user('make a virtualenv')
       .bash('python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv', `${warning('virtualenv', '/voc/work/.local/bin')}\ncreated virtual environment CPython3.10.14`);
     const [item] = scriptNotOnPathDrafts(viewOf(b.build()));
-    expect(item).toMatchObject({ category: 'tool-quirk', scope: 'global', title: 'pip installs scripts into a folder not on PATH here (virtualenv)' });
+    expect(item).toMatchObject({ category: 'tool-quirk', scope: 'global', title: "pip installs scripts into a folder not on this machine's PATH" });
+    // (run in the same command as the install, before the warning was seen: not "as this session did")
     expect(item!.text).toBe(
-      "pip put `virtualenv` into `/voc/work/.local/bin`, which is not on this machine's PATH (`WARNING: The script virtualenv is installed in '/voc/work/.local/bin' which is not on PATH`): a program installed so is not found by its name. Run it as `python -m virtualenv`, as this session did, or by its full path, or add that folder to PATH.",
+      "pip installs scripts into `/voc/work/.local/bin`, which is not on this machine's PATH (`The script virtualenv is installed in '…' which is not on PATH`). Run `virtualenv` as `python -m virtualenv` (a package that runs as a module), or by its full path, or add that folder to PATH.",
     );
+    // pip's reason for the folder, where it gave one
+    const user = new SessionBuilder()
+      .bash('python -m pip install -e fw', `Defaulting to user installation because normal site-packages is not writeable\n${warning('fw', '/home/dev/.local/bin')}`)
+      .bash('python -m fw --help', 'usage: fw');
+    const [own] = scriptNotOnPathDrafts(viewOf(user.build()));
+    expect(own!.text).toMatch(/^pip installs for the user \(site-packages is not writeable here\), into `\/home\/dev\/\.local\/bin`/);
+    expect(own!.text).toContain('Run `fw` as `python -m fw`, as this session then did');
   });
 
   it('says so where the bare name was then not found, and nothing where the warning did not matter', () => {
     const missing = new SessionBuilder().bash('pip install --user black', warning('black', '/home/dev/.local/bin')).bash('black .', 'bash: black: command not found', 127);
-    expect(scriptNotOnPathDrafts(viewOf(missing.build()))[0]!.text).toContain('Here `black` was then not found by name.');
+    expect(scriptNotOnPathDrafts(viewOf(missing.build()))[0]!.text).toContain('Here `black` was then not found by name: run it by its full path');
     // (a Windows script runs as its module, without `.exe`)
     const windows = new SessionBuilder().bash('python -m pip install -e fw', warning('SuperClaude.exe', 'C:\\Users\\dev\\AppData\\Roaming\\Python\\Python313\\Scripts')).bash('python -m SuperClaude install', 'Installing…');
-    expect(scriptNotOnPathDrafts(viewOf(windows.build()))[0]!.text).toContain('Run it as `python -m SuperClaude`, as this session did');
+    expect(scriptNotOnPathDrafts(viewOf(windows.build()))[0]!.text).toContain('Run `SuperClaude` as `python -m SuperClaude`, as this session then did');
     // the warning alone: nothing shows it mattered
     expect(scriptNotOnPathDrafts(viewOf(new SessionBuilder().bash('pip install --user black', warning('black', '/home/dev/.local/bin')).bash('pytest', '3 passed').build()))).toEqual([]);
   });

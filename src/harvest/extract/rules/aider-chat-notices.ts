@@ -419,13 +419,16 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   });
   const tracked = view.prompts.some((p) => p.index < asked.index && /^\/git\s+(?:add|commit)\b/.test(p.text.trim()));
   const version = bannerValue(lines, VERSION);
+  // the banner's count of the files git tracks (`Git repo: .git with 545 files`): the message is
+  // not about tracking, which reviewers found misleading
+  const files = lines.map((l) => /^Git repo: \S+ with ([\d,]+) files\b/.exec(l.line)?.[1]).find((n) => n !== undefined && n !== '0');
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: "aider's /add . adds nothing ('Directory … is not in git')",
     text:
-      `Aider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code('Directory <checkout> is not in git.')} and added nothing${tracked ? ', although the session had run `/git add` and committed first' : ''}. ` +
-      `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Name files or a subfolder (${code('/add src')}); ${code('/add *')} takes every file git tracks (a large chat).`,
+      `Aider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code('Directory <checkout> is not in git.')} and added nothing, ${files ? `although git tracked ${files} files there` : 'whatever git tracks'}${tracked ? ' and the session had run `/git add` first' : ''}: the message is misleading, and ${code('/git add')} does not change it. ` +
+      `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their paths from the repository root.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'add'],

@@ -37,18 +37,22 @@ export function scriptNotOnPathDrafts(view: SessionView): Draft[] {
   const way = ranAnotherWay(view, warned, script, folder!);
   if (way === undefined) return [];
   const module = `python -m ${script}`;
+  // (what the session ran in the same command as the install it did not yet know it needed)
+  const after = way.step.pos > warned.pos;
   const how =
     way.how === 'module'
-      ? `Run it as ${code(module)}, as this session did, or by its full path`
+      ? `Run ${code(script)} as ${code(module)}${after ? ', as this session then did' : ''} (a package that runs as a module), or by its full path`
       : way.how === 'path'
-        ? `Run it by its full path, as this session did, or as ${code(module)} where it is a module`
-        : `Here ${code(script)} was then not found by name. Run it as ${code(module)} or by its full path`;
+        ? `Run ${code(script)} by its full path${after ? ', as this session then did' : ''}, or as ${code(module)} where the package runs as a module`
+        : `Here ${code(script)} was then not found by name: run it by its full path, or as ${code(module)} where the package runs as a module`;
+  // pip's own reason for the folder: no write access to the system's site-packages
+  const userInstall = /Defaulting to user installation because normal site-packages is not writeable/.test(warned.output);
   return [
     {
       category: 'tool-quirk',
       scope: 'global',
-      title: `pip installs scripts into a folder not on PATH here (${clip(script, 30)})`,
-      text: `pip put ${code(script)} into ${code(clip(folder!, 80))}, which is not on this machine's PATH (${code(clip(oneLine(message!), 160))}): a program installed so is not found by its name. ${how}, or add that folder to PATH.`,
+      title: "pip installs scripts into a folder not on this machine's PATH",
+      text: `${userInstall ? "pip installs for the user (site-packages is not writeable here), " : 'pip installs scripts '}into ${code(clip(folder!, 80))}, which is not on this machine's PATH (${code(oneLine(message!).replace(`'${folder!}'`, "'…'").replace(/^WARNING: /, ''))}). ${how}, or add that folder to PATH.`,
       confidence: CONFIDENCE.stated,
       event: warned.outputEvent,
       tags: ['pip', 'path', script.toLowerCase()],
