@@ -157,14 +157,17 @@ describe('aider notices', () => {
 
   it("reads /add . answered 'Directory … is not in git' as adding nothing, with what then added files", async () => {
     const refused = '#### /add .  \n> Directory /home/dev/shop is not in git.  \n> You can add to git with: /git add /home/dev/shop  \n\n';
-    const [item] = (await notices(`${launch('')}${refused}#### /add *  \n> Added src/app.py to the chat  \n> Added src/db.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
+    const [item] = (await notices(`${launch('')}${refused}#### /add src/app.py src/db.py  \n> Added src/app.py to the chat  \n> Added src/db.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /add . adds nothing ('Directory … is not in git')" });
     expect(item!.text).toBe(
-      'Aider v0.85.2 answered `/add .` with `Directory <checkout> is not in git.` and added nothing, although git tracked 257 files there: the message is misleading, and `/git add` does not change it. `/add *` then added files. Add the files the task needs by their paths from the repository root.',
+      'Aider v0.85.2 answered `/add .` with `Directory <checkout> is not in git.` and added nothing, although git tracked 257 files there: the message is misleading. `/add src/app.py src/db.py` then added files. Add the files the task needs by their paths from the repository root.',
     );
-    // also after the files were tracked and committed in the session
-    const [tracked] = (await notices(`${launch('')}#### /git add .  \n\n#### /git commit -m "first"  \n> [main (root-commit) 1a2b3c4] first  \n\n${refused}`)).filter((n) => n.title.includes('/add .'));
-    expect(tracked!.text).toContain('although git tracked 257 files there and the session had run `/git add` first');
+    // `/add *` takes the whole checkout: not named as what worked
+    const [star] = (await notices(`${launch('')}${refused}#### /add *  \n> Added src/app.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
+    expect(star!.text).not.toContain('then added files');
+    // the session's own /git add (and commit) before a refusal, which it did not change
+    const [tracked] = (await notices(`${launch('')}${refused}#### /git add .  \n\n#### /git commit -m "first"  \n> [main (root-commit) 1a2b3c4] first  \n\n${refused}`)).filter((n) => n.title.includes('/add .'));
+    expect(tracked!.text).toContain("although git tracked 257 files there: the message is misleading, and the session's `/git add` did not change it.");
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });

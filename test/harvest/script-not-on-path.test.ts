@@ -19,7 +19,7 @@ describe("pip's scripts folder not on PATH", () => {
     expect(item).toMatchObject({ category: 'tool-quirk', scope: 'global', title: "pip installs scripts into a folder not on this machine's PATH" });
     // (run in the same command as the install, before the warning was seen: not "as this session did")
     expect(item!.text).toBe(
-      "pip installs scripts into `/voc/work/.local/bin`, which is not on this machine's PATH (`The script virtualenv is installed in '…' which is not on PATH`). Run `virtualenv` as `python -m virtualenv` (a package that runs as a module), or by its full path, or add that folder to PATH.",
+      "pip installs scripts into `/voc/work/.local/bin`, which is not on this machine's PATH (`The script virtualenv is installed in '…' which is not on PATH`). Run `virtualenv` as `python3 -m virtualenv` (a package that runs as a module), or by its full path, or add that folder to PATH.",
     );
     // pip's reason for the folder, where it gave one
     const user = new SessionBuilder()

@@ -8,6 +8,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
+import type { UserEvent } from '../../../sessions/model.js';
 import { AIDER_VERSION as VERSION, bannerValue, commitWishes, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
@@ -406,18 +407,25 @@ const ADDED = /^Added (.+?) to the chat\b/;
  * ran `/git add .` and a commit first and got the same answer). What adds files is a name, a
  * subfolder or `/add *`; the item names the one the session then saw work. */
 export function addDotDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
-  const asked = view.prompts.find((p) => /^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()));
-  if (asked === undefined) return undefined;
-  const next = view.prompts.find((p) => p.index > asked.index)?.index ?? Infinity;
-  const hit = lines.find((l) => l.event > asked.index && l.event < next && DIR_NOT_IN_GIT.test(l.line));
-  if (hit === undefined) return undefined;
+  // each `/add .` and aider's refusal of it
+  const refusals = view.prompts
+    .filter((p) => /^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()))
+    .map((asked) => {
+      const next = view.prompts.find((p) => p.index > asked.index)?.index ?? Infinity;
+      return { asked, hit: lines.find((l) => l.event > asked.index && l.event < next && DIR_NOT_IN_GIT.test(l.line)) };
+    })
+    .filter((r): r is { asked: UserEvent; hit: { line: string; event: number } } => r.hit !== undefined);
+  if (refusals.length === 0) return undefined;
+  const { hit } = refusals[0]!;
   // a later `/add` that added files: what worked instead
   const later = view.prompts.filter((p) => p.index > hit.event && /^\/add\s+\S/.test(p.text.trim()) && !/^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()));
-  const worked = later.find((p) => {
+  // (not `/add *`, which takes the whole checkout: a trap for a small model, no way to recommend)
+  const worked = later.filter((p) => !/^\/add\s+\*\s*$/.test(p.text.trim())).find((p) => {
     const until = view.prompts.find((q) => q.index > p.index)?.index ?? Infinity;
     return lines.some((l) => l.event > p.index && l.event < until && ADDED.test(l.line));
   });
-  const tracked = view.prompts.some((p) => p.index < asked.index && /^\/git\s+(?:add|commit)\b/.test(p.text.trim()));
+  // a refusal after the session's own `/git add` (or commit): tracking is not what it is about
+  const tracked = refusals.some((r) => view.prompts.some((p) => p.index < r.asked.index && /^\/git\s+(?:add|commit)\b/.test(p.text.trim())));
   const version = bannerValue(lines, VERSION);
   // the banner's count of the files git tracks (`Git repo: .git with 545 files`): the message is
   // not about tracking, which reviewers found misleading
@@ -427,7 +435,7 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
     scope: 'agent',
     title: "aider's /add . adds nothing ('Directory … is not in git')",
     text:
-      `Aider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code('Directory <checkout> is not in git.')} and added nothing, ${files ? `although git tracked ${files} files there` : 'whatever git tracks'}${tracked ? ' and the session had run `/git add` first' : ''}: the message is misleading, and ${code('/git add')} does not change it. ` +
+      `Aider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code('Directory <checkout> is not in git.')} and added nothing, ${files ? `although git tracked ${files} files there` : 'whatever git tracks'}: the message is misleading${tracked ? `, and the session's ${code('/git add')} did not change it` : ''}. ` +
       `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their paths from the repository root.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,

@@ -36,7 +36,9 @@ export function scriptNotOnPathDrafts(view: SessionView): Draft[] {
   const script = scripts!.split(/,\s*|\s+and\s+/)[0]!.replace(/\.exe$/i, '');
   const way = ranAnotherWay(view, warned, script, folder!);
   if (way === undefined) return [];
-  const module = `python -m ${script}`;
+  // (the interpreter the session ran it with, `python3` where it had no `python`)
+  const python = new RegExp(`(?:^|\\s)(python[\\d.]*)\\s+-m\\s+${escapeRegExp(script)}\\b`, 'i').exec(way.step.command ?? '')?.[1] ?? 'python';
+  const module = `${python} -m ${script}`;
   // (what the session ran in the same command as the install it did not yet know it needed)
   const after = way.step.pos > warned.pos;
   const how =
