@@ -14,13 +14,16 @@ describe("pip's scripts folder not on PATH", () => {
   it('is told of the machine where the session ran the program as a module', () => {
     const b = new SessionBuilder()
       .user('make a virtualenv')
-      .bash('python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv', `${warning('virtualenv', '/voc/work/.local/bin')}\ncreated virtual environment CPython3.10.14`);
+      .bash('python3 -m pip install --user virtualenv -q', warning('virtualenv', '/voc/work/.local/bin'))
+      .bash('python3 -m virtualenv .venv', 'created virtual environment CPython3.10.14');
     const [item] = scriptNotOnPathDrafts(viewOf(b.build()));
     expect(item).toMatchObject({ category: 'tool-quirk', scope: 'global', title: "pip installs scripts into a folder not on this machine's PATH" });
-    // (run in the same command as the install, before the warning was seen: not "as this session did")
     expect(item!.text).toBe(
-      "pip installs scripts into `/voc/work/.local/bin`, which is not on this machine's PATH (`The script virtualenv is installed in '…' which is not on PATH`). Run `virtualenv` as `python3 -m virtualenv` (a package that runs as a module), or by its full path, or add that folder to PATH.",
+      "pip installs scripts into `/voc/work/.local/bin`, which is not on this machine's PATH (`The script virtualenv is installed in '…' which is not on PATH`). Run `virtualenv` as `python3 -m virtualenv`, as this session then did (a package that runs as a module), or by its full path, or add that folder to PATH.",
     );
+    // a module run in the very command of the install, before the warning was read: it cost nothing
+    const same = new SessionBuilder().bash('python3 -m pip install --user virtualenv -q && python3 -m virtualenv .venv', `${warning('virtualenv', '/voc/work/.local/bin')}\ncreated virtual environment`);
+    expect(scriptNotOnPathDrafts(viewOf(same.build()))).toEqual([]);
     // pip's reason for the folder, where it gave one
     const user = new SessionBuilder()
       .bash('python -m pip install -e fw', `Defaulting to user installation because normal site-packages is not writeable\n${warning('fw', '/home/dev/.local/bin')}`)

@@ -3,7 +3,8 @@
  * script virtualenv is installed in '/home/dev/.local/bin' which is not on PATH`): the program is
  * then not found by its name, in this session and the next, until that folder is on PATH. Said of
  * the machine, once, where the session then ran the program another way (`python -m <name>`, its
- * full path) or found it missing by name: pip's warning alone does not show it mattered.
+ * full path) or found it missing by name: pip's warning alone does not show it mattered, nor
+ * does a module run in the same command as the install.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
@@ -35,7 +36,9 @@ export function scriptNotOnPathDrafts(view: SessionView): Draft[] {
   // (`SuperClaude.exe` runs as the module `SuperClaude`; of several scripts, the first)
   const script = scripts!.split(/,\s*|\s+and\s+/)[0]!.replace(/\.exe$/i, '');
   const way = ranAnotherWay(view, warned, script, folder!);
-  if (way === undefined) return [];
+  // a module run in the very command of the install, before anyone read the warning, cost
+  // nothing and shows nothing learnt (a reviewer found that item noise)
+  if (way === undefined || (way.how === 'module' && way.step.pos === warned.pos)) return [];
   // (the interpreter the session ran it with, `python3` where it had no `python`)
   const python = new RegExp(`(?:^|\\s)(python[\\d.]*)\\s+-m\\s+${escapeRegExp(script)}\\b`, 'i').exec(way.step.command ?? '')?.[1] ?? 'python';
   const module = `${python} -m ${script}`;
