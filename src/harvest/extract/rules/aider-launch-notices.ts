@@ -56,6 +56,21 @@ const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
  * only this launch gave, which a later launch of the same history no longer gave, was passing
  * (the files came back, a sync folder had not caught up): nothing for the next session. One that
  * recurs across launches is the state of the checkout, until a last launch no longer gives it. */
+/** Paths aider named (absolute ones, as its warnings give them) as the repository names them, and
+ * whether every one could be placed so: by aider's own notices of the chat's files, else by the
+ * repository root its banner, another launch of the history or the history's folder gives (a
+ * launch at the root prints none). A bare name of an absolute path says too little to act on. */
+function inRepository(view: SessionView, lines: { line: string }[], raw: readonly string[]): { named: string[]; located: boolean } {
+  const launches = view.session.aiderLaunches;
+  const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined) ?? rootByHistoryFolder(raw, view.session);
+  const paths = namedPaths(lines);
+  const placed = raw.map((p) => inCheckout(p, paths));
+  return {
+    named: [...new Set(raw.map((p, i) => placed[i] ?? repoPath(p, gitDir)))],
+    located: raw.every((p, i) => placed[i] !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined),
+  };
+}
+
 export function deletedTrackedDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
   if (hits.length === 0) return undefined;
@@ -66,15 +81,8 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   // untracked, whatever launches warned before
   const lastSent = launches?.all.slice(launches.at + 1).filter((l) => l.outcome !== 'idle').pop();
   if (lastSent !== undefined && !lastSent.missingTracked) return undefined;
-  // (a launch at the repository root prints no root; another launch of the same history may)
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
-  const gitDir = bannerValue(lines, GIT_DIR) ?? launches?.all.map((l) => l.gitRoot).find((r) => r !== undefined) ?? rootByHistoryFolder(raw, view.session);
-  const paths = namedPaths(lines);
-  const placed = raw.map((p) => inCheckout(p, paths));
-  const named = [...new Set(raw.map((p, i) => placed[i] ?? repoPath(p, gitDir)))];
-  // the paths as the repository names them, when aider's notices or its banner say so (a bare
-  // file name of an absolute path says too little to act on: then there is no item)
-  const located = raw.every((p, i) => placed[i] !== undefined || !isAbsolute(p) || underRoot(p, gitDir) !== undefined);
+  const { named, located } = inRepository(view, lines, raw);
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
   // repository, which aider warns about the same way: no deleted file, nothing to remove
   const folders = named.filter((f) => !HAS_EXTENSION.test(f));
