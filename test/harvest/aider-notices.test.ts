@@ -172,6 +172,27 @@ describe('aider notices', () => {
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });
 
+  it("reads files aider could not decode: compiled ones tracked by mistake, or source files that are not UTF-8", async () => {
+    const root = '> Git working dir: /home/dev/shop  \n';
+    const cannot = (path: string, byte = '0xcb') => `> /home/dev/shop/${path}: 'utf-8' codec can't decode byte ${byte} in position 0: invalid continuation byte  \n> Use --encoding to set the unicode encoding.  \n`;
+    const undecodable = async (body: string) => (await notices(`${launch('')}${root}#### /add app  \n${body}\nDone.\n`)).filter((n) => /decode/.test(n.text));
+    const [compiled] = await undecodable(cannot('app/__pycache__/views.cpython-312.pyc') + cannot('app/__pycache__/models.cpython-312.pyc'));
+    expect(compiled).toMatchObject({ scope: 'repo', title: 'git tracks compiled or binary files, which aider cannot read as text' });
+    expect(compiled!.text).toBe(
+      "Git tracks compiled or binary files here (`app/__pycache__/views.cpython-312.pyc`, `app/__pycache__/models.cpython-312.pyc`), and aider, given them, cannot read them as text (`'utf-8' codec can't decode byte …`); its hint `--encoding` cannot change that. Untrack them (`git rm -r --cached <path>/__pycache__`) and add them to `.gitignore` (`__pycache__/`, `*.pyc`).",
+    );
+    const [source] = await undecodable(cannot('src/onboarding.page.ts', '0x92'));
+    expect(source!.title).toBe('onboarding.page.ts is not UTF-8, which aider cannot read');
+    expect(source!.text).toBe(
+      "`src/onboarding.page.ts` is not UTF-8 (aider: `'utf-8' codec can't decode byte 0x92 …`), so aider cannot read it: re-save it as UTF-8, or keep it out of aider (`.aiderignore`). Its hint `--encoding` would change how every file is read.",
+    );
+    // many files of one folder three levels down: that folder
+    const [tree] = await undecodable(['a.h', 'b.h', 'c.h', 'd.h'].map((f) => cannot(`ros/arm/install/lib/${f}`, '0xca')).join(''));
+    expect(tree!.text).toMatch(/^4 files under `ros\/arm\/install\/` are not UTF-8 .*: list that folder in `\.aiderignore`, and untrack it if it is generated\./);
+    // paths aider's banner does not let us place in the repository: no item
+    expect((await notices(`${launch('')}#### /add app  \n${cannot('app/x.pyc').replace('/home/dev/shop/', '/elsewhere/')}\nDone.\n`)).filter((n) => /decode/.test(n.text))).toEqual([]);
+  });
+
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {
     const [item] = await notices(`${launch('')}#### /undo  \n> The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.  \n`);
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /undo refuses a commit that added a file" });
