@@ -172,25 +172,24 @@ describe('aider notices', () => {
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });
 
-  it("reads files aider could not decode: compiled ones tracked by mistake, or source files that are not UTF-8", async () => {
+  it("reads a source file aider could not decode as not UTF-8, and leaves compiled, vendored and built files to the project", async () => {
     const root = '> Git working dir: /home/dev/shop  \n';
-    const cannot = (path: string, byte = '0xcb') => `> /home/dev/shop/${path}: 'utf-8' codec can't decode byte ${byte} in position 0: invalid continuation byte  \n> Use --encoding to set the unicode encoding.  \n`;
+    const cannot = (path: string, byte = '0xcb') => `> /home/dev/shop/${path}: 'utf-8' codec can't decode byte ${byte} in position 1426: invalid start byte  \n> Use --encoding to set the unicode encoding.  \n`;
     const undecodable = async (body: string) => (await notices(`${launch('')}${root}#### /add app  \n${body}\nDone.\n`)).filter((n) => /decode/.test(n.text));
-    const [compiled] = await undecodable(cannot('app/__pycache__/views.cpython-312.pyc') + cannot('app/__pycache__/models.cpython-312.pyc'));
-    expect(compiled).toMatchObject({ scope: 'repo', title: 'git tracks compiled or binary files, which aider cannot read as text' });
-    expect(compiled!.text).toBe(
-      "Git tracks compiled or binary files here (`app/__pycache__/views.cpython-312.pyc`, `app/__pycache__/models.cpython-312.pyc`), and aider, given them, cannot read them as text (`'utf-8' codec can't decode byte …`); its hint `--encoding` cannot change that. Untrack them (`git rm -r --cached <path>/__pycache__`) and add them to `.gitignore` (`__pycache__/`, `*.pyc`).",
-    );
     const [source] = await undecodable(cannot('src/onboarding.page.ts', '0x92'));
-    expect(source!.title).toBe('onboarding.page.ts is not UTF-8, which aider cannot read');
+    expect(source).toMatchObject({ scope: 'repo', title: 'onboarding.page.ts is not UTF-8, which aider cannot read' });
     expect(source!.text).toBe(
-      "`src/onboarding.page.ts` is not UTF-8 (aider: `'utf-8' codec can't decode byte 0x92 …`), so aider cannot read it: re-save it as UTF-8, or keep it out of aider (`.aiderignore`). Its hint `--encoding` would change how every file is read.",
+      "`src/onboarding.page.ts` is not UTF-8 (aider: `'utf-8' codec can't decode byte 0x92 in position 1426`; 0x92 is Windows-1252's ’), so aider's repo map skips it. Re-save it as UTF-8 (convert it from Windows-1252); aider's hint `--encoding` would change how every file is read.",
     );
-    // many files of one folder three levels down: that folder
-    const [tree] = await undecodable(['a.h', 'b.h', 'c.h', 'd.h'].map((f) => cannot(`ros/arm/install/lib/${f}`, '0xca')).join(''));
-    expect(tree!.text).toMatch(/^4 files under `ros\/arm\/install\/` are not UTF-8 .*: list that folder in `\.aiderignore`, and untrack it if it is generated\./);
+    // a byte that is no Windows-1252 mark names no encoding
+    expect((await undecodable(cannot('src/notes.md', '0xe9')))[0]!.text).not.toContain('Windows-1252');
+    // compiled files, build output, vendored headers: whether they belong in git or the chat is the project's call
+    expect(await undecodable(cannot('app/__pycache__/views.cpython-312.pyc'))).toEqual([]);
+    expect(await undecodable(cannot('ros/arm/install/lib/Control.h'))).toEqual([]);
+    // several files: no one file to name
+    expect(await undecodable(cannot('src/a.ts', '0x92') + cannot('src/b.ts', '0x92'))).toEqual([]);
     // paths aider's banner does not let us place in the repository: no item
-    expect((await notices(`${launch('')}#### /add app  \n${cannot('app/x.pyc').replace('/home/dev/shop/', '/elsewhere/')}\nDone.\n`)).filter((n) => /decode/.test(n.text))).toEqual([]);
+    expect((await notices(`${launch('')}#### /add app  \n${cannot('src/x.ts', '0x92').replace('/home/dev/shop/', '/elsewhere/')}\nDone.\n`)).filter((n) => /decode/.test(n.text))).toEqual([]);
   });
 
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {

@@ -58,54 +58,30 @@ const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
  * recurs across launches is the state of the checkout, until a last launch no longer gives it. */
 /** Aider's note of a file it could not read as text (`<path>: 'utf-8' codec can't decode byte 0x92
  * in position 1426: invalid start byte`, then its hint `Use --encoding …`). */
-const UNDECODABLE = /^(.+?): 'utf-8' codec can't decode byte (0x[0-9a-f]{2}) in position \d+: [\w ]+$/;
-/** Compiled and binary files: never text, whatever the encoding. */
-const BINARY = /(?:^|[\\/])__pycache__[\\/]|\.(?:pyc|pyo|bin|so|dll|exe|o|a|class|jar|png|jpe?g|gif|ico|pdf|zip|gz|db|sqlite3?)$/i;
+const UNDECODABLE = /^(.+?): 'utf-8' codec can't decode byte (0x[0-9a-f]{2}) in position (\d+): [\w ]+$/;
+/** Compiled and binary files, build output and vendored trees: whether they belong in git or in
+ * the chat is the project's call (a reviewer rejected or edited every such item), no encoding's. */
+const NOT_SOURCE = /(?:^|[\\/])(?:__pycache__|install|build|dist|log|vendor|third_party|node_modules)[\\/]|\.(?:pyc|pyo|bin|so|dll|exe|o|a|class|jar|png|jpe?g|gif|ico|pdf|zip|gz|db|sqlite3?|h|hpp)$/i;
+/** Windows-1252's typographic marks, the bytes a file saved in that encoding most often holds. */
+const CP1252: Readonly<Record<string, string>> = { '0x91': '‘', '0x92': '’', '0x93': '“', '0x94': '”', '0x96': '–', '0x97': '—', '0x85': '…' };
 
-/** Files aider could not read as text. Aider reads only files git tracks (its repo map, a folder
- * or glob `/add`), so compiled or binary files among them are tracked by mistake: the lesson is
- * the repository's (untrack them; aider's own hint, `--encoding`, changes how every file is read
- * and cannot make a binary one text). A source file among them is not UTF-8: re-saving it as
- * UTF-8 is the way, not `--encoding` either. Said once per session, of the repository, where
- * aider's paths can be placed in it. */
+/** A source file of the project aider could not read as text: it is not UTF-8, and aider's repo
+ * map skips it until it is re-saved as UTF-8 (aider's own hint, `--encoding`, changes how every
+ * file is read). Said for one such file, of the repository, where aider's path can be placed in
+ * it; a byte of Windows-1252's typographic marks is named as that mark. */
 export function undecodableDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l) => UNDECODABLE.test(l.line));
-  if (hits.length === 0) return undefined;
-  const raw = hits.map((h) => UNDECODABLE.exec(h.line)![1]!);
-  const { named, located } = inRepository(view, lines, raw);
-  if (!located) return undefined;
-  const binary = named.filter((f) => BINARY.test(f));
-  const text = named.filter((f) => !BINARY.test(f));
-  const some = (files: string[]): string => `${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}`;
-  if (binary.length > 0 && binary.length >= text.length) {
-    const cache = binary.some((f) => /(?:^|\/)__pycache__\//.test(f) || f.endsWith('.pyc'));
-    return {
-      category: 'tool-quirk',
-      scope: 'repo',
-      title: 'git tracks compiled or binary files, which aider cannot read as text',
-      text: `Git tracks compiled or binary files here (${some(binary)}), and aider, given them, cannot read them as text (${code("'utf-8' codec can't decode byte …")}); its hint ${code('--encoding')} cannot change that. Untrack them (${code(`git rm -r --cached ${cache ? '<path>/__pycache__' : '<file>'}`)}) and add them to ${code('.gitignore')}${cache ? ` (${code('__pycache__/')}, ${code('*.pyc')})` : ''}.`,
-      confidence: CONFIDENCE.stated,
-      event: hits[0]!.event,
-      tags: ['aider', 'git', 'encoding'],
-      quotes: [clip(hits[0]!.line, 200)],
-      rule: 'aider-notice',
-      signature: 'aider cannot decode tracked binary files',
-      score: 5,
-    };
-  }
-  const byte = UNDECODABLE.exec(hits.find((h) => !BINARY.test(UNDECODABLE.exec(h.line)![1]!))!.line)![2]!;
-  const said = code(`'utf-8' codec can't decode byte ${byte} …`);
-  // many files of one folder (a build's install tree, vendored headers): the folder is the lesson
-  const folder = text.length > 3 ? commonFolder(text) : undefined;
-  const lesson = folder
-    ? `${text.length} files under ${code(`${folder}/`)} are not UTF-8 (aider: ${said}), so aider cannot read them: list that folder in ${code('.aiderignore')}, and untrack it if it is generated.`
-    : `${text.length > 1 ? `${some(text)} are` : `${code(text[0]!)} is`} not UTF-8 (aider: ${said}), so aider cannot read ${text.length > 1 ? 'them' : 'it'}: re-save ${text.length > 1 ? 'them' : 'it'} as UTF-8, or keep ${text.length > 1 ? 'them' : 'it'} out of aider (${code('.aiderignore')}).`;
-  const name = (f: string): string => f.replace(/^.*\//, '');
+  if (hits.length !== 1) return undefined;
+  const [, path, byte, position] = UNDECODABLE.exec(hits[0]!.line)!;
+  const { named, located } = inRepository(view, lines, [path!]);
+  if (!located || NOT_SOURCE.test(named[0]!)) return undefined;
+  const file = named[0]!;
+  const mark = CP1252[byte!];
   return {
     category: 'tool-quirk',
     scope: 'repo',
-    title: folder ? `files under ${clip(folder, 40)}/ are not UTF-8, which aider cannot read` : text.length > 1 ? `${text.length} files here are not UTF-8, which aider cannot read` : `${clip(name(text[0]!), 40)} is not UTF-8, which aider cannot read`,
-    text: `${lesson} Its hint ${code('--encoding')} would change how every file is read.`,
+    title: `${clip(file.replace(/^.*\//, ''), 40)} is not UTF-8, which aider cannot read`,
+    text: `${code(file)} is not UTF-8 (aider: ${code(`'utf-8' codec can't decode byte ${byte} in position ${position}`)}${mark ? `; ${byte} is Windows-1252's ${mark}` : ''}), so aider's repo map skips it. Re-save it as UTF-8${mark ? ' (convert it from Windows-1252)' : ''}; aider's hint ${code('--encoding')} would change how every file is read.`,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'encoding'],
@@ -114,20 +90,6 @@ export function undecodableDraft(view: SessionView, lines: { line: string; event
     signature: 'aider cannot decode a tracked file',
     score: 5,
   };
-}
-
-/** The folder, three levels down, four in five of the paths share (`jaguar/arm/install`), or
- * undefined where they share none. */
-function commonFolder(paths: readonly string[]): string | undefined {
-  // (three levels down: a shallower folder, `jaguar/arm`, is most of a project, no folder to
-  // leave out of aider whole)
-  const count = new Map<string, number>();
-  for (const p of paths) {
-    const parts = p.split('/').slice(0, -1).slice(0, 3);
-    if (parts.length === 3) count.set(parts.join('/'), (count.get(parts.join('/')) ?? 0) + 1);
-  }
-  const [best, n] = [...count].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? ['', 0];
-  return n * 5 >= paths.length * 4 ? best : undefined;
 }
 
 /** Paths aider named (absolute ones, as its warnings give them) as the repository names them, and
