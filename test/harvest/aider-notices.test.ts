@@ -179,7 +179,7 @@ describe('aider notices', () => {
     const [source] = await undecodable(cannot('src/onboarding.page.ts', '0x92'));
     expect(source).toMatchObject({ scope: 'repo', title: 'onboarding.page.ts is not UTF-8, which aider cannot read' });
     expect(source!.text).toBe(
-      "`src/onboarding.page.ts` is not UTF-8 (aider: `'utf-8' codec can't decode byte 0x92 in position 1426`; 0x92 is Windows-1252's ’), so aider's repo map skips it. Re-save it as UTF-8 (convert it from Windows-1252); aider's hint `--encoding` would change how every file is read.",
+      "`src/onboarding.page.ts` is not UTF-8 (aider: `'utf-8' codec can't decode byte 0x92 in position 1426`), so aider's repo map skips it. Replace the byte at offset 1426 (Windows-1252's ’, most often pasted text) with UTF-8's ’ and check the file for others; aider's hint `--encoding` would change how every file is read.",
     );
     // a byte that is no Windows-1252 mark names no encoding
     expect((await undecodable(cannot('src/notes.md', '0xe9')))[0]!.text).not.toContain('Windows-1252');

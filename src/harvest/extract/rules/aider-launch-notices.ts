@@ -78,10 +78,11 @@ export function undecodableDraft(view: SessionView, lines: { line: string; event
   const file = named[0]!;
   const mark = CP1252[byte!];
   return {
-    category: 'tool-quirk',
+    category: 'fact',
     scope: 'repo',
     title: `${clip(file.replace(/^.*\//, ''), 40)} is not UTF-8, which aider cannot read`,
-    text: `${code(file)} is not UTF-8 (aider: ${code(`'utf-8' codec can't decode byte ${byte} in position ${position}`)}${mark ? `; ${byte} is Windows-1252's ${mark}` : ''}), so aider's repo map skips it. Re-save it as UTF-8${mark ? ' (convert it from Windows-1252)' : ''}; aider's hint ${code('--encoding')} would change how every file is read.`,
+    // (a fact of the repository's file, not of how aider behaves)
+    text: `${code(file)} is not UTF-8 (aider: ${code(`'utf-8' codec can't decode byte ${byte} in position ${position}`)}), so aider's repo map skips it. Replace the byte at offset ${position}${mark ? ` (Windows-1252's ${mark}, most often pasted text) with UTF-8's ${mark}` : ''} and check the file for others; aider's hint ${code('--encoding')} would change how every file is read.`,
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,
     tags: ['aider', 'encoding'],
