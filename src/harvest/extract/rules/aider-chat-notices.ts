@@ -400,6 +400,9 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
 }
 
 const DIR_NOT_IN_GIT = /^Directory (.+?) is not in git\.?\s*$/;
+/** `/add .` (or `./`), and `/add *`, which takes the whole checkout. */
+const ADD_DOT = /^\/add\s+\.[\\/]?\s*$/;
+const ADD_ALL = /^\/add\s+\*\s*$/;
 const ADDED = /^Added (.+?) to the chat\b/;
 
 /** `/add .` answered `Directory <checkout> is not in git.`: aider's `/add` of the checkout's own
@@ -409,7 +412,7 @@ const ADDED = /^Added (.+?) to the chat\b/;
 export function addDotDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // each `/add .` and aider's refusal of it
   const refusals = view.prompts
-    .filter((p) => /^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()))
+    .filter((p) => ADD_DOT.test(p.text.trim()))
     .map((asked) => {
       const next = view.prompts.find((p) => p.index > asked.index)?.index ?? Infinity;
       return { asked, hit: lines.find((l) => l.event > asked.index && l.event < next && DIR_NOT_IN_GIT.test(l.line)) };
@@ -417,10 +420,11 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
     .filter((r): r is { asked: UserEvent; hit: { line: string; event: number } } => r.hit !== undefined);
   if (refusals.length === 0) return undefined;
   const { hit } = refusals[0]!;
-  // a later `/add` that added files: what worked instead
-  const later = view.prompts.filter((p) => p.index > hit.event && /^\/add\s+\S/.test(p.text.trim()) && !/^\/add\s+\.[\\/]?\s*$/.test(p.text.trim()));
-  // (not `/add *`, which takes the whole checkout: a trap for a small model, no way to recommend)
-  const worked = later.filter((p) => !/^\/add\s+\*\s*$/.test(p.text.trim())).find((p) => {
+  // a later `/add` that added files: what worked instead (not `/add *`, which takes the whole
+  // checkout: a trap for a small model, no way to recommend)
+  const worked = view.prompts.find((p) => {
+    const t = p.text.trim();
+    if (p.index <= hit.event || !/^\/add\s+\S/.test(t) || ADD_DOT.test(t) || ADD_ALL.test(t)) return false;
     const until = view.prompts.find((q) => q.index > p.index)?.index ?? Infinity;
     return lines.some((l) => l.event > p.index && l.event < until && ADDED.test(l.line));
   });

@@ -50,12 +50,6 @@ const DELETED_HINT = /^Has it been deleted from the file system but not from git
 /** A file's name: with an extension, or a dotfile (`.gitignore`); a bare name is most often a folder. */
 const HAS_EXTENSION = /[^/.]\.[A-Za-z0-9]+$|(?:^|\/)\.[^/.]+$/;
 
-/** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
- * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
- * been deleted from the file system but not from git?"), until the deletion is committed. A warning
- * only this launch gave, which a later launch of the same history no longer gave, was passing
- * (the files came back, a sync folder had not caught up): nothing for the next session. One that
- * recurs across launches is the state of the checkout, until a last launch no longer gives it. */
 /** Aider's note of a file it could not read as text (`<path>: 'utf-8' codec can't decode byte 0x92
  * in position 1426: invalid start byte`, then its hint `Use --encoding …`). */
 const UNDECODABLE = /^(.+?): 'utf-8' codec can't decode byte (0x[0-9a-f]{2}) in position (\d+): [\w ]+$/;
@@ -108,6 +102,12 @@ function inRepository(view: SessionView, lines: { line: string }[], raw: readonl
   };
 }
 
+/** Aider's repo map covers every file git tracks: one deleted or moved on disk without the
+ * deletion committed makes aider warn, once per launch ("Repo-map can't include <file>", "Has it
+ * been deleted from the file system but not from git?"), until the deletion is committed. A warning
+ * only this launch gave, which a later launch of the same history no longer gave, was passing
+ * (the files came back, a sync folder had not caught up): nothing for the next session. One that
+ * recurs across launches is the state of the checkout, until a last launch no longer gives it. */
 export function deletedTrackedDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const hits = lines.filter((l, i) => REPO_MAP_MISSING.test(l.line) && DELETED_HINT.test(lines[i + 1]?.line ?? ''));
   if (hits.length === 0) return undefined;
@@ -387,7 +387,7 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
     // the user took is one choice among them, and the lesson is the full name (a reviewer would
     // not pin one dated model as the answer)
     title: suggested.length > 3 ? `aider${version ? ` ${version}` : ''} does not know ${clip(unknown, 40)}: name the model in full` : `aider: use ${clip(worked, 38)}, not ${clip(unknown, 30)}`,
-    text: `${aiderKnows(view, lines)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; ${suggested.length > 3 ? `it listed ${suggested.length} full names it knows, and a later launch naming one of them, ${code(worked)}, worked.` : `it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`}`,
+    text: `${aiderKnows(view, version)} did not know ${code(unknown)} (${code('Unknown context window size and costs')})${fallback ? ` and ran it with defaults (${code(clip(fallback, 80))})` : ''}; ${suggested.length > 3 ? `it listed ${suggested.length} full names it knows, and a later launch naming one of them, ${code(worked)}, worked.` : `it suggested ${code(worked)}${suggested.length > 1 ? ' among others' : ''}, and a later launch naming ${code(worked)} in full worked.`}`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
     tags: ['aider', 'model', unknown.split('/')[0]!],
@@ -673,8 +673,7 @@ function aiderOn(view: SessionView): string {
 /** "Aider v0.62.1": which model names aider itself knows comes with its version (its own table of
  * models), so an item about a name aider did not know says which aider; the date where the
  * banner gives no version. */
-function aiderKnows(view: SessionView, lines: { line: string }[]): string {
-  const version = bannerValue(lines, AIDER_VERSION);
+function aiderKnows(view: SessionView, version: string | undefined): string {
   return version ? `Aider ${version}` : aiderOn(view);
 }
 

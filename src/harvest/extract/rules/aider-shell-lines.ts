@@ -101,6 +101,7 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     // (aider's own launch line, however started: `aider .`, `python -m aider`, `uv tool run … aider`)
     const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first);
     const options = OPTION.test(first);
+    const inChat = options ? IN_CHAT[first.split(/[\s=]/)[0]!] : undefined;
     const way = isExport
       ? 'Set environment variables in the shell before starting aider (`/run export` runs in a subshell).'
       : restartsAider
@@ -108,7 +109,7 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
           ? 'A running aider changes its model with `/model <name>`.'
           : 'A running aider takes files with `/add <file>` and changes its settings with its in-chat commands (`/help` lists them).'
         : options
-          ? `Options go on the aider command line or in \`.aider.conf.yml\`; a running aider takes its in-chat commands (${IN_CHAT[first.split(/[\s=]/)[0]!] ? `here ${code(IN_CHAT[first.split(/[\s=]/)[0]!]!)}` : '`/help` lists them'}).`
+          ? `Options go on the aider command line or in \`.aider.conf.yml\`; a running aider takes its in-chat commands (${inChat ? `here ${code(inChat)}` : '`/help` lists them'}).`
         : `Run it as ${code(`/run ${clip(first, 40)}`)} or ${code(`!${clip(first, 40)}`)}${/^git\s/.test(first) ? ` (git also as ${code(`/${clip(first, 40)}`)})` : ''}.`;
     return [
       {
