@@ -29,6 +29,8 @@ import { sudoPassword } from './rules/sudo-password.js';
 import { homeRepo } from './rules/home-repo.js';
 import { cdBlocked } from './rules/cd-blocked.js';
 import { scriptNotOnPath } from './rules/script-not-on-path.js';
+import { pythonTooOld } from './rules/python-too-old.js';
+import { sandboxKilled } from './rules/sandbox-killed.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -60,6 +62,8 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   homeRepo,
   cdBlocked,
   scriptNotOnPath,
+  pythonTooOld,
+  sandboxKilled,
   agentStateInRepo,
   toolCannotStart,
   shellCwd,
