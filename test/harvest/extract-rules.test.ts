@@ -985,6 +985,14 @@ describe('tool quirks of the agent', () => {
     };
     expect(session(false)).toBe('Every failing `shell` command is reported as `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error` although its stderr shows the real error; read stderr before assuming that message.');
     expect(session(true)).toMatch(/^A failing `shell` command can be reported as /);
+    // Codex 0.4x: `failed in sandbox: <stderr>`, no exit code; the sandbox's own kills are not among them
+    const b = new SessionBuilder({ format: 'codex', agent: 'codex' }).user('run the tests');
+    b.tool('shell', { command: ['bash', '-lc', 'pytest'] }, 'failed in sandbox: sandbox error: command was killed by a signal', { isError: true });
+    b.tool('shell', { command: ['bash', '-lc', 'python3 -m pytest'] }, "failed in sandbox: E   TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'", { isError: true });
+    b.tool('shell', { command: ['bash', '-lc', 'python3 -c'] }, 'failed in sandbox: Argument expected for the -c option', { isError: true });
+    expect(toolQuirkDrafts(viewOf(b.build())).find((d) => d.title.startsWith('Misleading failure'))!.text).toBe(
+      "A `shell` command that exits non-zero in the sandbox comes back as `failed in sandbox:` followed by its own stderr, with no exit code: the sandbox did not stop it (here `TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'`). Read that stderr before blaming the sandbox.",
+    );
   });
 
   it('says what to do about cut output by the kind of call: narrow a search, read a saved file, slice a log', () => {

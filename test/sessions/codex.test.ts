@@ -255,6 +255,21 @@ describe('Codex reader: details', () => {
     expect(results(s!).map((r) => r.isError)).toEqual([true, false, true]);
   });
 
+  it("the shell tool's `failed in sandbox: <stderr>` (CLI 0.4x, a modern file, no exit code) failed; its JSON envelope did not", async () => {
+    const call = (id: string, command: string, t: number) => rolloutCall(id, 'shell', { command: ['bash', '-lc', command] }, t);
+    const file = rolloutFile('rollout-sandboxed.jsonl', [
+      rolloutRecord('session_meta', { id: 'sandboxed-1', timestamp: '2026-01-05T10:00:00.000Z', cwd: '/Users/dev/app' }, 0),
+      call('c1', 'python3 -c "import app"', 1),
+      rolloutOutput('c1', 'failed in sandbox: Traceback (most recent call last):\nModuleNotFoundError: No module named app', 2),
+      call('c2', 'python3 --version', 3),
+      rolloutOutput('c2', JSON.stringify({ output: 'Python 3.9.6\n', metadata: { exit_code: 0, duration_seconds: 0.1 } }), 4),
+      call('c3', 'rg missing | head', 5),
+      rolloutOutput('c3', 'failed in sandbox: ', 6),
+    ]);
+    const [s] = await codexReader.read(file);
+    expect(results(s!).map((r) => r.isError)).toEqual([true, false, true]);
+  });
+
   it('a call the user turned down or stopped while it ran is rejected: neither a failure nor a success', async () => {
     const call = (id: string, t: number) => rolloutCall(id, 'exec_command', { cmd: 'git checkout -b 010-use-case-10', sandbox_permissions: 'require_escalated' }, t);
     const file = rolloutFile('rollout-rejected.jsonl', [

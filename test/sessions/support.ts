@@ -141,6 +141,8 @@ export function codexCounts(file: string): Counts {
       if (exit !== undefined && exit !== 0) failing.add(id);
       else if (exit === undefined && /^[a-z_]+ failed: /.test(out)) failing.add(id);
       else if (exit === undefined && legacy && name === 'shell' && outputs.has(id) && !out.startsWith('{')) failing.add(id);
+      // (the shell tool's answer for a non-zero exit in the sandbox, in files of any age)
+      else if (exit === undefined && out.startsWith('failed in sandbox')) failing.add(id);
     }
   }
   for (const [id, name] of calls) {

@@ -104,6 +104,10 @@ const EXIT_CODE_LINE_RE = /^Exit code: (-?\d+)\s*$/m;
  * runner refusing, `CreateProcessAsUserW failed: 1312`, bubblewrap denied its network setup). */
 const FAILED_TOOL_RE = /^(?:[a-z_]+ failed(?: for `[^`\n]*`)?: |execution error: )/;
 const SANDBOX_EXIT_RE = /exit code: (-?\d+)/;
+/** The shell tool's answer for a command that exited non-zero in the sandbox, in files of any
+ * age (`failed in sandbox: <stderr>` from CLI 0.4x on macOS, with no exit code): its
+ * successes are the JSON envelope. */
+const SANDBOXED_FAILURE = 'failed in sandbox';
 const USER_REJECTED = /\bRejected\(\\?"rejected by user\\?"\)/;
 const USER_ABORTED = /^aborted by user(?: after [\d.]+\s*m?s)?\s*$/;
 /** Codex's automatic approval review timing out on an escalated call: the call never ran, and the
@@ -138,7 +142,7 @@ function parseOutput(raw: string, legacyShell: boolean): ParsedOutput {
     return out;
   }
   if (FAILED_TOOL_RE.test(head)) out.isError = true;
-  else if (legacyShell) {
+  else if (legacyShell || head.startsWith(SANDBOXED_FAILURE)) {
     // plain text instead of the envelope is a sandbox or patch failure
     out.isError = true;
     const m = SANDBOX_EXIT_RE.exec(head);

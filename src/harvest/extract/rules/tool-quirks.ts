@@ -929,32 +929,62 @@ function backgrounded(view: SessionView): Draft | undefined {
   return undefined;
 }
 
+/** Codex's older shell tool in its sandbox (0.4x on macOS): any non-zero exit comes back as
+ * `failed in sandbox: ` and the command's stderr, with no exit code, whatever the sandbox did
+ * (not its own kills: `failed in sandbox: sandbox error: …`). */
+const SANDBOX_WRAPPED = 'failed in sandbox: ';
+
+/** A failure's wrapper text and the stderr it wraps: `… stderr: <text>`, or Codex's sandbox form. */
+function wrappedError(output: string): { prefix: string; stderr: string } | undefined {
+  if (output.startsWith(SANDBOX_WRAPPED)) {
+    const stderr = output.slice(SANDBOX_WRAPPED.length);
+    return stderr.startsWith('sandbox error') ? undefined : { prefix: SANDBOX_WRAPPED.trim(), stderr: oneLine(stderr) };
+  }
+  if (!/stderr:/i.test(output)) return undefined;
+  const [head, stderr] = oneLine(output).split(/stderr:/i);
+  const prefix = head!.replace(/\d+/g, 'N').split(/[,;]/)[0]!.trim();
+  return prefix.length < 20 ? undefined : { prefix, stderr: stderr ?? '' };
+}
+
+/** The program's own error line in a wrapped stderr, the last one (`E   TypeError: …` under
+ * pytest's traceback, `ModuleNotFoundError: …`), from the first step that has one. */
+function ownError(steps: readonly Step[]): string | undefined {
+  for (const s of steps) {
+    const stderr = s.output.startsWith(SANDBOX_WRAPPED) ? s.output.slice(SANDBOX_WRAPPED.length) : s.output;
+    const lines = stderr.split('\n').filter((l) => /^(?:E\s+)?[\w.]*(?:Error|Exception)\b: \S/.test(l));
+    if (lines.length > 0) return lines[lines.length - 1]!.replace(/^E\s+/, '').trim();
+  }
+  return undefined;
+}
+
 /**
  * A wrapper message that hides the real error: several failures start with the same text while
  * their stderr says different things (e.g. a sandbox reporting every non-zero exit as a denial).
  */
 function wrapperMessage(view: SessionView): Draft | undefined {
-  const failed = view.steps.filter((s) => s.failed && /stderr:/i.test(s.output));
   const byPrefix = new Map<string, Step[]>();
-  for (const s of failed) {
-    const head = oneLine(s.output).split(/stderr:/i)[0]!;
-    const prefix = head.replace(/\d+/g, 'N').split(/[,;]/)[0]!.trim();
-    if (prefix.length < 20) continue;
-    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), s]);
+  for (const s of view.steps) {
+    const wrapped = s.failed ? wrappedError(s.output) : undefined;
+    if (wrapped) byPrefix.set(wrapped.prefix, [...(byPrefix.get(wrapped.prefix) ?? []), s]);
   }
   for (const [prefix, steps] of [...byPrefix.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const causes = [...new Set(steps.map((s) => errorLine(oneLine(s.output).split(/stderr:/i)[1] ?? '', 70)))].filter(Boolean);
+    const causes = [...new Set(steps.map((s) => errorLine(wrappedError(s.output)!.stderr, 70)))].filter(Boolean);
     if (steps.length < 2 || causes.length < 2) continue;
     const first = steps[0]!;
     // "every" only when no failure of the tool came back otherwise; the stderr lines are this
     // session's errors, kept as evidence, not in the text
     const every = view.steps.every((x) => !x.failed || x.call.name !== first.call.name || steps.includes(x));
     const subject = every ? `Every failing ${code(first.call.name)} command is reported` : `A failing ${code(first.call.name)} command can be reported`;
+    // (Codex's form names no exit code: the command's own failure reads as the sandbox's)
+    const text =
+      prefix === SANDBOX_WRAPPED.trim()
+        ? `${every ? 'Every' : 'A'} ${code(first.call.name)} command that exits non-zero in the sandbox comes back as ${code(SANDBOX_WRAPPED.trim())} followed by its own stderr, with no exit code: the sandbox did not stop it (here ${code(clip(ownError(steps) ?? causes[0]!, 110))}). Read that stderr before blaming the sandbox.`
+        : `${subject} as ${code(clip(prefix, 110))} although its stderr shows the real error; read stderr before assuming that message.`;
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `Misleading failure message from ${first.call.name}`,
-      text: `${subject} as ${code(clip(prefix, 110))} although its stderr shows the real error; read stderr before assuming that message.`,
+      text,
       confidence: CONFIDENCE.verified,
       event: first.outputEvent,
       tags: [first.call.name, 'stderr'],
