@@ -31,6 +31,7 @@ import { cdBlocked } from './rules/cd-blocked.js';
 import { scriptNotOnPath } from './rules/script-not-on-path.js';
 import { pythonTooOld } from './rules/python-too-old.js';
 import { sandboxKilled } from './rules/sandbox-killed.js';
+import { aiderLocalServer } from './rules/aider-local-server.js';
 import { agentStateInRepo } from './rules/agent-state-in-repo.js';
 import { toolCannotStart } from './rules/tool-cannot-start.js';
 import { projectCommands } from './rules/project-commands.js';
@@ -73,6 +74,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   aiderNotices,
   aiderShellLines,
   aiderEnvWarnings,
+  aiderLocalServer,
   outputNoise,
   oversizedOutput,
   userCorrections,
