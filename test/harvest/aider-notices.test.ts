@@ -39,16 +39,17 @@ describe('aider notices', () => {
     const [item] = await notices(ranGrep);
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider has no /grep, /view command');
-    expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. A shell command runs with `!` or `/run` (`!grep -rn …`). Its in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`).');
+    expect(item!.text).toBe('Aider has no `/grep`, `/view` in-chat commands: it answers `Invalid command: /grep`. A shell command runs with `!` or `/run` (`!grep -rn …`). Its in-chat commands are matched in lowercase only: `/Add` is an invalid command (the command is `/add`).');
     // without what was run instead, that aider lacks them is only aider's own answer: the slip of case stays
-    expect((await notices(history)).map((d) => d.text)).toEqual(["Aider's in-chat commands are lowercase and need a space before their text: `/Add` is an invalid command (the command is `/add`)."]);
+    expect((await notices(history)).map((d) => [d.title, d.text])).toEqual([['aider commands are lowercase only', "Aider's in-chat commands are matched in lowercase only: `/Add` is an invalid command (the command is `/add`)."]]);
     // the command typed next says nothing of what was meant (`/find x`, then `/edit *`)
     expect(await notices(`${launch('')}#### /find PoIValidator  \n> Invalid command: /find  \n\n#### /edit *  \n`)).toEqual([]);
     // a command a keystroke away from one aider has is a slip of typing (`/gitt`, `/ad`, `/udno`)
     expect(await notices(`${launch('')}#### /gitt status  \n> Invalid command: /gitt  \n\n#### /ad src/a.ts  \n> Invalid command: /ad  \n\n#### /udno  \n> Invalid command: /udno  \n`)).toEqual([]);
     // a command run into its text: the user's words stay out of an item about aider
     const [glued] = await notices(`${launch('')}#### /ask你把文件搬运到哪里了  \n> Invalid command: /ask你把文件搬运到哪里了  \n`);
-    expect(glued!.text).toBe("Aider's in-chat commands are lowercase and need a space before their text: `/ask<text>` is an invalid command (the command is `/ask`).");
+    // (each says only what its typo showed: a glued command is no matter of case)
+    expect([glued!.title, glued!.text]).toEqual(['aider commands need a space after them', "Aider's in-chat commands need a space before their text: `/ask<text>` is an invalid command (the command is `/ask`)."]);
     expect(glued!.quotes).toEqual(['Invalid command: /ask<text>']);
     // a message that only starts with a slash is no command the user looked for
     expect(await notices(`${launch('')}#### /api/orders returns 500 since the deploy  \n> Invalid command: /api/orders  \n`)).toEqual([]);
@@ -73,7 +74,7 @@ describe('aider notices', () => {
     const map = items.find((i) => /Repo-map/.test(i.text));
     expect(map?.scope).toBe('repo');
     expect(map?.text).toContain('Git tracks `packages/module/es/src/string.join.ts`, which is no file on disk');
-    expect(map?.text).toContain('Run `git rm --cached packages/module/es/src/string.join.ts` (or commit the move).');
+    expect(map?.text).toContain('If `git status` shows it deleted or moved on purpose, commit that (`git rm --cached packages/module/es/src/string.join.ts`), else restore it.');
   });
 
   it("reads a traceback through aider's own code as a crash of aider, with its version and model", async () => {
@@ -236,7 +237,7 @@ describe('a tracked path gone from disk', () => {
     const [item] = (await notices(history)).filter((n) => /Repo-map/.test(n.text));
     expect(item).toMatchObject({ scope: 'repo', title: 'git tracks scenes/road/road.tscn, which is gone from disk' });
     expect(item!.text).toBe(
-      "Git tracks `scenes/road/road.tscn`, which is no file on disk (deleted or moved without committing that), so aider's repo map warns about it (`Repo-map can't include <file>`). Run `git rm --cached scenes/road/road.tscn` (or commit the move).",
+      "Git tracks `scenes/road/road.tscn`, which is no file on disk, so aider's repo map warns about it at every launch (`Repo-map can't include <file>`). If `git status` shows it deleted or moved on purpose, commit that (`git rm --cached scenes/road/road.tscn`), else restore it.",
     );
   });
 

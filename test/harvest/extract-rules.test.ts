@@ -1046,6 +1046,17 @@ describe('tool quirks of the agent', () => {
     expect(heading('app/root.tsx')).not.toContain('Resent with');
   });
 
+  it("takes aider's reason from its `^^^` mark, not from the model's words it quotes back, and keeps two reasons apart", () => {
+    const quoted = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nTo fix the error group `TS7006` and add explicit type annotations to the parameter `i` on line 131 in `src/pr-test.ts`, we need to modify the following:\n```python\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```';
+    const noName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nNo filename provided before ``` in file listing';
+    const [d] = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('fix the types').tool('edit', { path: '' }, quoted, { isError: true }).build()));
+    expect(d!.title).toBe('aider edit: Bad/missing filename. The filename must be alone on the…');
+    expect(d!.text + d!.quotes.join(' ')).not.toContain('TS7006');
+    const [e] = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here:\n\n```python\npass\n```').tool('edit', {}, noName, { isError: true }).build()));
+    // (both errors are aider's one notice: the reason tells the lessons apart)
+    expect(d!.signature).not.toBe(e!.signature);
+  });
+
   it('says a failed edit block was written blind when aider had to ask to edit a file not added to the chat', () => {
     const failed = ['The LLM did not conform to the edit format.', '# 1 SEARCH/REPLACE block failed to match!', '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in app/root.tsx', '<<<<<<< SEARCH', 'import styles from "./styles/app.css";', '=======', '>>>>>>> REPLACE', 'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc'].join('\n');
     const session = (asked: string) => toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add the stylesheet').system(asked).tool('edit', { path: 'app/root.tsx', search: 'x', replace: 'y' }, failed, { isError: true }).build()));

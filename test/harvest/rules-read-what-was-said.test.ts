@@ -366,8 +366,9 @@ describe("aider's version and echo, and pasted pages", () => {
       `\n# aider chat started at 2025-05-01 10:00:00\n\n> aider --model ollama_chat/qwen2.5-coder:14b  \n> Aider v0.82.0  \n> Git repo: ../.git with 228 files  \n> Note: in-chat filenames are always relative to the git working dir, not the current working dir.  \n> Cur working dir: ${cur}  \n> Git working dir: /home/dev/shop  \n\n#### add a driver login  \n`;
     const quirk = (cur: string) => items(banner(cur)).then((found) => found.filter((c) => c.title.includes('subfolder')));
     const [item] = await quirk('/home/dev/shop/backend');
-    expect(item?.text).toContain('(here `backend`)');
-    expect(item?.text).toContain('a file of that folder is `backend/…` in the chat');
+    // (which subfolder is this launch's: the lesson is aider's, with the command line's exception)
+    expect(item?.text).toContain('a path without the folder names a file at the root. Only files named on aider\'s command line are taken from the folder it started in.');
+    expect(item?.text).not.toContain('backend');
     expect(item?.text).not.toContain('/home/dev');
     expect(await quirk('/home/dev/shop')).toEqual([]);
     // with no repository aider names files from the folder it runs in, whatever its note says
@@ -380,8 +381,8 @@ describe("aider's version and echo, and pasted pages", () => {
     const [item] = await warned(['src\\string.join.ts', 'src\\testing.ts', 'lib\\forge-std']);
     expect(item).toMatchObject({ scope: 'repo', title: 'git tracks src/string.join.ts, which is gone from disk' });
     expect(item?.text).toContain("`Repo-map can't include <file>`");
-    expect(item?.text).toContain('Git tracks `src/string.join.ts`, `src/testing.ts`, which are no file on disk (deleted or moved without committing that)');
-    expect(item?.text).toContain('Run `git rm --cached src/string.join.ts` (or commit the move)');
+    expect(item?.text).toContain('Git tracks `src/string.join.ts`, `src/testing.ts`, which are no file on disk, so aider');
+    expect(item?.text).toContain('commit that (`git rm --cached src/string.join.ts`), else restore it');
     // a submodule folder draws the same warning (and is no file to remove); the machine's paths stay out
     expect(item?.text).toContain('a submodule folder (here `lib/forge-std`) draws the same harmless warning: list it in `.aiderignore` instead.');
     expect(item?.text).not.toContain('Users');

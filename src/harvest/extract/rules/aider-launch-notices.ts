@@ -141,7 +141,7 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   const which = where !== undefined && named.length === 1 ? `Here it is ${code(clip(named[0]!, 60))}, in` : 'Here they are files of';
   const text = generated
     ? `Aider warns once per launch about each path git tracks that is no file on disk: ${warns}. ${which} a ${code(`${where ?? generated}/`)} folder, generated files git should not track: untrack it (${code(`git rm -r --cached ${where ?? `<path>/${generated}`}`)}), add it to ${code('.gitignore')} and commit.`
-    : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk (deleted or moved without committing that), so aider's repo map warns about it (${code("Repo-map can't include <file>")}). Run ${code(`git rm --cached ${clip(files[0]!, 50)}`)} (or commit the move)${submodule}.`;
+    : `Git tracks ${files.slice(0, 2).map(code).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}, ${files.length > 1 ? 'which are' : 'which is'} no file on disk, so aider's repo map warns about it at every launch (${code("Repo-map can't include <file>")}). If ${code('git status')} shows it deleted or moved on purpose, commit that (${code(`git rm --cached ${clip(files[0]!, 50)}`)}), else restore it${submodule}.`;
   return {
     category: 'tool-quirk',
     // (named paths and a generated folder are this repository's: what it tracks and should untrack)
@@ -622,7 +622,8 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
     category: 'tool-quirk',
     scope: 'agent',
     title: 'aider started in a subfolder names chat files from the repository root',
-    text: `Aider started in a subfolder of the repository (here ${code(here)}) still takes the file names of its chat from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a file of that folder is ${code(`${here}/…`)} in the chat, and a path without the folder names a file at the root.`,
+    // (the files named on aider's own command line are the exception: those it takes from the folder it started in)
+    text: `Aider started in a subfolder of the repository still takes the file names of its chat (\`/add\`, \`/drop\`, the model's edits) from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a path without the folder names a file at the root. Only files named on aider's command line are taken from the folder it started in.`,
     confidence: CONFIDENCE.stated,
     event: lines[at]!.event,
     tags: ['aider', 'paths', 'subfolder'],

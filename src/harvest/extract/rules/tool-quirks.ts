@@ -90,6 +90,9 @@ function formatReason(output: string, err: string): string | undefined {
   if (!/did not conform to the edit format/i.test(err)) return undefined;
   const lines = output.split('\n').map((l) => l.trim());
   const at = lines.findIndex((l) => /did not conform to the edit format/i.test(l));
+  // aider marks its reason under the quoted reply with `^^^` (`^^^ Bad/missing filename. …`)
+  const marked = lines.slice(at + 1).find((l) => l.startsWith('^^^ '));
+  if (marked !== undefined) return marked.slice(4).replace(/\s*`{3,}$/, '').trim();
   const reason = lines.slice(at + 1).find((l) => l !== '' && !/^https?:\/\//.test(l));
   return reason !== undefined && reason.length <= 140 && !MODEL_PROSE.test(reason) ? reason : undefined;
 }
@@ -116,6 +119,13 @@ const ALREADY_APPLIED = /^The REPLACE lines are already in \S+?!?$/m;
 
 function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
+}
+
+/** Aider's notice that a reply broke the edit format, as the error: the first error-like line
+ * after it can be the model's own words that aider quotes back ("To fix the error group …"). */
+const FORMAT_NOTICE = /^The LLM did not conform to the edit format\.?$/m;
+function aiderFormatNotice(view: SessionView, s: Step): string | undefined {
+  return aiderEdit(view, s) ? FORMAT_NOTICE.exec(s.output)?.[0] : undefined;
 }
 
 
@@ -557,14 +567,14 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   const aider = aiderEdit(view, s);
   const aiderCause = aider ? aiderEditCause(view, s) : undefined;
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
-  const err = stated ?? errorLine(s.output, 180);
+  const err = stated ?? aiderFormatNotice(view, s) ?? errorLine(s.output, 180);
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
   // "File has been modified since read": something else wrote the file after the agent read it
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
   if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
-  if (aider && REPLY_LINE_AS_PATH.test(err)) return undefined;
+  if (aider && REPLY_LINE_AS_PATH.test(formatReason(s.output, err) ?? err)) return undefined;
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
@@ -602,7 +612,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     tags: [tool],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(err),
+    signature: errorSignature(aider ? (formatReason(s.output, err) ?? err) : err),
     score: 6 + (retry && !aider ? 1 : 0),
   };
 }
@@ -664,7 +674,7 @@ function jsonErrorMessage(err: string): string {
 }
 
 function toolRefusal(view: SessionView, s: Step): Draft | undefined {
-  const stated = aiderError(view, s);
+  const stated = aiderError(view, s) ?? aiderFormatNotice(view, s);
   const err = stated ?? jsonErrorMessage(errorLine(s.output, 200));
   // the agent's own malformed call, put right by its next call of the same tool: the tool's
   // contract is in its schema, and the session teaches nothing beyond it
@@ -697,7 +707,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     tags: [s.call.name],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(err),
+    signature: errorSignature(aider ? (formatReason(s.output, err) ?? err) : err),
     score: 5,
   };
 }
