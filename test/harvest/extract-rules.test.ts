@@ -1003,6 +1003,8 @@ describe('tool quirks of the agent', () => {
     );
     expect(cut('Bash', { command: 'cat build.log' }, saved)).toContain('): read that file in slices.');
     expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
+    // (Codex's marker takes the middle's place)
+    expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain('(marked `[... omitted N of M lines ...]`, in place of the middle: the head and the tail are kept)');
     expect(cut('grep', { pattern: 'x' }, 'a\n[... omitted 120 of 400 lines ...]\nb')).toContain('narrow the search (a path, a glob, a more specific pattern)');
   });
 
@@ -1609,6 +1611,17 @@ describe('slow commands', () => {
     const asked = (last: string) => new SessionBuilder().user('install it').bash('./install.sh', `🚀 Bridge Installer\n==========\nInstallation directory: /Users/dev/bridge\n\n${last}`).build();
     expect(slowCommandDrafts(viewOf(timed(asked('✅ Installation cancelled'), [0, 0, 283])))).toEqual([]);
     expect(slowCommandDrafts(viewOf(timed(asked('✅ Installed 14 hooks into ~/.claude/settings.json'), [0, 0, 283])))).toHaveLength(1);
+  });
+
+  it('says nothing of a run that an earlier run of the same commands beat four times over: it waited, not ran', () => {
+    const session = new SessionBuilder()
+      .user('ship it')
+      .bash('git push origin main', 'To github.com:acme/app.git\n   1a2b3c4..5d6e7f8  main -> main')
+      .bash('git add lock.json && git commit -m "x" && git push origin main', '[main 2e593ed] x\nTo github.com:acme/app.git\n   5d6e7f8..9a8b7c6  main -> main')
+      .build();
+    expect(slowCommandDrafts(viewOf(timed(session, [0, 0, 41, 300, 2916])))).toEqual([]);
+    // (the same second run with no faster one before it is told)
+    expect(slowCommandDrafts(viewOf(timed(session, [0, 0, 700, 800, 3416]))).map((d) => d.title)).toEqual(['git push is slow (about 43.6 min)']);
   });
 
   it('says nothing of a request to a service on another machine: its time is the service\'s that moment', () => {
@@ -2336,28 +2349,38 @@ describe('user corrections: what is one', () => {
 
 describe('progress and a checkout without its dependencies are not knowledge', () => {
   it('a module the project\'s own install then brings was not missing from the machine', () => {
-    const failing = (b: SessionBuilder) => b.user('run the tests').tool('run_command', { command: 'npm test' }, "Error: Cannot find module 'sql.js'\nRequire stack:\n- src/db.js");
-    const installed = failing(new SessionBuilder()).tool('run_command', { command: 'npm install' }, 'added 120 packages').tool('run_command', { command: 'npm test' }, 'tests 29, pass 29').build();
-    expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sql\.js/.test(d.title))).toEqual([]);
-    const never = failing(new SessionBuilder()).build();
-    expect(toolQuirkDrafts(viewOf(never)).map((d) => d.title)).toContain('sql.js is not installed');
+    const failing = (b: SessionBuilder) => b.user('run the tests').tool('run_command', { command: 'python app.py' }, "ModuleNotFoundError: No module named 'sqlalchemy'", { isError: true, exitCode: 1 });
+    const viaVenv = (b: SessionBuilder) => b.tool('run_command', { command: '.venv/bin/python app.py' }, 'serving on :8000');
+    const installed = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: 'pip install -r requirements.txt' }, 'Successfully installed sqlalchemy-2.0.30')).build();
+    expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sqlalchemy/.test(d.title))).toEqual([]);
+    const never = viaVenv(failing(new SessionBuilder())).build();
+    expect(toolQuirkDrafts(viewOf(never)).map((d) => d.title)).toContain("sqlalchemy is installed in the project's environment, not for the bare python");
     // …whether run after a `cd`, or typed into a tmux window
-    for (const install of ['cd app && npm install', 'tmux send-keys -t dev "cd app && npm install" Enter']) {
-      const later = failing(new SessionBuilder()).tool('run_command', { command: install }, '').build();
-      expect(toolQuirkDrafts(viewOf(later)).filter((d) => /sql\.js/.test(d.title)), install).toEqual([]);
+    for (const install of ['cd app && pip install -r requirements.txt', 'tmux send-keys -t dev "cd app && pip install -r requirements.txt" Enter']) {
+      const later = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: install }, '')).build();
+      expect(toolQuirkDrafts(viewOf(later)).filter((d) => /sqlalchemy/.test(d.title)), install).toEqual([]);
     }
   });
 
   it("a module named through the project's import alias, or written as a file next, is the project's own file, never a package to install", () => {
     const check = (mod: string, then?: string) => {
-      const b = new SessionBuilder().user('add a stats panel').bash('npx tsc --noEmit', `src/app/page.tsx(6,25): error TS2307: Cannot find module '${mod}' or its corresponding type declarations.`, 2);
-      if (then) b.tool('Write', { file_path: `/home/dev/game/${then}`, content: 'export default function PlayerStats() {}' }, 'ok');
+      const b = new SessionBuilder().user('add a stats panel').bash('python -m app', `ModuleNotFoundError: No module named '${mod}'`, 1);
+      if (then) b.tool('Write', { file_path: `/home/dev/game/${then}`, content: 'def stats(): pass' }, 'ok');
+      b.bash('.venv/bin/python -m app', 'ok');
       return toolQuirkDrafts(viewOf(b.build())).map((d) => d.title);
     };
-    expect(check('@/components/PlayerStats')).toEqual([]);
-    expect(check('@components/PlayerStats', 'src/components/PlayerStats.tsx')).toEqual([]);
-    // a scoped package nobody wrote is missing from the machine
-    expect(check('@tanstack/react-query')).toEqual(['@tanstack/react-query is not installed']);
+    expect(check('app.player_stats', 'app/player_stats.py')).toEqual([]);
+    // a package nobody wrote is missing from that python
+    expect(check('requests')).toEqual(["requests is installed in the project's environment, not for the bare python"]);
+  });
+
+  it("a missing module is told only where the project's own environment then ran: the bare error is the next session's to read", () => {
+    const base = () => new SessionBuilder().user('check the app').bash('python - <<PY\nimport app\nPY', "ModuleNotFoundError: No module named 'dotenv'", 1);
+    expect(toolQuirkDrafts(viewOf(base().build())).filter((d) => d.title.includes('dotenv'))).toEqual([]);
+    const [item] = toolQuirkDrafts(viewOf(base().bash('./.venv/bin/python - <<PY\nimport app\nPY', 'ok').build())).filter((d) => d.title.includes('dotenv'));
+    expect(item!.text).toBe("The `dotenv` module is missing from the python a bare command runs (`python - <<PY … PY`): `ModuleNotFoundError: No module named 'dotenv'`. It is installed in the project's own environment: `./.venv/bin/python - <<PY … PY` then ran. Run the project's code with `./.venv/bin/python`.");
+    // `uv run` is the project's environment too
+    expect(toolQuirkDrafts(viewOf(base().bash('uv run python -c "import app"', 'ok').build())).map((d) => d.text).join(' ')).toContain("Run the project's code with `uv run`.");
   });
 
   it('a name declared twice in code the session had just written is its slip, even when the checker reports on the whole project', () => {

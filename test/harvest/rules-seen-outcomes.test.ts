@@ -348,8 +348,8 @@ describe("a program's debug log", () => {
 });
 
 describe('a missing module', () => {
-  const missing = (b: SessionBuilder) => toolQuirkDrafts(viewOf(b.build())).filter((d) => d.title === 'build is not installed');
-  const base = () => new SessionBuilder().user('publish it').bash('source venv/bin/activate && python -c "import build"', "ModuleNotFoundError: No module named 'build'", 1);
+  const base = () => new SessionBuilder().user('publish it').bash('python -c "import build"', "ModuleNotFoundError: No module named 'build'", 1);
+  const missing = (b: SessionBuilder) => toolQuirkDrafts(viewOf(b.bash('venv/bin/python -m build', 'Successfully built docgen_cli-1.0.0.tar.gz').build())).filter((d) => d.title.startsWith('build is installed'));
 
   it('is no quirk of the environment when the session then installs it, by pip or by a script that says so', () => {
     expect(missing(base())).toHaveLength(1);
@@ -374,5 +374,26 @@ describe('a closing report that opens with the work done', () => {
       );
     expect(facts('The `specstory` command lives in `/usr/local/bin` on this machine.').length).toBeGreaterThan(0);
     expect(facts('SpecStory CLI is installed and working.')).toEqual([]);
+  });
+});
+
+describe('a report section that sketches what would be needed', () => {
+  it('is a plan, not a fact, beside a section of what was found', () => {
+    const facts = (heading: string) =>
+      reportFactDrafts(
+        viewOf(
+          new SessionBuilder({ parentId: 'parent-1', subagent: 'Explore' })
+            .user('prove the two admitted lemmas in beta_swap.v')
+            .tool('Read', { file_path: '/home/dev/demo/beta_swap.v' }, 'block_left block_right descent_set toggle_at insert_max_perm eulerian.v beta_swap.v')
+            .tool('Read', { file_path: '/home/dev/demo/eulerian.v' }, 'insert_max_perm')
+            .bash('make', 'COQC beta_swap.v')
+            .assistant(
+              `## Report\n\n**File:** \`beta_swap.v\` (lines 100–120)\n\n**Status:** Did not complete proof. No edits made; \`make\` still passes.\n\n**${heading}**\n\n1. **Block extraction.** Define \`block_left σ i : 'I_n.+1\` and \`block_right σ i : 'I_n.+1\` as the leftmost / rightmost positions of the maximal monotone run of σ containing positions val i .. val i+1.\n\n2. **Block-reversal permutation.** Define \`Φ σ := σ ∘ block_revperm σ i\` where \`block_revperm σ i\` reverses the interval.\n\n3. **Descent-set computation.** Prove \`descent_set (Φ σ) = toggle_at (descent_set σ) i\`. Cases: likely via \`insert_max_perm\` from \`eulerian.v\`.`,
+            )
+            .build(),
+        ),
+      ).map((d) => d.title);
+    expect(facts('Sketch of what the full proof would need')).toEqual([]);
+    expect(facts('Where the parts of the proof live').length).toBeGreaterThan(0);
   });
 });

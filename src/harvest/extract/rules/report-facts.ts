@@ -16,7 +16,7 @@ import { isCorrection } from './user-corrections.js';
  * language ("Resumen de …", "Zusammenfassung", "Visão geral"). */
 const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion|resumen|resumo|r[ée]sum[ée]|zusammenfassung|[üu]bersicht|riepilogo|panoramica|vis[ãa]o geral|descripci[óo]n general|an[áa]lisis|an[áa]lise|analyse|conclusi[óo]n|conclus[ãa]o)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
-const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|will|differences?|previous versions?|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|suggest\w*|enables?)\b/i;
+const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|will|differences?|previous versions?|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|would|sketch\w*|roadmap|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
 const IMPORTANT = /\b(?:pattern|rule|gotcha|pitfall|important|critical|caveat|convention|workflow|never|always|must)\b/i;
 /** How to run, test, build, configure and debug: what the next session needs first. */

@@ -137,6 +137,11 @@ function warmUp(view: SessionView, slow: Step, fam: string, seconds: number, sec
   return longest * 2 <= seconds ? longest : undefined;
 }
 
+/** Whether a run of the same family before `slow` ended in a quarter of its time or less. */
+function fasterBefore(view: SessionView, slow: Step, fam: string, seconds: number, secondsOf: (s: Step, exact: boolean) => number | undefined): boolean {
+  return view.steps.some((s) => s.pos < slow.pos && s.command !== undefined && seenToSucceed(s) && actionFamilyOf(s.families) === fam && (secondsOf(s, true) ?? Infinity) * 4 <= seconds);
+}
+
 function human(seconds: number): string {
   return seconds >= 90 ? `${(seconds / 60).toFixed(1)} min` : `${Math.round(seconds)} s`;
 }
@@ -190,6 +195,10 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
     const sections = hookSections(s.output);
     const timing = timingLine(s.output);
     const later = warmUp(view, s, fam, seconds, secondsOf);
+    // a run that an earlier run of the same commands beat by four times was not slow: it waited
+    // (for the user's approval, a lock, the network) while its family takes seconds here; a first
+    // run that later runs beat is a warm-up, which warmUp tells
+    if (later === undefined && fasterBefore(view, s, fam, seconds, secondsOf)) continue;
     // a command that outlived the tool's timeout went on in the background: the time measured is
     // when the tool gave up waiting, so the command took longer than that
     // (and one the tool stopped at the call's timeout never ended: a server or a bot that runs

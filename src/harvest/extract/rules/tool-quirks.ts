@@ -324,6 +324,9 @@ function installsLater(view: SessionView, s: Step, mod: string): boolean {
 
 /** A virtualenv's interpreter on the command line (`…/ar1_venv/bin/python`, `venv\\Scripts\\python.exe`). */
 const VENV_PYTHON = /(?:^|\s)(\S*?)[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)/;
+/** The project's own Python: a virtualenv's interpreter by its path, or a runner that uses the
+ * project's environment (`uv run`, `poetry run`, `pipenv run`, `pdm run`). */
+const PROJECT_PYTHON = /(?:^|\s)\S*?[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)|(?:^|\s)(?:uv|poetry|pipenv|pdm|hatch) run\b/;
 /** A virtualenv uv made: its pyvenv.cfg says so (`uv = 0.10.4`), or the session ran `uv venv`. */
 const UV_VENV = /^uv = \d/m;
 
@@ -459,12 +462,18 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   // its base's standard library; pip is each environment's own)
   if (DISTRO_SPLIT[mod] !== undefined || (!inVenv && mod === 'pip' && view.steps.some((x) => NO_ENSUREPIP.test(x.output) || /No module named '?ensurepip\b/.test(x.output)))) return distroSplit(view, s, mod, err);
   if (mod === 'pip') return venvWithoutPip(view, s, err);
+  // a module missing from the python the session first ran is knowledge where it then ran with
+  // the project's own environment (`.venv/bin/python`, `uv run`): the bare error, with no way found
+  // round it, is what the next session reads for itself (reviewers merged none of those)
+  const envRun = inVenv ? undefined : view.steps.find((x) => x.pos > s.pos && x.command !== undefined && seenToSucceed(x) && PROJECT_PYTHON.test(x.command));
+  if (envRun === undefined) return undefined;
+  const env = PROJECT_PYTHON.exec(envRun.command!)![0].trim();
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
     category: 'tool-quirk',
     scope: 'repo',
-    title: `${mod} is not installed`,
-    text: `The ${code(mod)} module is not installed in this environment${how}: ${code(err)}.`,
+    title: `${mod} is installed in the project's environment, not for the bare python`,
+    text: `The ${code(mod)} module is missing from the python a bare command runs${how}: ${code(err)}. It is installed in the project's own environment: ${code(clip(oneLine(envRun.command!), 70))} then ran. Run the project's code with ${code(env)}.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [mod, s.call.name],
@@ -888,7 +897,8 @@ function truncation(view: SessionView): Draft[] {
       category: 'tool-quirk',
       scope: 'agent',
       title: `${tool} output is truncated`,
-      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
+      // (Codex's marker stands where lines were taken out: the head and the tail are kept)
+      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}${/omitted N of M lines/.test(marker) ? ', in place of the middle: the head and the tail are kept' : ''}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'output'],
