@@ -77,7 +77,7 @@ describe('harvest: dates and documents', () => {
     const file = join(dir, 'terminal-copy.md');
     writeFileSync(
       file,
-      ['> run the tests', '', '✦ Running the test suite.', '', ' ╭──────────────────────────╮', ' │ ✔  Shell npm test         │', ' │                          │', ' │ Error: Cannot find module \'vitest/config\' │', ' ╰──────────────────────────╯', '', '✦ vitest is missing; installing it with npm i -D vitest fixed it.', ''].join('\n'),
+      ['> run the tests', '', '✦ Running the test suite.', '', ' ╭──────────────────────────╮', ' │ ✔  Shell python3 -m pytest │', ' │                          │', ' │ TypeError: unsupported operand type(s) for |: \'type\' and \'NoneType\' │', ' ╰──────────────────────────╯', '', '✦ The code needs Python 3.10; running the tests with python3.11 fixed it.', ''].join('\n'),
     );
     const root = tempDir();
     expect(runCli(['init'], { cwd: root }).code).toBe(0);

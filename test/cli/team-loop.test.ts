@@ -140,7 +140,7 @@ describe('the team loop', () => {
     expect(hook.status).toBe(0);
     for (let i = 0; i < 150 && inboxFiles().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     // bob's cron capture pushes to the same inbox branch (his clone has never seen alice's commit)
-    writeClaudeSession(join(bob.sessions, 's2.jsonl'), 'b2b2b2b2-1111-4c3d-9e8f-000000000002', '/srv/src/invoices', session('npm test', "Error: Cannot find module 'left-pad'", "The tests fail because left-pad is missing from node_modules: it was never installed. Installing it.", 'npm install left-pad && npm test'), '2026-03-02T10:00:00.000Z');
+    writeClaudeSession(join(bob.sessions, 's2.jsonl'), 'b2b2b2b2-1111-4c3d-9e8f-000000000002', '/srv/src/invoices', session('python app.py', "ModuleNotFoundError: No module named 'requests'", "The app fails because requests is missing from the system python; the project's virtualenv has it.", '.venv/bin/python app.py'), '2026-03-02T10:00:00.000Z');
     const cron = runCli(['capture', bob.sessions, '--to-branch', 'compound/inbox', '--push'], { cwd: bob.dir, env: { ...GIT_ENV, COMPOUND_CACHE_DIR: bob.cache } });
     expect(cron.code, cron.stderr).toBe(0);
     expect(inboxFiles()).toHaveLength(2);
@@ -171,7 +171,7 @@ describe('the team loop', () => {
     Object.assign(gh.pulls[0]!, { state: 'closed', merged: true });
 
     // night 3: a new session; a new pull request
-    const t4 = writeClaudeSession(join(alice.sessions, 's4.jsonl'), 'a4a4a4a4-1111-4c3d-9e8f-000000000004', '/srv/src/invoices', session('npm run lint', "Error: Failed to load plugin 'import' declared in '.eslintrc.json': Cannot find module 'eslint-plugin-import'", 'The lint fails because eslint-plugin-import is missing from devDependencies. Installing it.', 'npm install -D eslint-plugin-import && npm run lint'), '2026-03-04T09:00:00.000Z');
+    const t4 = writeClaudeSession(join(alice.sessions, 's4.jsonl'), 'a4a4a4a4-1111-4c3d-9e8f-000000000004', '/srv/src/invoices', session('python3 -m pytest', "E   TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'", 'The tests fail on Python 3.9: the code uses `X | None` annotations. Running them with Python 3.11.', 'python3.11 -m pytest'), '2026-03-04T09:00:00.000Z');
     expect(runCli(['capture', t4, '--to-branch', 'compound/inbox', '--push'], { cwd: alice.dir, env: { ...GIT_ENV, COMPOUND_CACHE_DIR: alice.cache } }).code).toBe(0);
     const n3 = await nightly(base, origin, 3, gh);
     expect(n3.number).toBe('2');
@@ -189,8 +189,8 @@ describe('the team loop', () => {
     git(alice.dir, 'pull', '-q', 'origin', 'main');
     const boot = runCli(['bootstrap', '--repo', 'invoices', '--task', 'run the tests'], { cwd: alice.dir });
     expect(boot.code, boot.stderr).toBe(0);
-    expect(boot.stdout).toContain('left-pad'); // bob's session, merged with the first pull request
-    expect(boot.stdout).not.toContain('eslint-plugin-import'); // the third night's, not merged yet
+    expect(boot.stdout).toContain('requests'); // bob's session, merged with the first pull request
+    expect(boot.stdout).not.toContain('Python 3.10+'); // the third night's, not merged yet
     const review = JSON.parse(runCli(['review', '--json'], { cwd: alice.dir }).stdout) as { total: { kept: number; edited: number; deleted: number } };
     expect(review.total).toMatchObject({ kept: onMain.size, edited: 0, deleted: 0 });
     for (const r of [n1, n2, n3]) expect(r.log).not.toContain(TOKEN);

@@ -2352,13 +2352,13 @@ describe('progress and a checkout without its dependencies are not knowledge', (
     const failing = (b: SessionBuilder) => b.user('run the tests').tool('run_command', { command: 'python app.py' }, "ModuleNotFoundError: No module named 'sqlalchemy'", { isError: true, exitCode: 1 });
     const viaVenv = (b: SessionBuilder) => b.tool('run_command', { command: '.venv/bin/python app.py' }, 'serving on :8000');
     const installed = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: 'pip install -r requirements.txt' }, 'Successfully installed sqlalchemy-2.0.30')).build();
-    expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sqlalchemy/.test(d.title))).toEqual([]);
+    expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sqlalchemy/.test(d.text))).toEqual([]);
     const never = viaVenv(failing(new SessionBuilder())).build();
-    expect(toolQuirkDrafts(viewOf(never)).map((d) => d.title)).toContain("sqlalchemy is installed in the project's environment, not for the bare python");
+    expect(toolQuirkDrafts(viewOf(never)).filter((d) => /sqlalchemy/.test(d.text)).map((d) => d.title)).toEqual(["Run this project's Python with `.venv/bin/python`, not the bare python"]);
     // …whether run after a `cd`, or typed into a tmux window
     for (const install of ['cd app && pip install -r requirements.txt', 'tmux send-keys -t dev "cd app && pip install -r requirements.txt" Enter']) {
       const later = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: install }, '')).build();
-      expect(toolQuirkDrafts(viewOf(later)).filter((d) => /sqlalchemy/.test(d.title)), install).toEqual([]);
+      expect(toolQuirkDrafts(viewOf(later)).filter((d) => /sqlalchemy/.test(d.text)), install).toEqual([]);
     }
   });
 
@@ -2367,17 +2367,17 @@ describe('progress and a checkout without its dependencies are not knowledge', (
       const b = new SessionBuilder().user('add a stats panel').bash('python -m app', `ModuleNotFoundError: No module named '${mod}'`, 1);
       if (then) b.tool('Write', { file_path: `/home/dev/game/${then}`, content: 'def stats(): pass' }, 'ok');
       b.bash('.venv/bin/python -m app', 'ok');
-      return toolQuirkDrafts(viewOf(b.build())).map((d) => d.title);
+      return toolQuirkDrafts(viewOf(b.build())).map((d) => d.text).filter((t) => t.includes('module is missing'));
     };
     expect(check('app.player_stats', 'app/player_stats.py')).toEqual([]);
     // a package nobody wrote is missing from that python
-    expect(check('requests')).toEqual(["requests is installed in the project's environment, not for the bare python"]);
+    expect(check('requests')).toEqual([expect.stringMatching(/^The `requests` module is missing from the python a bare command runs/)]);
   });
 
   it("a missing module is told only where the project's own environment then ran: the bare error is the next session's to read", () => {
     const base = () => new SessionBuilder().user('check the app').bash('python - <<PY\nimport app\nPY', "ModuleNotFoundError: No module named 'dotenv'", 1);
-    expect(toolQuirkDrafts(viewOf(base().build())).filter((d) => d.title.includes('dotenv'))).toEqual([]);
-    const [item] = toolQuirkDrafts(viewOf(base().bash('./.venv/bin/python - <<PY\nimport app\nPY', 'ok').build())).filter((d) => d.title.includes('dotenv'));
+    expect(toolQuirkDrafts(viewOf(base().build())).filter((d) => d.text.includes('dotenv'))).toEqual([]);
+    const [item] = toolQuirkDrafts(viewOf(base().bash('./.venv/bin/python - <<PY\nimport app\nPY', 'ok').build())).filter((d) => d.text.includes('dotenv'));
     expect(item!.text).toBe("The `dotenv` module is missing from the python a bare command runs (`python - <<PY … PY`): `ModuleNotFoundError: No module named 'dotenv'`. It is installed in the project's own environment: `./.venv/bin/python - <<PY … PY` then ran. Run the project's code with `./.venv/bin/python`.");
     // `uv run` is the project's environment too
     expect(toolQuirkDrafts(viewOf(base().bash('uv run python -c "import app"', 'ok').build())).map((d) => d.text).join(' ')).toContain("Run the project's code with `uv run`.");

@@ -349,7 +349,7 @@ describe("a program's debug log", () => {
 
 describe('a missing module', () => {
   const base = () => new SessionBuilder().user('publish it').bash('python -c "import build"', "ModuleNotFoundError: No module named 'build'", 1);
-  const missing = (b: SessionBuilder) => toolQuirkDrafts(viewOf(b.bash('venv/bin/python -m build', 'Successfully built docgen_cli-1.0.0.tar.gz').build())).filter((d) => d.title.startsWith('build is installed'));
+  const missing = (b: SessionBuilder) => toolQuirkDrafts(viewOf(b.bash('venv/bin/python -m build', 'Successfully built docgen_cli-1.0.0.tar.gz').build())).filter((d) => d.text.startsWith('The `build` module is missing'));
 
   it('is no quirk of the environment when the session then installs it, by pip or by a script that says so', () => {
     expect(missing(base())).toHaveLength(1);

@@ -472,14 +472,14 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'repo',
-    title: `${mod} is installed in the project's environment, not for the bare python`,
+    title: `Run this project's Python with \`${env}\`, not the bare python`,
     text: `The ${code(mod)} module is missing from the python a bare command runs${how}: ${code(err)}. It is installed in the project's own environment: ${code(clip(oneLine(envRun.command!), 70))} then ran. Run the project's code with ${code(env)}.`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [mod, s.call.name],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(err),
+    signature: 'project python environment',
     score: 6,
   };
 }
