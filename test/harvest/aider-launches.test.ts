@@ -101,8 +101,8 @@ describe('the launches of an aider chat history', () => {
       { model: 'gpt-4.1', outcome: 'answered' },
     ]);
     expect(await deleted(warnedOnce)).toEqual([]);
-    // the last launch that warned, or a warning that recurs across launches, is the checkout's state
-    expect(await deleted(launch('10:00:00', 'gpt-4.1', answered) + launch('10:05:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`))).toHaveLength(1);
+    // one launch's warning alone, even the last one's, may be passing; one that recurs across launches is the checkout's state
+    expect(await deleted(launch('10:00:00', 'gpt-4.1', answered) + launch('10:05:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`))).toEqual([]);
     const recurring = launch('10:00:00', 'gpt-4.1', `${missing('a')}${answered}`) + launch('11:00:00', 'gpt-4.1', `${missing('a')}${answered}`);
     expect(await deleted(recurring)).toHaveLength(2);
     // …until the history's last launch that got a reply no longer warns: by then it was fixed

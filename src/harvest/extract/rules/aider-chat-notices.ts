@@ -127,7 +127,9 @@ export function invalidCommandDraft(view: SessionView, lines: { line: string; ev
   // an item only with what the session then ran instead (a reviewer called "no /instructions" trivia)
   const alternative = unknown.map((c) => shellAlternative(view, c, hits[0]!.event)).find((a) => a !== undefined);
   const missing = alternative === undefined ? [] : unknown;
-  const typos = commands.filter((c) => mistyped(c) !== undefined);
+  // a command typed in capitals (`/EXIT`) is a slip aider's answer shows at once (a reviewer called
+  // it a one-off typo); one run into its text (`/ask你好`) says that a space is needed
+  const typos = commands.filter((c) => mistyped(c) !== undefined && c.slice(1).toLowerCase() !== mistyped(c)!.slice(1));
   if (missing.length === 0 && typos.length === 0) return undefined;
   const parts: string[] = [];
   if (missing.length > 0) {
@@ -139,16 +141,11 @@ export function invalidCommandDraft(view: SessionView, lines: { line: string; ev
     return meant === undefined || c.toLowerCase() === meant ? c : `${c.slice(0, meant.length)}<text>`;
   };
   const distinct = [...new Map(typos.map((c) => [shown(c), c])).values()];
-  // say only what the typos showed: a command in capitals (`/EXIT`), or one run into its text (`/ask你好`)
-  const cased = distinct.some((c) => c.slice(1).toLowerCase() === mistyped(c)!.slice(1));
-  const glued = distinct.some((c) => c.slice(1).toLowerCase() !== mistyped(c)!.slice(1));
-  const rule = cased && glued ? 'are lowercase and need a space before their text' : cased ? 'are matched in lowercase only' : 'need a space before their text';
-  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands ${rule}: ${distinct.slice(0, 2).map((c) => `${code(shown(c))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
-  const titleRule = cased && glued ? 'are lowercase and need a space after them' : cased ? 'are lowercase only' : 'need a space after them';
+  if (typos.length > 0) parts.push(`${parts.length > 0 ? 'Its' : "Aider's"} in-chat commands need a space before their text: ${distinct.slice(0, 2).map((c) => `${code(shown(c))} is an invalid command (the command is ${code(mistyped(c)!)})`).join(', ')}.`);
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: missing.length > 0 ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command` : `aider commands ${titleRule}`,
+    title: missing.length > 0 ? `aider has no ${missing.slice(0, MAX_NAMED).join(', ')} command` : 'aider commands need a space after them',
     text: parts.join(' '),
     confidence: CONFIDENCE.stated,
     event: hits[0]!.event,

@@ -118,6 +118,9 @@ export function deletedTrackedDraft(view: SessionView, lines: { line: string; ev
   // untracked, whatever launches warned before
   const lastSent = launches?.all.slice(launches.at + 1).filter((l) => l.outcome !== 'idle').pop();
   if (lastSent !== undefined && !lastSent.missingTracked) return undefined;
+  // one launch's warning alone may be a passing state (a sync folder catching up, a move under
+  // way): the checkout's state is what two launches or more met (a reviewer rejected one launch's)
+  if (launches !== undefined && launches.all.filter((l) => l.missingTracked).length < 2) return undefined;
   const raw = hits.map((h) => REPO_MAP_MISSING.exec(h.line)![1]!);
   const { named, located } = inRepository(view, lines, raw);
   // a name without an extension (`sc/lib/forge-std`) is most often a submodule or a nested
