@@ -665,6 +665,18 @@ describe('errors the user pasted', () => {
     expect(p?.text).toContain('Fix: Convert the script block to a raw string');
   });
 
+  it("says nothing of a pasted error that names its own fix (a compiler's 'Did you mean …?')", () => {
+    const session = (error: string) =>
+      new SessionBuilder()
+        .user(`npm run build\n./components/upload.tsx:76:5\nType error: ${error}`)
+        .assistant('The error occurs because we are using `setUploadProgress` but the state setter is called `setFileUploadProgress`. Changed the call to match.')
+        .tool('Edit', { file_path: '/home/dev/demo/components/upload.tsx', old_string: 'setUploadProgress(', new_string: 'setFileUploadProgress(' }, 'updated')
+        .build();
+    expect(errorFixDrafts(viewOf(session("Cannot find name 'setUploadProgress'. Did you mean 'setFileUploadProgress'?")))).toEqual([]);
+    // (the same slip without the compiler's suggestion is told)
+    expect(errorFixDrafts(viewOf(session("Cannot find name 'setUploadProgress'.")))).toHaveLength(1);
+  });
+
   it('names no fix when the agent only edited a file without saying what it changed', () => {
     const session = new SessionBuilder()
       .user("./gen.py in.txt > out.html\n/home/dev/demo/gen.py:284: SyntaxWarning: invalid escape sequence '\\s'")

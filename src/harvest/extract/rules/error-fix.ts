@@ -586,6 +586,8 @@ function shownWhole<T extends { text: string }>(why: T | undefined, max: number)
   return why !== undefined && (sentences(why.text)[0] ?? why.text).length <= max ? why : undefined;
 }
 
+/** A compiler's or interpreter's own suggestion in the error line (TypeScript, Python, Rust). */
+const NAMES_ITS_FIX = /\bDid you mean\b|\bhelp: a \w+ with a similar name exists\b/i;
 /** An error line pasted into a prompt (a spec's heading that names errors, "Error messages: …", is none). */
 const REPORTED_ERROR = new RegExp(String.raw`^\s*(?:[\w ]*error${NAMES_ERRORS}[\w ]*:|fatal:|\w+(?:Error|Exception|Warning):|Traceback)|:\d+: \w+(?:Error|Warning):`, 'im');
 /** The module a "No module named 'x'" / "Cannot find module 'x'" error names. */
@@ -620,6 +622,9 @@ function fromReportedErrors(view: SessionView): Draft[] {
     const lines = p.text.split('\n').map((l) => l.trim()).filter(Boolean);
     const errLine = lines.find((l) => REPORTED_ERROR.test(l));
     if (!errLine) continue;
+    // an error that names its own fix ("Cannot find name 'setUploadProgress'. Did you mean
+    // 'setFileUploadProgress'?") is a slip the next compile shows again, fix and all
+    if (NAMES_ITS_FIX.test(errLine)) continue;
     // The explanation must be about this error: it quotes it, or shares its distinctive words.
     const quoted = /['"`]([^'"`]{4,})['"`]/.exec(errLine)?.[1];
     const distinctive = [...words(errLine)].filter((w) => w.length >= 6 && !/[/.]/.test(w));
