@@ -291,6 +291,10 @@ describe("aider's own notices, a correction's wording, wrappers and a report tha
     const commit = items.find((c) => c.title.includes('uncommitted'));
     expect(commit?.text).toContain("git's error (`error: gpg failed to sign the data`) and goes on");
     expect(commit?.scope).toBe('agent');
+    // where git's first line ends in a colon, the signer's own error follows it (once, without its time)
+    const signer = "> Unable to commit: Cmd('git') failed due to: exit code(128)  \n> cmdline: git commit -m fix --no-verify -- /w/app/a.tsx  \n> stderr: 'error: gpg failed to sign the data:  \n> [GNUPG:] BEGIN_SIGNING  \n> 2024/12/12 21:57:46 error signing commit: error signing commit: error making request: 403 | Author is invalid, error making request: 403 | Author is invalid  \n>  \n> fatal: failed to write commit object'  \n";
+    const signed = (await aiderItems(`${launch}#### fix it  \n\nsrc/bare.cpp\n\`\`\`\n<<<<<<< SEARCH\nint a;\n=======\nint a = 0;\n>>>>>>> REPLACE\n\`\`\`\n\n> Applied edit to src/bare.cpp  \n${signer}`)).find((c) => c.title.includes('uncommitted'));
+    expect(signed?.text).toContain("git's error (`error: gpg failed to sign the data: … error making request: 403 | Author is invalid`) and goes on");
   });
 
   it("says what aider found when a failed block's change is already in the file", () => {

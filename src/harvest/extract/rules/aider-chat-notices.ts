@@ -478,6 +478,17 @@ export function undoNewFileDraft(lines: { line: string; event: number }[]): Draf
 
 const UNABLE_TO_COMMIT = /^Unable to commit: /;
 
+/** The line under git's stderr that says what failed, before git's closing `fatal:` (not a
+ * signer's status lines, `[GNUPG:] …`): its last error, without a leading timestamp. */
+function signerDetail(after: readonly string[]): string | undefined {
+  const end = after.findIndex((l) => /^fatal:/.test(l));
+  const said = (end < 0 ? after : after.slice(0, end)).filter((l) => !/^\[GNUPG:\]/.test(l) && /\b(?:error|denied|invalid|refused|forbidden|\d{3} \|)/i.test(l));
+  const last = said[said.length - 1];
+  const core = last?.replace(/^\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d\s*/, '').replace(/^error signing commit: (?:error signing commit: )?/, '').trim();
+  // (a signer that repeats its error, comma-joined, says it once)
+  return core ? [...new Set(core.split(/,\s+/))].join(', ') : undefined;
+}
+
 /** Aider commits each edit itself; when that `git commit` fails ("Unable to commit: Cmd('git')
  * failed …", then git's stderr) it says so and goes on: the edits stay applied, uncommitted,
  * and git's own first line says why (a signing failure, nothing staged, …). */
@@ -485,13 +496,17 @@ export function commitFailedDraft(lines: { line: string; event: number }[]): Dra
   const at = lines.findIndex((l) => UNABLE_TO_COMMIT.test(l.line));
   if (at < 0) return undefined;
   const stderr = lines.slice(at + 1, at + 4).find((l) => /^stderr:/.test(l.line));
-  const why = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
-  if (!why) return undefined;
+  const first = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
+  if (!first) return undefined;
+  // a first line that ends in a colon ("error: gpg failed to sign the data:") is followed by
+  // what failed: the signer's own error, without its timestamp ("… 403 | Author is invalid")
+  const detail = first.endsWith(':') ? signerDetail(lines.slice(lines.indexOf(stderr!) + 1, lines.indexOf(stderr!) + 6).map((l) => l.line)) : undefined;
+  const why = detail ? `${first} … ${detail}` : first;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: 'aider leaves its edits uncommitted when its own git commit fails',
-    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 100))}) and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
+    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 160))}) and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
     confidence: CONFIDENCE.stated,
     event: lines[at]!.event,
     tags: ['aider', 'git', 'commit'],
