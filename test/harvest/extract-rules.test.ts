@@ -677,6 +677,19 @@ describe('errors the user pasted', () => {
     expect(errorFixDrafts(viewOf(session("Cannot find name 'setUploadProgress'.")))).toHaveLength(1);
   });
 
+  it('says nothing of a pasted error that a later prompt pastes again: the fix did not hold', () => {
+    const error = "./components/Report.tsx:77:23\nType error: Property 'inline' does not exist on type 'ExtraProps'.";
+    const session = (later: string) =>
+      new SessionBuilder()
+        .user(`npm run build\n${error}`)
+        .assistant('The error occurs because the `inline` prop is not in the types of the `code` component of ReactMarkdown 9. Changed the props to a typed interface.')
+        .tool('Edit', { file_path: '/home/dev/demo/components/Report.tsx', old_string: 'inline,', new_string: 'className,' }, 'updated')
+        .user(later)
+        .build();
+    expect(errorFixDrafts(viewOf(session('now add a footer')))).toHaveLength(1);
+    expect(errorFixDrafts(viewOf(session(`npm run build\n${error.replace('Report.tsx:77:23', 'Summary.tsx:12:9')}`)))).toEqual([]);
+  });
+
   it('names no fix when the agent only edited a file without saying what it changed', () => {
     const session = new SessionBuilder()
       .user("./gen.py in.txt > out.html\n/home/dev/demo/gen.py:284: SyntaxWarning: invalid escape sequence '\\s'")

@@ -633,6 +633,9 @@ function fromReportedErrors(view: SessionView): Draft[] {
     // not hold ("still", "the same error": a new complaint about something else is no refutation)
     const next = view.prompts.find((q) => q.index > p.index);
     if (next && STILL_BROKEN.test(next.text) && STILL_OR_SAME.test(next.text)) continue;
+    // nor did it where a later prompt pastes the same error again (in this file or another)
+    const sig = errorSignature(errLine);
+    if (view.prompts.some((q) => q.index > p.index && q.text.split('\n').some((l) => REPORTED_ERROR.test(l) && errorSignature(l.trim()) === sig))) continue;
     const explaining = view.events.filter((e) => {
       if (e.index <= p.index || (e.kind !== 'assistant' && e.kind !== 'reasoning') || !EXPLAINS.test(e.text)) return false;
       const text = e.text.toLowerCase();
