@@ -506,7 +506,7 @@ export function commitFailedDraft(lines: { line: string; event: number }[]): Dra
     category: 'tool-quirk',
     scope: 'agent',
     title: 'aider leaves its edits uncommitted when its own git commit fails',
-    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 160))}) and goes on, so the edits stay in the files uncommitted: commit them yourself once git's error is fixed.`,
+    text: `Aider commits each applied edit itself; when that ${code('git commit')} fails it prints ${code('Unable to commit')} with git's error (${code(clip(why, 160))}) and goes on: the edits stay uncommitted until a later commit sweeps them in (aider commits pending changes before its next edit). Fix git's error and commit them.`,
     confidence: CONFIDENCE.stated,
     event: lines[at]!.event,
     tags: ['aider', 'git', 'commit'],
