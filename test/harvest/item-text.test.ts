@@ -27,8 +27,15 @@ describe('clipWhole', () => {
     expect(fitted.length).toBeLessThanOrEqual(text.length - 6);
     // the advice stays, and the quote keeps its head and its tail (the PLT file, the duration)
     expect(fitted.endsWith('Give the first run a generous timeout.')).toBe(true);
-    expect(fitted).toContain('`Adding 4109 modules to dialyxir_erlang');
-    expect(fitted).toContain('deps-dev.plt … done in 2m8.83s`');
+    // (whole words go, the fewest past what is needed: the long file name stays whole)
+    expect(fitted).toContain('`Adding 4109 … dialyxir_erlang-28.1.1_elixir-1.19.2_deps-dev.plt … done in 2m8.83s`');
+    // no word is cut in two, and a short quote (a command, most often) is never cut
+    const refusal = "Aider's `/undo` refuses (`The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.`): run `git rm --cached .claude/INTERNAL_COMMS.md` first.";
+    const cut = fitWhole(refusal, refusal.length - 8);
+    expect(cut.length).toBeLessThanOrEqual(refusal.length - 8);
+    expect(cut).toContain('`git rm --cached .claude/INTERNAL_COMMS.md`');
+    expect(cut).toContain(' … ');
+    for (const w of cut.split(/\s+/)) expect(refusal.split(/\s+/).concat('…')).toContain(w);
     // where shortening the quotes cannot make it all fit, sentences go as before and the quotes stay whole
     expect(fitWhole(text, 120)).toBe(clipWhole(text, 120));
     // a text that fits is left alone

@@ -79,6 +79,8 @@ export function clipWhole(text: string, max: number, keep = max / 2): string {
 
 /** A code span longer than this may be shortened to fit an item's text. */
 const LONG_SPAN = 40;
+/** The shortest quote whose middle fitWhole may take out. */
+const CUTTABLE_SPAN = 60;
 
 /**
  * The text within `max` characters, whole sentences kept: where it is too long and shortening its
@@ -91,7 +93,8 @@ export function fitWhole(text: string, max: number): string {
   if (whole.length <= max) return whole;
   // (redacted before anything is cut, as clipWhole does: a secret split in two escapes its pattern)
   let t = redact(whole).text;
-  const spans = [...t.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!).filter((b) => b.length > LONG_SPAN).sort((a, b) => b.length - a.length);
+  // (a shorter quote is most often a command or a name, which a cut would make wrong: it is kept)
+  const spans = [...t.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!).filter((b) => b.length > CUTTABLE_SPAN).sort((a, b) => b.length - a.length);
   for (const body of spans) {
     if (t.length <= max) break;
     const short = cutMiddle(body, Math.max(LONG_SPAN, body.length - (t.length - max)));
@@ -106,9 +109,23 @@ function cutMiddle(t: string, max: number): string {
   if (t.length <= max) return t;
   // (the mark ` … ` takes three of the characters taken out)
   const remove = t.length - max + 3;
-  const from = Math.floor((t.length - remove) / 2);
+  // whole words out, the fewest characters past what is needed, nearest the middle: a word cut in
+  // two ("reposi … in") reads as broken, and a long name (a file) is the particulars to keep
+  const words = [...t.matchAll(/\S+/g)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  let best: { from: number; to: number; cost: number } | undefined;
+  for (let i = 1; i < words.length - 1; i++) {
+    for (let j = i; j < words.length - 1; j++) {
+      const from = words[i]!.from;
+      const to = words[j + 1]!.from;
+      if (to - from < remove) continue;
+      const cost = (to - from - remove) * 4 + Math.abs((from + to) / 2 - t.length / 2);
+      if (best === undefined || cost < best.cost) best = { from, to, cost };
+      break;
+    }
+  }
+  if (best === undefined) return t;
   // (a quote already cut in its middle keeps one mark)
-  const cut = `${t.slice(0, from).replace(/[\s…]+$/, '')} … ${t.slice(from + remove).replace(/^[\s…]+/, '')}`;
+  const cut = `${t.slice(0, best.from).replace(/[\s…]+$/, '')} … ${t.slice(best.to).replace(/^[\s…]+/, '')}`;
   return cut.length < t.length ? cut : t;
 }
 
