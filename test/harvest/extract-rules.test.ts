@@ -2404,6 +2404,8 @@ describe('progress and a checkout without its dependencies are not knowledge', (
     expect(toolQuirkDrafts(viewOf(base().build())).filter((d) => d.text.includes('dotenv'))).toEqual([]);
     const [item] = toolQuirkDrafts(viewOf(base().bash('./.venv/bin/python - <<PY\nimport app\nPY', 'ok').build())).filter((d) => d.text.includes('dotenv'));
     expect(item!.text).toBe("The `dotenv` module is missing from the python a bare command runs (`python - <<PY … PY`): `ModuleNotFoundError: No module named 'dotenv'`. It is installed in the project's own environment: `./.venv/bin/python - <<PY … PY` then ran. Run the project's code with `./.venv/bin/python`.");
+    // the system's python by its path is no project environment
+    expect(toolQuirkDrafts(viewOf(base().bash('/usr/bin/python3 -c "import app"', 'ok').build())).filter((d) => d.text.includes('dotenv'))).toEqual([]);
     // `uv run` is the project's environment too
     expect(toolQuirkDrafts(viewOf(base().bash('uv run python -c "import app"', 'ok').build())).map((d) => d.text).join(' ')).toContain("Run the project's code with `uv run`.");
   });

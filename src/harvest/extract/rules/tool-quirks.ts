@@ -324,9 +324,10 @@ function installsLater(view: SessionView, s: Step, mod: string): boolean {
 
 /** A virtualenv's interpreter on the command line (`…/ar1_venv/bin/python`, `venv\\Scripts\\python.exe`). */
 const VENV_PYTHON = /(?:^|\s)(\S*?)[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)/;
-/** The project's own Python: a virtualenv's interpreter by its path, or a runner that uses the
- * project's environment (`uv run`, `poetry run`, `pipenv run`, `pdm run`). */
-const PROJECT_PYTHON = /(?:^|\s)\S*?[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)|(?:^|\s)(?:uv|poetry|pipenv|pdm|hatch) run\b/;
+/** The project's own Python: a virtualenv's interpreter by its path (a folder named for one:
+ * `.venv`, `venv`, `env`, `ar1_venv`; not `/usr/bin/python3`, the system's), or a runner that uses
+ * the project's environment (`uv run`, `poetry run`, `pipenv run`, `pdm run`). */
+const PROJECT_PYTHON = /(?:^|\s)(?:\S*?[\\/])?[\w.-]*env[\w.-]*[\\/](?:bin|Scripts)[\\/]python[\d.]*(?:\.exe)?(?=\s|$)|(?:^|\s)(?:uv|poetry|pipenv|pdm|hatch) run\b/;
 /** A virtualenv uv made: its pyvenv.cfg says so (`uv = 0.10.4`), or the session ran `uv venv`. */
 const UV_VENV = /^uv = \d/m;
 
