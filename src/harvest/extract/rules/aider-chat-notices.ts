@@ -495,12 +495,12 @@ function signerDetail(after: readonly string[]): string | undefined {
 export function commitFailedDraft(lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => UNABLE_TO_COMMIT.test(l.line));
   if (at < 0) return undefined;
-  const stderr = lines.slice(at + 1, at + 4).find((l) => /^stderr:/.test(l.line));
-  const first = stderr?.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim();
+  const stderrAt = lines.slice(at + 1, at + 4).findIndex((l) => /^stderr:/.test(l.line)) + at + 1;
+  const first = stderrAt > at ? lines[stderrAt]!.line.replace(/^stderr:\s*'?/, '').replace(/'$/, '').trim() : undefined;
   if (!first) return undefined;
   // a first line that ends in a colon ("error: gpg failed to sign the data:") is followed by
   // what failed: the signer's own error, without its timestamp ("… 403 | Author is invalid")
-  const detail = first.endsWith(':') ? signerDetail(lines.slice(lines.indexOf(stderr!) + 1, lines.indexOf(stderr!) + 6).map((l) => l.line)) : undefined;
+  const detail = first.endsWith(':') ? signerDetail(lines.slice(stderrAt + 1, stderrAt + 6).map((l) => l.line)) : undefined;
   const why = detail ? `${first} … ${detail}` : first;
   return {
     category: 'tool-quirk',

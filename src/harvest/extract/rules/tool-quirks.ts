@@ -579,12 +579,14 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (stated && !s.output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim())) && aiderCause === undefined) return undefined;
   const err = stated ?? aiderFormatNotice(view, s) ?? errorLine(s.output, 180);
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  // what the refusal says went wrong: aider's reason under its one format notice, else the error
+  const said = aider ? (formatReason(s.output, err) ?? err) : err;
   // "File has been modified since read": something else wrote the file after the agent read it
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
   if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
-  if (aider && REPLY_LINE_AS_PATH.test(formatReason(s.output, err) ?? err)) return undefined;
+  if (aider && REPLY_LINE_AS_PATH.test(said)) return undefined;
   const retry = retryOf(view, s, 12);
   const tool = toolLabel(s);
   // aider states the rule the edit broke; the model's next words are its retry ("Here is the fixed block")
@@ -622,7 +624,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     tags: [tool],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(aider ? (formatReason(s.output, err) ?? err) : err),
+    signature: errorSignature(said),
     score: 6 + (retry && !aider ? 1 : 0),
   };
 }
@@ -694,6 +696,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   if (ID_NOT_FOUND.test(err)) return undefined;
   // the model never explains aider's parser: its next reply is about the task, not the refusal
   const aider = aiderEdit(view, s);
+  const said = aider ? (formatReason(s.output, err) ?? err) : err;
   // (what the agent told the user, not its private reasoning: that is its first guess, in its
   // mood of the moment, "bombed due to a bad placeholder. Frustrating!")
   const until = Math.min(s.outputEvent + 8, nextPromptAfter(view, s.outputEvent));
@@ -717,7 +720,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     tags: [s.call.name],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(aider ? (formatReason(s.output, err) ?? err) : err),
+    signature: errorSignature(said),
     score: 5,
   };
 }
