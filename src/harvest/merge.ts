@@ -150,7 +150,8 @@ function reinforceInPlace(m: ItemMeta, c: Candidate, origin: CandidateOrigin): v
   m.last_seen = maxDate(m.last_seen, origin.seen);
   m.tags = mergedTags(m.tags, c.tags);
   m.sources.push(sourceOf(c, origin));
-  if (m.sources.length > MAX_SOURCES) m.sources.splice(0, m.sources.length - MAX_SOURCES);
+  // past the cap the second-oldest goes: the first is the one the body's evidence section cites
+  if (m.sources.length > MAX_SOURCES) m.sources.splice(1, m.sources.length - MAX_SOURCES);
 }
 
 function linkConflict(item: Item, otherId: string): Item {

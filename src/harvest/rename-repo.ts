@@ -7,7 +7,7 @@
  * confidence, the target's body kept (a reviewer may have edited it). Pure: items in, a plan's
  * parts out.
  */
-import { MAX_SOURCES, type Item, type StoredItem } from '../knowledge/item.js';
+import { capSources, type Item, type StoredItem } from '../knowledge/item.js';
 import { NEAR_DUPLICATE, SAME_TITLE, jaccard, tokens } from './similarity.js';
 
 export interface RenamePlan {
@@ -35,7 +35,7 @@ function mergeInto(target: Item, other: StoredItem): Item {
       first_seen: m.first_seen <= other.meta.first_seen ? m.first_seen : other.meta.first_seen,
       last_seen: m.last_seen >= other.meta.last_seen ? m.last_seen : other.meta.last_seen,
       tags: [...new Set([...m.tags, ...other.meta.tags])].sort().slice(0, 8),
-      sources: sources.slice(-MAX_SOURCES),
+      sources: capSources(sources),
     },
     body: target.body,
   };

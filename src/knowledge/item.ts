@@ -58,8 +58,18 @@ export const META_KEYS: readonly (keyof ItemMeta)[] = [
   'conflicts_with',
 ];
 
-/** At most this many sources are kept per item (newest win); `evidence` keeps the full count. */
+/** At most this many sources are kept per item; `evidence` keeps the full count. */
 export const MAX_SOURCES = 8;
+
+/**
+ * `sources` capped to MAX_SOURCES: the first one and the newest after it. The body's `## Evidence`
+ * section cites the sighting that created the item, so that sighting stays listed (a reviewer
+ * checks the quote against a source the front matter names).
+ */
+export function capSources<T>(sources: readonly T[]): T[] {
+  if (sources.length <= MAX_SOURCES) return [...sources];
+  return [sources[0]!, ...sources.slice(sources.length - (MAX_SOURCES - 1))];
+}
 
 export interface Item {
   meta: ItemMeta;

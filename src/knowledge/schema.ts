@@ -99,7 +99,7 @@ export function validateMeta(data: Record<string, unknown>, file: string, matter
       bad('E_SCHEMA_SOURCES', 'sources', '`sources` is not a list', 'each source names the session the evidence came from', 'write sources as a list of { session, format, event, line }');
     } else {
       if (sources.length > MAX_SOURCES) {
-        bad('E_SCHEMA_SOURCES', 'sources', `\`sources\` has ${sources.length} entries, more than ${MAX_SOURCES}`, 'sources are capped to keep items short; `evidence` keeps the full count', `keep the ${MAX_SOURCES} newest`);
+        bad('E_SCHEMA_SOURCES', 'sources', `\`sources\` has ${sources.length} entries, more than ${MAX_SOURCES}`, 'sources are capped to keep items short; `evidence` keeps the full count', `keep the first and the ${MAX_SOURCES - 1} newest`);
       }
       for (const s of sources as unknown[]) {
         const rec = s as Record<string, unknown>;

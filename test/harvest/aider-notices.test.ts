@@ -143,7 +143,9 @@ describe('aider notices', () => {
     );
     // where aider had committed nothing, the last commit was someone's own work: no way back offered
     const [own] = await notices(`${launch('')}${refused}`);
-    expect(own!.text).toContain("Here aider had committed nothing before it: the last commit was not aider's to undo, so check `/git log -1` before any reset.");
+    expect(own!.text).toContain('A commit aider did not make in this launch (yours, or one of an earlier run) is not its to undo: check whose the last commit is with `/git log -1` before any reset.');
+    // the item stands for every session it merges: nothing of this session's own case
+    expect(own!.text).not.toMatch(/\bHere\b/);
     expect(own!.text).not.toContain('revert');
     expect(await notices(`${launch('')}#### /undo  \n> Removed: e79e29a fix: update main.py  \n> Now at:  b67027a feat: add main.py  \n`)).toEqual([]);
     // aider's own commit of an earlier launch of the history: aider's work, which a restarted aider no longer counts

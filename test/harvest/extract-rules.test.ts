@@ -1029,7 +1029,13 @@ describe('tool quirks of the agent', () => {
     expect(cut('Bash', { command: 'cat build.log' }, saved)).toContain('): read that file in slices.');
     expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
     // (Codex's marker takes the middle's place)
-    expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain('(marked `[... omitted N of M lines ...]`, in place of the middle: the head and the tail are kept)');
+    expect(cut('shell', { command: 'cat build.log' }, 'Total output lines: 400\n\nline 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain(
+      'it keeps the head and the tail and puts `[... omitted N of M lines ...]` in place of the middle (here 280 of 400 lines were kept, after a `Total output lines: M` header);',
+    );
+    // newer Codex counts tokens: what it kept is its header's count less the marker's
+    expect(cut('exec_command', { cmd: 'rg -n router .' }, 'Original token count: 81978\nOutput:\nTotal output lines: 4141\n\njs/a.js:1: x…69978 tokens truncated…y\n./b.py:107: z')).toContain(
+      'puts `…N tokens truncated…` in place of the middle (here about 12000 of 81978 tokens were kept, after an `Original token count` header);',
+    );
     expect(cut('grep', { pattern: 'x' }, 'a\n[... omitted 120 of 400 lines ...]\nb')).toContain('narrow the search (a path, a glob, a more specific pattern)');
   });
 
@@ -1098,6 +1104,25 @@ describe('tool quirks of the agent', () => {
     // a file of that name the chat held (read-only, or another copy of it) was seen: not written blind
     const [seen] = session('Added app/root.tsx to the chat (read-only).\napp/root.tsx\nAllow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y');
     expect(seen?.text ?? '').not.toContain('without seeing the file');
+  });
+
+  it("says why a udiff hunk failed only where aider made its file at the model's word; otherwise it is aider's reflection to the model", () => {
+    const failed = ['The LLM did not conform to the edit format.', 'https://aider.chat/docs/troubleshooting/edit-errors.html', 'UnifiedDiffNoMatch: hunk failed to apply!', '', 'src/agents/core.ts does not contain lines that match the diff you provided!', 'Try again.', 'DO NOT skip blank lines, comments, docstrings, etc!'].join('\n');
+    const session = (...notices: string[]) => {
+      const b = new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add .js to the imports');
+      for (const n of notices) b.system(n);
+      return toolQuirkDrafts(viewOf(b.tool('edit', { path: 'src/agents/core.ts' }, failed, { isError: true }).build()));
+    };
+    // the file was in the chat: aider's words go to the model, which resends the hunk
+    expect(session('Added src/agents/core.ts to the chat.')).toEqual([]);
+    // the model's path named no file: aider created it empty, and no hunk could match
+    const [d] = session('Added core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
+    expect(d!.title).toBe('aider edit: UnifiedDiffNoMatch: hunk failed to apply!');
+    expect(d!.text).toContain('The reply\'s hunk was for `src/agents/core.ts`, a path where no file existed: aider asked `Create new file?`, made it empty, and the hunk could not match.');
+    expect(d!.text).toContain('The chat held that file as `core.ts`: name files by the paths the chat lists.');
+    // (with no file of that name in the chat, only what happened)
+    const [alone] = session('src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
+    expect(alone!.text).not.toContain('The chat held');
   });
 
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {
@@ -2379,7 +2404,10 @@ describe('progress and a checkout without its dependencies are not knowledge', (
     const installed = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: 'pip install -r requirements.txt' }, 'Successfully installed sqlalchemy-2.0.30')).build();
     expect(toolQuirkDrafts(viewOf(installed)).filter((d) => /sqlalchemy/.test(d.text))).toEqual([]);
     const never = viaVenv(failing(new SessionBuilder())).build();
-    expect(toolQuirkDrafts(viewOf(never)).filter((d) => /sqlalchemy/.test(d.text)).map((d) => d.title)).toEqual(["Run this project's Python with `.venv/bin/python`, not the bare python"]);
+    const told = toolQuirkDrafts(viewOf(never)).filter((d) => /sqlalchemy/.test(d.text));
+    expect(told.map((d) => d.title)).toEqual(["Run this project's Python with `.venv/bin/python`, not the bare python"]);
+    // where the project's packages live is the repository's fact, not a tool's quirk
+    expect(told.map((d) => [d.category, d.scope])).toEqual([['fact', 'repo']]);
     // …whether run after a `cd`, or typed into a tmux window
     for (const install of ['cd app && pip install -r requirements.txt', 'tmux send-keys -t dev "cd app && pip install -r requirements.txt" Enter']) {
       const later = viaVenv(failing(new SessionBuilder()).tool('run_command', { command: install }, '')).build();

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeCandidates, type OriginCandidate } from '../../src/harvest/merge.js';
 import type { Candidate } from '../../src/harvest/candidate.js';
-import type { StoredItem } from '../../src/knowledge/item.js';
+import { capSources, MAX_SOURCES, type StoredItem } from '../../src/knowledge/item.js';
 
 function candidate(over: Partial<Candidate> = {}): Candidate {
   return {
@@ -67,10 +67,10 @@ describe('mergeCandidates', () => {
     const after = r.items.get(first.meta.id)!;
     expect(after.meta.evidence).toBe(before.meta.evidence + sessions.length - 1);
     expect(after.meta.confidence).toBe(0.95);
-    // the newest sources, at most MAX_SOURCES, oldest first
+    // at most MAX_SOURCES: the first (its body's evidence section cites it), then the newest
     const kept = after.meta.sources.map((x) => x.session);
-    expect(kept.at(-1)).toBe('s12');
-    expect(kept).not.toContain('s0');
+    expect(kept).toEqual(['s0', 's6', 's7', 's8', 's9', 's10', 's11', 's12']);
+    expect(after.body).toContain('session `s0`');
     expect(new Set(kept).size).toBe(kept.length);
     // the same, merged from scratch, reinforces the new item in place: same counts
     const fresh = mergeCandidates([], ['s0', ...sessions].map((s) => seen(candidate({ confidence: 0.9 }), s)), new Set());
@@ -95,5 +95,14 @@ describe('mergeCandidates', () => {
     expect(tagsAfter(['a', 'c'], ['b'])).toEqual(['a', 'b', 'c']);
     expect(tagsAfter(['1', '2', '3', '4', '5', '6', '7', '8', '9'], ['1'])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
     expect(tagsAfter(['2', '3', '4', '5', '6', '7', '8', '9'], ['1'])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+  });
+});
+
+describe('capSources (also what a repo rename keeps of two merged items)', () => {
+  it('keeps the first source and the newest ones, at most MAX_SOURCES', () => {
+    const list = Array.from({ length: 12 }, (_, i) => `s${i}`);
+    expect(capSources(list)).toEqual(['s0', 's5', 's6', 's7', 's8', 's9', 's10', 's11']);
+    expect(capSources(list)).toHaveLength(MAX_SOURCES);
+    expect(capSources(list.slice(0, 3))).toEqual(['s0', 's1', 's2']);
   });
 });

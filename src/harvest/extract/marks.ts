@@ -8,7 +8,7 @@
  * 37,000 outputs the one scan took 64 ms where the regexes it spares took 120 (ad hoc, warm).
  */
 export const MARK = {
-  /** "[... omitted N of M lines", "<persisted-output>", "Output too large". */
+  /** "[... omitted N of M lines", Codex's "…N tokens truncated…", "<persisted-output>", "Output too large". */
   cut: 1,
   /** "running in background with ID". */
   background: 2,
@@ -26,7 +26,7 @@ const ALL = MARK.cut | MARK.background | MARK.dependencies | MARK.module | MARK.
 
 /** No two of these can match at one position (their first two letters differ), so resuming the
  * scan one character after each match finds every literal present. */
-const LITERALS = /omitted|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module|deprecated|\(end\)|\.\.\.skipping\.\.\./gi;
+const LITERALS = /omitted|tokens truncated|persisted-output|output too large|running in background|ependencies"|no module named|cannot find module|deprecated|\(end\)|\.\.\.skipping\.\.\./gi;
 
 function markOf(found: string): number {
   switch (found.charCodeAt(0) | 0x20) {
@@ -42,7 +42,7 @@ function markOf(found: string): number {
     case 0x28: // (
     case 0x2e: // .
       return MARK.pager;
-    default: // o, p
+    default: // o, t, p
       return MARK.cut;
   }
 }

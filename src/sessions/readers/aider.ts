@@ -459,8 +459,9 @@ class AiderSession {
       return;
     }
     if (
-      // (a question that says a file was not in the chat stays: the model wrote that file's edit blind)
-      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t) && !t.startsWith('Allow edits to ')) ||
+      // (a question that says a file was not in the chat stays: the model wrote that file's edit
+      // blind; so does one to create a file: the model's path named none)
+      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t) && !t.startsWith('Allow edits to ') && !t.startsWith('Create new file?')) ||
       (t.startsWith('Add ') && /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t))
     ) {
       return;

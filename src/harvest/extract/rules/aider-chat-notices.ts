@@ -282,8 +282,9 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
   });
   const declined = lines.flatMap((l, i) => {
     const skipped = DECLINED.exec(l.line);
-    // (aider names the file, asks `Create new file?`, and on "n" skips it; the reader keeps the name)
-    return skipped && !SKIPPED_EDIT.test(l.line) && lines[i - 1]?.line === skipped[1] ? [{ name: skipped[1]!, line: l.line, event: l.event, declined: true }] : [];
+    // (aider names the file, asks `Create new file?`, and on "n" skips it)
+    const named = /^Create new file\?/.test(lines[i - 1]?.line ?? '') ? lines[i - 2] : lines[i - 1];
+    return skipped && !SKIPPED_EDIT.test(l.line) && named?.line === skipped[1] ? [{ name: skipped[1]!, line: l.line, event: l.event, declined: true }] : [];
   });
   for (const hit of [...written, ...declined].sort((a, b) => a.event - b.event)) {
     const name = hit.name;
@@ -335,11 +336,6 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
 
 const UNDO_REFUSED = /^The last commit was not made by aider in this chat session\.?\s*$/;
 
-/** `/undo` refused: aider undoes only a commit it counts as its own in this chat session, and
- * points to a destructive `git reset` instead. Which commits it counts differs between versions
- * (an old one refused its own commit of the same launch after `/clear`): the item says what aider
- * answers and a way back that keeps the work, not why it refused; where aider had committed
- * nothing, that there was nothing of aider's to undo. */
 /** Aider, not the model, commits each edit it applies (auto-commits, its default): a user who
  * tells the model not to commit asks the wrong party, and the edits keep being committed. The
  * repository's way is then aider's switch, which the item names with the user's words. */
@@ -363,6 +359,11 @@ export function autoCommitDraft(view: SessionView): Draft | undefined {
   };
 }
 
+/** `/undo` refused: aider undoes only a commit it counts as its own in this chat session, and
+ * points to a destructive `git reset` instead. Which commits it counts differs between versions
+ * (an old one refused its own commit of the same launch after `/clear`): the item says what aider
+ * answers and a way back that keeps the work, not why it refused; where aider had committed
+ * nothing, that a commit it did not make is not its to undo. */
 export function undoDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => UNDO_REFUSED.test(l.line));
   if (at < 0) return undefined;
@@ -383,7 +384,8 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
     ? `Check whose the last commit is with ${code('/git log -1')}; ${code('/git revert <hash>')} undoes a commit and keeps the history.`
     : earlierLaunchCommitted
       ? `Find that launch's commits with ${code('/git log')}; ${code('/git revert <hash>')} undoes one and keeps the history.`
-      : `Here aider had committed nothing before it: the last commit was not aider's to undo, so check ${code('/git log -1')} before any reset.`;
+      : // (said of any refusal, not of this session's: an agent item's text stands for every session it merges)
+        `A commit aider did not make in this launch (yours, or one of an earlier run) is not its to undo: check whose the last commit is with ${code('/git log -1')} before any reset.`;
   return {
     category: 'tool-quirk',
     scope: 'agent',

@@ -21,6 +21,12 @@ const NOT_IN_CHAT = /^Allow edits to (.+?) which was not previously added to cha
 const NOT_IN_CHAT_NEXT = /^Allow edits to file that has not been added to the chat\?/;
 /** Aider's line naming the file a failed SEARCH block was meant for. */
 const FAILED_IN = /failed to exactly match lines in (.+?)\s*$/;
+/** Its udiff format's line naming the file a failed hunk was meant for. */
+const HUNK_FAILED_IN = /^(.+?) does not contain lines that match the diff you provided!?$/;
+/** Aider's question before it writes to a file that does not exist (the name on the line above). */
+const CREATE_NEW_FILE = /^Create new file\? \(Y\)es\/\(N\)o/;
+/** Aider's note of a file added to the chat, by the path the chat knows it by. */
+const ADDED_TO_CHAT = /^Added (.+?) to the chat\b/;
 
 /** "# 2 SEARCH/REPLACE blocks failed to match!" → "SEARCH/REPLACE block failed to match": how
  * many blocks failed is this reply's count, not part of the behaviour. */
@@ -100,6 +106,11 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
         : "Put the file's path alone on the line right above the fence.";
     return `Aider's whole edit format names each fenced block by the line right above it; here that line was blank above a fenced block${lang ? ` (${lang})` : ''}, and with no single file in the chat to fall back on aider cannot tell the file. ${fix}`;
   }
+  // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
+  const next = view.session.events[s.outputEvent + 1];
+  const reflection = next?.kind === 'assistant' ? next.text.split('\n').map((l) => l.trim()) : [];
+  const hunkFailedIn = [...new Set([...lines, ...reflection].map((l) => HUNK_FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
+  if (hunkFailedIn.length > 0) return newFileCause(view, s, hunkFailedIn);
   const failedIn = [...new Set(lines.map((l) => FAILED_IN.exec(l)?.[1]).filter((f): f is string => f !== undefined))];
   if (failedIn.length > 0) {
     // the model sees only the files added to the chat: for any other it guessed the SEARCH text
@@ -114,4 +125,25 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`;
   }
   return undefined;
+}
+
+/**
+ * A failed hunk whose file aider had just created at the model's word (`Create new file?` for that
+ * path): the path named no file, so the hunk's lines could not match the empty file aider made.
+ * Where the chat holds a file of that name under another path (aider started in a subfolder, or
+ * outside git, lists files from its own folder), that is the file the model meant. Without that
+ * question the failure is aider's reflection to the model, which resends the hunk: no cause.
+ */
+function newFileCause(view: SessionView, s: Step, files: string[]): string | undefined {
+  const notices = noticesBefore(view, s);
+  const created = files.filter((f) => notices.some((l, i) => CREATE_NEW_FILE.test(l) && i > 0 && notices[i - 1] === f));
+  if (created.length === 0) return undefined;
+  const f = created[0]!;
+  const name = f.replace(/^.*[\\/]/, '');
+  const held = view.session.events
+    .flatMap((e) => (e.kind === 'system' && e.index < s.call.index ? e.text.split('\n') : []))
+    .map((l) => ADDED_TO_CHAT.exec(l.trim())?.[1])
+    .find((p): p is string => p !== undefined && p !== f && p.replace(/^.*[\\/]/, '') === name);
+  const chat = held ? ` The chat held that file as ${code(held)}: name files by the paths the chat lists.` : '';
+  return `The reply's hunk was for ${code(f)}, a path where no file existed: aider asked ${code('Create new file?')}, made it empty, and the hunk could not match.${chat} Answer no to ${code('Create new file?')} for a file that should exist.`;
 }

@@ -41,7 +41,7 @@ function showsMissingCommand(out: string): boolean {
 export function showsMissingModule(out: string): boolean {
   return (out.includes('No module named') || out.includes('Cannot find module')) && MISSING_MODULE.test(out);
 }
-export const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|<persisted-output>|Output too large/i;
+export const TRUNCATED = /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|…\d+ tokens truncated…|<persisted-output>|Output too large/i;
 export const BACKGROUND = /running in background with ID:? ?(\w+)/i;
 
 /** The missing command, when it is one the agent's command line runs: a name it never typed
@@ -120,6 +120,10 @@ const ALREADY_APPLIED = /^The REPLACE lines are already in \S+?!?$/m;
 function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
 }
+
+/** Aider's udiff format's reason for a hunk that did not apply: the counterpart of a SEARCH block
+ * that failed to match. */
+const HUNK_NO_MATCH = /^UnifiedDiffNoMatch\b/;
 
 /** Aider's notice that a reply broke the edit format, as the error: the first error-like line
  * after it can be the model's own words that aider quotes back ("To fix the error group …"). */
@@ -471,7 +475,8 @@ function missingModule(view: SessionView, s: Step): Draft | undefined {
   const env = PROJECT_PYTHON.exec(envRun.command!)![0].trim();
   const how = s.command ? ` (${code(clip(s.command.replace(/\s*\|\|\s*true\b.*$/, ''), 60))})` : '';
   return {
-    category: 'tool-quirk',
+    // where the project's packages are installed is a fact of the repository, not a tool's quirk
+    category: 'fact',
     scope: 'repo',
     title: `Run this project's Python with \`${env}\`, not the bare python`,
     text: `The ${code(mod)} module is missing from the python a bare command runs${how}: ${code(err)}. It is installed in the project's own environment: ${code(clip(oneLine(envRun.command!), 70))} then ran. Run the project's code with ${code(env)}.`,
@@ -581,6 +586,8 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   if (aider && aiderCause === undefined && bareFormatNotice(s.output, err)) return undefined;
   // what the refusal says went wrong: aider's reason under its one format notice, else the error
   const said = aider ? (formatReason(s.output, err) ?? err) : err;
+  // (the same holds for a udiff hunk that did not match: aider tells the model, which resends it)
+  if (aider && aiderCause === undefined && HUNK_NO_MATCH.test(said)) return undefined;
   // "File has been modified since read": something else wrote the file after the agent read it
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
   if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
@@ -702,7 +709,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
   const until = Math.min(s.outputEvent + 8, nextPromptAfter(view, s.outputEvent));
   const why = stated || aider ? undefined : explain(view.events.filter((e) => e.kind === 'assistant' && e.index > s.outputEvent && e.index < until), err, 5);
   const cause = aider ? aiderEditCause(view, s) : undefined;
-  if (aider && cause === undefined && bareFormatNotice(s.output, err)) return undefined;
+  if (aider && cause === undefined && (bareFormatNotice(s.output, err) || HUNK_NO_MATCH.test(said))) return undefined;
   const other = aider ? undefined : siblingInstead(view, s);
   // a refusal nobody explained, whose words do not say what to do and that no other tool got
   // round, is only the error, which the next session reads for itself
@@ -876,6 +883,21 @@ function cascade(view: SessionView): Draft | undefined {
 /** Tools that search files by name or content: a cut result is a search too wide. */
 const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_content', 'codebase_search', 'file_search', 'FindFiles', 'SearchText']);
 
+/** How much of a cut output Codex kept, from its own counts: the marker's lines, or the header's
+ * `Original token count` less the tokens the marker says it took out. A reader of the item then
+ * knows how big a slice to ask for. */
+function keptOf(s: Step): string {
+  const output = s.output;
+  const lines = /omitted (\d+) of (\d+) lines/.exec(output);
+  const header = /^Total output lines: \d+$/m.test(output) ? ', after a `Total output lines: M` header' : '';
+  if (lines) return ` (here ${Number(lines[2]) - Number(lines[1])} of ${lines[2]} lines were kept${header})`;
+  const tokens = /…(\d+) tokens truncated…/.exec(output);
+  // (the view takes the header off an output it begins, and keeps its count)
+  const total = s.outputTokens ?? Number(/^Original token count: (\d+)$/m.exec(output)?.[1] ?? 0);
+  if (tokens && total > Number(tokens[1])) return ` (here about ${total - Number(tokens[1])} of ${total} tokens were kept, after an \`Original token count\` header)`;
+  return '';
+}
+
 /** Output cut by the agent's tool (one quirk per tool). */
 function truncation(view: SessionView): Draft[] {
   const seen = new Set<string>();
@@ -887,7 +909,7 @@ function truncation(view: SessionView): Draft[] {
     if (seen.has(tool)) continue;
     seen.add(tool);
     // the marker in its general form: this output's counts ("omitted 0 of 67 lines") mislead
-    const marker = clip(m[0].replace(/omitted \d+ of \d+ lines/, 'omitted N of M lines'), 80);
+    const marker = clip(m[0].replace(/omitted \d+ of \d+ lines/, 'omitted N of M lines').replace(/…\d+ tokens truncated…/, '…N tokens truncated…'), 80);
     // Claude Code keeps a preview and saves the whole output to a file it names; what to do
     // next depends on that, and on whether the call was a search or a read
     const saved = /Output too large \([^)]*\)\. Full output saved to:/.exec(s.output);
@@ -902,7 +924,9 @@ function truncation(view: SessionView): Draft[] {
       scope: 'agent',
       title: `${tool} output is truncated`,
       // (Codex's marker stands where lines were taken out: the head and the tail are kept)
-      text: `The ${code(tool)} tool truncates long output (marked ${code(marker)}${/omitted N of M lines/.test(marker) ? ', in place of the middle: the head and the tail are kept' : ''}); ${advice}.`,
+      text: /N of M lines|N tokens/.test(marker)
+        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(s)}; ${advice}.`
+        : `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'output'],
