@@ -677,6 +677,24 @@ describe('errors the user pasted', () => {
     expect(errorFixDrafts(viewOf(session("Cannot find name 'setUploadProgress'.")))).toHaveLength(1);
   });
 
+  it("says nothing of an error in the program text the agent wrote on the command line (awk's, sed's, python -c's): a one-off script's slip", () => {
+    const session = (command: string, error: string, fix: string) =>
+      new SessionBuilder()
+        .user('list the listening ports')
+        .bash(command, error, 2)
+        .assistant('The awk script failed because of the split call; using another way.')
+        .bash(fix, 'port,process\n22,sshd')
+        .build();
+    const awk = "awk: cmd. line:1: (FILENAME=- FNR=13) fatal: split: second argument is not an array";
+    expect(errorFixDrafts(viewOf(session(`ss -tulpnH | awk '{split($5,a,":"); print a[2]}'`, awk, `lsof -i -P -n | awk 'NR>1 {print $9}'`)))).toEqual([]);
+    expect(errorFixDrafts(viewOf(session(`sed -e 's/a/b' ports.txt`, "sed: -e expression #1, char 5: unterminated `s' command", `sed -e 's/a/b/' ports.txt`)))).toEqual([]);
+    expect(errorFixDrafts(viewOf(session(`python3 -c "print(ports"`, '  File "<string>", line 1\n    print(ports\n         ^\nSyntaxError: \'(\' was never closed', `python3 -c "print(1)"`)))).toEqual([]);
+    // (the same failure where nothing marks the error as one of the script's text is told)
+    const [told] = errorFixDrafts(viewOf(session(`echo "port" > ports.csv && ss -tulpnH | awk '{split($5,a,":"); print a[2]}'`, 'awk: fatal: split: second argument is not an array', `lsof -i -P -n | awk 'NR>1 {print $9}'`)));
+    // (titled by the program whose error it is, not the line's write to a file)
+    expect(told!.title).toBe('awk fails: awk: fatal: split: second argument is not an array');
+  });
+
   it('says nothing of a pasted error that a later prompt pastes again: the fix did not hold', () => {
     const error = "./components/Report.tsx:77:23\nType error: Property 'inline' does not exist on type 'ExtraProps'.";
     const session = (later: string) =>
@@ -1059,11 +1077,12 @@ describe('tool quirks of the agent', () => {
       .build();
     const [d] = toolQuirkDrafts(viewOf(unnamed));
     expect(d!.title).toBe('aider edit: No filename provided before ``` in file listing');
-    // aider names a block by the line right above it: here a blank one; a command block is no file at all
-    expect(d!.text).toContain('here that line was blank above a fenced block (sh)');
+    // aider names a block by the line right above it, said as the rule (no block of this session's); a command block is no file at all
+    expect(d!.text).toContain('reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on.');
+    expect(d!.text).not.toContain('(sh)');
     expect(d!.text).toContain('A fenced command is read as a file too: leave commands unfenced in this format.');
     const code = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here it is:\n\n```python\ndef matmul(a, b):\n    pass\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
-    expect(code).toContain("Put the file's path alone on the line right above the fence.");
+    expect(code).toContain("Put the file's path alone on the line right above the fence (any other line there is taken for the name).");
     // the answer to a question: its block was an example, which aider's /ask mode reads as none
     const asked = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('explain this system').assistant('It serves:\n\n```http\nGET /api/users\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(asked).toContain('A question drew the reply: ask with `/ask`, whose answers are not read as edits.');

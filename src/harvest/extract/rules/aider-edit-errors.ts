@@ -103,8 +103,10 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
       ? 'A fenced command is read as a file too: leave commands unfenced in this format.'
       : asked
         ? 'A question drew the reply: ask with `/ask`, whose answers are not read as edits.'
-        : "Put the file's path alone on the line right above the fence.";
-    return `Aider's whole edit format names each fenced block by the line right above it; here that line was blank above a fenced block${lang ? ` (${lang})` : ''}, and with no single file in the chat to fall back on aider cannot tell the file. ${fix}`;
+        : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
+    // (the rule in its general form: the item stands for every session it merges, whatever block
+    // each one fenced)
+    return `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on. ${fix}`;
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

@@ -29,6 +29,16 @@ export function actionFamilyOf(families: readonly string[]): string {
   return acting[acting.length - 1] ?? fams[0] ?? '';
 }
 
+/** The family of the command line's program that the error line names as its speaker (`awk: …`
+ * in `echo h > f && ss | awk …`): the title says whose error it is, where the working part of the
+ * line (the write) is another program's. */
+function namedFamily(s: Step, err: string): string | undefined {
+  const speaker = /^([\w.+-]+):/.exec(err)?.[1];
+  if (speaker === undefined) return undefined;
+  // (a pipeline's later programs are no family of the line: `| awk …` is found among its words)
+  return s.families.find((f) => f.split(' ')[0] === speaker) ?? (tokens(s.command ?? '').includes(speaker) ? speaker : undefined);
+}
+
 /** Flags given to the commands of one family within a step's command line. */
 function flagsOf(step: Step, fam: string): Set<string> {
   return new Set(
@@ -40,6 +50,15 @@ function flagsOf(step: Step, fam: string): Set<string> {
 
 /** A missing input path: "not found" only counts when it is about a file or directory. */
 const PATH_SLIP = /no such file|(?:file|path|directory|folder|\.\w{1,5}['"`]?|\/[\w.-]+['"`]?)\s*(?:was )?not found|does not exist|cannot find (?:the )?(?:file|path)|ENOENT|is a directory/i;
+
+/** An error in the program text the agent wrote on the command line: gawk's `awk: cmd. line:1:`,
+ * GNU sed's `sed: -e expression #1, char 9:`, a syntax or name error in `python -c` (`File
+ * "<string>"`) or `node -e` (`[eval]:1`). That script was written for the moment and its slip
+ * is the agent's, as a mistyped path is: the next session writes another script. (A module such a
+ * script could not import is the machine's, and stays an error of its own.) */
+const INLINE_CODE_SLIP = /^awk: cmd\. line:\d+:|^sed: -e expression #\d+, char \d+:/m;
+const INLINE_SCRIPT = /^\s*File "<string>", line \d+|^\[eval\]:\d+/m;
+const SCRIPT_SLIP = /^(?:SyntaxError|IndentationError|NameError|ReferenceError|TypeError|AttributeError|KeyError|IndexError|ValueError)\b/m;
 
 /** A target the agent named that is already there: its `git clone` into a folder that is not
  * empty, its `mkdir` of one that exists. The state of the disk at that moment, a slip of this task
@@ -344,7 +363,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     if (requestedByUser(promptBefore(view, s.call.index), s.command) || intended(view, s)) continue;
     const err = errorLine(s.output, 150);
     // A mistyped or missing input path is a slip of this task, not knowledge.
-    if (!err || PATH_SLIP.test(err) || (TARGET_EXISTS.test(err) && NAMES_TARGET.test(s.command)) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
+    if (!err || PATH_SLIP.test(err) || INLINE_CODE_SLIP.test(s.output) || (INLINE_SCRIPT.test(s.output) && SCRIPT_SLIP.test(s.output)) || (TARGET_EXISTS.test(err) && NAMES_TARGET.test(s.command)) || PS_PATH_SLIP.test(s.output) || strayMissingCommand(err, s.command)) continue;
     // an "error" that says the command succeeded ("You've successfully authenticated, but GitHub
     // does not provide shell access" from `ssh -T`) failed by its exit status alone: the program's
     // way to say something else, with nothing to fix
@@ -434,7 +453,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     }
     const draft: Draft = {
       category: 'pitfall',
-      title: `${fam} fails: ${clip(errorCore(err), 60)}`,
+      title: `${namedFamily(s, err) ?? fam} fails: ${clip(errorCore(err), 60)}`,
       text: parts.join(' '),
       confidence: fixed ? CONFIDENCE.verified : CONFIDENCE.stated,
       event: s.outputEvent,
