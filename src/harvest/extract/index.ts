@@ -26,6 +26,7 @@ import { zshGlob } from './rules/zsh-glob.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
+import { waitsForInput } from './rules/waits-for-input.js';
 import { homeRepo } from './rules/home-repo.js';
 import { cdBlocked } from './rules/cd-blocked.js';
 import { scriptNotOnPath } from './rules/script-not-on-path.js';
@@ -60,6 +61,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   unfilledPlaceholders,
   gitCloneCredentials,
   sudoPassword,
+  waitsForInput,
   homeRepo,
   cdBlocked,
   scriptNotOnPath,
