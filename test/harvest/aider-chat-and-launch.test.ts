@@ -50,6 +50,8 @@ describe('a shell command typed into aider as chat', () => {
     // typed as it stands, and its launch options on their own, with a line continuation
     const [plain] = await items(`${launch}#### aider --model gemini/gemini-1.5-pro-exp-0827  \n\nOk, I understand the rules.\n`);
     expect(plain!.title).toBe('aider sends its own launch line typed into it to the model');
+    // a bare `aider` asked for nothing a running aider could do: a slip, no lesson
+    expect(await items(`${launch}#### aider  \n\n\`aider\` is a command-line tool that facilitates pair programming.\n`)).toEqual([]);
     // (never `/run aider .`: a running aider adds files itself)
     const [dot] = await items(`${launch}#### aider .  \n\nIt seems you shared a folder.\n`);
     expect(dot!.text).toContain('`aider .` typed into aider ran nothing');

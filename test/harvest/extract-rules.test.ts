@@ -1083,6 +1083,9 @@ describe('tool quirks of the agent', () => {
     expect(d!.text).toContain('A fenced command is read as a file too: leave commands unfenced in this format.');
     const code = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here it is:\n\n```python\ndef matmul(a, b):\n    pass\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(code).toContain("Put the file's path alone on the line right above the fence (any other line there is taken for the name).");
+    // a file name fenced as a block of its own: a fence stands above the file's block, not the name
+    const ownFence = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('fix the manifest').assistant('**manifest.json** (updated)\n```\nmanifest.json\n```\n```json\n{"name": "x"}\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
+    expect(ownFence).toContain('The reply put the file name `manifest.json` in a fenced block of its own, so a fence, not the name, stood right above the file\'s block.');
     // the answer to a question: its block was an example, which aider's /ask mode reads as none
     const asked = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('explain this system').assistant('It serves:\n\n```http\nGET /api/users\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(asked).toContain('A question drew the reply: ask with `/ask`, whose answers are not read as edits.');

@@ -215,6 +215,18 @@ describe('checks before a commit in an aider history', () => {
   });
 });
 
+describe('a sequence of commands aider ran for its model', () => {
+  it('is no way of working where aider kept no output of its runs, and the next proposal is no output', async () => {
+    const cycle = (fix: string) =>
+      `#### next idea  \n\nTry this.\n\n> mkdir -p ~/bin  \n> Run shell command? (Y)es/(N)o [Yes]: y  \n> Running mkdir -p ~/bin  \n> Running chmod +x ~/bin/aider  \n> Running ${fix}  \n> Add command output to the chat? (Y)es/(N)o [Yes]: y  \n> Added 3 lines of output to the chat.  \n> which aider  \n> Run shell command? (Y)es/(N)o [Yes]: y  \n> Running which aider  \n> Added 1 lines of output to the chat.  \n\n`;
+    const session = await aiderSession(`${launch}${cycle("emacs -Q --eval '(shell-command \"which aider\")'")}${cycle("emacs --eval '(setq exec-path nil)'")}`);
+    const view = viewOf(session);
+    // (the model's next proposal, echoed before aider's question, is not the last run's output)
+    expect(view.steps.find((s) => s.program === 'emacs')!.output).toBe('Added 3 lines of output to the chat.');
+    expect(commandPatternDrafts(view).filter((d) => d.title.startsWith('Recurring sequence'))).toEqual([]);
+  });
+});
+
 describe("a user telling aider's model not to commit", () => {
   it("is aider's auto-commits (the model makes none): one item naming --no-auto-commits, no correction of the model", async () => {
     const history = (committed: boolean) =>

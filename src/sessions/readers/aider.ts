@@ -23,6 +23,8 @@ import { errorMessage, fileSize, lineOptionsFor, makeSession, ModelList, opensAs
 import { FenceTracker, outsideFences } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
+/** Aider's note that a run's output went to the chat (the output itself is not in the history). */
+const ADDED_OUTPUT = /^Added \d+ lines? of output to the chat\.?$/;
 const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/;
 
 function detect(head: string): number {
@@ -446,7 +448,7 @@ class AiderSession {
       this.closeOpen();
       return;
     }
-    if (t.startsWith('Added ') && /^Added \d+ lines? of output to the chat\.?$/.test(t)) {
+    if (t.startsWith('Added ') && ADDED_OUTPUT.test(t)) {
       if (this.open) {
         this.open.lines.push(t);
         if (this.open.kind === 'test') this.open.failed = true; // /test adds output only on failure
@@ -454,8 +456,14 @@ class AiderSession {
       return;
     }
     if (t.startsWith('Run shell command') && /^Run shell commands?\?/.test(t)) {
-      // the commands echoed just before the question are the model's proposal, not output
-      if (this.open && this.open.kind === 'shell') this.closeOpen();
+      // the commands echoed just before the question are the model's proposal, not output; a
+      // run's own output never reaches the history (only aider's note that it went to the chat),
+      // so what came after that note, or after `Running …` when there is none, is the proposal
+      if (this.open && this.open.kind === 'shell') {
+        const note = this.open.lines.findLastIndex((l) => ADDED_OUTPUT.test(l.trim()));
+        this.open.lines.length = note + 1;
+        this.closeOpen();
+      }
       return;
     }
     if (

@@ -71,6 +71,17 @@ function blockUnderBlank(reply: string): string | undefined {
   return undefined;
 }
 
+/** A file name the reply fenced as a block of its own, right before the file's block
+ * (```` ``` ```` / `manifest.json` / ```` ``` ```` / ```` ```json ````): the line above the file's
+ * fence is then a fence, not its name. Returns the name. */
+function nameInOwnFence(reply: string): string | undefined {
+  const lines = reply.split('\n').map((l) => l.trim());
+  for (let i = 0; i + 3 < lines.length; i++) {
+    if (OPENING_FENCE.test(lines[i]!) && pathLike(lines[i + 1]!) && /^`{3,}$/.test(lines[i + 2]!) && OPENING_FENCE.test(lines[i + 3]!)) return lines[i + 1];
+  }
+  return undefined;
+}
+
 /** What the model did that aider rejected, as sentences to follow aider's rule, if the history shows it. */
 export function aiderEditCause(view: SessionView, s: Step): string | undefined {
   const lines = s.output.split('\n').map((l) => l.trim());
@@ -92,6 +103,8 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
   if (lines.some((l) => NO_FILENAME.test(l))) {
     // the model's reply the failed step was read from
     const reply = replyBefore(view, s.call.index);
+    const fenced = reply === undefined ? undefined : nameInOwnFence(reply);
+    if (fenced !== undefined) return `The reply put the file name ${code(fenced)} in a fenced block of its own, so a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`;
     const fence = reply === undefined ? undefined : blockUnderBlank(reply);
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();

@@ -100,6 +100,9 @@ export function aiderShellLineDrafts(view: SessionView): Draft[] {
     // a line that starts aider again (with another model) wanted aider's own switch
     // (aider's own launch line, however started: `aider .`, `python -m aider`, `uv tool run … aider`)
     const restartsAider = /(?:^|\s)aider(?:\s|$)/.test(first);
+    // (a bare `aider` asked nothing a running aider could do for it: no model, file or option,
+    // only a slip; reviewers found it trivial)
+    if (restartsAider && /(?:^|\s|\/)aider$/.test(first)) continue;
     const options = OPTION.test(first);
     const inChat = options ? IN_CHAT[first.split(/[\s=]/)[0]!] : undefined;
     const way = isExport

@@ -260,7 +260,7 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
   // transcript shows nothing of the end, is a try repeated until something else was found. (A
   // line that failed after the sequence's last command, `git add x && git commit` refused by a
   // hook, failed in what came after it.)
-  const ended = (r: Run): boolean => seenToSucceed(r.step) || (r.step.result !== undefined && r.at < r.step.simple.length - 1);
+  const ended = (r: Run): boolean => (seenToSucceed(r.step) && !showsNothing(r.step)) || (r.step.result !== undefined && r.at < r.step.simple.length - 1);
   return chosen
     .filter(({ at, n }) => !flailing(at, n) && !oneLineRerun(at, n))
     .flatMap(({ at, n }) => {
@@ -290,6 +290,16 @@ function recurringSequences(all: readonly Run[], view: SessionView): Draft[] {
         },
       ];
     });
+}
+
+/** A run whose end the transcript does not show: no exit status, and no output but aider's note
+ * that it added the output to the chat (aider's history leaves the lines out). Nothing says it
+ * worked. */
+function showsNothing(s: Step): boolean {
+  if (s.exitCode !== undefined || s.failed) return false;
+  const [first, ...rest] = s.output.split('\n').map((l) => l.trim());
+  // (aider's own `^C` lines after it are its prompt's, not the run's)
+  return /^Added \d+ lines? of output to the chat\.?$/.test(first!) && rest.every((l) => l === '' || /^\^C\b/.test(l));
 }
 
 /** One step of a workflow as its runs have in common: what changed from run to run (a task id,
