@@ -194,6 +194,15 @@ describe('aider notices', () => {
     expect((await notices(`${launch('')}#### /add app  \n${cannot('src/x.ts', '0x92').replace('/home/dev/shop/', '/elsewhere/')}\nDone.\n`)).filter((n) => /decode/.test(n.text))).toEqual([]);
   });
 
+  it('reads the end of aider\'s retries of an edit it could not apply: the limit, and that the change is missing', async () => {
+    const failed = '> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> No filename provided before ``` in file listing  \n';
+    const items = await notices(`${launch('')}#### add the modal  \n\nHere it is:\n\n\`\`\`html\n<div></div>\n\`\`\`\n\n${failed}> Only 3 reflections allowed, stopping.  \n`);
+    const item = items.find((i) => i.title.includes('gives up'));
+    expect(item).toMatchObject({ scope: 'agent', title: 'aider gives up on an edit it could not apply after 3 retries' });
+    expect(item!.text).toBe('Aider hands an edit it could not apply back to the model at most 3 times in a row, then stops (`Only 3 reflections allowed, stopping.`): that edit is not applied. After that line, check which change is missing and ask for it again.');
+    expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('gives up'))).toEqual([]);
+  });
+
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {
     const [item] = await notices(`${launch('')}#### /undo  \n> The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.  \n`);
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /undo refuses a commit that added a file" });

@@ -455,6 +455,32 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   };
 }
 
+const REFLECTIONS_SPENT = /^Only (\d+) reflections allowed, stopping\.?\s*$/;
+
+/** Aider hands an edit it could not apply (or a failed lint) back to the model a few times in a
+ * row, then gives up: the reply's failed edit is then simply not applied. What a later session
+ * needs is that limit and that the change is missing. */
+export function reflectionsDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
+  // (the reader keeps the line with the failed edit's output when it follows one)
+  const inOutput = view.steps.flatMap((s) => s.output.split('\n').filter((l) => REFLECTIONS_SPENT.test(l.trim())).map((line) => ({ line, event: s.outputEvent })));
+  const hit = [...lines.filter((l) => REFLECTIONS_SPENT.test(l.line)), ...inOutput].sort((a, b) => a.event - b.event)[0];
+  if (!hit) return undefined;
+  const n = REFLECTIONS_SPENT.exec(hit.line)![1]!;
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `aider gives up on an edit it could not apply after ${n} retries`,
+    text: `Aider hands an edit it could not apply back to the model at most ${n} times in a row, then stops (${code(hit.line.trim())}): that edit is not applied. After that line, check which change is missing and ask for it again.`,
+    confidence: CONFIDENCE.stated,
+    event: hit.event,
+    tags: ['aider', 'edit', 'reflections'],
+    quotes: [hit.line.trim()],
+    rule: 'aider-notice',
+    signature: 'aider reflections limit',
+    score: 5,
+  };
+}
+
 const UNDO_NEW_FILE = /^The file (.+?) was not in the repository in the previous commit\. Cannot undo safely\.?\s*$/;
 
 /** `/undo` refused a commit that created a file: aider undoes by checking out each file as the
