@@ -208,6 +208,13 @@ describe('report facts', () => {
     expect(titles.some((t) => t.includes('tsconfig'))).toBe(false);
   });
 
+  it('names no subject after a heading that names only the kind of content ("Relationships", "Summary")', () => {
+    const drafts = fromReport(['## Exploration Report', '', '### Relationships', '- Assets are built by `assets/build.js` (esbuild), output goes to `priv/static/assets/`', '- The dev endpoint runs `node build.js --watch` from `assets/`', '', GAPS].join('\n'));
+    const built = drafts.find((d) => d.text.includes('assets/build.js'))!;
+    expect(built.title).toBe('Assets are built by assets/build.js (esbuild), output goes to…');
+    expect(built.text).toMatch(/^Assets are built by/);
+  });
+
   it('keeps five sections of one report at most, however long it is', () => {
     const section = (i: number) => [`### Module ${i} (\`src/m${i}/index.ts\`)`, `- \`src/m${i}/index.ts\` exports \`start${i}()\`, called by \`src/main.ts\` at boot`, `- Its settings come from \`config/m${i}.json\` through \`loadConfig()\` in \`src/config.ts\``, ''].join('\n');
     const long = ['## Exploration Report', '', ...[1, 2, 3, 4, 5, 6, 7, 8].map(section), 'x'.repeat(9000), '', GAPS].join('\n');

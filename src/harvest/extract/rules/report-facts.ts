@@ -14,7 +14,7 @@ import { isCorrection } from './user-corrections.js';
 
 /** Headings that say what kind of text follows, not what it is about; agents answer in the user's
  * language ("Resumen de …", "Zusammenfassung", "Visão geral"). */
-const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion|resumen|resumo|r[ée]sum[ée]|zusammenfassung|[üu]bersicht|riepilogo|panoramica|vis[ãa]o geral|descripci[óo]n general|an[áa]lisis|an[áa]lise|analyse|conclusi[óo]n|conclus[ãa]o)\b/i;
+const GENERIC_TITLE = /\b(?:report|overview|exploration|summary|analysis|findings|review|results?|changes|what changed|key insights|conclusion|relationships|answer|resumen|resumo|r[ée]sum[ée]|zusammenfassung|[üu]bersicht|riepilogo|panoramica|vis[ãa]o geral|descripci[óo]n general|an[áa]lisis|an[áa]lise|analyse|conclusi[óo]n|conclus[ãa]o)\b/i;
 const QUESTION_SECTION = /\b(?:recommend\w*|next steps?|open questions?|unknowns?|todo|follow[- ]?ups?|suggest\w*|risks?)\b/i;
 const PROPOSAL_SECTION = /\b(?:propos\w*|checklist|will|differences?|previous versions?|alternatives?|options?|benefits?|pros|cons|trade-?offs?|implementation steps|examples?|before|after|old implementation|new implementation|comparison|plan|needed|could|should|would|sketch\w*|roadmap|suggest\w*|enables?)\b/i;
 const PATTERN_WORDS = /\b(?:pattern|procedure|how to|convention|protocol|recipe|steps to|workflow)\b/i;
@@ -434,7 +434,10 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   // ("7 providers: OpenAI, …") is stale at the next addition (and often already off by one)
   const parts = kept.filter((l) => chosen.has(l)).map((l) => clipWhole(factLine(l.text).replace(FINDING_LABEL, '').replace(COUNTED_LIST, '$1:'), 220, 60).replace(/[.;]$/, ''));
   const body = parts.join('; ');
-  const subject = subjectOf(section, ctx);
+  // a heading that names only the kind of content ("Summary", "Relationships") is no subject:
+  // the lines say what they are about
+  const named = subjectOf(section, ctx);
+  const subject = GENERIC_TITLE.test(named) && concreteness(named) === 0 ? '' : named;
   const text = sentence(subject ? `${subject}: ${body}` : body);
   const category = (PATTERN_WORDS.test(ctx) || PATTERN_WORDS.test(body)) && ACTIONABLE.test(body) ? 'pattern' : 'fact';
   return {
@@ -445,7 +448,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
       // a subject that is only the heading above an aspect ("Database") says little alone: the
       // title goes on with what the section says of it ("Database: SQLite via ash_sqlite")
       // (not when that line is itself a labelled entry: "Unit tests: `vitest run src`")
-      title: (subject && subject !== ctx && !subject.includes(' / ') && !NAMES_FILE.test(subject) && !/^[^:`]{1,40}:/.test(parts[0]!) ? `${subject}: ${clip(parts[0]!, 60)}` : subject || parts[0]!).replace(/`/g, ''),
+      title: (subject && subject !== ctx && !subject.includes(' / ') && !NAMES_FILE.test(subject) && !/^[^:`]{1,40}:/.test(parts[0]!) ? `${subject}: ${clip(parts[0]!, 60)}` : subject || clip(parts[0]!, 70)).replace(/`/g, ''),
       text,
       confidence: CONFIDENCE.stated,
       event: report.event,
