@@ -139,11 +139,11 @@ describe('aider notices', () => {
     const [item] = await notices(`${launch('')}${committed}${refused}`);
     expect(item!.scope).toBe('agent');
     expect(item!.text).toBe(
-      "Aider's `/undo` undoes only a commit it counts as its own in this chat session; for any other it answers `The last commit was not made by aider in this chat session` and suggests the destructive `/git reset --hard HEAD^`. Check whose the last commit is with `/git log -1`; `/git revert <hash>` undoes a commit and keeps the history.",
+      "Aider's `/undo` undoes only its own edit commits of this launch; for any other (yours, an earlier run's, its pre-edit commit of pending changes) it answers `The last commit was not made by aider in this chat session` and suggests the destructive `/git reset --hard HEAD^`. Check whose the last commit is with `/git log -1`; `/git revert <hash>` undoes a commit and keeps the history.",
     );
     // where aider had committed nothing, the last commit was someone's own work: no way back offered
     const [own] = await notices(`${launch('')}${refused}`);
-    expect(own!.text).toContain('A commit aider did not make in this launch (yours, or one of an earlier run) is not its to undo: check whose the last commit is with `/git log -1` before any reset.');
+    expect(own!.text).toMatch(/\. Check whose the last commit is with `\/git log -1` before any reset\.$/);
     // the item stands for every session it merges: nothing of this session's own case
     expect(own!.text).not.toMatch(/\bHere\b/);
     expect(own!.text).not.toContain('revert');
@@ -197,10 +197,10 @@ describe('aider notices', () => {
   it('reads the end of aider\'s retries of an edit it could not apply: the limit, and that the change is missing', async () => {
     const failed = '> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> No filename provided before ``` in file listing  \n';
     const items = await notices(`${launch('')}#### add the modal  \n\nHere it is:\n\n\`\`\`html\n<div></div>\n\`\`\`\n\n${failed}> Only 3 reflections allowed, stopping.  \n`);
-    const item = items.find((i) => i.title.includes('gives up'));
-    expect(item).toMatchObject({ scope: 'agent', title: 'aider gives up on an edit it could not apply after 3 retries' });
-    expect(item!.text).toBe('Aider hands an edit it could not apply back to the model at most 3 times in a row, then stops (`Only 3 reflections allowed, stopping.`): that edit is not applied. After that line, check which change is missing and ask for it again.');
-    expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('gives up'))).toEqual([]);
+    const item = items.find((i) => i.title.includes('retries'));
+    expect(item).toMatchObject({ scope: 'agent', title: "aider stops after 3 retries of one message's failed edits" });
+    expect(item!.text).toBe('For one message aider hands its failures back to the model at most 3 times (an edit it could not apply, and its own lint or test fix rounds alike), then stops (`Only 3 reflections allowed, stopping.`): the failed edit is not applied. After that line, check which change is missing before going on.');
+    expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('retries'))).toEqual([]);
   });
 
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {

@@ -1055,11 +1055,15 @@ describe('tool quirks of the agent', () => {
     expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
     // (Codex's marker takes the middle's place)
     expect(cut('shell', { command: 'cat build.log' }, 'Total output lines: 400\n\nline 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain(
-      'it keeps the head and the tail and puts `[... omitted N of M lines ...]` in place of the middle (here 280 of 400 lines were kept, after a `Total output lines: M` header);',
+      'it keeps the head and the tail and puts `[... omitted N of M lines ...]` in place of the middle (after a `Total output lines: M` header);',
     );
     // newer Codex counts tokens: what it kept is its header's count less the marker's
     expect(cut('exec_command', { cmd: 'rg -n router .' }, 'Original token count: 81978\nOutput:\nTotal output lines: 4141\n\njs/a.js:1: x…69978 tokens truncated…y\n./b.py:107: z')).toContain(
       'puts `…N tokens truncated…` in place of the middle (here about 12000 of 81978 tokens were kept, after an `Original token count` header);',
+    );
+    // …as many as the call's own max_output_tokens asked for: that argument is the cap
+    expect(cut('exec_command', { cmd: 'find . -type f', max_output_tokens: 4000 }, 'Original token count: 199343\nOutput:\n./a…195343 tokens truncated…./z')).toBe(
+      "The `exec_command` tool keeps the head and the tail of a long output, as many tokens as the call's `max_output_tokens` asks for (here 4000 of 199343), and puts `…N tokens truncated…` in place of the middle; ask for more with a larger `max_output_tokens`, or narrow the command.",
     );
     expect(cut('grep', { pattern: 'x' }, 'a\n[... omitted 120 of 400 lines ...]\nb')).toContain('narrow the search (a path, a glob, a more specific pattern)');
   });
@@ -1147,8 +1151,10 @@ describe('tool quirks of the agent', () => {
     // the model's path named no file: aider created it empty, and no hunk could match
     const [d] = session('Added core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
     expect(d!.title).toBe('aider edit: UnifiedDiffNoMatch: hunk failed to apply!');
-    expect(d!.text).toContain('The reply\'s hunk was for `src/agents/core.ts`, a path where no file existed: aider asked `Create new file?`, made it empty, and the hunk could not match.');
-    expect(d!.text).toContain('The chat held that file as `core.ts`: name files by the paths the chat lists.');
+    expect(d!.text).toContain('The hunk was for `src/agents/core.ts`, where no file existed: aider asked `Create new file?`, made it empty, so nothing could match. The chat held it as `core.ts`: use the chat\'s paths. Answer no to `Create new file?` for a file that should exist.');
+    // started without git under --yes: nobody answers the question, and the chat's paths start where aider started
+    const [noGit] = session('aider src/agents/core.ts --edit-format udiff --yes --no-git\nGit repo: none\nAdded core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
+    expect(noGit!.text).toContain('aider created it empty, so nothing could match. The chat held it as `core.ts` (`Git repo: none`: without git the chat\'s paths start where aider started): start aider inside the repository.');
     // (with no file of that name in the chat, only what happened)
     const [alone] = session('src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
     expect(alone!.text).not.toContain('The chat held');

@@ -374,6 +374,10 @@ describe('Aider reader on tricky and bad input', () => {
     expect(sessions[0]!.id).toMatch(/-preamble$/);
     expect(sessions[0]!.startedAt).toBeUndefined();
     expect(counts(sessions[0]!).prompts).toBe(1);
+    // it ended before the first launch the history records, which dates it (not the file's mtime)
+    const g = put(tempDir(), '.aider.chat.history.md', '#### hello  \n\nHi!\n\n# aider chat started at 2024-08-04 23:10:26\n\n#### next  \n\nOk.\n');
+    const both = (await readWith(aiderReader, g)).sessions;
+    expect(both.map((x) => [x.startedAt, x.endedAt])).toEqual([[undefined, '2024-08-04T23:10:26'], ['2024-08-04T23:10:26', undefined]]);
   });
 });
 

@@ -690,6 +690,11 @@ async function read(file: string, options?: ReadOptions & Preloaded): Promise<Se
   }
   close(await fileSize(file, options?.content));
   if (lineCount === 0 && !readFailed) warnings.add(undefined, 'file is empty');
+  // a history's part before its first `# aider chat started at` line records no time; it ended
+  // before that launch, whose time dates it better than the file's (a copy's mtime is the day it
+  // was copied)
+  const first = sessions[0];
+  if (first !== undefined && first.startedAt === undefined && sessions[1]?.startedAt !== undefined) first.endedAt = sessions[1].startedAt;
   return sessions;
 }
 

@@ -385,14 +385,14 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
     : earlierLaunchCommitted
       ? `Find that launch's commits with ${code('/git log')}; ${code('/git revert <hash>')} undoes one and keeps the history.`
       : // (said of any refusal, not of this session's: an agent item's text stands for every session it merges)
-        `A commit aider did not make in this launch (yours, or one of an earlier run) is not its to undo: check whose the last commit is with ${code('/git log -1')} before any reset.`;
+        `Check whose the last commit is with ${code('/git log -1')} before any reset.`;
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: earlierLaunchCommitted ? "aider's /undo refuses the commits of an earlier launch" : "aider's /undo can refuse the last commit",
     text: earlierLaunchCommitted
       ? `After a restart aider's ${code('/undo')} no longer counts the commits of an earlier launch as its own: for aider's own last commit it answered ${code('The last commit was not made by aider in this chat session')}${hint ? ` (and suggested the destructive ${code('/git reset --hard HEAD^')})` : ''}. ${way}`
-      : `Aider's ${code('/undo')} undoes only a commit it counts as its own in this chat session; for any other it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests the destructive ${code('/git reset --hard HEAD^')}` : ''}. ${way}`,
+      : `Aider's ${code('/undo')} undoes only its own edit commits of this launch; for any other (yours, an earlier run's, its pre-edit commit of pending changes) it answers ${code('The last commit was not made by aider in this chat session')}${hint ? ` and suggests the destructive ${code('/git reset --hard HEAD^')}` : ''}. ${way}`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'undo'],
@@ -469,8 +469,10 @@ export function reflectionsDraft(view: SessionView, lines: { line: string; event
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `aider gives up on an edit it could not apply after ${n} retries`,
-    text: `Aider hands an edit it could not apply back to the model at most ${n} times in a row, then stops (${code(hit.line.trim())}): that edit is not applied. After that line, check which change is missing and ask for it again.`,
+    title: `aider stops after ${n} retries of one message's failed edits`,
+    // (the count is per message and takes in aider's own lint and test fix rounds: a reviewer
+    // found both in one session; asking the same again had hit the limit again)
+    text: `For one message aider hands its failures back to the model at most ${n} times (an edit it could not apply, and its own lint or test fix rounds alike), then stops (${code(hit.line.trim())}): the failed edit is not applied. After that line, check which change is missing before going on.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'edit', 'reflections'],

@@ -159,6 +159,16 @@ function newFileCause(view: SessionView, s: Step, files: string[]): string | und
     .flatMap((e) => (e.kind === 'system' && e.index < s.call.index ? e.text.split('\n') : []))
     .map((l) => ADDED_TO_CHAT.exec(l.trim())?.[1])
     .find((p): p is string => p !== undefined && p !== f && p.replace(/^.*[\\/]/, '') === name);
-  const chat = held ? ` The chat held that file as ${code(held)}: name files by the paths the chat lists.` : '';
-  return `The reply's hunk was for ${code(f)}, a path where no file existed: aider asked ${code('Create new file?')}, made it empty, and the hunk could not match.${chat} Answer no to ${code('Create new file?')} for a file that should exist.`;
+  const lines = view.session.events.flatMap((e) => (e.kind === 'system' && e.index < s.call.index ? e.text.split('\n').map((l) => l.trim()) : []));
+  // without git aider's chat paths start where it was started, not at the repository's root
+  const noGit = lines.some((l) => /^Git repo: none\b/.test(l));
+  const chat = held
+    ? noGit
+      ? ` The chat held it as ${code(held)} (${code('Git repo: none')}: without git the chat's paths start where aider started): start aider inside the repository.`
+      : ` The chat held it as ${code(held)}: use the chat's paths.`
+    : '';
+  // (under --yes nobody answers aider's question: it creates the file unasked)
+  const yes = lines.some((l) => /^\S*aider\s.*\s--yes(?:-always)?\b/.test(l));
+  const way = noGit && held ? '' : yes ? ` Under ${code('--yes')} aider creates such a file unasked.` : ` Answer no to ${code('Create new file?')} for a file that should exist.`;
+  return `The hunk was for ${code(f)}, where no file existed: aider ${yes ? 'created it' : `asked ${code('Create new file?')}, made it`} empty, so nothing could match.${chat}${way}`;
 }
