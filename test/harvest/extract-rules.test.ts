@@ -1096,7 +1096,7 @@ describe('tool quirks of the agent', () => {
     expect(code).toContain("Put the file's path alone on the line right above the fence (any other line there is taken for the name).");
     // a file name fenced as a block of its own: a fence stands above the file's block, not the name
     const ownFence = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('fix the manifest').assistant('**manifest.json** (updated)\n```\nmanifest.json\n```\n```json\n{"name": "x"}\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
-    expect(ownFence).toContain('The reply put the file name `manifest.json` in a fenced block of its own, so a fence, not the name, stood right above the file\'s block.');
+    expect(ownFence).toContain('The reply put the file name `manifest.json` in a fenced block of its own, so in aider\'s whole edit format a fence, not the name, stood right above the file\'s block.');
     // the answer to a question: its block was an example, which aider's /ask mode reads as none
     const asked = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('explain this system').assistant('It serves:\n\n```http\nGET /api/users\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(asked).toContain('A question drew the reply: ask with `/ask`, whose answers are not read as edits.');
@@ -1108,8 +1108,11 @@ describe('tool quirks of the agent', () => {
     const badName = 'The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html\nHere is the change.\n### app/styles/app.css\n````css\n<<<<<<< SEARCH\n^^^ Bad/missing filename. The filename must be alone on the line before the opening fence ```\n````';
     const heading = (retry: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('pad the header').tool('edit', { path: '' }, badName, { isError: true }).tool('edit', { path: retry }, `Applied edit to ${retry}`).build()))[0]!.text;
-    expect(heading('app/styles/app.css')).toContain("The reply named the file above the block's opening fence as `### app/styles/app.css`. Resent with `app/styles/app.css` alone there, the edit applied. Put the bare path alone on the line right before the fence.");
+    expect(heading('app/styles/app.css')).toContain("The reply named the file as `### app/styles/app.css` right above the block's opening fence. Resent with `app/styles/app.css` alone there, the edit applied. Put the bare path alone on the line right before the fence.");
     expect(heading('app/root.tsx')).not.toContain('Resent with');
+    // (a blank line between the name and the fence is said: that was the slip, not the markup alone)
+    const gap = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add a license').tool('edit', { path: '' }, badName.replace('### app/styles/app.css\n', '### LICENSE\n\n'), { isError: true }).build()))[0]!.text;
+    expect(gap).toContain('The reply named the file as `### LICENSE`, with a blank line between it and the fence.');
   });
 
   it("takes aider's reason from its `^^^` mark, not from the model's words it quotes back, and keeps two reasons apart", () => {

@@ -321,7 +321,7 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
       title: 'aider takes the line above a code block for a file name',
       text: nested
         ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${askMode}${ask}${also}`
-        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${askMode}${ask}${also}`,
+        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${askMode || (hit.declined ? '' : ' The block went there, not to the file meant: put only the path on that line.')}${ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],

@@ -90,6 +90,8 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     // aider quotes the reply up to the block it could not name: the line above its fence
     const fence = lines.slice(0, bad).findLastIndex((l) => OPENING_FENCE.test(l));
     const named = fence > 0 ? lines.slice(0, fence).reverse().find((l) => l !== '') : undefined;
+    // (a blank line between the name and the fence is the slip, whatever the name's markup)
+    const gap = fence > 0 && lines[fence - 1] === '';
     if (named === undefined || named.length > 120) return undefined;
     const bare = bareName(named);
     const applied =
@@ -98,13 +100,13 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
         : '';
     // (what made aider reject the line is its parser's business: the item says what the model
     // wrote and what then worked, and the rule aider states)
-    return `The reply named the file above the block's opening fence as ${code(named)}.${applied} Put the bare path alone on the line right before the fence.`;
+    return `The reply named the file as ${code(named)}${gap ? ', with a blank line between it and the fence' : " right above the block's opening fence"}.${applied} Put the bare path alone on the line right before the fence.`;
   }
   if (lines.some((l) => NO_FILENAME.test(l))) {
     // the model's reply the failed step was read from
     const reply = replyBefore(view, s.call.index);
     const fenced = reply === undefined ? undefined : nameInOwnFence(reply);
-    if (fenced !== undefined) return `The reply put the file name ${code(fenced)} in a fenced block of its own, so a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`;
+    if (fenced !== undefined) return `The reply put the file name ${code(fenced)} in a fenced block of its own, so in aider's whole edit format a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`;
     const fence = reply === undefined ? undefined : blockUnderBlank(reply);
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();
