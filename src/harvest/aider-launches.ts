@@ -42,13 +42,47 @@ function committedIn(session: Session): boolean {
   return session.events.some((e) => e.kind === 'tool_call' && e.name === 'commit');
 }
 
+/** The edit format a launch's banner names. */
+const EDIT_FORMAT = /^(?:Main )?[Mm]odels?: .* with (\S+) edit format\b/;
+
+function editFormatOf(session: Session): string | undefined {
+  for (const e of session.events) {
+    if (e.kind !== 'system') continue;
+    for (const l of e.text.split('\n')) {
+      const f = EDIT_FORMAT.exec(l.trim())?.[1];
+      if (f !== undefined) return f;
+    }
+  }
+  return undefined;
+}
+
+/** The model's edits in a launch: the reader makes each an `edit` call, failed when aider rejected it. */
+function editsOf(session: Session): AiderLaunch['edits'] {
+  const edits = new Set<string>();
+  for (const e of session.events) if (e.kind === 'tool_call' && e.name === 'edit' && e.callId) edits.add(e.callId);
+  let applied = 0;
+  let rejected = 0;
+  // (a rejection after aider made the file at the model's word is the path's doing, not the format's)
+  let created = false;
+  for (const e of session.events) {
+    if (e.kind === 'system' && /^Create new file\?/m.test(e.text)) created = true;
+    if (e.kind !== 'tool_result' || e.callId === undefined || !edits.has(e.callId)) continue;
+    if (!e.isError) applied++;
+    else if (!created) rejected++;
+    created = false;
+  }
+  return applied + rejected > 0 ? { applied, rejected } : undefined;
+}
+
 /** The sessions of one file, each aider launch with the file's launches (other sessions as they are). */
 export function withAiderLaunches(sessions: readonly Session[]): Session[] {
   const launches = sessions.filter((s) => s.format === 'aider');
   if (launches.length < 2) return [...sessions];
   const all: AiderLaunch[] = launches.map((s) => {
     const gitRoot = gitRootOf(s);
-    return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}), ...(committedIn(s) ? { committed: true } : {}) };
+    const editFormat = editFormatOf(s);
+    const edits = editsOf(s);
+    return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}), ...(committedIn(s) ? { committed: true } : {}), ...(editFormat !== undefined ? { editFormat } : {}), ...(edits !== undefined ? { edits } : {}) };
   });
   return sessions.map((s) => (s.format === 'aider' ? { ...s, aiderLaunches: { at: launches.indexOf(s), all } } : s));
 }

@@ -139,6 +139,11 @@ export interface AiderLaunch {
   /** Aider committed an edit in this launch (`Commit <hash> …`): `/undo` of a later launch meets
    * that commit, which aider no longer counts as its own. */
   committed?: boolean;
+  /** The edit format the banner names (`Model: gpt-4o-mini with whole edit format`). */
+  editFormat?: string;
+  /** The model's edits aider applied, and those it rejected for the edit format or a block that
+   * did not match (a launch that made no edit has neither). */
+  edits?: { applied: number; rejected: number };
 }
 
 export interface AiderLaunches {

@@ -206,6 +206,24 @@ describe('aider notices', () => {
     expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('retries'))).toEqual([]);
   });
 
+  it('tells a model that kept breaking the edit format where a later launch with another model applied its edits', async () => {
+    const banner = (model: string, format: string, at: string) => `\n# aider chat started at 2024-08-04 ${at}\n\n> aider --model ${model}  \n> Aider v0.47.1  \n> Model: ${model} with ${format} edit format  \n> Git repo: .git with 12 files  \n\n`;
+    const failing = '#### add the popup  \n\nHere:\n\n```html\n<div></div>\n```\n\n> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> No filename provided before ``` in file listing  \n\n';
+    const applying = (n: number) => `#### add part ${n}  \n\npopup${n}.html\n\`\`\`\n<div>${n}</div>\n\`\`\`\n\n> Applied edit to popup${n}.html  \n\n`;
+    const history = (fails: number) => `${banner('gpt-4o-mini', 'whole', '22:10:00')}${failing.repeat(fails)}${banner('gpt-4o', 'diff', '23:10:26')}${applying(1)}${applying(2)}`;
+    const items = async (text: string) => {
+      const { sessions } = await readSessions([put(tempDir(), '.aider.chat.history.md', text)]);
+      return withAiderLaunches(sessions).flatMap((s) => extractSession(s)).filter((c) => c.title.includes('kept breaking'));
+    };
+    const [item] = await items(history(4));
+    expect(item).toMatchObject({ scope: 'agent', category: 'pattern', title: 'aider: gpt-4o-mini kept breaking its edit format' });
+    expect(item!.text).toBe(
+      "Aider rejected 4 of the 4 edits `gpt-4o-mini` in the `whole` edit format wrote; a later launch with `gpt-4o` in the `diff` edit format had 2 applied and none rejected. When a model keeps breaking aider's edit format, start aider with another model (`--model`) or edit format (`--edit-format`) rather than asking again.",
+    );
+    // three rejections are one message's retries: no sign the model keeps failing
+    expect(await items(history(3))).toEqual([]);
+  });
+
   it("reads /undo's refusal of a commit that added a file, with git's way back", async () => {
     const [item] = await notices(`${launch('')}#### /undo  \n> The file fibonacci.py was not in the repository in the previous commit. Cannot undo safely.  \n`);
     expect(item).toMatchObject({ scope: 'agent', title: "aider's /undo refuses a commit that added a file" });

@@ -9,9 +9,10 @@ import { CONFIDENCE } from '../../candidate.js';
 import { escapeRegExp } from '../../../core/regexp.js';
 import type { Draft } from '../build.js';
 import { clip, code } from '../text.js';
+import { errorLine } from '../diagnosis.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
-import type { Session } from '../../../sessions/model.js';
+import type { AiderLaunch, Session } from '../../../sessions/model.js';
 import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
 
@@ -692,6 +693,41 @@ function refusalReason(message: string): string | undefined {
   if (/unavailable for free|no longer free/i.test(message)) return 'is no longer free';
   if (/\bnot found\b|does not exist|model_not_found|unknown model|invalid model/i.test(message)) return 'is not a model the API knows';
   return undefined;
+}
+
+/** A launch whose model kept breaking aider's edit format (most of its edits rejected), and a later
+ * launch with another model or edit format whose edits applied: the lesson is to switch, not to ask
+ * the same model again. Said once per history, by the first such launch; the counts are the
+ * launches' own. */
+export function formatSwitchDraft(view: SessionView): Draft | undefined {
+  const launches = view.session.aiderLaunches;
+  if (!launches) return undefined;
+  const { at, all } = launches;
+  // (more rejections than one message's retries, aider's 3: the model failed on message after message)
+  const bad = (l: AiderLaunch): boolean => l.model !== undefined && l.edits !== undefined && l.edits.rejected >= 4 && l.edits.rejected >= 2 * l.edits.applied;
+  const goodAfter = (i: number): AiderLaunch | undefined => {
+    const b = all[i]!;
+    return all.slice(i + 1).find((l) => l.model !== undefined && l.edits !== undefined && l.edits.applied >= 2 && l.edits.applied >= 4 * l.edits.rejected && (l.model !== b.model || (l.editFormat !== undefined && b.editFormat !== undefined && l.editFormat !== b.editFormat)));
+  };
+  const first = all.findIndex((l, i) => bad(l) && goodAfter(i) !== undefined);
+  if (first !== at) return undefined;
+  const here = all[at]!;
+  const good = goodAfter(at)!;
+  const as = (l: AiderLaunch): string => `${code(l.model!)}${l.editFormat ? ` in the ${code(l.editFormat)} edit format` : ''}`;
+  const failed = view.steps.find((s) => s.call.name === 'edit' && s.failed);
+  return {
+    category: 'pattern',
+    scope: 'agent',
+    title: `aider: ${clip(here.model!, 40)} kept breaking its edit format`,
+    text: `Aider rejected ${here.edits!.rejected} of the ${here.edits!.rejected + here.edits!.applied} edits ${as(here)} wrote; a later launch with ${as(good)} had ${good.edits!.applied} applied${good.edits!.rejected > 0 ? ` and ${good.edits!.rejected} rejected` : ' and none rejected'}. When a model keeps breaking aider's edit format, start aider with another model (${code('--model')}) or edit format (${code('--edit-format')}) rather than asking again.`,
+    confidence: CONFIDENCE.stated,
+    event: failed?.outputEvent ?? view.session.events[0]?.index ?? 0,
+    tags: ['aider', 'edit-format', 'model'],
+    quotes: failed ? [clip(errorLine(failed.output, 120), 120)] : [],
+    rule: 'aider-notice',
+    signature: `aider model breaks edit format ${here.model}`,
+    score: 6,
+  };
 }
 
 /** A launch whose model requests failed (a model name litellm does not know, a quota), followed
