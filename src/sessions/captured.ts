@@ -6,7 +6,7 @@
  *    "aiderLaunches"?}
  * (`parentEditsAfter`: for a subagent, the base names of the files its parent session edited
  * after it ended, read on the machine where the parent transcript is; `aiderLaunches`: for an
- * aider launch, {at, all:[{model?, outcome, missingTracked?, committed?}]}, every launch of its chat history and its place)
+ * aider launch, {at, all:[{model?, outcome, missingTracked?, committed?, editFormat?, edits?}]}, every launch of its chat history and its place)
  * then one line per normalized event, every text redacted whole and then shortened (a tool output
  * keeps a head and a tail): {"k":kind,"t"?:time,"i"?:injected,"sc"?:sidechain, and the kind's
  * fields: text/model, or name/input/command/callId, or output/isError/exitCode/cascade/rejected/
@@ -71,7 +71,7 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   if (session.subagent) header.subagent = session.subagent;
   if (session.parentId) header.parentId = r(session.parentId);
   if (session.parentEditsAfter?.length) header.parentEditsAfter = session.parentEditsAfter.map(r);
-  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}), ...(l.committed ? { committed: true } : {}) })) };
+  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}), ...(l.committed ? { committed: true } : {}), ...(l.editFormat ? { editFormat: l.editFormat } : {}), ...(l.edits ? { edits: { applied: l.edits.applied, rejected: l.edits.rejected } } : {}) })) };
   if (repo) header.repo = repo;
   if (session.branch) header.branch = r(session.branch);
   header.models = session.models;

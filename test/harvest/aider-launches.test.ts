@@ -28,9 +28,9 @@ describe('the launches of an aider chat history', () => {
     const sessions = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('11:54:05', 'openrouter/qwen3-235b-a22b', '') + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', answered));
     expect(sessions.map((s) => s.aiderLaunches?.at)).toEqual([0, 1, 2]);
     expect(sessions[0]!.aiderLaunches!.all).toEqual([
-      { model: 'qwen3-235b-a22b', outcome: 'failed' },
-      { model: 'openrouter/qwen3-235b-a22b', outcome: 'idle' },
-      { model: 'openrouter/qwen/qwen3-235b-a22b', outcome: 'answered' },
+      { model: 'qwen3-235b-a22b', outcome: 'failed', editFormat: 'diff' },
+      { model: 'openrouter/qwen3-235b-a22b', outcome: 'idle', editFormat: 'diff' },
+      { model: 'openrouter/qwen/qwen3-235b-a22b', outcome: 'answered', editFormat: 'diff' },
     ]);
   });
 
@@ -97,8 +97,8 @@ describe('the launches of an aider chat history', () => {
     const warnedOnce = launch('10:00:00', 'gpt-4.1', `${missing('a')}${missing('b')}${answered}`) + launch('10:05:00', 'gpt-4.1', answered);
     const deleted = async (history: string) => (await sessionsOf(history)).flatMap((s) => extractSession(s).filter((c) => c.signature === 'aider repo-map tracked file deleted'));
     expect((await sessionsOf(warnedOnce))[0]!.aiderLaunches!.all).toEqual([
-      { model: 'gpt-4.1', outcome: 'answered', missingTracked: true, gitRoot: 'C:\\Users\\dev\\shop' },
-      { model: 'gpt-4.1', outcome: 'answered' },
+      { model: 'gpt-4.1', outcome: 'answered', missingTracked: true, gitRoot: 'C:\\Users\\dev\\shop', editFormat: 'diff' },
+      { model: 'gpt-4.1', outcome: 'answered', editFormat: 'diff' },
     ]);
     expect(await deleted(warnedOnce)).toEqual([]);
     // one launch's warning alone, even the last one's, may be passing; one that recurs across launches is the checkout's state
@@ -149,6 +149,8 @@ describe('the launches of an aider chat history', () => {
     const [first] = await sessionsOf(launch('11:49:34', 'qwen3-235b-a22b', failed(NOT_PROVIDED)) + launch('12:04:48', 'openrouter/qwen/qwen3-235b-a22b', `> Repo-map can't include src/a.ts  \n${answered}#### add a  \n\na.ts\n\`\`\`\nexport const a = 1;\n\`\`\`\n\n> Applied edit to a.ts  \n> Commit 8c7927a aider: add a  \n\n`));
     expect(first!.aiderLaunches!.all[1]!.missingTracked).toBe(true);
     expect(first!.aiderLaunches!.all[1]!.committed).toBe(true);
+    // (with its edit format and its edits' count, which the edit-format lesson compares)
+    expect(first!.aiderLaunches!.all[1]).toMatchObject({ editFormat: 'diff', edits: { applied: 1, rejected: 0 } });
     const dir = tempDir();
     const file = join(dir, 'captured.jsonl');
     writeFileSync(file, renderCaptured(first!, 'app', (t) => t));

@@ -93,9 +93,11 @@ function aiderLaunchesOf(v: unknown): AiderLaunches | undefined {
   if (typeof at !== 'number' || !Number.isInteger(at) || !Array.isArray(all) || at < 0 || at >= all.length) return undefined;
   const launches: AiderLaunch[] = [];
   for (const l of all) {
-    const { model, outcome, missingTracked, committed } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown; missingTracked?: unknown; committed?: unknown };
+    const { model, outcome, missingTracked, committed, editFormat, edits } = (typeof l === 'object' && l !== null ? l : {}) as { model?: unknown; outcome?: unknown; missingTracked?: unknown; committed?: unknown; editFormat?: unknown; edits?: unknown };
     if (outcome !== 'answered' && outcome !== 'failed' && outcome !== 'idle') return undefined;
-    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome, ...(missingTracked === true ? { missingTracked: true } : {}), ...(committed === true ? { committed: true } : {}) });
+    const { applied, rejected } = (typeof edits === 'object' && edits !== null ? edits : {}) as { applied?: unknown; rejected?: unknown };
+    const counted = Number.isInteger(applied) && Number.isInteger(rejected) ? { edits: { applied: applied as number, rejected: rejected as number } } : {};
+    launches.push({ ...(typeof model === 'string' ? { model } : {}), outcome, ...(missingTracked === true ? { missingTracked: true } : {}), ...(committed === true ? { committed: true } : {}), ...(typeof editFormat === 'string' ? { editFormat } : {}), ...counted });
   }
   return { at, all: launches };
 }
