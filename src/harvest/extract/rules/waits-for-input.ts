@@ -21,7 +21,10 @@ const ASKS = /\b(?:enter|type|input|paste|password|passphrase|passcode|verificat
 /** The question a step's output ends with, when the tool killed it for time. */
 export function askedAtTimeout(s: Step): string | undefined {
   if (s.command === undefined || s.rejected) return undefined;
-  if (!KILLED_FOR_TIME.test(s.output)) return undefined;
+  // (a literal first: most outputs hold none of the tool's words, and the regex scans all of them)
+  const out = s.output;
+  if (!out.includes('timed out') && !out.includes('cancelled because') && !out.includes('143')) return undefined;
+  if (!KILLED_FOR_TIME.test(out)) return undefined;
   // (the tool's own line may come first, as Gemini CLI's, or last)
   const last = s.output.split('\n').filter((l) => l.trim() !== '' && !KILLED_FOR_TIME.test(l)).at(-1)?.trim();
   return last !== undefined && last.length <= 160 && ASKS.test(last) ? last : undefined;
