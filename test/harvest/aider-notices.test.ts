@@ -202,7 +202,7 @@ describe('aider notices', () => {
     const items = await notices(`${launch('')}#### add the modal  \n\nHere it is:\n\n\`\`\`html\n<div></div>\n\`\`\`\n\n${failed}> Only 3 reflections allowed, stopping.  \n`);
     const item = items.find((i) => i.title.includes('retries'));
     expect(item).toMatchObject({ scope: 'agent', title: "aider stops after 3 retries of one message's failed edits" });
-    expect(item!.text).toBe('For one message aider hands its failures back to the model at most 3 times (an edit it could not apply, and its own lint or test fix rounds alike), then stops (`Only 3 reflections allowed, stopping.`): the failed edit is not applied. After that line, check which change is missing before going on.');
+    expect(item!.text).toBe("For one message aider hands a failed edit back to the model at most 3 times, then stops (`Only 3 reflections allowed, stopping.`): the failed edit is not applied (the reply's other blocks may be). After that line, check which change is missing before going on.");
     expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('retries'))).toEqual([]);
   });
 
@@ -218,7 +218,7 @@ describe('aider notices', () => {
     const [item] = await items(history(4));
     expect(item).toMatchObject({ scope: 'agent', category: 'pattern', title: 'aider: gpt-4o-mini kept breaking its edit format' });
     expect(item!.text).toBe(
-      "Aider rejected 4 of the 4 edits `gpt-4o-mini` in the `whole` edit format wrote; a later launch with `gpt-4o` in the `diff` edit format had 2 applied and none rejected. When a model keeps breaking aider's edit format, start aider with another model (`--model`) or edit format (`--edit-format`) rather than asking again.",
+      "Aider rejected the edits `gpt-4o-mini` in the `whole` edit format wrote, message after message; a later launch with `gpt-4o` in the `diff` edit format applied its edits. When a model keeps breaking aider's edit format, suggest restarting aider with another model (`--model`) or edit format (`--edit-format`) rather than asking again.",
     );
     // three rejections are one message's retries: no sign the model keeps failing
     expect(await items(history(3))).toEqual([]);

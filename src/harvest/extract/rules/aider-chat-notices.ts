@@ -470,9 +470,8 @@ export function reflectionsDraft(view: SessionView, lines: { line: string; event
     category: 'tool-quirk',
     scope: 'agent',
     title: `aider stops after ${n} retries of one message's failed edits`,
-    // (the count is per message and takes in aider's own lint and test fix rounds: a reviewer
-    // found both in one session; asking the same again had hit the limit again)
-    text: `For one message aider hands its failures back to the model at most ${n} times (an edit it could not apply, and its own lint or test fix rounds alike), then stops (${code(hit.line.trim())}): the failed edit is not applied. After that line, check which change is missing before going on.`,
+    // (the count is per message; asking the same again had hit the limit again)
+    text: `For one message aider hands a failed edit back to the model at most ${n} times, then stops (${code(hit.line.trim())}): the failed edit is not applied (the reply's other blocks may be). After that line, check which change is missing before going on.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
     tags: ['aider', 'edit', 'reflections'],

@@ -91,7 +91,9 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     const fence = lines.slice(0, bad).findLastIndex((l) => OPENING_FENCE.test(l));
     const named = fence > 0 ? lines.slice(0, fence).reverse().find((l) => l !== '') : undefined;
     // (a blank line between the name and the fence is the slip, whatever the name's markup)
-    const gap = fence > 0 && lines[fence - 1] === '';
+    // (aider's quote of the reply may lose its blank lines: the reply itself says)
+    const reply = replyBefore(view, s.call.index)?.split('\n').map((l) => l.trim()) ?? [];
+    const gap = (fence > 0 && lines[fence - 1] === '') || reply.some((l, i) => l === named && reply[i + 1] === '' && OPENING_FENCE.test(reply[i + 2] ?? ''));
     if (named === undefined || named.length > 120) return undefined;
     const bare = bareName(named);
     const applied =

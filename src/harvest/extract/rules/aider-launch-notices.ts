@@ -719,7 +719,8 @@ export function formatSwitchDraft(view: SessionView): Draft | undefined {
     category: 'pattern',
     scope: 'agent',
     title: `aider: ${clip(here.model!, 40)} kept breaking its edit format`,
-    text: `Aider rejected ${here.edits!.rejected} of the ${here.edits!.rejected + here.edits!.applied} edits ${as(here)} wrote; a later launch with ${as(good)} had ${good.edits!.applied} applied${good.edits!.rejected > 0 ? ` and ${good.edits!.rejected} rejected` : ' and none rejected'}. When a model keeps breaking aider's edit format, start aider with another model (${code('--model')}) or edit format (${code('--edit-format')}) rather than asking again.`,
+    // (no counts: aider's rejections count replies, its applied edits count files)
+    text: `Aider rejected the edits ${as(here)} wrote, message after message; a later launch with ${as(good)} applied its edits. When a model keeps breaking aider's edit format, suggest restarting aider with another model (${code('--model')}) or edit format (${code('--edit-format')}) rather than asking again.`,
     confidence: CONFIDENCE.stated,
     event: failed?.outputEvent ?? view.session.events[0]?.index ?? 0,
     tags: ['aider', 'edit-format', 'model'],

@@ -43,7 +43,7 @@ export function waitsForInputDrafts(view: SessionView): Draft[] {
       title: `A command that asks for input hangs in ${tool} until its timeout`,
       text:
         `In ${code(tool)} nobody answers a command's question: ${code(clip(oneLine(s.command!), 50))} asked ${code(clip(question, 80))} and waited until the tool's timeout killed it. ` +
-        'Pass the answer on the command line (`--yes`, `--quiet`), or have the user run it in their own terminal (always a sign-in or a password).',
+        'Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user, in their own terminal.',
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'interactive', 'timeout'],
