@@ -25,13 +25,13 @@ function warnsMissingTracked(session: Session): boolean {
   return session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => REPO_MAP_MISSING.test(l.trim())));
 }
 
-/** The repository root a launch's banner names (`Git working dir: /srv/shop`). */
-function gitRootOf(session: Session): string | undefined {
+/** The first capture of `re` on a line of the launch's own notices (its banner). */
+function fromNotices(session: Session, re: RegExp): string | undefined {
   for (const e of session.events) {
     if (e.kind !== 'system') continue;
     for (const l of e.text.split('\n')) {
-      const root = GIT_DIR.exec(l.trim())?.[1];
-      if (root !== undefined) return root;
+      const found = re.exec(l.trim())?.[1];
+      if (found !== undefined) return found;
     }
   }
   return undefined;
@@ -43,18 +43,7 @@ function committedIn(session: Session): boolean {
 }
 
 /** The edit format a launch's banner names. */
-const EDIT_FORMAT = /^(?:Main )?[Mm]odels?: .* with (\S+) edit format\b/;
-
-function editFormatOf(session: Session): string | undefined {
-  for (const e of session.events) {
-    if (e.kind !== 'system') continue;
-    for (const l of e.text.split('\n')) {
-      const f = EDIT_FORMAT.exec(l.trim())?.[1];
-      if (f !== undefined) return f;
-    }
-  }
-  return undefined;
-}
+export const EDIT_FORMAT = /^(?:Main )?[Mm]odels?: .* with (\S+) edit format\b/;
 
 /** The model's edits in a launch: the reader makes each an `edit` call, failed when aider rejected it. */
 function editsOf(session: Session): AiderLaunch['edits'] {
@@ -79,8 +68,9 @@ export function withAiderLaunches(sessions: readonly Session[]): Session[] {
   const launches = sessions.filter((s) => s.format === 'aider');
   if (launches.length < 2) return [...sessions];
   const all: AiderLaunch[] = launches.map((s) => {
-    const gitRoot = gitRootOf(s);
-    const editFormat = editFormatOf(s);
+    // (the repository root its banner names, `Git working dir: /srv/shop`, and its edit format)
+    const gitRoot = fromNotices(s, GIT_DIR);
+    const editFormat = fromNotices(s, EDIT_FORMAT);
     const edits = editsOf(s);
     return { ...(s.models[0] ? { model: s.models[0] } : {}), outcome: launchOutcome(s), ...(warnsMissingTracked(s) ? { missingTracked: true } : {}), ...(gitRoot !== undefined ? { gitRoot } : {}), ...(committedIn(s) ? { committed: true } : {}), ...(editFormat !== undefined ? { editFormat } : {}), ...(edits !== undefined ? { edits } : {}) };
   });

@@ -10,6 +10,7 @@ import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import type { UserEvent } from '../../../sessions/model.js';
 import { AIDER_VERSION as VERSION, bannerValue, commitWishes, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
+import { EDIT_FORMAT } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
 const SKIPPED_ADD = /^Skipping (?!edits to )(.+?) that matches gitignore spec\.?\s*$/;
@@ -226,7 +227,6 @@ export function commandAsFileDraft(lines: { line: string; event: number }[]): Dr
 
 const APPLIED = /^Applied edit to (.+?)\s*$/;
 const DECLINED = /^Skipping edits to (.+?)\s*$/;
-const EDIT_FORMAT = /^(?:Main )?[Mm]odel: .* with (\S+) edit format\b/;
 /** Files that are named without an extension. */
 const BARE_FILE_NAMES = /^(?:Makefile|Dockerfile|Containerfile|Procfile|Gemfile|Rakefile|Brewfile|Justfile|Vagrantfile|Jenkinsfile|LICENSE|README|CHANGELOG|NOTICE|AUTHORS|CODEOWNERS|VERSION|\.[\w.-]+)$/;
 
