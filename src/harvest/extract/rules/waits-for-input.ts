@@ -23,7 +23,7 @@ export function askedAtTimeout(s: Step): string | undefined {
   if (s.command === undefined || s.rejected) return undefined;
   // (a literal first: most outputs hold none of the tool's words, and the regex scans all of them)
   const out = s.output;
-  if (!out.includes('timed out') && !out.includes('cancelled because') && !out.includes('143')) return undefined;
+  if (!out.includes('timed out') && !out.includes('cancelled because') && !out.includes('Exit code 143')) return undefined;
   if (!KILLED_FOR_TIME.test(out)) return undefined;
   // (the tool's own line may come first, as Gemini CLI's, or last)
   const last = s.output.split('\n').filter((l) => l.trim() !== '' && !KILLED_FOR_TIME.test(l)).at(-1)?.trim();
