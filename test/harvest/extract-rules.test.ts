@@ -1163,6 +1163,19 @@ describe('tool quirks of the agent', () => {
     expect(alone!.text).not.toContain('The chat held');
   });
 
+  it("says how a failed SEARCH block differs from the lines aider offered instead, when it is one habit: comments left out, other quotes", () => {
+    const failed = (search: string[], actual: string[]) =>
+      ['The LLM did not conform to the edit format.', '# 1 SEARCH/REPLACE block failed to match!', '', '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in scene.rb', '<<<<<<< SEARCH', ...search, '=======', 'x', '>>>>>>> REPLACE', '', 'Did you mean to match some of these actual lines from scene.rb?', '', '```', ...actual, '```', '', 'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc'].join('\n');
+    const cause = (search: string[], actual: string[]) =>
+      toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('hide the list').system('Added scene.rb to the chat').tool('edit', { path: 'scene.rb' }, failed(search, actual), { isError: true }).build()))[0]?.text ?? '';
+    const code = ['if @command_window.active', 'update_command', 'end', 'if @list_window.active', 'update_list', 'end'];
+    const commented = ['# when the command window is active', ...code.slice(0, 3), '# when the list window is active', ...code.slice(3)];
+    expect(cause(code, commented)).toContain('Its SEARCH text left out the comment lines the file has between those lines (`# when the list window is active`): write SEARCH exactly as the file has it, comments included');
+    expect(cause(["puts 'done'", 'update_list'], ['puts "done"', 'update_list'])).toContain('Its SEARCH text quoted strings otherwise than the file does');
+    // other differences are aider's reflection to the model, which resends the block: no item
+    expect(cause(['if @command_window.active', 'update_commands'], ['if @command_window.active', 'update_command'])).toBe('');
+  });
+
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {
     const reflected = [
       'The LLM did not conform to the edit format.',

@@ -5,7 +5,7 @@
  * goes, the fenced block it left unnamed, or that the file it edited was never added to the chat.
  * That is what a later session (or its user) can act on, so it is stated with the rule.
  */
-import { code } from '../text.js';
+import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
 import { QUESTION } from './aider-notice-lines.js';
 
@@ -142,7 +142,48 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
     };
     const one = /^#\s*1 SEARCH\/REPLACE block failed/m.test(s.output);
     if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`;
+    return searchMismatch(lines);
   }
+  return undefined;
+}
+
+/** A line of a comment, in the common languages' forms. */
+const COMMENT_LINE = /^(?:#|\/\/|--|\/\*|\*|;|<!--)/;
+
+/**
+ * How the failed SEARCH text differs from the lines aider offered as the nearest match ("Did you
+ * mean to match some of these actual lines from x?"), when the difference is of one kind: the
+ * file's comment lines left out between the SEARCH lines, or single quotes where the file has
+ * double ones (or the other way). Each is a habit of the model's, not this file's bad luck.
+ */
+function searchMismatch(lines: readonly string[]): string | undefined {
+  const from = lines.findIndex((l) => /^<{5,} SEARCH$/.test(l));
+  const to = lines.findIndex((l, i) => i > from && /^={5,}$/.test(l));
+  const hint = lines.findIndex((l) => /^Did you mean to match some of these actual lines from /.test(l));
+  if (from < 0 || to < 0 || hint < 0) return undefined;
+  const open = lines.findIndex((l, i) => i > hint && /^`{3,}/.test(l));
+  const close = lines.findIndex((l, i) => i > open && /^`{3,}$/.test(l));
+  if (open < 0 || close < 0) return undefined;
+  const search = lines.slice(from + 1, to).filter((l) => l !== '');
+  const actual = lines.slice(open + 1, close).filter((l) => l !== '');
+  if (search.length < 2 || actual.length === 0) return undefined;
+  // the SEARCH lines in order among the actual ones, and what lies between them there
+  let j = 0;
+  const at: number[] = [];
+  for (const l of search) {
+    while (j < actual.length && actual[j] !== l) j++;
+    if (j === actual.length) break;
+    at.push(j++);
+  }
+  if (at.length === search.length) {
+    const between = actual.slice(at[0], at[at.length - 1]! + 1).filter((_, k) => !at.includes(k + at[0]!));
+    if (between.length > 0 && between.every((l) => COMMENT_LINE.test(l))) return `Its SEARCH text left out the comment lines the file has between those lines (${code(clip(between[0]!, 50))}): write SEARCH exactly as the file has it, comments included (aider's "Did you mean to match" shows the file's lines).`;
+    return undefined;
+  }
+  // the same lines but for their quotes
+  const unquoted = (l: string): string => l.replace(/["']/g, '"');
+  const quotes = search.some((l) => !actual.includes(l) && actual.some((a) => a !== l && unquoted(a) === unquoted(l)));
+  if (quotes && search.every((l) => actual.some((a) => unquoted(a) === unquoted(l)))) return `Its SEARCH text quoted strings otherwise than the file does (${code("'")} for ${code('"')} or the reverse): write SEARCH exactly as the file has it.`;
   return undefined;
 }
 
