@@ -1174,6 +1174,12 @@ describe('tool quirks of the agent', () => {
     expect(cause(["puts 'done'", 'update_list'], ['puts "done"', 'update_list'])).toContain('Its SEARCH text quoted strings otherwise than the file does');
     // other differences are aider's reflection to the model, which resends the block: no item
     expect(cause(['if @command_window.active', 'update_commands'], ['if @command_window.active', 'update_command'])).toBe('');
+    // one lesson per cause: another cause is another item; the same cause in other lines is the same one
+    const signed = (search: string[], actual: string[]) =>
+      toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('hide the list').system('Added scene.rb to the chat').tool('edit', { path: 'scene.rb' }, failed(search, actual), { isError: true }).build()))[0]!.signature;
+    const comments = signed(code, commented);
+    expect(signed(["puts 'done'", 'update_list'], ['puts "done"', 'update_list'])).not.toBe(comments);
+    expect(signed(['a = 1', 'b = 2'], ['a = 1', '# the second', 'b = 2'])).toBe(comments);
   });
 
   it("states aider's rule for an edit block that failed to match, not a line of the block or the model's retry", () => {

@@ -21,7 +21,7 @@ describe('a command that waits for input until the timeout', () => {
     const [item] = waitsForInputDrafts(viewOf(b.build()));
     expect(item).toMatchObject({ category: 'tool-quirk', scope: 'agent', title: 'A command that asks for input hangs in run_shell_command until its timeout' });
     expect(item!.text).toBe(
-      "In `run_shell_command` nobody answers a command's question: `gcloud auth application-default login…` asked `Once finished, enter the verification code provided in your browser:` and waited until the tool's timeout killed it. Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user, in their own terminal.",
+      "In `run_shell_command` the agent cannot answer a command's question: `gcloud auth application-default login…` asked `Once finished, enter the verification code provided in your browser:` and waited until the tool's timeout for a command that prints nothing killed it. Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user.",
     );
     // (the 5.0 of the timeout is part of the quote, not its end)
     expect(item!.quotes).toContain('automatically cancelled because it exceeded the timeout of 5.0 minutes without output');

@@ -121,6 +121,12 @@ function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
 }
 
+/** An aider refusal's signature words: its reason, and the kind of cause told with it (the cause
+ * without its quoted names). */
+function causeSigned(said: string, cause: string | undefined): string {
+  return cause === undefined ? said : `${said} ${cause.replace(/`[^`]*`/g, '').slice(0, 60)}`;
+}
+
 /** Aider's udiff format's reason for a hunk that did not apply: the counterpart of a SEARCH block
  * that failed to match. */
 const HUNK_NO_MATCH = /^UnifiedDiffNoMatch\b/;
@@ -631,7 +637,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     tags: [tool],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(said),
+    // (one lesson per cause: a cause told of one session's failure is not every failure's; its
+    // quoted names and files are that session's, so the cause's words alone sign it)
+    signature: errorSignature(causeSigned(said, aiderCause)),
     score: 6 + (retry && !aider ? 1 : 0),
   };
 }
@@ -727,7 +735,7 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     tags: [s.call.name],
     quotes: [err],
     rule: 'tool-quirk',
-    signature: errorSignature(said),
+    signature: errorSignature(causeSigned(said, cause)),
     score: 5,
   };
 }

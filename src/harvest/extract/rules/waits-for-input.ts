@@ -42,8 +42,8 @@ export function waitsForInputDrafts(view: SessionView): Draft[] {
       scope: 'agent',
       title: `A command that asks for input hangs in ${tool} until its timeout`,
       text:
-        `In ${code(tool)} nobody answers a command's question: ${code(clip(oneLine(s.command!), 50))} asked ${code(clip(question, 80))} and waited until the tool's timeout killed it. ` +
-        'Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user, in their own terminal.',
+        `In ${code(tool)} the agent cannot answer a command's question: ${code(clip(oneLine(s.command!), 50))} asked ${code(clip(question, 80))} and waited until the tool's timeout${/without output/.test(killed) ? ' for a command that prints nothing' : ''} killed it. ` +
+        'Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user.',
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'interactive', 'timeout'],
