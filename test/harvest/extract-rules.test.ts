@@ -1087,7 +1087,8 @@ describe('tool quirks of the agent', () => {
       .tool('edit', {}, noName, { isError: true })
       .build();
     const [d] = toolQuirkDrafts(viewOf(unnamed));
-    expect(d!.title).toBe('aider edit: No filename provided before ``` in file listing');
+    // (the title names the kind of cause: one item per kind)
+    expect(d!.title).toBe('aider edit: No filename provided before ``` (blank line above a fence)');
     // aider names a block by the line right above it, said as the rule (no block of this session's); a command block is no file at all
     expect(d!.text).toContain('reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on.');
     expect(d!.text).not.toContain('(sh)');
@@ -1130,7 +1131,7 @@ describe('tool quirks of the agent', () => {
     const failed = ['The LLM did not conform to the edit format.', '# 1 SEARCH/REPLACE block failed to match!', '## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in app/root.tsx', '<<<<<<< SEARCH', 'import styles from "./styles/app.css";', '=======', '>>>>>>> REPLACE', 'The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc'].join('\n');
     const session = (asked: string) => toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add the stylesheet').system(asked).tool('edit', { path: 'app/root.tsx', search: 'x', replace: 'y' }, failed, { isError: true }).build()));
     const [d] = session('Allow edits to app/root.tsx which was not previously added to chat? y');
-    expect(d!.title).toBe('aider edit: SEARCH/REPLACE block failed to match');
+    expect(d!.title).toBe('aider edit: SEARCH/REPLACE block failed to match (file not in the chat)');
     expect(d!.text).toContain('The failed block edited `app/root.tsx`, which had not been added to the chat: the model wrote its SEARCH text');
     expect(d!.text).toContain('Add a file to the chat (`/add`) before asking for edits to it.');
     expect(session('Added app/root.tsx to the chat')).toEqual([]);
@@ -1153,7 +1154,7 @@ describe('tool quirks of the agent', () => {
     expect(session('Added src/agents/core.ts to the chat.')).toEqual([]);
     // the model's path named no file: aider created it empty, and no hunk could match
     const [d] = session('Added core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
-    expect(d!.title).toBe('aider edit: UnifiedDiffNoMatch: hunk failed to apply!');
+    expect(d!.title).toBe('aider edit: UnifiedDiffNoMatch: hunk failed to apply! (file did not exist)');
     expect(d!.text).toContain('The hunk was for `src/agents/core.ts`, where no file existed: aider asked `Create new file?`, made it empty, so nothing could match. The chat held it as `core.ts`: use the chat\'s paths. Answer no to `Create new file?` for a file that should exist.');
     // started without git under --yes: nobody answers the question, and the chat's paths start where aider started
     const [noGit] = session('aider src/agents/core.ts --edit-format udiff --yes --no-git\nGit repo: none\nAdded core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');

@@ -11,7 +11,7 @@ import { type SessionView, viewOf } from './view.js';
 import { emptyList } from '../../core/elements-kind.js';
 
 export const MAX_TEXT = 400;
-const MAX_TITLE = 80;
+export const MAX_TITLE = 80;
 const MAX_QUOTE = 200;
 
 export interface Draft {

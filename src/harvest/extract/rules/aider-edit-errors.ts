@@ -31,7 +31,8 @@ const ADDED_TO_CHAT = /^Added (.+?) to the chat\b/;
 /** "# 2 SEARCH/REPLACE blocks failed to match!" → "SEARCH/REPLACE block failed to match": how
  * many blocks failed is this reply's count, not part of the behaviour. */
 export function aiderErrorName(err: string): string {
-  return err.replace(/^#?\s*\d+ SEARCH\/REPLACE blocks? failed to match!?/, 'SEARCH/REPLACE block failed to match');
+  // (and "in file listing" adds nothing to a title that names the cause)
+  return err.replace(/^#?\s*\d+ SEARCH\/REPLACE blocks? failed to match!?/, 'SEARCH/REPLACE block failed to match').replace(/^(No filename provided before `{3,}) in file listing$/, '$1');
 }
 
 /** A line that can be a file name alone: one path-like word. */
@@ -82,8 +83,19 @@ function nameInOwnFence(reply: string): string | undefined {
   return undefined;
 }
 
+/** Why aider rejected an edit: a few words that name the kind (for the title and the item's
+ * signature: one lesson per kind) and the sentences that tell it. */
+export interface EditCause {
+  label: string;
+  text: string;
+}
+
+function cause(label: string, text: string): EditCause {
+  return { label, text };
+}
+
 /** What the model did that aider rejected, as sentences to follow aider's rule, if the history shows it. */
-export function aiderEditCause(view: SessionView, s: Step): string | undefined {
+export function aiderEditCause(view: SessionView, s: Step): EditCause | undefined {
   const lines = s.output.split('\n').map((l) => l.trim());
   const bad = lines.findIndex((l) => BAD_FILENAME.test(l));
   if (bad >= 0) {
@@ -102,13 +114,13 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
         : '';
     // (what made aider reject the line is its parser's business: the item says what the model
     // wrote and what then worked, and the rule aider states)
-    return `The reply named the file as ${code(named)}${gap ? ', with a blank line between it and the fence' : " right above the block's opening fence"}.${applied} Put the bare path alone on the line right before the fence.`;
+    return cause('name above the fence', `The reply named the file as ${code(named)}${gap ? ', with a blank line between it and the fence' : " right above the block's opening fence"}.${applied} Put the bare path alone on the line right before the fence.`);
   }
   if (lines.some((l) => NO_FILENAME.test(l))) {
     // the model's reply the failed step was read from
     const reply = replyBefore(view, s.call.index);
     const fenced = reply === undefined ? undefined : nameInOwnFence(reply);
-    if (fenced !== undefined) return `The reply put the file name ${code(fenced)} in a fenced block of its own, so in aider's whole edit format a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`;
+    if (fenced !== undefined) return cause('file name fenced alone', `The reply put the file name ${code(fenced)} in a fenced block of its own, so in aider's whole edit format a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`);
     const fence = reply === undefined ? undefined : blockUnderBlank(reply);
     if (fence === undefined) return undefined;
     const lang = fence.replace(/^`+/, '').trim();
@@ -123,7 +135,7 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    return `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on. ${fix}`;
+    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];
@@ -141,7 +153,7 @@ export function aiderEditCause(view: SessionView, s: Step): string | undefined {
       return view.session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => /^Added .+ to the chat\b/.test(l.trim()) && l.trim().replace(/ to the chat\b.*$/, '').replace(/^.*[\\/ ]/, '') === name));
     };
     const one = /^#\s*1 SEARCH\/REPLACE block failed/m.test(s.output);
-    if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`;
+    if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return cause('file not in the chat', `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`);
     return searchMismatch(lines);
   }
   return undefined;
@@ -156,7 +168,7 @@ const COMMENT_LINE = /^(?:#|\/\/|--|\/\*|\*|;|<!--)/;
  * file's comment lines left out between the SEARCH lines, or single quotes where the file has
  * double ones (or the other way). Each is a habit of the model's, not this file's bad luck.
  */
-function searchMismatch(lines: readonly string[]): string | undefined {
+function searchMismatch(lines: readonly string[]): EditCause | undefined {
   const from = lines.findIndex((l) => /^<{5,} SEARCH$/.test(l));
   const to = lines.findIndex((l, i) => i > from && /^={5,}$/.test(l));
   const hint = lines.findIndex((l) => /^Did you mean to match some of these actual lines from /.test(l));
@@ -177,13 +189,13 @@ function searchMismatch(lines: readonly string[]): string | undefined {
   }
   if (at.length === search.length) {
     const between = actual.slice(at[0], at[at.length - 1]! + 1).filter((_, k) => !at.includes(k + at[0]!));
-    if (between.length > 0 && between.every((l) => COMMENT_LINE.test(l))) return `Its SEARCH text left out the comment lines the file has between those lines (${code(clip(between[0]!, 50))}): write SEARCH exactly as the file has it, comments included (aider's "Did you mean to match" shows the file's lines).`;
+    if (between.length > 0 && between.every((l) => COMMENT_LINE.test(l))) return cause('comment lines left out', `Its SEARCH text left out the comment lines the file has between those lines (${code(clip(between[0]!, 50))}): write SEARCH exactly as the file has it, comments included (aider's "Did you mean to match" shows the file's lines).`);
     return undefined;
   }
   // the same lines but for their quotes
   const unquoted = (l: string): string => l.replace(/["']/g, '"');
   const quotes = search.some((l) => !actual.includes(l) && actual.some((a) => a !== l && unquoted(a) === unquoted(l)));
-  if (quotes && search.every((l) => actual.some((a) => unquoted(a) === unquoted(l)))) return `Its SEARCH text quoted strings otherwise than the file does (${code("'")} for ${code('"')} or the reverse): write SEARCH exactly as the file has it.`;
+  if (quotes && search.every((l) => actual.some((a) => unquoted(a) === unquoted(l)))) return cause('other quotes than the file', `Its SEARCH text quoted strings otherwise than the file does (${code("'")} for ${code('"')} or the reverse): write SEARCH exactly as the file has it.`);
   return undefined;
 }
 
@@ -194,7 +206,7 @@ function searchMismatch(lines: readonly string[]): string | undefined {
  * outside git, lists files from its own folder), that is the file the model meant. Without that
  * question the failure is aider's reflection to the model, which resends the hunk: no cause.
  */
-function newFileCause(view: SessionView, s: Step, files: string[]): string | undefined {
+function newFileCause(view: SessionView, s: Step, files: string[]): EditCause | undefined {
   const notices = noticesBefore(view, s);
   const created = files.filter((f) => notices.some((l, i) => CREATE_NEW_FILE.test(l) && i > 0 && notices[i - 1] === f));
   if (created.length === 0) return undefined;
@@ -215,5 +227,5 @@ function newFileCause(view: SessionView, s: Step, files: string[]): string | und
   // (under --yes nobody answers aider's question: it creates the file unasked)
   const yes = lines.some((l) => /^\S*aider\s.*\s--yes(?:-always)?\b/.test(l));
   const way = noGit && held ? '' : yes ? ` Under ${code('--yes')} aider creates such a file unasked.` : ` Answer no to ${code('Create new file?')} for a file that should exist.`;
-  return `The hunk was for ${code(f)}, where no file existed: aider ${yes ? 'created it' : `asked ${code('Create new file?')}, made it`} empty, so nothing could match.${chat}${way}`;
+  return cause('file did not exist', `The hunk was for ${code(f)}, where no file existed: aider ${yes ? 'created it' : `asked ${code('Create new file?')}, made it`} empty, so nothing could match.${chat}${way}`);
 }

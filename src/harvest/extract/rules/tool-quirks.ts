@@ -7,13 +7,13 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { MARK } from '../marks.js';
 import { perObject } from '../per-object.js';
-import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
+import { MAX_TITLE, ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { shownCommand, simpleCommands, tokens } from '../commands.js';
 import { errorCore, errorLine, explain } from '../diagnosis.js';
 import { clip, code, errorSignature, oneLine, sentences } from '../text.js';
 import { DELEGATE_TOOLS, EDIT_TOOLS, READ_TOOLS, editedFiles, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { OTHERS_APPLIED } from '../../../sessions/readers/aider.js';
-import { aiderEditCause, aiderErrorName } from './aider-edit-errors.js';
+import { aiderEditCause, aiderErrorName, type EditCause } from './aider-edit-errors.js';
 import { powershellSlip } from './powershell.js';
 import { cmdSlip } from './cmd-shell.js';
 import { zshGlobSlip } from './zsh-glob.js';
@@ -121,10 +121,9 @@ function aiderError(view: SessionView, s: Step): string | undefined {
   return aiderEdit(view, s) ? FAILED_TO_MATCH.exec(s.output)?.[0] : undefined;
 }
 
-/** An aider refusal's signature words: its reason, and the kind of cause told with it (the cause
- * without its quoted names). */
-function causeSigned(said: string, cause: string | undefined): string {
-  return cause === undefined ? said : `${said} ${cause.replace(/`[^`]*`/g, '').slice(0, 60)}`;
+/** An aider refusal's signature words: its reason, and the kind of cause told with it. */
+function causeSigned(said: string, cause: EditCause | undefined): string {
+  return cause === undefined ? said : `${said} ${cause.label}`;
 }
 
 /** Aider's udiff format's reason for a hunk that did not apply: the counterpart of a SEARCH block
@@ -140,8 +139,10 @@ function aiderFormatNotice(view: SessionView, s: Step): string | undefined {
 
 
 /** An aider edit error's title: the reason aider gives when it gives one, without the reply's block count. */
-function aiderTitle(output: string, err: string): string {
-  return `aider edit: ${clip(aiderErrorName(formatReason(output, err) ?? err), 60)}`;
+function aiderTitle(output: string, err: string, cause?: EditCause): string {
+  // (the cause's label fits whole: the title's room goes to it first)
+  const reason = aiderErrorName(formatReason(output, err) ?? err);
+  return cause ? `aider edit: ${clip(reason, MAX_TITLE - 16 - cause.label.length)} (${cause.label})` : `aider edit: ${clip(reason, 60)}`;
 }
 
 /** Whether aider committed right after the step's failure, before the model's next reply (the
@@ -614,7 +615,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // only the error, unless its words say what to do
   if (!aider && !why && !retry && pointed === undefined && !SAYS_WHAT_TO_DO.test(err)) return undefined;
   const parts = [aider ? aiderRejects(s.output, err, aiderCause === undefined, committedAfter(view, s)) : `${code(tool)} fails with ${code(err)}.`];
-  if (aiderCause !== undefined) parts.push(aiderCause);
+  if (aiderCause !== undefined) parts.push(aiderCause.text);
   if (pointed !== undefined) parts.push(pointed);
   if (why) parts.push(why.text);
   // a search that failed on its regular expression's syntax: the lesson is that the field is a
@@ -629,7 +630,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: aider ? aiderTitle(s.output, err) : regexField ? `${tool} reads its ${regexField} as a regular expression` : `${tool}: ${clip(errorCore(err), 60)}`,
+    title: aider ? aiderTitle(s.output, err, aiderCause) : regexField ? `${tool} reads its ${regexField} as a regular expression` : `${tool}: ${clip(errorCore(err), 60)}`,
     text: parts.join(' '),
     // (a resent aider block went in whether or not it was right: it verifies nothing)
     confidence: retry && !aider ? CONFIDENCE.verified : CONFIDENCE.stated,
@@ -637,8 +638,7 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
     tags: [tool],
     quotes: [err],
     rule: 'tool-quirk',
-    // (one lesson per cause: a cause told of one session's failure is not every failure's; its
-    // quoted names and files are that session's, so the cause's words alone sign it)
+    // (one lesson per kind of cause: a cause told of one session's failure is not every failure's)
     signature: errorSignature(causeSigned(said, aiderCause)),
     score: 6 + (retry && !aider ? 1 : 0),
   };
@@ -728,8 +728,8 @@ function toolRefusal(view: SessionView, s: Step): Draft | undefined {
     // sibling answered in its stead) is there where the setup is: the repository's, not the agent's
     scope: s.call.name.startsWith('mcp__') || other !== undefined ? 'repo' : 'agent',
     // (the way round, when there is one, is what the title says: reviewers retitled the raw error)
-    title: aider ? aiderTitle(s.output, err) : other ? `${s.call.name} fails here: ${other.tool} answered instead` : `${s.call.name}: ${clip(err, 60)}`,
-    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause}` : ''}${other ? ` ${other.text}` : ''}`,
+    title: aider ? aiderTitle(s.output, err, cause) : other ? `${s.call.name} fails here: ${other.tool} answered instead` : `${s.call.name}: ${clip(err, 60)}`,
+    text: `${aider ? aiderRejects(s.output, err, cause === undefined, committedAfter(view, s)) : `The ${code(s.call.name)} tool refuses with ${code(err)}.`}${why ? ` ${why.text}` : ''}${cause ? ` ${cause.text}` : ''}${other ? ` ${other.text}` : ''}`,
     confidence: CONFIDENCE.stated,
     event: s.outputEvent,
     tags: [s.call.name],
