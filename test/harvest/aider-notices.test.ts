@@ -218,7 +218,7 @@ describe('aider notices', () => {
     const [item] = await items(history(4));
     expect(item).toMatchObject({ scope: 'agent', category: 'pattern', title: 'aider: gpt-4o-mini kept breaking its edit format' });
     expect(item!.text).toBe(
-      "Aider rejected the edits `gpt-4o-mini` in the `whole` edit format wrote, message after message; a later launch with `gpt-4o` in the `diff` edit format applied its edits. When a model keeps breaking aider's edit format, suggest restarting aider with another model (`--model`) or edit format (`--edit-format`) rather than asking again.",
+      "Aider rejected the edits `gpt-4o-mini` in the `whole` edit format wrote, message after message (every time `No filename provided before ``` in file listing`); a later launch with `gpt-4o` in the `diff` edit format applied its edits. When a model keeps doing so, suggest restarting aider with another `--model` or `--edit-format`: asking again does not help.",
     );
     // three rejections are one message's retries: no sign the model keeps failing
     expect(await items(history(3))).toEqual([]);

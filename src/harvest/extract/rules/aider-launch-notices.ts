@@ -695,6 +695,9 @@ function refusalReason(message: string): string | undefined {
   return undefined;
 }
 
+/** Aider's reason for rejecting an edit, as it states it under its notice. */
+const EDIT_REASON = /^(?:No filename provided before `{3,}.*|\^\^\^ Bad\/missing filename.*|UnifiedDiffNoMatch:.*|#\s*\d+ SEARCH\/REPLACE blocks? failed to match!?)$/m;
+
 /** A launch whose model kept breaking aider's edit format (most of its edits rejected), and a later
  * launch with another model or edit format whose edits applied: the lesson is to switch, not to ask
  * the same model again. Said once per history, by the first such launch; the counts are the
@@ -715,12 +718,16 @@ export function formatSwitchDraft(view: SessionView): Draft | undefined {
   const good = goodAfter(at)!;
   const as = (l: AiderLaunch): string => `${code(l.model!)}${l.editFormat ? ` in the ${code(l.editFormat)} edit format` : ''}`;
   const failed = view.steps.find((s) => s.call.name === 'edit' && s.failed);
+  // the fault the model repeated, when aider gave one reason for every rejection of the launch
+  const reasons = new Set(view.steps.filter((s) => s.call.name === 'edit' && s.failed).map((s) => EDIT_REASON.exec(s.output)?.[0]?.trim() ?? ''));
+  const one = reasons.size === 1 ? [...reasons][0] : undefined;
+  const repeated = one ? ` (every time ${code(clip(one.replace(/^\^\^\^ /, ''), 70))})` : '';
   return {
     category: 'pattern',
     scope: 'agent',
     title: `aider: ${clip(here.model!, 40)} kept breaking its edit format`,
     // (no counts: aider's rejections count replies, its applied edits count files)
-    text: `Aider rejected the edits ${as(here)} wrote, message after message; a later launch with ${as(good)} applied its edits. When a model keeps breaking aider's edit format, suggest restarting aider with another model (${code('--model')}) or edit format (${code('--edit-format')}) rather than asking again.`,
+    text: `Aider rejected the edits ${as(here)} wrote, message after message${repeated}; a later launch with ${as(good)} applied its edits. When a model keeps doing so, suggest restarting aider with another ${code('--model')} or ${code('--edit-format')}: asking again does not help.`,
     confidence: CONFIDENCE.stated,
     event: failed?.outputEvent ?? view.session.events[0]?.index ?? 0,
     tags: ['aider', 'edit-format', 'model'],
