@@ -366,6 +366,15 @@ describe('Aider reader on tricky and bad input', () => {
     expect(ofKind(s, 'assistant').at(-1)!.text).toContain('The file uses `let`. Here is the fixed block:');
   });
 
+  it("cuts the model's next proposal from a run's output only after aider's note that the output went to the chat", async () => {
+    const run = (after: string) => `# aider chat started at 2024-07-27 22:13:31\n\n#### run it  \n\nRun:\n\n> python test.py  \n> Run shell command? (Y)es/(N)o [Yes]: y  \n> Running python test.py  \n${after}> ls  \n> Run shell command? (Y)es/(N)o [Yes]: y  \n> Running ls  \n`;
+    const outputs = async (after: string) => ofKind((await readWith(aiderReader, put(tempDir(), '.aider.chat.history.md', run(after)))).sessions[0]!, 'tool_result').map((r) => r.output);
+    // newer aider keeps only its note: the line after it is the next proposal
+    expect((await outputs('> Added 2 lines of output to the chat.  \n'))[0]).toBe('Added 2 lines of output to the chat.');
+    // an older one logged the output itself, and no note: nothing is cut
+    expect((await outputs('> workspace: D:\\work  \n> task: craft  \n'))[0]).toContain('task: craft');
+  });
+
   it('text before the first header is read as its own session', async () => {
     const f = put(tempDir(), '.aider.chat.history.md', '#### hello  \n\nHi! What should we work on?\n');
     const { sessions, warnings } = await readWith(aiderReader, f);

@@ -456,12 +456,13 @@ class AiderSession {
       return;
     }
     if (t.startsWith('Run shell command') && /^Run shell commands?\?/.test(t)) {
-      // the commands echoed just before the question are the model's proposal, not output; a
-      // run's own output never reaches the history (only aider's note that it went to the chat),
-      // so what came after that note, or after `Running …` when there is none, is the proposal
+      // the commands echoed just before the question are the model's proposal, not output; where
+      // aider noted that the run's output went to the chat (newer versions keep only that note,
+      // not the output), what came after the note is the proposal (older versions logged the
+      // output itself: without a note nothing is cut)
       if (this.open && this.open.kind === 'shell') {
         const note = this.open.lines.findLastIndex((l) => ADDED_OUTPUT.test(l.trim()));
-        this.open.lines.length = note + 1;
+        if (note >= 0) this.open.lines.length = note + 1;
         this.closeOpen();
       }
       return;
