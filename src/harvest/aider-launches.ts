@@ -6,7 +6,7 @@
  * Pure: the answer depends only on the sessions of the file.
  */
 import type { AiderLaunch, Session } from '../sessions/model.js';
-import { GIT_DIR } from './extract/rules/aider-notice-lines.js';
+import { CREATE_NEW_FILE, GIT_DIR } from './extract/rules/aider-notice-lines.js';
 
 /** Aider's report of a failed model request (`litellm.NotFoundError: …`). */
 export const LITELLM_ERROR = /^litellm\.\w+Error\b/m;
@@ -54,7 +54,7 @@ function editsOf(session: Session): AiderLaunch['edits'] {
   // (a rejection after aider made the file at the model's word is the path's doing, not the format's)
   let created = false;
   for (const e of session.events) {
-    if (e.kind === 'system' && /^Create new file\?/m.test(e.text)) created = true;
+    if (e.kind === 'system' && CREATE_NEW_FILE.test(e.text)) created = true;
     if (e.kind !== 'tool_result' || e.callId === undefined || !edits.has(e.callId)) continue;
     if (!e.isError) applied++;
     else if (!created) rejected++;

@@ -24,7 +24,7 @@ import { FenceTracker, outsideFences } from './md-fence.js';
 import { looksFailed, statedExitCode } from './outcome.js';
 
 /** Aider's note that a run's output went to the chat (the output itself is not in the history). */
-const ADDED_OUTPUT = /^Added \d+ lines? of output to the chat\.?$/;
+export const ADDED_OUTPUT = /^Added \d+ lines? of output to the chat\.?$/;
 const HEADER = /^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$/;
 
 function detect(head: string): number {

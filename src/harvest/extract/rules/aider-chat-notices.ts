@@ -9,7 +9,7 @@ import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import type { UserEvent } from '../../../sessions/model.js';
-import { AIDER_VERSION as VERSION, bannerValue, commitWishes, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
 import { EDIT_FORMAT } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
@@ -283,7 +283,7 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
   const declined = lines.flatMap((l, i) => {
     const skipped = DECLINED.exec(l.line);
     // (aider names the file, asks `Create new file?`, and on "n" skips it)
-    const named = /^Create new file\?/.test(lines[i - 1]?.line ?? '') ? lines[i - 2] : lines[i - 1];
+    const named = CREATE_NEW_FILE.test(lines[i - 1]?.line ?? '') ? lines[i - 2] : lines[i - 1];
     return skipped && !SKIPPED_EDIT.test(l.line) && named?.line === skipped[1] ? [{ name: skipped[1]!, line: l.line, event: l.event, declined: true }] : [];
   });
   for (const hit of [...written, ...declined].sort((a, b) => a.event - b.event)) {
@@ -457,8 +457,8 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
 
 const REFLECTIONS_SPENT = /^Only (\d+) reflections allowed, stopping\.?\s*$/;
 
-/** Aider hands an edit it could not apply (or a failed lint) back to the model a few times in a
- * row, then gives up: the reply's failed edit is then simply not applied. What a later session
+/** Aider hands an edit it could not apply back to the model a few times for one message, then
+ * gives up: the reply's failed edit is then simply not applied. What a later session
  * needs is that limit and that the change is missing. */
 export function reflectionsDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // (the reader keeps the line with the failed edit's output when it follows one)

@@ -7,7 +7,7 @@
  */
 import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
-import { QUESTION } from './aider-notice-lines.js';
+import { CREATE_NEW_FILE, QUESTION } from './aider-notice-lines.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
@@ -23,8 +23,6 @@ const NOT_IN_CHAT_NEXT = /^Allow edits to file that has not been added to the ch
 const FAILED_IN = /failed to exactly match lines in (.+?)\s*$/;
 /** Its udiff format's line naming the file a failed hunk was meant for. */
 const HUNK_FAILED_IN = /^(.+?) does not contain lines that match the diff you provided!?$/;
-/** Aider's question before it writes to a file that does not exist (the name on the line above). */
-const CREATE_NEW_FILE = /^Create new file\? \(Y\)es\/\(N\)o/;
 /** Aider's note of a file added to the chat, by the path the chat knows it by. */
 const ADDED_TO_CHAT = /^Added (.+?) to the chat\b/;
 
@@ -102,11 +100,11 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
     // aider quotes the reply up to the block it could not name: the line above its fence
     const fence = lines.slice(0, bad).findLastIndex((l) => OPENING_FENCE.test(l));
     const named = fence > 0 ? lines.slice(0, fence).reverse().find((l) => l !== '') : undefined;
-    // (a blank line between the name and the fence is the slip, whatever the name's markup)
-    // (aider's quote of the reply may lose its blank lines: the reply itself says)
+    if (named === undefined || named.length > 120) return undefined;
+    // (a blank line between the name and the fence is the slip, whatever the name's markup;
+    // aider's quote of the reply may lose its blank lines: the reply itself says)
     const reply = replyBefore(view, s.call.index)?.split('\n').map((l) => l.trim()) ?? [];
     const gap = (fence > 0 && lines[fence - 1] === '') || reply.some((l, i) => l === named && reply[i + 1] === '' && OPENING_FENCE.test(reply[i + 2] ?? ''));
-    if (named === undefined || named.length > 120) return undefined;
     const bare = bareName(named);
     const applied =
       bare !== undefined && view.steps.some((l) => l.pos > s.pos && l.call.name === s.call.name && !l.failed && editedFiles(l).includes(fileName(bare)))
@@ -212,11 +210,9 @@ function newFileCause(view: SessionView, s: Step, files: string[]): EditCause | 
   if (created.length === 0) return undefined;
   const f = created[0]!;
   const name = f.replace(/^.*[\\/]/, '');
-  const held = view.session.events
-    .flatMap((e) => (e.kind === 'system' && e.index < s.call.index ? e.text.split('\n') : []))
-    .map((l) => ADDED_TO_CHAT.exec(l.trim())?.[1])
-    .find((p): p is string => p !== undefined && p !== f && p.replace(/^.*[\\/]/, '') === name);
+  // aider's notices before the edit: what the chat held, and how aider was started
   const lines = view.session.events.flatMap((e) => (e.kind === 'system' && e.index < s.call.index ? e.text.split('\n').map((l) => l.trim()) : []));
+  const held = lines.map((l) => ADDED_TO_CHAT.exec(l)?.[1]).find((p): p is string => p !== undefined && p !== f && p.replace(/^.*[\\/]/, '') === name);
   // without git aider's chat paths start where it was started, not at the repository's root
   const noGit = lines.some((l) => /^Git repo: none\b/.test(l));
   const chat = held

@@ -6,6 +6,8 @@
  */
 import { fileName, type SessionView } from '../view.js';
 
+/** Aider's question before it writes a file that does not exist (the file's name on the line above). */
+export const CREATE_NEW_FILE = /^Create new file\?/m;
 export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
 /** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
 export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;

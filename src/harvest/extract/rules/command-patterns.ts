@@ -11,6 +11,7 @@ import { STILL_BROKEN, clip, code, hookSections } from '../text.js';
 import { actionFamilyOf } from './error-fix.js';
 import { callCommandLine, isEdit, seenToSucceed, type SessionView, type Step } from '../view.js';
 import { looksFailed } from '../../../sessions/readers/outcome.js';
+import { ADDED_OUTPUT } from '../../../sessions/readers/aider.js';
 
 interface Run {
   fam: string;
@@ -299,7 +300,7 @@ function showsNothing(s: Step): boolean {
   if (s.exitCode !== undefined || s.failed) return false;
   const [first, ...rest] = s.output.split('\n').map((l) => l.trim());
   // (aider's own `^C` lines after it are its prompt's, not the run's)
-  return /^Added \d+ lines? of output to the chat\.?$/.test(first!) && rest.every((l) => l === '' || /^\^C\b/.test(l));
+  return ADDED_OUTPUT.test(first!) && rest.every((l) => l === '' || /^\^C\b/.test(l));
 }
 
 /** One step of a workflow as its runs have in common: what changed from run to run (a task id,

@@ -894,15 +894,13 @@ const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_conte
 /** How much of a cut output Codex kept, from its own counts: the header's `Original token count`
  * less the tokens the marker says it took out. A reader of the item then knows how big a slice
  * to ask for. */
-function keptOf(s: Step): string {
+function keptOf(s: Step, total: number): string {
   const output = s.output;
   const lines = /omitted (\d+) of (\d+) lines/.exec(output);
   // (older Codex also cuts by size: its line count can understate what is gone, a reviewer found
   // lines missing beyond it, so it is not turned into a count kept)
   if (lines) return /^Total output lines: \d+$/m.test(output) ? ' (after a `Total output lines: M` header)' : '';
   const tokens = /…(\d+) tokens truncated…/.exec(output);
-  // (the view takes the header off an output it begins, and keeps its count)
-  const total = s.outputTokens ?? Number(/^Original token count: (\d+)$/m.exec(output)?.[1] ?? 0);
   if (tokens && total > Number(tokens[1])) return ` (here about ${total - Number(tokens[1])} of ${total} tokens were kept, after an \`Original token count\` header)`;
   return '';
 }
@@ -924,6 +922,7 @@ function truncation(view: SessionView): Draft[] {
     const saved = /Output too large \([^)]*\)\. Full output saved to:/.exec(s.output);
     const search = SEARCH_TOOLS.has(tool);
     const asked = /N tokens/.test(marker) && typeof s.call.input.max_output_tokens === 'number' ? s.call.input.max_output_tokens : undefined;
+    // the output's size in tokens (the view takes the header off an output it begins, and keeps its count)
     const total = s.outputTokens ?? Number(/^Original token count: (\d+)$/m.exec(s.output)?.[1] ?? 0);
     const advice = saved
       ? `it shows a preview and saves the whole output to a file (${code('Output too large (…). Full output saved to: …')}): ${search ? 'narrow the search (a path, a glob), or read' : 'read'} that file in slices`
@@ -939,7 +938,7 @@ function truncation(view: SessionView): Draft[] {
         ? // (newer Codex keeps as many tokens as the call asks for: the cap is the call's own argument)
           `The ${code(tool)} tool keeps the head and the tail of a long output, as many tokens as the call's ${code('max_output_tokens')} asks for (here ${asked}${total > asked ? ` of ${total}` : ''}), and puts ${code(marker)} in place of the middle; ask for more with a larger ${code('max_output_tokens')}, or narrow the command.`
         : /N of M lines|N tokens/.test(marker)
-        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(s)}; ${advice}.`
+        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(s, total)}; ${advice}.`
         : `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
