@@ -26,33 +26,36 @@ export function askedAtTimeout(s: Step): string | undefined {
   if (!out.includes('timed out') && !out.includes('cancelled because') && !out.includes('Exit code 143')) return undefined;
   if (!KILLED_FOR_TIME.test(out)) return undefined;
   // (the tool's own line may come first, as Gemini CLI's, or last)
-  const last = s.output.split('\n').filter((l) => l.trim() !== '' && !KILLED_FOR_TIME.test(l)).at(-1)?.trim();
+  const last = out.split('\n').filter((l) => l.trim() !== '' && !KILLED_FOR_TIME.test(l)).at(-1)?.trim();
   return last !== undefined && last.length <= 160 && ASKS.test(last) ? last : undefined;
 }
 
 export function waitsForInputDrafts(view: SessionView): Draft[] {
-  const s = view.steps.find((x) => askedAtTimeout(x) !== undefined);
-  if (s === undefined) return [];
-  const question = askedAtTimeout(s)!;
+  for (const s of view.steps) {
+    const question = askedAtTimeout(s);
+    if (question !== undefined) return [waitDraft(s, question)];
+  }
+  return [];
+}
+
+function waitDraft(s: Step, question: string): Draft {
   const killed = clip(KILLED_FOR_TIME.exec(s.output)![0].trim(), 90);
   const tool = s.call.name;
-  return [
-    {
-      category: 'tool-quirk',
-      scope: 'agent',
-      title: `A command that asks for input hangs in ${tool} until its timeout`,
-      text:
-        `In ${code(tool)} the agent cannot answer a command's question: ${code(clip(oneLine(s.command!), 50))} asked ${code(clip(question, 80))} and waited until the tool's timeout${/without output/.test(killed) ? ' for a command that prints nothing' : ''} killed it. ` +
-        'Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user.',
-      confidence: CONFIDENCE.stated,
-      event: s.outputEvent,
-      tags: [tool, 'interactive', 'timeout'],
-      quotes: [question, killed],
-      rule: 'waits-for-input',
-      signature: `waits for input ${tool}`,
-      score: 6,
-    },
-  ];
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `A command that asks for input hangs in ${tool} until its timeout`,
+    text:
+      `In ${code(tool)} the agent cannot answer a command's question: ${code(clip(oneLine(s.command!), 50))} asked ${code(clip(question, 80))} and waited until the tool's timeout${/without output/.test(killed) ? ' for a command that prints nothing' : ''} killed it. ` +
+      'Pass the answer on the command line (`--yes`, `--quiet`); leave a sign-in or a password to the user.',
+    confidence: CONFIDENCE.stated,
+    event: s.outputEvent,
+    tags: [tool, 'interactive', 'timeout'],
+    quotes: [question, killed],
+    rule: 'waits-for-input',
+    signature: `waits for input ${tool}`,
+    score: 6,
+  };
 }
 
 export const waitsForInput: RuleExtractor = ruleExtractor('waits-for-input', waitsForInputDrafts);
