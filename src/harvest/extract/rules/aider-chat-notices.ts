@@ -462,7 +462,8 @@ const REFLECTIONS_SPENT = /^Only (\d+) reflections allowed, stopping\.?\s*$/;
  * needs is that limit and that the change is missing. */
 export function reflectionsDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // (the reader keeps the line with the failed edit's output when it follows one)
-  const inOutput = view.steps.flatMap((s) => s.output.split('\n').filter((l) => REFLECTIONS_SPENT.test(l.trim())).map((line) => ({ line, event: s.outputEvent })));
+  // (a literal first: the line is rare, and splitting every output is not)
+  const inOutput = view.steps.filter((s) => s.output.includes('reflections allowed')).flatMap((s) => s.output.split('\n').filter((l) => REFLECTIONS_SPENT.test(l.trim())).map((line) => ({ line, event: s.outputEvent })));
   const hit = [...lines.filter((l) => REFLECTIONS_SPENT.test(l.line)), ...inOutput].sort((a, b) => a.event - b.event)[0];
   if (!hit) return undefined;
   const n = REFLECTIONS_SPENT.exec(hit.line)![1]!;
