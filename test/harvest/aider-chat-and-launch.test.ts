@@ -202,6 +202,27 @@ describe("a free tier's quota, counted per minute and per day", () => {
   });
 });
 
+describe('aider token limits', () => {
+  const limit = (input: string) =>
+    `> Model openai/ox-alpha has hit a token limit!  \n> Token counts below are approximate.  \n>  \n> Input tokens: ~${input} of 0 -- possibly exhausted context window!  \n> Output tokens: ~0 of 0 -- possibly exceeded output limit!  \n> https://aider.chat/docs/troubleshooting/token-limits.html  \n`;
+  const history = (warned: boolean, hits: number) =>
+    `\n# aider chat started at 2026-09-16 12:17:26\n\n> aider --model openai/ox-alpha  \n${warned ? '> Warning for openai/ox-alpha: Unknown context window size and costs, using sane defaults.  \n' : ''}> Aider v0.86.2  \n> Model: openai/ox-alpha with whole edit format  \n> Git repo: none  \n` +
+    Array.from({ length: hits }, (_, i) => `\n#### write part ${i + 1} of the sniffer  \n\nHere is part ${i + 1}:\n\n${limit(`${2 + i},953`)}`).join('');
+  const items = async (warned: boolean, hits: number) =>
+    (await readSessions([put(tempDir(), '.aider.chat.history.md', history(warned, hits))])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('token limit')));
+
+  it('says a model aider cannot size keeps having its replies cut, and what to ask for', async () => {
+    const [item] = await items(true, 3);
+    expect(item!.title).toBe('aider: openai/ox-alpha keeps hitting a token limit aider cannot size');
+    expect(item!.text).toBe(
+      "Aider cut `openai/ox-alpha`'s replies off 3 times with `Model openai/ox-alpha has hit a token limit!` (`Input tokens: ~2,953 of 0`): it knows no limits for this model (`Unknown context window size`), so its counts say nothing. In the whole edit format every reply rewrites whole files: ask for one file or one part per reply.",
+    );
+    // once is a long reply; a model aider knows has counts that say which limit it was
+    expect(await items(true, 1)).toEqual([]);
+    expect(await items(false, 3)).toEqual([]);
+  });
+});
+
 describe('aider --yes-always', () => {
   it('says a URL in the message was scraped with nobody asked, by its host', async () => {
     const history = (flags: string) =>
@@ -216,5 +237,19 @@ describe('aider --yes-always', () => {
     const asked = put(tempDir(), '.aider.chat.history.md', history('--no-auto-commits'));
     const again = (await readSessions([asked])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('yes-always')));
     expect(again).toEqual([]);
+  });
+
+  it('says the shell commands the model proposed were declined, however the flag stands on the launch line', async () => {
+    const history = (launch: string) =>
+      `\n# aider chat started at 2025-12-07 22:11:07\n\n> /usr/local/bin/aider ${launch} --message add the mongo utility  \n> Aider v0.86.1  \n> Model: gpt-4o with diff edit format  \n\n#### add the mongo utility  \n\nRun the tests:\n\n\`\`\`bash\nvitest run\n\`\`\`\n\n> Tokens: 3k sent, 200 received.  \n> vitest run  \n> Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: n  \n> npm install  \n> Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: n  \n`;
+    const titles = async (launch: string) => (await readSessions([put(tempDir(), '.aider.chat.history.md', history(launch))])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('yes-always')));
+    // (the flag first on the line, right after the program)
+    const [item] = await titles('--yes-always');
+    expect(item!.text).toBe(
+      'With `--yes-always` aider answers yes to its questions except `Run shell command?`, which it answers no: the commands the model proposed (here `vitest run`, `npm install`) never ran. A scripted run has to run the tests and installs itself, outside aider.',
+    );
+    expect(await titles('--model gpt-4o --yes-always')).toHaveLength(1);
+    // a user who answered no at the prompt chose to: no item
+    expect(await titles('--model gpt-4o')).toEqual([]);
   });
 });

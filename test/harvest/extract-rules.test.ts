@@ -857,7 +857,7 @@ describe('what a failure teaches', () => {
       .bash('find src -type d', 'src', 0);
     const all = extractSession(b.build());
     expect(all.map((c) => c.title).filter((t) => t.includes('dump_zsh_state'))).toEqual([]);
-    expect(all.map((c) => c.title)).toContain('tree is not installed');
+    expect(all.map((c) => c.title)).toContain('tree is not on the PATH');
   });
 
   it('says nothing of an error fixed by an edit that nobody explained, nor of a finding whose fix shows no changed line', () => {
@@ -1090,9 +1090,12 @@ describe('tool quirks of the agent', () => {
     // (the title names the kind of cause: one item per kind)
     expect(d!.title).toBe('aider edit: No filename provided before ``` (blank line above a fence)');
     // aider names a block by the line right above it, said as the rule (no block of this session's); a command block is no file at all
-    expect(d!.text).toContain('reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on.');
+    expect(d!.text).toContain("reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, and aider then applies none of the reply's files.");
     expect(d!.text).not.toContain('(sh)');
     expect(d!.text).toContain('A fenced command is read as a file too: leave commands unfenced in this format.');
+    // a fence without a language that holds commands (`sudo apt install …`) is a command block too
+    const bareCommands = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('finish the sniffer').assistant('All done. Quick start:\n\n```\nsudo apt install scapy iw\nsudo python3 sniff.py -i wlan0\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
+    expect(bareCommands).toContain('A fenced command is read as a file too: leave commands unfenced in this format.');
     const code = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here it is:\n\n```python\ndef matmul(a, b):\n    pass\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(code).toContain("Put the file's path alone on the line right above the fence (any other line there is taken for the name).");
     // a file name fenced as a block of its own: a fence stands above the file's block, not the name
@@ -1268,6 +1271,22 @@ describe('tool quirks of the agent', () => {
     expect(quirks[0]).toMatchObject({ scope: 'agent', title: "The sandbox keeps the repository's .git read-only: git writes need escalation" });
     expect(quirks[0]!.text).toContain('`git restore` failed with');
     expect(quirks[0]!.text).toContain('`sandbox_permissions: "require_escalated"`');
+    // the checkout's path is this machine's: the error is shown from `.git/` on
+    expect(quirks[0]!.text).toContain("failed with `fatal: Unable to create '.git/index.lock': Operation not permitted`");
+    // the git writes named are those the session ran outside the sandbox, none it never ran
+    const writes = toolQuirkDrafts(
+      viewOf(
+        new SessionBuilder()
+          .user('commit and push')
+          .tool('exec_command', { cmd: 'git add -A' }, denied, { exitCode: 128 })
+          .tool('exec_command', { cmd: 'git add -A', with_escalated_permissions: true }, '', { exitCode: 0 })
+          .tool('exec_command', { cmd: 'git commit -m x', with_escalated_permissions: true }, '[main 1a2b3c4] x', { exitCode: 0 })
+          .tool('exec_command', { cmd: 'git push', with_escalated_permissions: true }, 'To github.com:o/r.git', { exitCode: 0 })
+          .build(),
+      ),
+    )[0]!.text;
+    expect(writes).toContain('Ask for that from the first git command that writes (here `git add`, `git commit` and `git push`).');
+    expect(writes).not.toContain('git checkout');
     // another command is named as it is
     const npm = "npm error code EPERM\nnpm error syscall mkdir\nnpm error path /home/dev/.npm/_cacache\nnpm error Error: EPERM: operation not permitted, mkdir '/home/dev/.npm/_cacache'";
     const cache = new SessionBuilder()
@@ -1904,14 +1923,16 @@ describe('recurring command sequences', () => {
   });
 
   it("say how a script is run only with what a bare `python x.py` leaves out: its flags, or the folder every run went into", () => {
-    const runs = (line: string) => {
-      const b = new SessionBuilder().user('train it');
+    const runs = (line: string, prompt = 'train it') => {
+      const b = new SessionBuilder().user(prompt);
       for (let i = 0; i < 3; i++) b.bash(line, `epoch ${i}`, 0);
       return extractSession(b.build()).filter((c) => c.rule === 'command-pattern').map((c) => c.text);
     };
     expect(runs('python train.py')).toEqual([]);
     expect(runs('cd /srv/lab/insight && python train.py')).toEqual(['`train.py` is run from its folder `insight/`: `cd insight && python train.py`.']);
     expect(runs('python train.py --epochs 3')).toEqual(['`train.py` is run as `python train.py --epochs 3`.']);
+    // the user's request spelled the command line out: the next request will too
+    expect(runs('python train.py --epochs 3', 'Run `python train.py --epochs 3` from repo root and report the loss.')).toEqual([]);
   });
 
   it('a command line run again and again with other arguments is a loop done by hand, not a pattern', () => {

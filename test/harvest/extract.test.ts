@@ -105,12 +105,12 @@ describe('extractSession: tool quirks', () => {
         .bash('pixi run specify --help', '/bin/bash: line 1: pixi: command not found', 127)
         .bash('python -m specify_cli --help', '/bin/bash: line 1: python: command not found', 127)
         .build();
-    const [rg] = extractSession(session('c:\\Users\\dev\\neuro')).filter((c) => c.title === "rg, pixi, python are not installed in the agent's bash");
+    const [rg] = extractSession(session('c:\\Users\\dev\\neuro')).filter((c) => c.title === "rg, pixi, python are not on the PATH in the agent's bash");
     expect(rg!.text).toBe(
-      "`rg` is not installed in the bash the agent's commands run through on this Windows machine (`/bin/bash: line 1: rg: command not found`, exit 127) when running `rg --files -g \"specify*\"`. `find . -maxdepth 3 -name \"specify*\"` worked instead. `pixi` and `python` were not found there either.",
+      "`rg` is not on the PATH in the bash the agent's commands run through on this Windows machine (`/bin/bash: line 1: rg: command not found`, exit 127) when running `rg --files -g \"specify*\"`. `find . -maxdepth 3 -name \"specify*\"` worked instead. `pixi` and `python` were not found there either.",
     );
-    const [posix] = extractSession(session('/home/dev/neuro')).filter((c) => c.title === 'rg, pixi, python are not installed');
-    expect(posix!.text).toMatch(/^`rg` is not installed on this machine \(/);
+    const [posix] = extractSession(session('/home/dev/neuro')).filter((c) => c.title === 'rg, pixi, python are not on the PATH');
+    expect(posix!.text).toMatch(/^`rg` is not on the PATH on this machine \(/);
   });
 
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {

@@ -160,7 +160,7 @@ describe('python modules that are missing', () => {
       .bash('python3 -m uvicorn main:app --reload', '/usr/bin/python3: No module named uvicorn', 1)
       .bash('python3 -m pip install -r requirements.txt', '/usr/bin/python3: No module named pip', 1)
       .build();
-    expect(toolQuirkDrafts(viewOf(session)).map((d) => d.title)).not.toContain('uvicorn is not installed');
+    expect(toolQuirkDrafts(viewOf(session)).map((d) => d.title)).not.toContain('uvicorn is not on the PATH');
   });
 
   it('a standard-library module the system python3 lacks is the distribution\'s split: its package, and pip with it', () => {

@@ -126,6 +126,19 @@ describe('a failure and what the agent said after it', () => {
     expect(texts(errorFixDrafts(viewOf(session(false))))).toContain('Cause: Since `fit_slope` is defined in `integrate.py`');
   });
 
+  it('drops code that does not parse in a file the session had just written: a slip of that edit', () => {
+    const session = (wrote: boolean) => {
+      const b = new SessionBuilder().user('wire up the sniffer');
+      if (wrote) b.tool('Write', { file_path: '/home/dev/beta/wifi_sniffer.py', content: 'x' }, 'ok');
+      return b
+        .bash('python3 -m flake8 --select=E9 wifi_sniffer.py', 'wifi_sniffer.py:114:71: E999 SyntaxError: invalid syntax', 1)
+        .assistant('The walrus fails because an assignment expression is not allowed as a keyword argument value.')
+        .build();
+    };
+    expect(errorFixDrafts(viewOf(session(true)))).toEqual([]);
+    expect(texts(errorFixDrafts(viewOf(session(false))))).toContain('fails with');
+  });
+
   it('reads no cause in the error said again, a to-do item, the agent triaging its own code, or rules read back', () => {
     const err = "demo.py:15:13: F821 undefined name 'fit_slope'";
     expect(explain(new SessionBuilder().assistant('The error indicates that the `fit_slope` function is not defined in `demo.py`.').build().events, err)).toBeUndefined();

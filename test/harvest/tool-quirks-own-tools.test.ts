@@ -97,7 +97,7 @@ describe('a probe for a program that is not there', () => {
     expect(toolQuirkDrafts(viewOf(probe('which pipx').build()))).toEqual([]);
     // so is a use of it that failed, with no way around it the session found
     expect(toolQuirkDrafts(viewOf(probe('pipx install ruff').build()))).toEqual([]);
-    expect(toolQuirkDrafts(viewOf(probe('pipx install ruff').bash('python3 -m pipx install ruff', 'installed package ruff 0.6.9', 0).build()))[0]!.title).toBe('pipx is not installed');
+    expect(toolQuirkDrafts(viewOf(probe('pipx install ruff').bash('python3 -m pipx install ruff', 'installed package ruff 0.6.9', 0).build()))[0]!.title).toBe('pipx is not on the PATH');
     // and a probe followed by what worked in its place is worth the item
     const python = new SessionBuilder().bash('python --version', 'bash: python: command not found', 127).bash('python3 --version', 'Python 3.11.2', 0);
     expect(toolQuirkDrafts(viewOf(python.build()))[0]!.text).toContain('`python3 --version` worked instead.');

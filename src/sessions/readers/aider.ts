@@ -465,6 +465,9 @@ class AiderSession {
         if (note >= 0) this.open.lines.length = note + 1;
         this.closeOpen();
       }
+      // a no (typed, or `--yes-always`'s own answer to this prompt) is kept as a note: what the
+      // model proposed was never run
+      if (DECLINED.test(t)) this.otherNote(text, t, lineNo, offset);
       return;
     }
     if (
@@ -504,6 +507,9 @@ class AiderSession {
     this.flushBanner();
   }
 }
+
+/** aider's shell-command prompt answered no (`Run shell command? (Y)es/(N)o/… [Yes]: n`). */
+export const DECLINED = /^Run shell commands?\?.*:\s*n(?:o)?\s*$/i;
 
 /**
  * What `^<marker>(?: (.*))?$` captures from `text.trimEnd()` (given as `text` and its trimmed

@@ -58,17 +58,21 @@ function noticesBefore(view: SessionView, s: Step): string[] {
 /** The first fenced block of a reply with a blank line right above it: aider's whole-file
  * parser names a block by that line, and with it blank (and no single chat file to fall back on)
  * rejects the reply. A block that opens the text is left alone: the reader may have cut the
- * reply there. Returns the fence line. */
-function blockUnderBlank(reply: string): string | undefined {
+ * reply there. Returns the fence line and the block's first line. */
+function blockUnderBlank(reply: string): { fence: string; first: string } | undefined {
   const lines = reply.split('\n');
   let inside = false;
   for (let i = 0; i < lines.length; i++) {
     if (!OPENING_FENCE.test(lines[i]!)) continue;
     inside = !inside;
-    if (inside && i > 0 && lines[i - 1]!.trim() === '') return lines[i]!.trim();
+    if (inside && i > 0 && lines[i - 1]!.trim() === '') return { fence: lines[i]!.trim(), first: lines.slice(i + 1).find((l) => l.trim() !== '')?.trim() ?? '' };
   }
   return undefined;
 }
+
+/** A line that reads as a command typed at a shell prompt (`sudo apt install scapy`, `$ npm
+ * test`, `python3 app.py -i wlan0`): a fence without a language may still hold commands. */
+const COMMAND_LINE = /^(?:\$\s+)?(?:sudo|apt(?:-get)?|brew|pip3?|pipx|uv|python3?|node|npm|npx|pnpm|yarn|bun|cargo|go|make|git|docker|curl|wget|chmod|export|source|cd|mkdir|ls|cat|bash|sh)\s/;
 
 /** A file name the reply fenced as a block of its own, right before the file's block
  * (```` ``` ```` / `manifest.json` / ```` ``` ```` / ```` ```json ````): the line above the file's
@@ -119,21 +123,21 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
     const reply = replyBefore(view, s.call.index);
     const fenced = reply === undefined ? undefined : nameInOwnFence(reply);
     if (fenced !== undefined) return cause('file name fenced alone', `The reply put the file name ${code(fenced)} in a fenced block of its own, so in aider's whole edit format a fence, not the name, stood right above the file's block. Put the bare path alone on the line right above the fence, outside any block.`);
-    const fence = reply === undefined ? undefined : blockUnderBlank(reply);
-    if (fence === undefined) return undefined;
-    const lang = fence.replace(/^`+/, '').trim();
+    const block = reply === undefined ? undefined : blockUnderBlank(reply);
+    if (block === undefined) return undefined;
+    const lang = block.fence.replace(/^`+/, '').trim();
     // what to do depends on what the block was: a command to run is no file at all
     // and a block in the answer to a question was an example, never meant as an edit: aider's
     // /ask mode reads no edits (the user's fix; the path above the fence is the model's)
     const asked = QUESTION.test(view.prompts.findLast((p) => p.index < s.call.index)?.text.trim() ?? '');
-    const fix = SHELL_LANG.test(lang)
+    const fix = SHELL_LANG.test(lang) || (lang === '' && COMMAND_LINE.test(block.first))
       ? 'A fenced command is read as a file too: leave commands unfenced in this format.'
       : asked
         ? 'A question drew the reply: ask with `/ask`, whose answers are not read as edits.'
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, unless the chat holds exactly one to fall back on. ${fix}`);
+    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, and aider then applies none of the reply's files. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

@@ -13,7 +13,8 @@ import { errorLine } from '../diagnosis.js';
 import { tokens } from '../commands.js';
 import { fileName, type SessionView } from '../view.js';
 import type { AiderLaunch, Session } from '../../../sessions/model.js';
-import { LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
+import { EDIT_FORMAT, LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
+import { DECLINED } from '../../../sessions/readers/aider.js';
 import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
 
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
@@ -405,7 +406,7 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
 
 /** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) with aider's flag that
  * answers every question yes. */
-const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s.*\s--yes-always\b/;
+const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s(?:.*\s)?--yes-always\b/;
 const SCRAPING = /^Scraping (https?:\/\/[^\s/]+)/;
 
 /** With `--yes-always` aider says yes to its own offers too: a URL in the message is scraped into
@@ -430,6 +431,63 @@ export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: 
     quotes: [`Scraping ${scraped}`],
     rule: 'aider-notice',
     signature: 'aider yes-always scrapes urls',
+    score: 5,
+  };
+}
+
+const TOKEN_LIMIT = /^Model (\S+) has hit a token limit!/;
+const UNSIZED_INPUT = /^Input tokens: ~([\d,]+) of 0\b/;
+
+/** A model aider knows no limits for (`Unknown context window size and costs`) whose replies
+ * were cut off again and again: aider's `has hit a token limit!` then reads every limit as `of 0`
+ * and cannot say which was hit, and its advice is generic. What holds is that this model's
+ * replies stop short of what aider asks of it; a whole-file format makes every reply long. */
+export function unsizedTokenLimitDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.filter((l) => TOKEN_LIMIT.test(l.line));
+  if (hits.length < 2) return undefined;
+  const model = TOKEN_LIMIT.exec(hits[0]!.line)![1]!;
+  if (!lines.some((l) => UNKNOWN_MODEL.exec(l.line)?.[1] === model)) return undefined;
+  const input = lines.map((l) => UNSIZED_INPUT.exec(l.line)?.[1]).find((n) => n !== undefined);
+  if (input === undefined) return undefined;
+  const whole = bannerValue(lines, EDIT_FORMAT) === 'whole';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `aider: ${clip(model, 40)} keeps hitting a token limit aider cannot size`,
+    text:
+      `Aider cut ${code(model)}'s replies off ${hits.length} times with ${code(`Model ${model} has hit a token limit!`)} (${code(`Input tokens: ~${input} of 0`)}): it knows no limits for this model (${code('Unknown context window size')}), so its counts say nothing. ` +
+      `${whole ? 'In the whole edit format every reply rewrites whole files: ' : ''}ask for one file or one part per reply.`,
+    confidence: CONFIDENCE.verified,
+    event: hits[0]!.event,
+    tags: ['aider', 'model', 'token-limit', model.split('/')[0]!],
+    quotes: [`Model ${model} has hit a token limit!`],
+    rule: 'aider-notice',
+    signature: `aider unsized token limit ${model}`,
+    score: 5,
+  };
+}
+
+/** With `--yes-always` aider answers every question yes but one: its prompt to run the shell
+ * commands the model proposed, which it answers no. An unattended run never runs the tests or
+ * installs the model asks for. Said when the launch shows a proposal declined that way. */
+export function yesAlwaysDeclinesDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  if (!lines.some((l) => YES_ALWAYS.test(l.line))) return undefined;
+  const at = lines.findIndex((l) => DECLINED.test(l.line));
+  if (at < 0) return undefined;
+  // the proposal aider echoed right above each declined prompt
+  const declined = [...new Set(lines.flatMap((l, i) => (i > 0 && DECLINED.test(l.line) && !DECLINED.test(lines[i - 1]!.line) && lines[i - 1]!.line !== '' ? [lines[i - 1]!.line] : [])))].slice(0, 3);
+  const named = declined.length > 0 ? ` (here ${declined.map((c) => code(clip(c, 60))).join(', ')})` : '';
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: 'aider --yes-always answers no to running shell commands',
+    text: `With \`--yes-always\` aider answers yes to its questions except \`Run shell command?\`, which it answers no: the commands the model proposed${named} never ran. A scripted run has to run the tests and installs itself, outside aider.`,
+    confidence: CONFIDENCE.verified,
+    event: lines[at]!.event,
+    tags: ['aider', 'yes-always', 'shell'],
+    quotes: [lines[at]!.line],
+    rule: 'aider-notice',
+    signature: 'aider yes-always declines shell commands',
     score: 5,
   };
 }

@@ -16,13 +16,13 @@
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import type { SessionView } from '../view.js';
 import { noticeLines } from './aider-notice-lines.js';
-import { deletedTrackedDraft, missingReadDraft, formatSwitchDraft, modelSwitchDraft, overTpmDraft, quotaDraft, undecodableDraft, subfolderDraft, suggestedNameDraft, unwritableDraft, yesAlwaysDraft } from './aider-launch-notices.js';
+import { deletedTrackedDraft, missingReadDraft, formatSwitchDraft, modelSwitchDraft, overTpmDraft, quotaDraft, undecodableDraft, subfolderDraft, suggestedNameDraft, unsizedTokenLimitDraft, unwritableDraft, yesAlwaysDeclinesDraft, yesAlwaysDraft } from './aider-launch-notices.js';
 import { addDotDraft, autoCommitDraft, commandAsFileDraft, commitFailedDraft, crashDraft, gitignoreDrafts, invalidCommandDraft, reflectionsDraft, strayFileDraft, undoDraft, undoNewFileDraft } from './aider-chat-notices.js';
 
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), suggestedNameDraft(view, lines), autoCommitDraft(view)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), yesAlwaysDeclinesDraft(lines), unsizedTokenLimitDraft(lines), suggestedNameDraft(view, lines), autoCommitDraft(view)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 

@@ -411,7 +411,7 @@ function sharedFolder(list: readonly Run[]): string | undefined {
 }
 
 /** How the project's own scripts are run, when they are run successfully at least three times. */
-function scriptInvocations(all: readonly Run[]): Draft[] {
+function scriptInvocations(all: readonly Run[], view: SessionView): Draft[] {
   const byScript = new Map<string, Run[]>();
   for (const r of all) {
     if (r.step.failed) continue;
@@ -426,6 +426,9 @@ function scriptInvocations(all: readonly Run[]): Draft[] {
   const drafts: Draft[] = [];
   for (const [script, list] of [...byScript.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (list.length < 3) continue;
+    // a command line the user's request spelled out (a prompt file that says "run `.specify/…/x.sh
+    // --json` from repo root") comes with that request next time too: the item would repeat it
+    if (list.some((r) => view.prompts.some((p) => p.text.includes(r.step.simple[r.at]!)))) continue;
     // one example per set of flags, in the form that holds for the next run (the files it was
     // given and where its output went this time are that run's)
     const shapes = new Map<string, string>();
@@ -509,7 +512,7 @@ export function commandPatternDrafts(view: SessionView): Draft[] {
   const verify = finalVerification(view, all);
   // The final verification usually repeats the pre-commit checks; say it once.
   if (verify && !(before && verify.tags!.every((t) => before.tags!.includes(t)))) drafts.push(verify);
-  drafts.push(...recurringSequences(all, view), ...scriptInvocations(all), ...recurringPipelines(view));
+  drafts.push(...recurringSequences(all, view), ...scriptInvocations(all, view), ...recurringPipelines(view));
   return drafts;
 }
 

@@ -255,6 +255,11 @@ const DECLARED_TWICE = /\bduplicate (?:identifier|declaration|definition)\b|\bca
 /** A sentence that reports what a tool printed ("the dialyzer says", "the traceback shows"). */
 const READS_THE_TOOL = /\b(?:dialyzer|compiler|traceback|stack trace|linter|checker|type ?checker|tsc|mypy|test|warning)s?\s+(?:says|shows|reports|states|indicates|tells|complains)\b/i;
 
+/** Code that does not parse ("SyntaxError: invalid syntax", flake8's `E999`, "Unexpected
+ * token"): in a file the session had just written, a slip of that edit (a checker run on each
+ * edit, aider's lint, reports it), not something about the project. */
+const SYNTAX_SLIP = /\b(?:SyntaxError|IndentationError|TabError|E999|ParseError)\b|\bsyntax error\b|\bunexpected token\b/i;
+
 /** Whether the session edited, before the failure, a file the error names. */
 function wroteBefore(view: SessionView, failed: Step, err: string): boolean {
   return view.steps.slice(0, failed.pos).some((s) => !s.failed && !s.rejected && isEdit(s) && editedFiles(s).some((f) => err.includes(f)));
@@ -390,7 +395,7 @@ function fromToolFailures(view: SessionView): Draft[] {
     // (and a "fix" that also ran into the same error does not hold)
     const fix = found !== undefined && (installedNothing(found.output) || failsAgainLater(view, found, s)) ? undefined : found;
     if (fix && ownSlip(view, s, fix, err)) continue;
-    if ((NAME_SLIP.test(err) && wroteBefore(view, s, err)) || ((NAME_SLIP.test(s.output) || DECLARED_TWICE.test(s.output)) && onlyInOwnEdits(view, s))) continue;
+    if ((NAME_SLIP.test(err) && wroteBefore(view, s, err)) || ((NAME_SLIP.test(s.output) || DECLARED_TWICE.test(s.output) || SYNTAX_SLIP.test(s.output)) && onlyInOwnEdits(view, s))) continue;
     const between = fix ? stepsBetween(view, s, fix, fam, err) : NOTHING_BETWEEN;
     // the same command again (with or without the `cd` into the checkout) is a retry, not a fix
     // (so is the same command with more after it: `sudo nginx -t && sudo systemctl reload nginx`

@@ -290,8 +290,10 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     // machine's (reviewers moved every repo-scoped one here)
     scope: 'global',
     // (the programs the same shell lacked, named together where there were several)
-    title: others.length ? `${[missing, ...others].join(', ')} are not installed${where.startsWith('in') ? " in the agent's bash" : ''}` : `${missing} is not installed`,
-    text: `${code(missing)} is not installed ${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
+    // ("command not found" says the shell found no such program on its PATH: it may still be
+    // installed elsewhere, so "not on the PATH", with what worked in its place)
+    title: others.length ? `${[missing, ...others].join(', ')} are not on the PATH${where.startsWith('in') ? " in the agent's bash" : ''}` : `${missing} is not on the PATH`,
+    text: `${code(missing)} is not on the PATH ${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
     confidence: CONFIDENCE.verified,
     event: s.outputEvent,
     tags: [missing, s.call.name, instead.program],
@@ -796,15 +798,21 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   // the working tree but not git's own folder, so every git command that writes refs or the index
   // fails the same way, whichever it is
   if (s.program === 'git' && GIT_DIR_PATH.test(err)) {
+    // the git writes the session then ran outside the sandbox (what it saw need it; a list of
+    // commands it never ran would be a guess) and the error with the checkout's path left out
+    // (`'…/inkflow/.git/index.lock'` is this machine's)
+    const escalated = [...new Set(view.steps.filter((r) => r.program === 'git' && !r.failed && !r.rejected && escalation(r.call.input) !== undefined && r.family).map((r) => r.family))];
+    const shownErr = err.replace(/(['"]?)[^\s'"]*?[\/\\](\.git[\/\\])/g, '$1$2');
+    const ran = escalated.length > 1 ? ` (here ${escalated.slice(0, -1).map((f) => code(f)).join(', ')} and ${code(escalated.at(-1)!)})` : '';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: "The sandbox keeps the repository's .git read-only: git writes need escalation",
-      text: `The sandbox lets commands write the working tree, not the repository's ${code('.git')}: ${code(s.family || 'git')} failed with ${code(clip(err, 110))}, then ran with ${code(escalation(retry.call.input)!)} (the user approves). Ask for that from the first git command that writes (\`git add\`, \`git commit\`, \`git checkout\`).`,
+      text: `The sandbox lets commands write the working tree, not the repository's ${code('.git')}: ${code(s.family || 'git')} failed with ${code(clip(shownErr, 110))}, then ran with ${code(escalation(retry.call.input)!)} (the user approves). Ask for that from the first git command that writes${ran}.`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox', 'git'],
-      quotes: [err],
+      quotes: [shownErr],
       rule: 'tool-quirk',
       signature: 'sandbox:git-dir',
       score: 6,
