@@ -95,6 +95,20 @@ export function decodeHead(bytes: Buffer): string {
   return lenient.decode(bytes); // strips a UTF-8 BOM, replaces invalid sequences
 }
 
+/** Streams the agents print while they run (`claude -p --output-format stream-json`, `codex exec
+ * --json`) hold part of a session, not the session: a user who saved one is told where the
+ * session file itself is, not only that the format is unknown. */
+function lookAlikeOf(head: string): string | undefined {
+  const first = head.slice(0, head.indexOf('\n') + 1 || head.length);
+  if (/"type"\s*:\s*"system"/.test(first) && /"subtype"\s*:\s*"init"/.test(first) && /"session_id"/.test(first)) {
+    return 'output of `claude -p --output-format stream-json`, not a session file: harvest the session Claude Code wrote under ~/.claude/projects/<folder>/<session id>.jsonl';
+  }
+  if (/"type"\s*:\s*"thread\.started"/.test(first)) {
+    return 'output of `codex exec --json`, not a session file: harvest the rollout Codex wrote under ~/.codex/sessions/YYYY/MM/DD/';
+  }
+  return undefined;
+}
+
 export function detectFormat(head: FileHead, file: string, readers: readonly SessionReader[] = READERS): DetectOutcome {
   if (head.size === 0 || head.bytes.length === 0) return { ok: false, reason: 'empty', message: 'empty file' };
   if (looksBinary(head.bytes)) {
@@ -126,10 +140,11 @@ export function detectFormat(head: FileHead, file: string, readers: readonly Ses
     }
   }
   if (!best) {
+    const lookAlike = lookAlikeOf(headText());
     return {
       ok: false,
       reason: 'unknown',
-      message: `unknown transcript format (no reader recognised it; pass --input-format one of ${SESSION_FORMATS.join(', ')} to force one)`,
+      message: lookAlike ?? `unknown transcript format (no reader recognised it; pass --input-format one of ${SESSION_FORMATS.join(', ')} to force one)`,
     };
   }
   return { ok: true, reader: best, score: bestScore };

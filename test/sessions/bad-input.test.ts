@@ -88,6 +88,18 @@ describe('bad input: every problem is a warning with file and line; the rest is 
     expect(r.warnings[0]!.message).toMatch(/unknown transcript format/);
   });
 
+  it("a stream an agent printed while it ran: named, with where that agent's session file is", async () => {
+    const file = join(tempDir(), 'transcript.jsonl');
+    const init = { type: 'system', subtype: 'init', cwd: '/w/app', session_id: '52cf1459-bf30-4702-a4ee-9d5bded5eb96', tools: ['Bash', 'Read'], model: 'claude-sonnet-4-6' };
+    const reply = { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, session_id: init.session_id };
+    const result = { type: 'result', subtype: 'success', result: 'Done.', session_id: init.session_id, total_cost_usd: 0.31 };
+    writeFileSync(file, [init, reply, result].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await readSessionFile(file);
+    expect(r.ok).toBe(false);
+    expect(r.warnings[0]).toMatchObject({ file });
+    expect(r.warnings[0]!.message).toBe('output of `claude -p --output-format stream-json`, not a session file: harvest the session Claude Code wrote under ~/.claude/projects/<folder>/<session id>.jsonl');
+  });
+
   it('unreadable file (chmod 000): a warning, not a crash', async () => {
     const file = join(tempDir(), 'secret.jsonl');
     writeFileSync(file, ccLines('s-perm').join('\n') + '\n');
