@@ -173,6 +173,13 @@ describe('aider notices', () => {
     // the session's own /git add (and commit) before a refusal, which it did not change
     const [tracked] = (await notices(`${launch('')}${refused}#### /git add .  \n\n#### /git commit -m "first"  \n> [main (root-commit) 1a2b3c4] first  \n\n${refused}`)).filter((n) => n.title.includes('/add .'));
     expect(tracked!.text).toContain("although git tracked 257 files there: the message is misleading, and the session's `/git add` did not change it.");
+    // outside a git repository aider reads `.` as a file to create: the same lesson, in its words
+    const noRepo = "#### /add .  \n> No files matched '.'. Do you want to create /home/dev/beta? (Y)es/(N)o [Yes]: n  \n\n";
+    const [outside] = (await notices(`${launch('')}${noRepo}#### /add sniffer.py db.py  \n> Added sniffer.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
+    expect(outside).toMatchObject({ scope: 'agent', title: "aider's /add . adds nothing outside a git repository" });
+    expect(outside!.text).toBe(
+      "Outside a git repository aider v0.85.2 reads `/add .` as the name of a file to make: it answered `No files matched '.'` and offered to create a file named as the folder (answer no). `/add sniffer.py db.py` then added files. Add the files the task needs by their names.",
+    );
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });

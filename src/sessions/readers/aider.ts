@@ -472,8 +472,9 @@ class AiderSession {
     }
     if (
       // (a question that says a file was not in the chat stays: the model wrote that file's edit
-      // blind; so does one to create a file: the model's path named none)
-      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t) && !t.startsWith('Allow edits to ') && !t.startsWith('Create new file?')) ||
+      // blind; so does one to create a file: the model's path named none; and `/add`'s answer
+      // that nothing matched its name, with its offer to create it)
+      (loose && (t.includes('es/(') || t.includes('[Yes]:') || t.includes('[No]:')) && CONFIRM.test(t) && !t.startsWith('Allow edits to ') && !t.startsWith('Create new file?') && !t.startsWith('No files matched ')) ||
       (t.startsWith('Add ') && /^Add (?:[\d.]+k tokens of )?(?:command )?output to the chat\?/.test(t))
     ) {
       return;

@@ -204,10 +204,12 @@ export function crashDraft(view: SessionView, lines: { line: string; event: numb
 /** A message with two in-chat commands (`/add a.ts` and, on the next line, `/add b.ts`): aider
  * runs the first and reads the rest as its arguments, so it looks for a file named `/add`. */
 export function commandAsFileDraft(lines: { line: string; event: number }[]): Draft | undefined {
-  const hit = lines.find((l) => {
+  const hits = lines.filter((l) => {
     const m = COMMAND_AS_FILE.exec(l.line);
     return m !== null && COMMANDS.has(m[1]!);
   });
+  // (what happened to the name, where aider said, over its question whether to create it)
+  const hit = hits.find((l) => !l.line.startsWith('No files matched')) ?? hits[0];
   if (!hit) return undefined;
   const command = `/${COMMAND_AS_FILE.exec(hit.line)![1]}`;
   return {
@@ -404,6 +406,9 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
 }
 
 const DIR_NOT_IN_GIT = /^Directory (.+?) is not in git\.?\s*$/;
+/** Outside a git repository (`Git repo: none`) aider reads `.` as a file to make: `No files
+ * matched '.'. Do you want to create <folder>?`. */
+const NO_MATCH_DOT = /^No files matched '\.[\\/]?'\./;
 /** `/add .` (or `./`), and `/add *`, which takes the whole checkout. */
 const ADD_DOT = /^\/add\s+\.[\\/]?\s*$/;
 const ADD_ALL = /^\/add\s+\*\s*$/;
@@ -419,7 +424,7 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
     .filter((p) => ADD_DOT.test(p.text.trim()))
     .map((asked) => {
       const next = view.prompts.find((p) => p.index > asked.index)?.index ?? Infinity;
-      return { asked, hit: lines.find((l) => l.event > asked.index && l.event < next && DIR_NOT_IN_GIT.test(l.line)) };
+      return { asked, hit: lines.find((l) => l.event > asked.index && l.event < next && (DIR_NOT_IN_GIT.test(l.line) || NO_MATCH_DOT.test(l.line))) };
     })
     .filter((r): r is { asked: UserEvent; hit: { line: string; event: number } } => r.hit !== undefined);
   if (refusals.length === 0) return undefined;
@@ -438,6 +443,23 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   // the banner's count of the files git tracks (`Git repo: .git with 545 files`): the message is
   // not about tracking, which reviewers found misleading
   const files = lines.map((l) => /^Git repo: \S+ with ([\d,]+) files\b/.exec(l.line)?.[1]).find((n) => n !== undefined && n !== '0');
+  if (NO_MATCH_DOT.test(hit.line)) {
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: "aider's /add . adds nothing outside a git repository",
+      text:
+        `Outside a git repository aider${version ? ` ${version}` : ''} reads ${code('/add .')} as the name of a file to make: it answered ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
+        `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their names.`,
+      confidence: CONFIDENCE.stated,
+      event: hit.event,
+      tags: ['aider', 'add'],
+      quotes: ["No files matched '.'"],
+      rule: 'aider-notice',
+      signature: 'aider add dot adds nothing',
+      score: 5,
+    };
+  }
   return {
     category: 'tool-quirk',
     scope: 'agent',
