@@ -1287,6 +1287,17 @@ describe('tool quirks of the agent', () => {
     )[0]!.text;
     expect(writes).toContain('Ask for that from the first git command that writes (here `git add`, `git commit` and `git push`).');
     expect(writes).not.toContain('git checkout');
+    // a script's own git write is refused the same way: the same lesson, not one about the script
+    const script = toolQuirkDrafts(
+      viewOf(
+        new SessionBuilder()
+          .user('start the feature')
+          .tool('exec_command', { cmd: '.specify/scripts/bash/create-new-feature.sh --json' }, "fatal: cannot lock ref 'refs/heads/001-x': Unable to create '/home/dev/demo/.git/refs/heads/001-x.lock': Operation not permitted", { exitCode: 128 })
+          .tool('exec_command', { cmd: '.specify/scripts/bash/create-new-feature.sh --json', with_escalated_permissions: true }, '{"BRANCH_NAME":"001-x"}', { exitCode: 0 })
+          .build(),
+      ),
+    );
+    expect(script.map((d) => d.title)).toEqual(["The sandbox keeps the repository's .git read-only: git writes need escalation"]);
     // another command is named as it is
     const npm = "npm error code EPERM\nnpm error syscall mkdir\nnpm error path /home/dev/.npm/_cacache\nnpm error Error: EPERM: operation not permitted, mkdir '/home/dev/.npm/_cacache'";
     const cache = new SessionBuilder()

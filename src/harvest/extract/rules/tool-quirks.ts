@@ -797,11 +797,12 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   // a write refused inside the repository's `.git` folder (`.git/index.lock`): the sandbox gives
   // the working tree but not git's own folder, so every git command that writes refs or the index
   // fails the same way, whichever it is
-  if (s.program === 'git' && GIT_DIR_PATH.test(err)) {
+  // (whichever program wrote there: a script's own `git checkout -b` is refused the same way)
+  if (GIT_DIR_PATH.test(err)) {
     // the git writes the session then ran outside the sandbox (what it saw need it; a list of
     // commands it never ran would be a guess) and the error with the checkout's path left out
     // (`'…/inkflow/.git/index.lock'` is this machine's)
-    const escalated = [...new Set(view.steps.filter((r) => r.program === 'git' && !r.failed && !r.rejected && escalation(r.call.input) !== undefined && r.family).map((r) => r.family))];
+    const escalated = [...new Set(view.steps.filter((r) => r.program === 'git' && !r.failed && !r.rejected && escalation(r.call.input) !== undefined && r.family && !GIT_READS.test(r.family)).map((r) => r.family))];
     const shownErr = err.replace(/(['"]?)[^\s'"]*?[\/\\](\.git[\/\\])/g, '$1$2');
     const ran = escalated.length > 1 ? ` (here ${escalated.slice(0, -1).map((f) => code(f)).join(', ')} and ${code(escalated.at(-1)!)})` : '';
     return {
@@ -833,6 +834,10 @@ function permission(view: SessionView, s: Step): Draft | undefined {
     score: 6,
   };
 }
+
+/** git commands that only read the repository (`git ls-remote` asks the network, which the
+ * sandbox may block too): never what the `.git` lesson is about. */
+const GIT_READS = /^git (?:ls-remote|status|log|diff|show|rev-parse|remote|describe|blame|grep|ls-files|branch)$/;
 
 /** A path inside git's own folder (`'…/dotfiles/.git/index.lock'`, `.git\\refs\\heads`). */
 const GIT_DIR_PATH = /(?:^|[\s'"\/\\])\.git[\/\\]/;
