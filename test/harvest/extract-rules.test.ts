@@ -1253,6 +1253,8 @@ describe('tool quirks of the agent', () => {
       );
     expect(edit('File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.')).toEqual([]);
     expect(edit('File has not been read yet. Read it first before writing to it.')).toEqual([]);
+    // a refusal by the mode the user set says itself what is allowed, while that mode holds
+    expect(edit('Tool execution denied by policy. You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files.')).toEqual([]);
     // a refusal about the edit itself is still told, with the agent's account of it
     expect(edit('Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true.').map((d) => d.title)).toHaveLength(1);
   });

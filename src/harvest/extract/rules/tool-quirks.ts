@@ -600,6 +600,9 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // "File has been modified since read": something else wrote the file after the agent read it
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
   if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
+  // a refusal by the mode the user set (Gemini CLI's plan mode, a permission policy) says itself
+  // what is allowed, and holds only while that mode does: the session's state, no quirk
+  if (MODE_REFUSAL.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
   if (aider && REPLY_LINE_AS_PATH.test(said)) return undefined;
@@ -673,6 +676,9 @@ function schemaCheck(s: Step, err: string): Pick<Draft, 'category' | 'scope' | '
 }
 
 /** An edit refused because the file changed after the agent last read it. */
+/** `Tool execution denied by policy. You are in Plan Mode and cannot modify source code. You may
+ * ONLY use write_file or replace to save plans …`. */
+const MODE_REFUSAL = /\bdenied by policy\b|\byou are in plan mode\b/i;
 const STALE_READ = /\b(?:modified|changed) since (?:it was )?(?:last )?read\b/i;
 /** An edit refused because the agent never read the file ("File has not been read yet. Read it
  * first before writing to it."): the same guard, whose message names its remedy. */
