@@ -176,9 +176,10 @@ describe('aider notices', () => {
     // outside a git repository aider reads `.` as a file to create: the same lesson, in its words
     const noRepo = "#### /add .  \n> No files matched '.'. Do you want to create /home/dev/beta? (Y)es/(N)o [Yes]: n  \n\n";
     const [outside] = (await notices(`${launch('')}${noRepo}#### /add sniffer.py db.py  \n> Added sniffer.py to the chat  \n`)).filter((n) => n.title.includes('/add .'));
-    expect(outside).toMatchObject({ scope: 'agent', title: "aider's /add . adds nothing outside a git repository" });
+    // (where it was seen, not why: no session showed that the missing repository is the cause)
+    expect(outside).toMatchObject({ scope: 'agent', title: 'aider v0.85.2: /add . matched nothing' });
     expect(outside!.text).toBe(
-      "Outside a git repository aider v0.85.2 reads `/add .` as the name of a file to make: it answered `No files matched '.'` and offered to create a file named as the folder (answer no). `/add sniffer.py db.py` then added files. Add the files the task needs by their names.",
+      "Aider v0.85.2 answered `/add .` with `No files matched '.'` and offered to create a file named as the folder (answer no). `/add sniffer.py db.py` then added files. Add the files the task needs by their names.",
     );
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);

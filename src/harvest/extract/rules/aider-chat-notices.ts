@@ -444,12 +444,14 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   // not about tracking, which reviewers found misleading
   const files = lines.map((l) => /^Git repo: \S+ with ([\d,]+) files\b/.exec(l.line)?.[1]).find((n) => n !== undefined && n !== '0');
   if (NO_MATCH_DOT.test(hit.line)) {
+    // (where it was seen: that the missing repository is the cause, no session showed)
+    const noRepo = lines.some((l) => /^Git repo: none\b/.test(l.line));
     return {
       category: 'tool-quirk',
       scope: 'agent',
-      title: "aider's /add . adds nothing outside a git repository",
+      title: `aider${version ? ` ${version}` : ''}: /add . matched nothing${noRepo ? ' (in a folder with no git repo)' : ''}`,
       text:
-        `Outside a git repository aider${version ? ` ${version}` : ''} reads ${code('/add .')} as the name of a file to make: it answered ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
+        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), a' : 'A'}ider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
         `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their names.`,
       confidence: CONFIDENCE.stated,
       event: hit.event,

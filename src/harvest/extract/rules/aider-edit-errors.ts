@@ -56,8 +56,8 @@ function noticesBefore(view: SessionView, s: Step): string[] {
 }
 
 /** The first fenced block of a reply with a blank line right above it: aider's whole-file
- * parser names a block by that line, and with it blank (and no single chat file to fall back on)
- * rejects the reply. A block that opens the text is left alone: the reader may have cut the
+ * parser names a block by that line, and with it blank writes the block over the last chat file
+ * the reply's text named, or rejects the reply when it named none. A block that opens the text is left alone: the reader may have cut the
  * reply there. Returns the fence line and the block's first line. */
 function blockUnderBlank(reply: string): { fence: string; first: string } | undefined {
   const lines = reply.split('\n');
@@ -131,13 +131,13 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
     // /ask mode reads no edits (the user's fix; the path above the fence is the model's)
     const asked = QUESTION.test(view.prompts.findLast((p) => p.index < s.call.index)?.text.trim() ?? '');
     const fix = SHELL_LANG.test(lang) || (lang === '' && COMMAND_LINE.test(block.first))
-      ? 'A fenced command is read as a file too: leave commands unfenced in this format.'
+      ? 'Fence nothing but whole files in this format: not commands, trees or diagrams.'
       : asked
         ? 'A question drew the reply: ask with `/ask`, whose answers are not read as edits.'
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there names no file, and aider then applies none of the reply's files. ${fix}`);
+    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there goes to the last file of the chat that the reply's text named, overwriting it, or, with none named, makes aider reject the reply. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

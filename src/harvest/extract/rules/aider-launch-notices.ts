@@ -450,13 +450,15 @@ export function unsizedTokenLimitDraft(lines: { line: string; event: number }[])
   const input = lines.map((l) => UNSIZED_INPUT.exec(l.line)?.[1]).find((n) => n !== undefined);
   if (input === undefined) return undefined;
   const whole = bannerValue(lines, EDIT_FORMAT) === 'whole';
+  // (`Output tokens: ~0 of 0`: the reply stopped before any text)
+  const empty = lines.some((l) => /^Output tokens: ~0 of 0\b/.test(l.line));
   return {
     category: 'tool-quirk',
     scope: 'agent',
     title: `aider: ${clip(model, 40)} keeps hitting a token limit aider cannot size`,
     text:
-      `Aider cut ${code(model)}'s replies off ${hits.length} times with ${code(`Model ${model} has hit a token limit!`)} (${code(`Input tokens: ~${input} of 0`)}): it knows no limits for this model (${code('Unknown context window size')}), so its counts say nothing. ` +
-      `${whole ? 'In the whole edit format every reply rewrites whole files: ' : ''}ask for one file or one part per reply.`,
+      `Aider stopped ${code(model)}'s replies again and again with ${code(`Model ${model} has hit a token limit!`)} (${code(`Input tokens: ~${input} of 0`)}): it knows no limits for this model (${code('Unknown context window size')}), so its counts say nothing${empty ? '; some replies came back empty' : ''}. ` +
+      `Smaller requests${whole ? ' (the whole format resends whole files)' : ''}, \`/drop\` and \`/clear\` need not help.`,
     confidence: CONFIDENCE.verified,
     event: hits[0]!.event,
     tags: ['aider', 'model', 'token-limit', model.split('/')[0]!],

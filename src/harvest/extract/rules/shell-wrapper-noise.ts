@@ -81,7 +81,14 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       // the machine's shell startup prints it, whatever tool runs the shell: this machine's
       // (unless the agent's sandbox is what forbids it: then the agent's)
       scope: startup && !sandboxed ? 'global' : 'agent',
-      title: missing && startup ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains` : `${c.tool} prints the same shell complaint whatever the command`,
+      // (the startup file that complains, named: what prints it is that file on this machine,
+      // not the tool on every machine)
+      title:
+        missing && startup
+          ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains`
+          : forbidden && startup && sandboxed
+            ? `${clip(forbidden[1]!.replace(/^.*\//, ''), 20)} runs ${clip(forbidden[2]!, 20)}, which the sandbox forbids: sandboxed ${c.tool} commands complain`
+            : `${c.tool} prints the same shell complaint whatever the command`,
       text: `${lead}${advice}`,
       confidence: CONFIDENCE.verified,
       event: c.event,
