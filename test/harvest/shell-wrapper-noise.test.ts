@@ -48,6 +48,8 @@ describe("a shell wrapper's complaint after every command", () => {
     const [outside] = shellWrapperNoiseDrafts(viewOf(b.build()));
     expect(outside!.text).toContain('(`shellenv.sh` runs `/bin/ps`, which the sandbox forbids: commands run outside it did not print this)');
     expect(outside!.scope).toBe('agent');
+    // titled by the startup file that complains: another machine's shell prints nothing
+    expect(outside!.title).toBe('shellenv.sh runs /bin/ps, which the sandbox forbids: sandboxed shell_command commands complain');
     // (which commands ran inside the sandbox is what counts: no count, no "every", true of any session it merges with)
     expect(outside!.text.startsWith(`Commands run through \`shell_command\` inside the agent's sandbox here also printed \`${line}\`: `)).toBe(true);
     // every command printed it, and the transcript records that every one ran in the agent's sandbox
