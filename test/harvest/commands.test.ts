@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandParts, family, isReadOnly, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
+import { commandParts, family, shortenCommand, isReadOnly, mainCommand, program, shownCommand, simpleCommands } from '../../src/harvest/extract/commands.js';
 
 describe('simple commands of a command line', () => {
   it('split at && || ; and newlines outside quotes, a pipe keeping its writer', () => {
@@ -14,6 +14,15 @@ describe('simple commands of a command line', () => {
     expect(family('xargs kill -9')).toBe('kill');
     // an apostrophe in text leaves a quote open: every separator splits, as before quotes were read
     expect(simpleCommands("echo don't; ls")).toEqual(["echo don't", 'ls']);
+  });
+
+  it("read a heredoc's lines as the command's data, with the redirect on its first line the command's", () => {
+    const write = "cat <<'EOF' > src/App.tsx\nasync function onSubmit() {\n  setStatus(\"Submitting...\");\n  try { await save(); } catch {}\n}\nEOF\nnpm run build";
+    expect(simpleCommands(write)).toEqual(['cat > src/App.tsx', 'npm run build']);
+    // a closing word indented under `<<-`, a double-quoted word, and a body never closed
+    expect(simpleCommands('cat <<-"END" > notes.txt\n\tone; two\n\tEND\nls')).toEqual(['cat > notes.txt', 'ls']);
+    expect(simpleCommands('python3 - <<PY\nimport os; print(os.getcwd())')).toEqual(['python3 -']);
+    expect(shortenCommand(write)).toBe("cat <<EOF > src/App.tsx … EOF npm run build");
   });
 
   it('keep a command substitution in one word: an assignment from `$(…)` runs no program of its own', () => {

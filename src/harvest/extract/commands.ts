@@ -23,7 +23,7 @@ export function shortenCommand(command: string): string {
   if (c.includes('*** Begin Patch')) c = c.replace(/\*\*\* Begin Patch[\s\S]*?(?:\*\*\* End Patch|$)/g, '<patch>');
   if (c.includes('<<')) {
     c = c.replace(/"\$\(cat <<'?(\w+)'?[\s\S]*?\n\s*\1\s*\)"/g, '"<message>"');
-    c = c.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '<<$1 … $1');
+    c = c.replace(HEREDOC, '<<$2$3 … $2');
   }
   // an inline script (`python -c "from x import y; …"`) is this task's throwaway: the program says enough
   if (c.includes(' -c') || c.includes(' -e')) c = c.replace(/\b((?:python[\d.]*|node|ruby|perl)\s+-[ce])\s*(["'])[\s\S]{40,}?\2/g, '$1 "…"');
@@ -36,13 +36,18 @@ export function shortenCommand(command: string): string {
   return oneLine(c);
 }
 
+/** A heredoc (`cat <<'EOF' > src/App.tsx`, its lines, `EOF`): the lines are data fed to the
+ * command, not commands; the rest of its first line (the redirect) is the command's. The closing
+ * word may be indented (`<<-`); a body never closed runs to the end. Groups: quote, word, rest. */
+const HEREDOC = /<<-?[ \t]*(['"]?)(\w+)\1([^\n]*)\n[\s\S]*?(?:\n[ \t]*\2[ \t]*(?=\n|$)|$)/g;
+
 /** Simple commands of a command line: `a && b; c | d` gives a, b, c (the pipe's reader is dropped:
  * it reads what c printed), and `c | xargs kill` gives c and `xargs kill` (xargs runs a command
  * of its own on what it reads: `lsof -ti :3000 | xargs kill` frees a port). */
 export const simpleCommands: (command: string) => string[] = memo(simpleCommandsOf);
 
 function simpleCommandsOf(command: string): string[] {
-  const body = command.replace(/<<\s*'?(\w+)'?\n[\s\S]*?\n\1\b/g, '').replace(/"\$\([\s\S]*?\)"/g, '"…"');
+  const body = (command.includes('<<') ? command.replace(HEREDOC, (_m, _q, _w, rest: string) => rest.trimStart()) : command).replace(/"\$\([\s\S]*?\)"/g, '"…"');
   const out = emptyList<string>();
   for (const part of splitUnquoted(body, LIST_SEPARATOR, LIST_SPLIT)) {
     const [head, ...readers] = splitUnquoted(part, PIPE, PIPE_SPLIT);
