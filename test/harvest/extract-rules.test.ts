@@ -589,6 +589,8 @@ describe('report facts', () => {
     // a lead sentence that reports the agent's work makes the rest a report of that work
     expect(closing('I installed both servers and set them up. `npm run dev` starts the app.')).not.toContain('The Convex backend runs with');
     expect(closing('How the app runs:', '- I also added `app/page.tsx` to the routes read by `npx convex dev`\n')).not.toContain('I also added');
+    // what it read or checked this turn is its work too ("I read `convex.json` (note: …)")
+    expect(closing('How the app runs:', '- I read `convex.json` (note: it pins the deployment for `npx convex dev`)\n')).not.toContain('I read');
     // a line that says where the session put a file ("New story file at `…`", "Story list updated in `…`")
     const placed = closing('How the app runs:', '- New page file at `app/page.tsx` for the root route of the app\n- The deployment pin for `npx convex dev` updated in `convex.json`\n');
     expect(placed).not.toMatch(/New page file|updated in/);

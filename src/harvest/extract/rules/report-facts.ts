@@ -43,8 +43,9 @@ const PROGRESS_SECTION = /^(?:task|step|phase|stage|part|milestone|ticket|issue)
 const CHANGE_LABEL = /\((?:updated|new|simplified|fixed|improved|enhanced|rewritten)\b|^(?:enhanced|improved|simplified|recompiled|rebuilt|refactored|reworked|new)\b/i;
 /** A status mark in a line ("→ FIXED: Created …", "✅ Done"): a change log, not how things are. */
 const STATUS_LINE = /\b(?:FIXED|DONE|RESOLVED|COMPLETED|IMPLEMENTED)\b|✅/;
-/** A line in which the agent reports its own action ("I've started …", "I updated …"). */
-const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted))\b/i;
+/** A line in which the agent reports its own action ("I've started …", "I updated …", "I read
+ * `genesis.md` …", "I checked …"): what it did this turn, not how things are. */
+const FIRST_PERSON_DID = /^(?:i'?ve|i have|i(?: just| also| first)? (?:started|created|ran|added|updated|fixed|changed|installed|removed|wrote|moved|made|set up|restarted|read|checked|looked|reviewed|inspected|opened|scanned|went through))\b/i;
 /** A closing line that opens with what the agent just did to the repository or how it checked
  * it ("Pushed. The README is live at …", "Verified with sample input …", "Implemented: X now
  * has …"): the outcome of this turn, not how things are. (A line that opens "Implemented X as …"
