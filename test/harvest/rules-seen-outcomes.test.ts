@@ -299,6 +299,12 @@ describe('a target the agent named that is already there', () => {
       .bash('git clone https://github.com/acme/app.git .', "fatal: destination path '.' already exists and is not an empty directory.", 128)
       .bash('cd .. && rm -rf app && git clone https://github.com/acme/app.git app', "Cloning into 'app'...", 0);
     expect(errorFixDrafts(viewOf(clone.build()))).toEqual([]);
+    // so is a branch the agent asked to create that the repository already had
+    const branch = new SessionBuilder()
+      .user('start the orchestrator feature')
+      .bash('git checkout -b 005-orchestrator', "fatal: a branch named '005-orchestrator' already exists", 128)
+      .bash('git checkout 005-orchestrator', "Switched to branch '005-orchestrator'", 0);
+    expect(errorFixDrafts(viewOf(branch.build()))).toEqual([]);
     const tool = new SessionBuilder()
       .user('start a session for task 8')
       .bash('sessiontool start --task 008', "Error: fatal: destination path '/home/dev/.local/state/sessiontool/sessions/task#008' already exists and is not an empty directory.", 1)

@@ -61,11 +61,11 @@ const INLINE_SCRIPT = /^\s*File "<string>", line \d+|^\[eval\]:\d+/m;
 const SCRIPT_SLIP = /^(?:SyntaxError|IndentationError|NameError|ReferenceError|TypeError|AttributeError|KeyError|IndexError|ValueError)\b/m;
 
 /** A target the agent named that is already there: its `git clone` into a folder that is not
- * empty, its `mkdir` of one that exists. The state of the disk at that moment, a slip of this task
- * as a mistyped input path is (a tool that clones into a folder of its own and finds one left
- * over is that tool's pitfall). */
-const TARGET_EXISTS = /destination path '[^']*' already exists and is not an empty directory|cannot create directory '[^']*': File exists/i;
-const NAMES_TARGET = /\b(?:git\s+clone|mkdir)\b/;
+ * empty, its `mkdir` of one that exists, its `git checkout -b` of a branch that exists. The state
+ * of the disk or the repository at that moment, a slip of this task as a mistyped input path is
+ * (a tool that clones into a folder of its own and finds one left over is that tool's pitfall). */
+const TARGET_EXISTS = /destination path '[^']*' already exists and is not an empty directory|cannot create directory '[^']*': File exists|a branch named '[^']*' already exists|tag '[^']*' already exists|remote [\w.-]+ already exists/i;
+const NAMES_TARGET = /\b(?:git\s+clone|mkdir|git\s+(?:checkout\s+-[bB]|switch\s+-[cC]|branch|tag|remote\s+add|worktree\s+add))\b/;
 
 /** The same slip told by PowerShell's error record, whose message may be translated: its id
  * (`PathNotFound,Microsoft.PowerShell.Commands.SetLocationCommand`) is not. */
