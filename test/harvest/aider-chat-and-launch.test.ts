@@ -215,7 +215,7 @@ describe('aider token limits', () => {
     const [item] = await items(true, 3);
     expect(item!.title).toBe('aider: openai/ox-alpha keeps hitting a token limit aider cannot size');
     expect(item!.text).toBe(
-      "Aider stopped `openai/ox-alpha`'s replies again and again with `Model openai/ox-alpha has hit a token limit!` (`Input tokens: ~2,953 of 0`): it knows no limits for this model (`Unknown context window size`), so its counts say nothing; some replies came back empty. Smaller requests (the whole format resends whole files), `/drop` and `/clear` need not help.",
+      "`openai/ox-alpha`'s replies ended again and again in aider's `Model openai/ox-alpha has hit a token limit!` (`Input tokens: ~2,953 of 0`): it knows no limits for this model (`Unknown context window size`), so its counts say nothing; some replies came back empty. Smaller requests (the whole format resends whole files), `/drop` and `/clear` need not help.",
     );
     // once is a long reply; a model aider knows has counts that say which limit it was
     expect(await items(true, 1)).toEqual([]);

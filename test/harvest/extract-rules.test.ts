@@ -1092,12 +1092,12 @@ describe('tool quirks of the agent', () => {
     // (the title names the kind of cause: one item per kind)
     expect(d!.title).toBe('aider edit: No filename provided before ``` (blank line above a fence)');
     // aider names a block by the line right above it, said as the rule (no block of this session's); a command block is no file at all
-    expect(d!.text).toContain("reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there goes to the last file of the chat that the reply's text named, overwriting it, or, with none named, makes aider reject the reply.");
+    expect(d!.text).toContain("names each fenced block by the line right above it; under a blank line a block overwrites the last chat file the reply named, or, with none named, the reply is rejected.");
     expect(d!.text).not.toContain('(sh)');
-    expect(d!.text).toContain('Fence nothing but whole files in this format: not commands, trees or diagrams.');
+    expect(d!.text).toContain('Fence only whole files here: no commands, trees or diagrams.');
     // a fence without a language that holds commands (`sudo apt install …`) is a command block too
     const bareCommands = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('finish the sniffer').assistant('All done. Quick start:\n\n```\nsudo apt install scapy iw\nsudo python3 sniff.py -i wlan0\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
-    expect(bareCommands).toContain('Fence nothing but whole files in this format: not commands, trees or diagrams.');
+    expect(bareCommands).toContain('Fence only whole files here: no commands, trees or diagrams.');
     const code = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add matops').assistant('Here it is:\n\n```python\ndef matmul(a, b):\n    pass\n```').tool('edit', {}, noName, { isError: true }).build()))[0]!.text;
     expect(code).toContain("Put the file's path alone on the line right above the fence (any other line there is taken for the name).");
     // a file name fenced as a block of its own: a fence stands above the file's block, not the name
@@ -2029,6 +2029,10 @@ describe('commands of a recipe', () => {
     b.bash('npx vitest run test/parse.test.ts', '3 passed').bash('npx vitest run test/lex.test.ts', '2 passed').bash('npm run build', 'ok');
     const verify = extractSession(b.build()).find((c) => c.title.startsWith('Verify changes'));
     expect(verify?.text).toBe('After changing code, verify with `npx vitest run <test file>`, then `npm run build`.');
+    // the checks the request itself prescribed (a subagent's brief) come with that request again
+    const briefed = new SessionBuilder().user('Build the parser. When done, run `npx vitest run test/parse.test.ts` and `npm run build`.').tool('Edit', { file_path: 'src/parse.ts', old_string: 'a', new_string: 'b' }, 'ok');
+    briefed.bash('npx vitest run test/parse.test.ts', '3 passed').bash('npm run build', 'ok');
+    expect(extractSession(briefed.build()).filter((c) => c.title.startsWith('Verify changes'))).toEqual([]);
   });
 });
 

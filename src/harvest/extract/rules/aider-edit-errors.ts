@@ -131,13 +131,13 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
     // /ask mode reads no edits (the user's fix; the path above the fence is the model's)
     const asked = QUESTION.test(view.prompts.findLast((p) => p.index < s.call.index)?.text.trim() ?? '');
     const fix = SHELL_LANG.test(lang) || (lang === '' && COMMAND_LINE.test(block.first))
-      ? 'Fence nothing but whole files in this format: not commands, trees or diagrams.'
+      ? 'Fence only whole files here: no commands, trees or diagrams.'
       : asked
         ? 'A question drew the reply: ask with `/ask`, whose answers are not read as edits.'
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    return cause('blank line above a fence', `Aider's whole edit format reads every fenced block of a reply as a file named by the line right above it: a block with a blank line there goes to the last file of the chat that the reply's text named, overwriting it, or, with none named, makes aider reject the reply. ${fix}`);
+    return cause('blank line above a fence', `Aider's whole edit format names each fenced block by the line right above it; under a blank line a block overwrites the last chat file the reply named, or, with none named, the reply is rejected. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

@@ -457,7 +457,7 @@ export function unsizedTokenLimitDraft(lines: { line: string; event: number }[])
     scope: 'agent',
     title: `aider: ${clip(model, 40)} keeps hitting a token limit aider cannot size`,
     text:
-      `Aider stopped ${code(model)}'s replies again and again with ${code(`Model ${model} has hit a token limit!`)} (${code(`Input tokens: ~${input} of 0`)}): it knows no limits for this model (${code('Unknown context window size')}), so its counts say nothing${empty ? '; some replies came back empty' : ''}. ` +
+      `${code(model)}'s replies ended again and again in aider's ${code(`Model ${model} has hit a token limit!`)} (${code(`Input tokens: ~${input} of 0`)}): it knows no limits for this model (${code('Unknown context window size')}), so its counts say nothing${empty ? '; some replies came back empty' : ''}. ` +
       `Smaller requests${whole ? ' (the whole format resends whole files)' : ''}, \`/drop\` and \`/clear\` need not help.`,
     confidence: CONFIDENCE.verified,
     event: hits[0]!.event,

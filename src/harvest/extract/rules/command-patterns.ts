@@ -139,6 +139,8 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   // `npm run lint`, then `npm run build`: the conventional scripts, bare, are what anyone runs in
   // such a project unprompted; a recipe says more (a test file, a flag, a script of its own)
   if (cmds.length < 2 || forms.every((f) => CONVENTIONAL_CHECK.test(f))) return undefined;
+  // a recipe the user's request (a subagent's brief) spelled out comes with that request again
+  if (cmds.every((r) => view.prompts.some((p) => p.text.includes(r.step.simple[r.at]!)))) return undefined;
   const examples = forms.slice(0, 4).map((f) => code(f));
   return {
     category: 'pattern',
