@@ -98,6 +98,11 @@ describe('bad input: every problem is a warning with file and line; the rest is 
     expect(r.ok).toBe(false);
     expect(r.warnings[0]).toMatchObject({ file });
     expect(r.warnings[0]!.message).toBe('output of `claude -p --output-format stream-json`, not a session file: harvest the session Claude Code wrote under ~/.claude/projects/<folder>/<session id>.jsonl');
+    const exec = join(tempDir(), 'exec.jsonl');
+    writeFileSync(exec, ['{"type":"thread.started","thread_id":"0199a213-81c0-7800-8aa1-bbab2a035a53"}', '{"type":"turn.started"}', '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Done."}}'].join('\n') + '\n');
+    const e = await readSessionFile(exec);
+    expect(e.ok).toBe(false);
+    expect(e.warnings[0]!.message).toBe('output of `codex exec --json`, not a session file: harvest the rollout Codex wrote under ~/.codex/sessions/YYYY/MM/DD/');
   });
 
   it('unreadable file (chmod 000): a warning, not a crash', async () => {
