@@ -406,8 +406,8 @@ export function undoDraft(view: SessionView, lines: { line: string; event: numbe
 }
 
 const DIR_NOT_IN_GIT = /^Directory (.+?) is not in git\.?\s*$/;
-/** Outside a git repository (`Git repo: none`) aider reads `.` as a file to make: `No files
- * matched '.'. Do you want to create <folder>?`. */
+/** `/add .` answered `No files matched '.'. Do you want to create <folder>?` (seen in a folder
+ * with no git repository, `Git repo: none`). */
 const NO_MATCH_DOT = /^No files matched '\.[\\/]?'\./;
 /** `/add .` (or `./`), and `/add *`, which takes the whole checkout. */
 const ADD_DOT = /^\/add\s+\.[\\/]?\s*$/;
@@ -451,7 +451,7 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
       scope: 'agent',
       title: `aider${version ? ` ${version}` : ''}: /add . matched nothing${noRepo ? ' (in a folder with no git repo)' : ''}`,
       text:
-        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), a' : 'A'}ider${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
+        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), aider' : 'Aider'}${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
         `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their names.`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
