@@ -1059,6 +1059,13 @@ describe('tool quirks of the agent', () => {
     expect(cut('shell', { command: 'cat build.log' }, 'Total output lines: 400\n\nline 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain(
       'it keeps the head and the tail and puts `[... omitted N of M lines ...]` in place of the middle (after a `Total output lines: M` header);',
     );
+    // the size cap, where one of the tool's outputs shows it
+    const bySize = new SessionBuilder()
+      .user('read the plan')
+      .tool('shell', { command: 'cat plan.md' }, 'Total output lines: 367\n\nline 1\n[... omitted 111 of 367 lines ...]\nline 367')
+      .tool('shell', { command: 'cat tasks.md' }, 'line 1\n[... output truncated to fit 10240 bytes ...]')
+      .build();
+    expect(toolQuirkDrafts(viewOf(bySize)).find((d) => d.title === 'shell output is truncated')!.text).toContain('(after a `Total output lines: M` header; it also cuts to 10240 bytes)');
     // newer Codex counts tokens: what it kept is its header's count less the marker's
     expect(cut('exec_command', { cmd: 'rg -n router .' }, 'Original token count: 81978\nOutput:\nTotal output lines: 4141\n\njs/a.js:1: x…69978 tokens truncated…y\n./b.py:107: z')).toContain(
       'puts `…N tokens truncated…` in place of the middle (here about 12000 of 81978 tokens were kept, after an `Original token count` header);',

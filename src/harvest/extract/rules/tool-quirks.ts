@@ -921,12 +921,18 @@ const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_conte
 /** How much of a cut output Codex kept, from its own counts: the header's `Original token count`
  * less the tokens the marker says it took out. A reader of the item then knows how big a slice
  * to ask for. */
-function keptOf(s: Step, total: number): string {
+function keptOf(view: SessionView, s: Step, total: number): string {
   const output = s.output;
   const lines = /omitted (\d+) of (\d+) lines/.exec(output);
   // (older Codex also cuts by size: its line count can understate what is gone, a reviewer found
-  // lines missing beyond it, so it is not turned into a count kept)
-  if (lines) return /^Total output lines: \d+$/m.test(output) ? ' (after a `Total output lines: M` header)' : '';
+  // lines missing beyond it, so it is not turned into a count kept; the size cap is named where
+  // one of the tool's outputs shows it, `[... output truncated to fit 10240 bytes ...]`)
+  if (lines) {
+    const bytes = view.steps.map((x) => (x.call.name === s.call.name ? /output truncated to fit (\d+) bytes/.exec(x.output)?.[1] : undefined)).find((b) => b !== undefined);
+    const header = /^Total output lines: \d+$/m.test(output) ? 'after a `Total output lines: M` header' : '';
+    const size = bytes !== undefined ? `it also cuts to ${bytes} bytes` : '';
+    return header || size ? ` (${[header, size].filter((p) => p !== '').join('; ')})` : '';
+  }
   const tokens = /…(\d+) tokens truncated…/.exec(output);
   if (tokens && total > Number(tokens[1])) return ` (here about ${total - Number(tokens[1])} of ${total} tokens were kept, after an \`Original token count\` header)`;
   return '';
@@ -965,7 +971,7 @@ function truncation(view: SessionView): Draft[] {
         ? // (newer Codex keeps as many tokens as the call asks for: the cap is the call's own argument)
           `The ${code(tool)} tool keeps the head and the tail of a long output, as many tokens as the call's ${code('max_output_tokens')} asks for (here ${asked}${total > asked ? ` of ${total}` : ''}), and puts ${code(marker)} in place of the middle; ask for more with a larger ${code('max_output_tokens')}, or narrow the command.`
         : /N of M lines|N tokens/.test(marker)
-        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(s, total)}; ${advice}.`
+        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(view, s, total)}; ${advice}.`
         : `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
