@@ -110,7 +110,7 @@ describe('extractSession: tool quirks', () => {
       "`rg` is not on the PATH in the bash the agent's commands run through on this Windows machine (`/bin/bash: line 1: rg: command not found`, exit 127) when running `rg --files -g \"specify*\"`. `find . -maxdepth 3 -name \"specify*\"` worked instead. `pixi` and `python` were not found there either.",
     );
     const [posix] = extractSession(session('/home/dev/neuro')).filter((c) => c.title === 'rg, pixi, python are not on the PATH');
-    expect(posix!.text).toMatch(/^`rg` is not on the PATH on this machine \(/);
+    expect(posix!.text).toMatch(/^`rg` is not on the PATH \(/);
   });
 
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {

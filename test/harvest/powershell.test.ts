@@ -218,7 +218,7 @@ describe('PowerShell quirks', () => {
     expect(toolQuirkDrafts(view)).toEqual([]);
     const then = viewOf(b.tool('run_terminal_cmd', { command: 'wsl go build ./...' }, '', { exitCode: 0 }).build());
     expect(toolQuirkDrafts(then).map((d) => d.text)).toEqual([
-      "`go` is not on the PATH on this machine (`The term 'go' is not recognized as the name of a cmdlet`, exit 1) when running `go build ./...`. `wsl go build ./...` worked instead.",
+      "`go` is not on the PATH (`The term 'go' is not recognized as the name of a cmdlet`, exit 1) when running `go build ./...`. `wsl go build ./...` worked instead.",
     ]);
   });
 

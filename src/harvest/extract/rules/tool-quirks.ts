@@ -283,7 +283,9 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const alsoText = others.length ? ` ${others.length === 1 ? code(others[0]!) : `${others.slice(0, -1).map(code).join(', ')} and ${code(others.at(-1)!)}`} ${others.length === 1 ? 'was' : 'were'} not found there either.` : '';
   // a bash of its own on a Windows machine (a Codex session whose shell is PowerShell running
   // `bash -lc`: WSL or Git Bash) has its own programs, not the machine's
-  const where = WINDOWS_FOLDER.test(view.session.cwd ?? '') && /^\/(?:usr\/)?bin\/bash:/m.test(err) ? "in the bash the agent's commands run through on this Windows machine" : 'on this machine';
+  // (elsewhere no place is named: an item merges the machines that lacked the program, and
+  // "this machine" would be the first one's)
+  const where = WINDOWS_FOLDER.test(view.session.cwd ?? '') && /^\/(?:usr\/)?bin\/bash:/m.test(err) ? " in the bash the agent's commands run through on this Windows machine" : '';
   return {
     category: 'tool-quirk',
     // what the machine has installed holds whichever repository a session works in on it: the
@@ -292,8 +294,8 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
     // (the programs the same shell lacked, named together where there were several)
     // ("command not found" says the shell found no such program on its PATH: it may still be
     // installed elsewhere, so "not on the PATH", with what worked in its place)
-    title: others.length ? `${[missing, ...others].join(', ')} are not on the PATH${where.startsWith('in') ? " in the agent's bash" : ''}` : `${missing} is not on the PATH`,
-    text: `${code(missing)} is not on the PATH ${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
+    title: others.length ? `${[missing, ...others].join(', ')} are not on the PATH${where !== '' ? " in the agent's bash" : ''}` : `${missing} is not on the PATH`,
+    text: `${code(missing)} is not on the PATH${where} (${code(err)}${exit}) when running ${code(clip(shownCommand(s.command), 80))}.${insteadText}${alsoText}`,
     confidence: CONFIDENCE.verified,
     event: s.outputEvent,
     tags: [missing, s.call.name, instead.program],
