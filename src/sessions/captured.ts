@@ -71,7 +71,7 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   if (session.subagent) header.subagent = session.subagent;
   if (session.parentId) header.parentId = r(session.parentId);
   if (session.parentEditsAfter?.length) header.parentEditsAfter = session.parentEditsAfter.map(r);
-  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}), ...(l.committed ? { committed: true } : {}), ...(l.editFormat ? { editFormat: l.editFormat } : {}), ...(l.edits ? { edits: { applied: l.edits.applied, rejected: l.edits.rejected } } : {}) })) };
+  if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}), ...(l.committed ? { committed: true } : {}), ...(l.editFormat ? { editFormat: r(l.editFormat) } : {}), ...(l.edits ? { edits: { applied: l.edits.applied, rejected: l.edits.rejected } } : {}) })) };
   if (repo) header.repo = repo;
   if (session.branch) header.branch = r(session.branch);
   header.models = session.models;

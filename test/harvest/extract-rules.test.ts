@@ -1171,6 +1171,9 @@ describe('tool quirks of the agent', () => {
     // started without git under --yes: nobody answers the question, and the chat's paths start where aider started
     const [noGit] = session('aider src/agents/core.ts --edit-format udiff --yes --no-git\nGit repo: none\nAdded core.ts to the chat.', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
     expect(noGit!.text).toContain('aider created it empty, so nothing could match. The chat held it as `core.ts` (`Git repo: none`: without git the chat\'s paths start where aider started): start aider inside the repository.');
+    // (the flag right after the program is the same launch)
+    const [yesFirst] = session('aider --yes src/agents/core.ts', 'src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
+    expect(yesFirst!.text).toContain('Under `--yes` aider creates such a file unasked.');
     // (with no file of that name in the chat, only what happened)
     const [alone] = session('src/agents/core.ts\nCreate new file? (Y)es/(N)o [Yes]: y');
     expect(alone!.text).not.toContain('The chat held');

@@ -7,7 +7,7 @@
  */
 import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
-import { CREATE_NEW_FILE, QUESTION } from './aider-notice-lines.js';
+import { CREATE_NEW_FILE, launchLine, QUESTION } from './aider-notice-lines.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
@@ -57,8 +57,9 @@ function noticesBefore(view: SessionView, s: Step): string[] {
 
 /** The first fenced block of a reply with a blank line right above it: aider's whole-file
  * parser names a block by that line, and with it blank writes the block over the last chat file
- * the reply's text named, or rejects the reply when it named none. A block that opens the text is left alone: the reader may have cut the
- * reply there. Returns the fence line and the block's first line. */
+ * the reply's text named, or rejects the reply when it named none. A block that opens the text
+ * is left alone: the reader may have cut the reply there. Returns the fence line and the
+ * block's first line. */
 function blockUnderBlank(reply: string): { fence: string; first: string } | undefined {
   const lines = reply.split('\n');
   let inside = false;
@@ -161,6 +162,9 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
   return undefined;
 }
 
+/** A launch line with `--yes` or `--yes-always`: nobody answers aider's questions. */
+const YES_LAUNCH = launchLine(String.raw`--yes(?:-always)?\b`);
+
 /** A line of a comment, in the common languages' forms. */
 const COMMENT_LINE = /^(?:#|\/\/|--|\/\*|\*|;|<!--)/;
 
@@ -225,7 +229,7 @@ function newFileCause(view: SessionView, s: Step, files: string[]): EditCause | 
       : ` The chat held it as ${code(held)}: use the chat's paths.`
     : '';
   // (under --yes nobody answers aider's question: it creates the file unasked)
-  const yes = lines.some((l) => /^\S*aider\s.*\s--yes(?:-always)?\b/.test(l));
+  const yes = lines.some((l) => YES_LAUNCH.test(l));
   const way = noGit && held ? '' : yes ? ` Under ${code('--yes')} aider creates such a file unasked.` : ` Answer no to ${code('Create new file?')} for a file that should exist.`;
   return cause('file did not exist', `The hunk was for ${code(f)}, where no file existed: aider ${yes ? 'created it' : `asked ${code('Create new file?')}, made it`} empty, so nothing could match.${chat}${way}`);
 }

@@ -15,7 +15,7 @@ import { fileName, type SessionView } from '../view.js';
 import type { AiderLaunch, Session } from '../../../sessions/model.js';
 import { EDIT_FORMAT, LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 import { DECLINED } from '../../../sessions/readers/aider.js';
-import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
+import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, launchLine, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
 
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
@@ -404,9 +404,8 @@ export function suggestedNameDraft(view: SessionView, lines: { line: string; eve
   };
 }
 
-/** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) with aider's flag that
- * answers every question yes. */
-const YES_ALWAYS = /(?:^|[\\/\s])aider(?:\.exe)?\s(?:.*\s)?--yes-always\b/;
+/** A launch line with aider's flag that answers every question yes. */
+const YES_ALWAYS = launchLine(String.raw`--yes-always\b`);
 const SCRAPING = /^Scraping (https?:\/\/[^\s/]+)/;
 
 /** With `--yes-always` aider says yes to its own offers too: a URL in the message is scraped into

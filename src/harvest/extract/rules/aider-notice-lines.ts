@@ -9,6 +9,12 @@ import { fileName, type SessionView } from '../view.js';
 /** Aider's question before it writes a file that does not exist (the file's name on the line above). */
 export const CREATE_NEW_FILE = /^Create new file\?/m;
 export const GIT_DIR = /^Git working dir: (.+?)\s*$/;
+/** A launch line (`> /opt/homebrew/bin/aider --model … --yes-always …`) that gave aider `flag`
+ * (a pattern source), anywhere after the program, right after it too. */
+export function launchLine(flag: string): RegExp {
+  return new RegExp(String.raw`(?:^|[\\/\s])aider(?:\.exe)?\s(?:.*\s)?` + flag);
+}
+
 /** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
 export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 export const MAX_NAMED = 4;
