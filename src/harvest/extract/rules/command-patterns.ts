@@ -56,6 +56,12 @@ function runsInlineCode(simple: string): boolean {
   return t.length > 1 && INTERPRETER.test(programName(t[0]!)) && t.slice(1).some((a) => /^-(?:c|e|-eval|p|-print)$/.test(a));
 }
 
+/** Whether a user's message holds the run's simple command as typed: the request spelled it out. */
+function spelledOut(view: SessionView, r: Run): boolean {
+  const typed = r.step.simple[r.at]!;
+  return view.prompts.some((p) => p.text.includes(typed));
+}
+
 /** Checks run since the previous commit, before a commit that went through. */
 /** Output that says a hook ran (`Pre-commit validation failed`, husky, lefthook). */
 const HOOK_OUTPUT = /\bhooks?\b|pre-?commit|husky|lefthook|lint-staged/i;
@@ -140,7 +146,7 @@ function finalVerification(view: SessionView, all: readonly Run[]): Draft | unde
   // such a project unprompted; a recipe says more (a test file, a flag, a script of its own)
   if (cmds.length < 2 || forms.every((f) => CONVENTIONAL_CHECK.test(f))) return undefined;
   // a recipe the user's request (a subagent's brief) spelled out comes with that request again
-  if (cmds.every((r) => view.prompts.some((p) => p.text.includes(r.step.simple[r.at]!)))) return undefined;
+  if (cmds.every((r) => spelledOut(view, r))) return undefined;
   const examples = forms.slice(0, 4).map((f) => code(f));
   return {
     category: 'pattern',
@@ -430,7 +436,7 @@ function scriptInvocations(all: readonly Run[], view: SessionView): Draft[] {
     if (list.length < 3) continue;
     // a command line the user's request spelled out (a prompt file that says "run `.specify/…/x.sh
     // --json` from repo root") comes with that request next time too: the item would repeat it
-    if (list.some((r) => view.prompts.some((p) => p.text.includes(r.step.simple[r.at]!)))) continue;
+    if (list.some((r) => spelledOut(view, r))) continue;
     // one example per set of flags, in the form that holds for the next run (the files it was
     // given and where its output went this time are that run's)
     const shapes = new Map<string, string>();
