@@ -253,3 +253,27 @@ describe('aider --yes-always', () => {
     expect(await titles('--model gpt-4o')).toEqual([]);
   });
 });
+
+describe("aider's offer to upgrade itself", () => {
+  const history = (python: string, outcome: string, version: string) =>
+    `\n# aider chat started at 2026-02-24 16:53:06\n\n> Newer aider version v0.86.2 is available.  \n> ${python} -m pip install --upgrade --upgrade-strategy only-if-needed aider-chat  \n> Run pip install? (Y)es/(N)o [Yes]: y  \n> Collecting aider-chat  \n> Attempting uninstall: pyperclip  \n${outcome}` +
+    `> /opt/homebrew/bin/aider --model xai/grok-code-fast-1  \n> Aider ${version}  \n> Git repo: .git with 50 files  \n\n#### add the page  \n`;
+  const brewFailed = '> error: uninstall-no-record-file  \n>  \n> × Cannot uninstall pyperclip 1.9.0  \n> ╰─> The package\'s contents are unknown: no RECORD file was found for pyperclip.  \n>  \n> hint: The package was installed by brew. You should check if it can uninstall the package.  \n';
+  const upgrades = async (python: string, outcome: string, version = 'v0.86.1') =>
+    (await readSessions([put(tempDir(), '.aider.chat.history.md', history(python, outcome, version))])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('upgrade itself')));
+
+  it('says an install a package manager owns refuses pip, with that manager\'s upgrade', async () => {
+    const [item] = await upgrades('/opt/homebrew/Cellar/aider/0.86.1_2/libexec/bin/python', brewFailed);
+    expect(item).toMatchObject({ title: 'aider installed with Homebrew cannot upgrade itself with pip', scope: 'agent', category: 'tool-quirk' });
+    expect(item!.text).toBe(
+      "Aider's offer at launch to upgrade itself (`Newer aider version v0.86.2 is available.`, `Run pip install?`) runs pip in the Python of its Homebrew install, which Homebrew owns: pip fails (`Cannot uninstall pyperclip 1.9.0`, `hint: The package was installed by brew`) and aider starts at the old version (`Aider v0.86.1`). Upgrade with `brew upgrade aider` and answer no to the offer.",
+    );
+    // an upgrade that worked, or whose failure names no package manager, is no lesson
+    expect(await upgrades('/opt/homebrew/Cellar/aider/0.86.1_2/libexec/bin/python', '> Successfully installed aider-chat-0.86.2  \n> Re-run aider to use new version.  \n', 'v0.86.2')).toEqual([]);
+    expect(await upgrades('/home/dev/venv/bin/python', '> ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device  \n')).toEqual([]);
+    // the install's path says who owns it where pip's hint does not
+    const [uv] = await upgrades('/home/dev/.local/share/uv/tools/aider-chat/bin/python', '> error: uninstall-no-record-file  \n');
+    expect(uv!.text).toContain('Upgrade with `uv tool upgrade aider-chat`');
+    expect(uv!.text).not.toContain('/home/dev');
+  });
+});

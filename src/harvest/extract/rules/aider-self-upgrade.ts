@@ -1,0 +1,69 @@
+/**
+ * Aider's offer at launch to upgrade itself (`Newer aider version v0.86.2 is available.` then
+ * `Run pip install?`) runs pip inside the Python of the install. An install that a package
+ * manager owns (Homebrew's formula, uv's or pipx's tool) refuses pip's changes, and aider starts
+ * at the old version. Said of the install method, which is the lesson every later launch on that
+ * machine meets again, with the installer's own upgrade command.
+ */
+import { CONFIDENCE } from '../../candidate.js';
+import type { Draft } from '../build.js';
+import { clip, code } from '../text.js';
+import { AIDER_VERSION } from './aider-notice-lines.js';
+
+const NEWER = /^Newer aider version (v\d+(?:\.\d+)+) is available\.?\s*$/;
+const PIP_RUN = /\s-m pip install\b.*\baider-chat\b/;
+const ACCEPTED = /^Run pip install\? .*:\s*(?:y|yes)?\s*$/i;
+/** pip's own failure lines: `error: uninstall-no-record-file`, `ERROR: Could not install …`, `× Cannot uninstall …`. */
+const PIP_ERROR = /^(?:error:|ERROR:|×\s)/;
+/** pip's hint naming the package manager that owns the install. */
+const OWNER_HINT = /^hint: The package was installed by (\w+)\b/;
+
+/** Each package manager's own upgrade, and how the install's Python path shows it. */
+const INSTALLERS: { name: string; label: string; path: RegExp; upgrade: string }[] = [
+  { name: 'brew', label: 'Homebrew', path: /\/Cellar\/aider\//, upgrade: 'brew upgrade aider' },
+  { name: 'uv', label: 'uv', path: /\/uv\/tools\/aider-chat\//, upgrade: 'uv tool upgrade aider-chat' },
+  { name: 'pipx', label: 'pipx', path: /\/pipx\/venvs\/aider-chat\//, upgrade: 'pipx upgrade aider-chat' },
+];
+
+export function selfUpgradeDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const newer = NEWER.exec(lines[i]!.line)?.[1];
+    if (newer === undefined) continue;
+    const pip = lines.slice(i + 1, i + 3).find((l) => PIP_RUN.test(l.line));
+    const yes = lines.slice(i + 1, i + 4).findIndex((l) => ACCEPTED.test(l.line));
+    if (!pip || yes < 0) continue;
+    // pip's output runs to the launch banner (`Aider v0.86.1`) or the end of the launch
+    const from = i + 1 + yes + 1;
+    const end = lines.findIndex((l, j) => j >= from && AIDER_VERSION.test(l.line));
+    const output = lines.slice(from, end < 0 ? lines.length : end);
+    const error = output.find((l) => PIP_ERROR.test(l.line));
+    // (pip that installed anyway says so; a banner still at the new version means it worked)
+    if (!error || output.some((l) => /^Successfully installed\b/.test(l.line))) continue;
+    const started = end < 0 ? undefined : AIDER_VERSION.exec(lines[end]!.line)?.[1];
+    if (started === newer) continue;
+    const hinted = output.map((l) => OWNER_HINT.exec(l.line)?.[1]).find((v) => v !== undefined);
+    const installer = INSTALLERS.find((m) => m.name === hinted?.toLowerCase() || (hinted === undefined && m.path.test(pip.line)));
+    // (without a package manager named, pip's failure could be anything of this machine's)
+    if (!installer) continue;
+    const cause = output.find((l) => /Cannot uninstall\b/.test(l.line)) ?? error;
+    const said = clip(cause.line.replace(/^×\s*/, ''), 100);
+    const hint = output.map((l) => OWNER_HINT.exec(l.line)?.[0]).find((v) => v !== undefined);
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider installed with ${installer.label} cannot upgrade itself with pip`,
+      // (short enough to keep the advice: a long item is cut at its end)
+      text:
+        `Aider's offer at launch to upgrade itself (${code(`Newer aider version ${newer} is available.`)}, ${code('Run pip install?')}) runs pip in the Python of its ${installer.label} install, which ${installer.label} owns: pip fails (${code(said)}${hint ? `, ${code(hint)}` : ''})` +
+        `${started !== undefined ? ` and aider starts at the old version (${code(`Aider ${started}`)})` : ''}. Upgrade with ${code(installer.upgrade)} and answer no to the offer.`,
+      confidence: CONFIDENCE.verified,
+      event: cause.event,
+      tags: ['aider', 'upgrade', 'pip', installer.name],
+      quotes: [said],
+      rule: 'aider-notice',
+      signature: `aider self-upgrade with pip fails under ${installer.name}`,
+      score: 5,
+    };
+  }
+  return undefined;
+}
