@@ -229,8 +229,8 @@ describe('a sequence of commands aider ran for its model', () => {
 
 describe("a user telling aider's model not to commit", () => {
   it("is aider's auto-commits (the model makes none): one item naming --no-auto-commits, no correction of the model", async () => {
-    const history = (committed: boolean) =>
-      `${launch}#### add the logger  \n\nHere is the logger.\n\n> Tokens: 2k sent, 300 received.  \n> Applied edit to src/log.cpp  \n${committed ? '> Commit 7df9b15 feat: add the logger  \n' : ''}\n#### i commit everything myself, you never commit anything  \n\nUnderstood, I will not commit.\n\n> Tokens: 2k sent, 20 received.  \n`;
+    const history = (committed: boolean, wish = 'i commit everything myself, you never commit anything', first = 'add the logger') =>
+      `${launch}#### ${first}  \n\nHere is the logger.\n\n> Tokens: 2k sent, 300 received.  \n> Applied edit to src/log.cpp  \n${committed ? '> Commit 7df9b15 feat: add the logger  \n' : ''}\n#### ${wish}  \n\nUnderstood, I will not commit.\n\n> Tokens: 2k sent, 20 received.  \n`;
     const items = extractSession(await aiderSession(history(true)));
     const item = items.find((c) => c.title === 'The user commits here: start aider with --no-auto-commits');
     expect(item).toMatchObject({ category: 'pattern', scope: 'repo' });
@@ -238,6 +238,15 @@ describe("a user telling aider's model not to commit", () => {
     expect(items.some((c) => c.rule === 'user-correction')).toBe(false);
     // aider made no commit: nothing of aider's to tell
     expect(extractSession(await aiderSession(history(false))).some((c) => c.title.includes('--no-auto-commits'))).toBe(false);
+    const wished = async (wish: string, first?: string) =>
+      extractSession(await aiderSession(history(true, wish, first))).some((c) => c.title.includes('--no-auto-commits'));
+    // the item quotes the sentence that says it, not the message's opening
+    expect(items.find((c) => c.title.includes('--no-auto-commits'))!.quotes).toEqual(['i commit everything myself, you never commit anything']);
+    // keeping a secret out of git is about that secret, not about who commits
+    expect(await wished('Use the broker password from the form. Security note: the hardcoded password is for local tests only, never commit to git.')).toBe(false);
+    // a user who asks for commits wants aider's commits
+    expect(await wished("don't commit the debug logs", 'add the logger  \n#### Commit with message "add the logger"')).toBe(false);
+    expect(await wished("don't commit the debug logs")).toBe(true);
   });
 });
 

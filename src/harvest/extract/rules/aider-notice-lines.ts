@@ -72,13 +72,27 @@ export function bannerValue(lines: { line: string }[], re: RegExp): string | und
 /** A message telling the model not to commit, or that the user commits ("never commit anything",
  * "I'll commit myself", "leave out the commit"). */
 const COMMIT_WISH = /\b(?:don'?t|do not|never|stop|no more)\b[^.!?\n]{0,40}\bcommit|\bcommit\w*\b[^.!?\n]{0,30}\b(?:myself|by myself|on my own)\b|\bleave out (?:the|any) (?:\w+ )?commits?\b/i;
+/** A sentence about keeping one thing out of git ("Hardcoded password … never commit to git"):
+ * a wish about that thing, not about who commits. */
+const KEPT_OUT = /\b(?:passwords?|secrets?|credentials?|api[ _-]?keys?|tokens?|\.env)\b/i;
+/** A message asking for a commit ("Commit with message …", "commit the changes"): this user wants
+ * aider's commits. */
+const COMMIT_ASKED = /^\s*(?:please\s+)?(?:git\s+)?commit\b(?!\s+(?:to|nothing)\b)|\b(?:and|then|please)\s+commit\b(?!\s+(?:to|nothing)\b)/im;
 
 /** The messages of an aider session that tell the model not to commit after aider had committed
  * an edit itself: each a wish about aider's auto-commits (which the model does not make), none a
- * correction of the model. */
+ * correction of the model. Each comes with the sentence that says it; a session whose user also
+ * asks for commits has none. */
 export function commitWishes(view: SessionView): SessionView['prompts'] {
   if (view.session.format !== 'aider') return [];
   const firstCommit = view.steps.find((s) => s.call.name === 'commit')?.call.index;
   if (firstCommit === undefined) return [];
-  return view.prompts.filter((q) => q.index > firstCommit && COMMIT_WISH.test(q.text));
+  if (view.prompts.some((q) => COMMIT_ASKED.test(q.text))) return [];
+  const out: SessionView['prompts'] = [];
+  for (const q of view.prompts) {
+    if (q.index <= firstCommit) continue;
+    const sentence = q.text.split(/(?<=[.!?])\s+|\n/).find((t) => COMMIT_WISH.test(t) && !KEPT_OUT.test(t));
+    if (sentence !== undefined) out.push({ ...q, text: sentence.trim() });
+  }
+  return out;
 }
