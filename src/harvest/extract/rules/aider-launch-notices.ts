@@ -685,8 +685,9 @@ export function subfolderDraft(lines: { line: string; event: number }[]): Draft 
     category: 'tool-quirk',
     scope: 'agent',
     title: 'aider started in a subfolder names chat files from the repository root',
-    // (the files named on aider's own command line are the exception: those it takes from the folder it started in)
-    text: `Aider started in a subfolder of the repository still takes the file names of its chat (\`/add\`, \`/drop\`, the model's edits) from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a path without the folder names a file at the root. Only files named on aider's command line are taken from the folder it started in.`,
+    // (only what the note says: files named on aider's own command line are an exception no note
+    // shows, and a reviewer took it for unsupported)
+    text: `Aider started in a subfolder of the repository still takes the file names of its chat (\`/add\`, \`/drop\`, the model's edits) from the repository root (${code('Note: in-chat filenames are always relative to the git working dir, not the current working dir.')}): a file of that folder is named with the folder in front, and a path without the folder names a file at the root.`,
     confidence: CONFIDENCE.stated,
     event: lines[at]!.event,
     tags: ['aider', 'paths', 'subfolder'],
