@@ -113,6 +113,19 @@ describe('extractSession: tool quirks', () => {
     expect(posix!.text).toMatch(/^`rg` is not on the PATH \(/);
   });
 
+  it('takes only another search for what replaced a missing search program', () => {
+    const session = (next: string, output: string) =>
+      new SessionBuilder({ cwd: '/config' })
+        .user('find the broadcast script')
+        .bash('rg -n "broadcast|tts" /config', 'zsh:1: command not found: rg', 127)
+        .bash(next, output)
+        .build();
+    const missing = (next: string, output: string) => extractSession(session(next, output)).filter((c) => c.title === 'rg is not on the PATH');
+    // a listing of the folder the search was to look in does not search it
+    expect(missing('ls -la /config', 'scripts.yaml\nautomations.yaml')).toEqual([]);
+    expect(missing('grep -rniE "broadcast|tts" /config', '/config/scripts.yaml:12:  alias: Broadcast')[0]!.text).toContain('`grep -rniE "broadcast|tts" .` worked instead.');
+  });
+
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {
     const session = new SessionBuilder()
       .user('look at the bundle')

@@ -218,10 +218,18 @@ function argsOf(s: Step): Set<string> {
   return new Set(tokens(s.main).slice(1).filter((t) => !t.startsWith('-') && t.length > 1));
 }
 
-/** The later successful command that replaced a missing one (shares its arguments or extends its name). */
+/** Programs that search files by name or content: one stands in for another, and nothing else
+ * does (`ls` of the folder a missing `rg` was to search is no search). */
+const SEARCH_PROGRAMS = new Set(['rg', 'ag', 'ack', 'fd', 'fdfind', 'grep', 'egrep', 'fgrep', 'find', 'findstr', 'Select-String', 'Get-ChildItem', 'gci', 'sls', 'dir']);
+
+/** The later successful command that replaced a missing one (shares its arguments or extends its
+ * name); a missing search program only by another search. */
 function replacementFor(view: SessionView, failed: Step, missing: string): Step | undefined {
   const args = argsOf(failed);
-  const later = view.steps.slice(failed.pos + 1, failed.pos + 8).filter((s) => seenToSucceed(s) && s.command !== undefined);
+  const searching = SEARCH_PROGRAMS.has(missing);
+  const later = view.steps
+    .slice(failed.pos + 1, failed.pos + 8)
+    .filter((s) => seenToSucceed(s) && s.command !== undefined && (!searching || SEARCH_PROGRAMS.has(s.program) || /^git\s+(?:grep|ls-files)\b/.test(s.main)));
   // A sibling of the missing program (python → python3) first, then a command on the same arguments.
   return (
     later.find((s) => s.program !== missing && s.program.startsWith(missing)) ??
