@@ -1271,6 +1271,25 @@ describe('tool quirks of the agent', () => {
     expect(edit('Found 3 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true.').map((d) => d.title)).toHaveLength(1);
   });
 
+  it('blames the sandbox for a host name that did not resolve only where the same command then ran outside it', () => {
+    const unresolved = 'ssh: Could not resolve hostname github.com: -65563\nfatal: Could not read from remote repository.';
+    const session = (retry: string) =>
+      new SessionBuilder()
+        .user('find the next feature number')
+        // (`|| true` keeps the exit 0: the output says it failed)
+        .tool('exec_command', { cmd: "git ls-remote --heads origin | grep -E 'refs/heads/[0-9]+-spec$' || true" }, unresolved, { exitCode: 0 })
+        .tool('exec_command', { cmd: "git ls-remote --heads origin | grep -E 'refs/heads/[0-9]+-spec$' || true", with_escalated_permissions: true }, retry, { exitCode: 0 })
+        .build();
+    const titles = (retry: string) => toolQuirkDrafts(viewOf(session(retry))).filter((d) => d.title.includes('no network'));
+    const [item] = titles('');
+    expect(item).toMatchObject({ scope: 'agent', title: 'The sandbox has no network: host names do not resolve' });
+    expect(item!.text).toBe(
+      'The sandbox gives commands no network: `git ls-remote --heads origin` failed with `ssh: Could not resolve hostname github.com` (the whole command line still exited 0), and the same command ran when the call asked to leave the sandbox (`with_escalated_permissions: true`, which the user approves). Ask for that for any command that needs the network (a fetch, a push, an install).',
+    );
+    // outside the sandbox too: the machine is offline, not the sandbox's doing
+    expect(titles(unresolved)).toEqual([]);
+  });
+
   it('names a command the sandbox blocks only when the same command ran once the agent asked to leave the sandbox', () => {
     const denied = "fatal: Unable to create '/home/dev/demo/.git/index.lock': Operation not permitted";
     const session = (escalate: boolean) =>

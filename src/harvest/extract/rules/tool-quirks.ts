@@ -898,6 +898,40 @@ function networkDenied(view: SessionView, s: Step): Draft | undefined {
   };
 }
 
+/** A host name that did not resolve (`ssh: Could not resolve hostname github.com`, curl's
+ * `Could not resolve host: pypi.org`, Node's `getaddrinfo ENOTFOUND`). */
+const NAME_UNRESOLVED = /ssh: Could not resolve hostname [^\s:]+|Could not resolve host:? [^\s'"`]+|getaddrinfo (?:ENOTFOUND|EAI_AGAIN) [^\s'"`]+|Temporary failure in name resolution/;
+
+/** A sandbox without network access shows as host names that do not resolve. An offline machine
+ * says the same, so the sandbox is named only where the same command, asked to leave it, then
+ * ran without the error; a pipe or `|| true` can hide the failure from the exit code, so the
+ * output, not the exit, says it failed. */
+function sandboxNameLookup(view: SessionView): Draft | undefined {
+  for (const s of view.steps) {
+    if (!s.command || s.main === '' || escalation(s.call.input) !== undefined) continue;
+    const err = NAME_UNRESOLVED.exec(s.output)?.[0];
+    if (err === undefined) continue;
+    const retry = view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.main === s.main && escalation(r.call.input) !== undefined && !NAME_UNRESOLVED.test(r.output));
+    if (!retry) continue;
+    // (the command line's other parts, a `| grep` or `|| true`, are this task's)
+    const hidden = !s.failed ? ' (the whole command line still exited 0)' : '';
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: 'The sandbox has no network: host names do not resolve',
+      text: `The sandbox gives commands no network: ${code(clip(s.main, 70))} failed with ${code(clip(err, 70))}${hidden}, and the same command ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves). Ask for that for any command that needs the network (a fetch, a push, an install).`,
+      confidence: CONFIDENCE.verified,
+      event: s.outputEvent,
+      tags: [s.call.name, 'sandbox', 'network'],
+      quotes: [err],
+      rule: 'tool-quirk',
+      signature: 'sandbox:network',
+      score: 6,
+    };
+  }
+  return undefined;
+}
+
 /** How each agent's call asks to leave its sandbox. */
 const ASK_TO_LEAVE: Readonly<Record<string, string>> = { codex: '`sandbox_permissions: "require_escalated"`', 'claude-code': '`dangerouslyDisableSandbox: true`' };
 
@@ -1172,6 +1206,7 @@ export function toolQuirkDrafts(view: SessionView): Draft[] {
     }
   }
   push(cascade(view));
+  push(sandboxNameLookup(view));
   for (const d of truncation(view)) push(d);
   push(backgrounded(view));
   push(wrapperMessage(view));
