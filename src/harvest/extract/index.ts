@@ -23,6 +23,7 @@ import { oversizedOutput } from './rules/oversized-output.js';
 import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
+import { planMode } from './rules/plan-mode.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
@@ -58,6 +59,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   powershell,
   cmdShell,
   zshGlob,
+  planMode,
   unfilledPlaceholders,
   gitCloneCredentials,
   sudoPassword,

@@ -611,7 +611,8 @@ function editRefused(view: SessionView, s: Step): Draft | undefined {
   // (the user, a formatter, a program); the tool guards every edit so, and says to read again
   if (STALE_READ.test(err) || NOT_READ_YET.test(err)) return undefined;
   // a refusal by the mode the user set (Gemini CLI's plan mode, a permission policy) says itself
-  // what is allowed, and holds only while that mode does: the session's state, no quirk
+  // what is allowed, and holds only while that mode does: the session's state, no quirk (an agent
+  // that kept running into it is plan-mode.ts's)
   if (MODE_REFUSAL.test(err)) return undefined;
   // "'// entire content of app.js here' is not in the subpath of 'C:\\app'": aider took a line of
   // the reply for a file's name, which the aider-notice rule tells as such
