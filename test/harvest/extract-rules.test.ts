@@ -1922,6 +1922,11 @@ describe('slow commands: what the time measures', () => {
       .tool('shell_command', { command: 'node scripts/telemetry.js', sandbox_permissions: 'require_escalated', justification: 'allow?' }, 'done')
       .build();
     expect(slowCommandDrafts(viewOf(timed(approved, [0, 0, 96])))).toEqual([]);
+    // refused by the sandbox: Codex asked the user whether to run it outside, and that took the time
+    const denied = (output: string) =>
+      new SessionBuilder({ format: 'codex', agent: 'codex' }).user('untrack the caches').tool('exec_command', { cmd: 'git rm --cached -r .config/containers' }, output, { exitCode: 128 }).build();
+    expect(slowCommandDrafts(viewOf(timed(denied('exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stderr: StreamOutput { text: \\"fatal: Unable to create \'.git/index.lock\': Operation not permitted\\" } } }))" }'), [0, 0, 75])))).toEqual([]);
+    expect(slowCommandDrafts(viewOf(timed(denied("rm '.config/containers/podman-connections.json'"), [0, 0, 75])))).toHaveLength(1);
   });
 
   it('says nothing of a command that only reads or sets a setting: its minutes were the approval prompt', () => {

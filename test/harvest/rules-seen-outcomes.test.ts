@@ -403,3 +403,31 @@ describe('a report section that sketches what would be needed', () => {
     expect(facts('Where the parts of the proof live').length).toBeGreaterThan(0);
   });
 });
+
+describe("a report's finding about a file the session then edited", () => {
+  it('is left out: the edit acted on it, and it tells the file as it was', () => {
+    const listing = '.zshenv\n.config/zsh/.zshrc\n.config/zsh/.zprofile\n.config/nvim/init.lua\n.config/tmux/tmux.conf\n.config/kitty/kitty.conf\n.config/ghostty/config\n.config/starship.toml\n.config/aerospace/aerospace.toml\n.local/bin/playlist\n.local/bin/tmux-sessionizer\n.config/opencode/opencode.json';
+    const report = [
+      'This is a personal `dotfiles` repo that configures the shell, the editor, the terminal and the window manager.',
+      '**How it boots**\n- `.zshenv`: sets the XDG layout (`XDG_CONFIG_HOME`, `ZDOTDIR`) so Zsh loads from `.config/zsh`.\n- `.config/zsh/.zprofile`: initializes Homebrew on macOS.\n- `.config/zsh/.zshrc`: the main runtime config (starship prompt, fzf integration, aliases, OS-specific includes).',
+      '**Core components**\n- Neovim: `.config/nvim/init.lua`, a Kickstart-based config with `lazy.nvim` and Telescope.\n- Tmux: `.config/tmux/tmux.conf` remaps the prefix to `Ctrl-a` and adds a popup sessionizer.\n- Terminal UI: Kitty at `.config/kitty/kitty.conf`, Ghostty at `.config/ghostty/config`, the Starship prompt at `.config/starship.toml`.\n- Window management: AeroSpace at `.config/aerospace/aerospace.toml`.',
+      '**Notable issues I spotted**\n- `.config/opencode/opencode.json` is malformed JSON (a stray `2` before `"model"`).\n- `.local/bin/playlist` starts with `i#!/bin/bash` (an invalid shebang), so it runs under the caller\'s shell.\n- `.local/bin/tmux-sessionizer` has likely typos (`%selected`, an undefined `alt`).',
+      'If you want, I can do a cleanup pass next: fix the broken scripts and the config JSON, and add a safer `.gitignore` for state files and secrets that should never be tracked in a repository like this one.',
+    ].join('\n\n');
+    const facts = (cleanup: boolean) => {
+      const b = new SessionBuilder({ format: 'codex', agent: 'codex' })
+        .user('explain this codebase to me')
+        .bash('git ls-files', listing)
+        .bash("sed -n '1,40p' .zshenv .config/zsh/.zprofile", 'export XDG_CONFIG_HOME=$HOME/.config\nexport ZDOTDIR=$XDG_CONFIG_HOME/zsh\neval "$(/opt/homebrew/bin/brew shellenv)"')
+        .bash("sed -n '1,40p' .local/bin/playlist .local/bin/tmux-sessionizer .config/opencode/opencode.json", 'i#!/bin/bash\n%selected alt\n2 "model": "gpt-5.1-codex"')
+        .assistant(report);
+      if (cleanup) b.user('yes, do the cleanup').tool('apply_patch', { input: '*** Begin Patch\n*** Update File: .local/bin/playlist\n@@\n-i#!/bin/bash\n+#!/bin/bash\n*** End Patch' }, 'Success. Updated the following files:\nM .local/bin/playlist');
+      return reportFactDrafts(viewOf(b.build())).map((d) => d.text).join('\n');
+    };
+    expect(facts(false)).toContain('invalid shebang');
+    const after = facts(true);
+    expect(after).not.toContain('invalid shebang');
+    // (a finding about a file no edit touched stays)
+    expect(after).toContain('malformed JSON');
+  });
+});

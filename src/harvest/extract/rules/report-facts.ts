@@ -402,7 +402,7 @@ function aboutTheMachine(text: string, cwd: string | undefined, repo: string | u
   return paths.every((p) => /^(?:~|\/(?:home|Users)\/[^/]+|\/tmp)\//.test(p) && !inRepo(p));
 }
 
-function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed: string, onlyHowToUse: boolean): Scored | undefined {
+function sectionDraft(view: SessionView, section: Section, report: Report, corpus: string, changed: Set<string>, removed: string, later: Set<string>, onlyHowToUse: boolean): Scored | undefined {
   const ctx = context(section);
   const inner = section.headings[section.headings.length - 1] ?? '';
   if (report.source === 'closing' && TRY_IT_SECTION.test(inner)) return undefined;
@@ -411,7 +411,7 @@ function sectionDraft(view: SessionView, section: Section, report: Report, corpu
   if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || CHANGELOG_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section)) return undefined;
   // the whole heading path: a section under a heading about a changed file is about that file
   if (staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) return undefined;
-  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && (!onlyHowToUse || usageStated(l.text)));
+  const kept = keptLines(section, report, corpus).filter((l) => !rewrittenLater(l.text, removed) && !actedOnLater(ctx, l.text, later) && (!onlyHowToUse || usageStated(l.text)));
   // a settings file's keys and values quoted back, in half its lines or more ("tsconfig.json:
   // `outDir: "./dist"` - compiled output"): the file says them, up to date
   if (SETTINGS_FILE.test(ctx) && kept.filter((l) => SETTING_QUOTED.test(l.text)).length * 2 >= kept.length) return undefined;
@@ -496,12 +496,20 @@ function aboutWrittenFiles(line: string, written: Set<string>): boolean {
   return files.length > 0 && files.every((f) => written.has(f.replace(/^.*\//, '')));
 }
 
+/** A finding (under a heading of issues, bugs, problems) that names, as a path in a code span
+ * (`.local/bin/playlist`, `src/app.ts`), a file the session edited after the report: the edit
+ * acted on it, and the line tells the file as it was. */
+function actedOnLater(ctx: string, line: string, files: Set<string>): boolean {
+  if (files.size === 0 || !FINDING_SECTION.test(ctx)) return false;
+  return [...line.matchAll(/`([^`\s]+)`/g)].some((m) => /\/|\.[A-Za-z]\w{0,5}$/.test(m[1]!) && files.has(m[1]!.replace(/^.*\//, '')));
+}
+
 /** A line without the label it opens with ("Text: I added it to …" says "I added it to …"). */
 function withoutLabel(line: string): string {
   return line.replace(/^[^:`]{1,30}:\s+/, '');
 }
 
-function compactDraft(report: Report, corpus: string, changed: Set<string>, removed: string, onlyHowToUse: boolean): Draft | undefined {
+function compactDraft(report: Report, corpus: string, changed: Set<string>, removed: string, later: Set<string>, onlyHowToUse: boolean): Draft | undefined {
   // "I installed oxfmt and oxlint and set them up …" opening the summary: what follows reports
   // that change (its config, its scripts), as a heading "Here's what was added" would
   // (without the emphasis the lead is often written in: "**No virus or exploit found.** …")
@@ -518,7 +526,7 @@ function compactDraft(report: Report, corpus: string, changed: Set<string>, remo
     if (QUESTION_SECTION.test(ctx) || PROPOSAL_SECTION.test(ctx) || SPECULATIVE_SECTION.test(ctx) || TRANSIENT_HEADING.test(ctx) || TRY_IT_SECTION.test(inner) || WORK_DONE_HEADING.test(inner) || turnHeading(inner) || underProgress(section) || staleSection(section.headings.join(' / '), changed) || fixedDiagnosis(section, removed)) continue;
     // A line ending in ':' announced content (a code block) that was left out: it says nothing alone.
     // "I've started both servers": what the agent did this time, not how things are
-    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && (!onlyHowToUse || usageStated(l.text));
+    const fits = (l: ReportLine): boolean => l.score >= 1 && !/:$/.test(l.text) && !noFactLine(ctx, l.text) && !FIRST_PERSON_DID.test(withoutLabel(l.text)) && !aboutWrittenFiles(l.text, changed) && !TURN_OUTCOME.test(l.text) && !CHANGE_LINE.test(l.text) && grounded(l.text, corpus) && !/^(?:recommendation|suggestion)s?:/i.test(l.text) && !rewrittenLater(l.text, removed) && !actedOnLater(ctx, l.text, later) && (!onlyHowToUse || usageStated(l.text));
     // "Each has a Collapse button" goes on from the line before: without that line it names nothing
     const kept = section.lines.filter((l, i) => fits(l) && (!CONTINUES.test(l.text) || (i > 0 && fits(section.lines[i - 1]!))));
     if (kept.length === 0 || unreadableProse(`${ctx} ${kept.map((l) => l.text).join(' ')}`)) continue;
@@ -638,18 +646,20 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     const facts = corpus ?? '';
     // a closing report of one turn, and code the session rewrote in the turns after it
     const removed = report.source === 'closing' ? removedAfter(view, report.event) : '';
+    // and the files the session edited after it (a finding about one was acted on)
+    const later = report.source === 'closing' ? editedAfter(view, report.event) : new Set<string>();
     // a closing report of a turn that changed files tells that change, whatever its wording;
     // only how it says to run or configure what is there now (a command, a setting, an
     // environment variable) outlasts the turn
     const onlyHowToUse = report.source === 'closing' && editedInTurn(view, report.event);
     if (report.source === 'closing' && report.text.length < COMPACT_REPORT && !contested) {
-      const d = compactDraft(report, facts, changed, removed, onlyHowToUse);
+      const d = compactDraft(report, facts, changed, removed, later, onlyHowToUse);
       if (d && namesPlace(d)) summaries.push(d);
       continue;
     }
     const scored = report.sections
       .filter((s) => !contested || FINDING_SECTION.test(context(s)))
-      .map((s) => sectionDraft(view, s, report, facts, changed, removed, onlyHowToUse))
+      .map((s) => sectionDraft(view, s, report, facts, changed, removed, later, onlyHowToUse))
       .filter((s): s is Scored => s !== undefined && namesPlace(s.draft))
       .sort((a, b) => b.score - a.score);
     // (more for a longer report, but five at most: past its best five, a long exploration report

@@ -42,6 +42,11 @@ function awaitedApproval(input: Record<string, unknown>): boolean {
   return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
 }
 
+/** Codex's sandbox refused the command (`exec_command failed: CreateProcess { message:
+ * "Codex(Sandbox(Denied { …`): Codex then asks the user whether to run it outside the sandbox, and
+ * the call's time is that wait, not the command's. */
+const SANDBOX_DENIED = /\bSandbox\(Denied\b/;
+
 /** Programs that move, copy, delete, list or print files, or read or set a setting or the
  * machine's state (`git config`, `whoami`): done in moments, so minutes between their call and
  * output were spent waiting (for the user's approval), not running. */
@@ -180,6 +185,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   const secondsOf = (s: Step, exact: boolean): number | undefined => {
     const result = eventAt(s.outputEvent);
     const reported = reportedSeconds(result?.kind === 'tool_result' ? result.output : undefined);
+    if (SANDBOX_DENIED.test(s.output)) return undefined;
     if (reported !== undefined) return reported;
     if (awaitedApproval(s.call.input) || !timedByClock(s) || clockMeasuresUser()) return undefined;
     return exact ? exactSecondsBetween(s.call.time, result?.time) : secondsBetween(s.call.time, result?.time);
