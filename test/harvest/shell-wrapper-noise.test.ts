@@ -36,6 +36,16 @@ describe("a shell wrapper's complaint after every command", () => {
     );
   });
 
+  it("says a zsh command in a file bash reads is zsh's, not a program missing", () => {
+    const b = new SessionBuilder();
+    const line = '/Users/dev/.profile: line 6: compdef: command not found';
+    for (const c of ['ls', 'ls -a', 'ls .specify']) b.tool('shell', { command: ['bash', '-lc', c] }, `${line}\nok`, { exitCode: 0 });
+    const [item] = shellWrapperNoiseDrafts(viewOf(b.build()));
+    expect(item!.title).toBe(".profile runs zsh's compdef in bash: every shell command complains");
+    expect(item!.text).toContain("(`.profile` runs `compdef`, a zsh command, and bash, which runs the commands here, reads that file too)");
+    expect(item!.text).not.toContain('not installed');
+  });
+
   it("names the shell's startup files when the complaint comes from one (a profile running what the sandbox forbids), as this machine's", () => {
     const b = new SessionBuilder();
     const line = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted';

@@ -24,6 +24,10 @@ const FORBIDDEN_RUN = /^(\S+?):\s*line \d+:\s*(\S+?):\s*Operation not permitted/
 /** A startup file's line that runs a program the machine lacks (`~/.bashrc: line 1: gh: command not found`). */
 const MISSING_RUN = /^(\S+?):\s*line \d+:\s*(\S+?):\s*command not found/;
 
+/** zsh's own commands (completion, options, key bindings): a startup file that runs one in bash
+ * (whose `file: line N: x: command not found` this is) was written for zsh, nothing is missing. */
+const ZSH_ONLY = /^(?:compdef|compinit|compdump|autoload|setopt|unsetopt|zstyle|bindkey|zmodload|zle|add-zsh-hook)$/;
+
 /** bash's own words when it cannot write its temp folder: here-documents need one. */
 const NO_TEMP = /cannot create temp file for here-document/;
 
@@ -59,7 +63,9 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const runs = forbidden
       ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})`
       : missing
-        ? ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, which is not installed here)`
+        ? ZSH_ONLY.test(missing[2]!)
+          ? ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, a zsh command, and bash, which runs the commands here, reads that file too)`
+          : ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, which is not installed here)`
         : '';
     const source = startup ? `the shell's startup files${runs}` : "the tool's shell wrapper";
     // (a count says something only when some commands did not print it; of the sandbox's doing,
@@ -85,7 +91,9 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       // not the tool on every machine)
       title:
         missing && startup
-          ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains`
+          ? ZSH_ONLY.test(missing[2]!)
+            ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs zsh's ${clip(missing[2]!, 20)} in bash: every ${c.tool} command complains`
+            : `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains`
           : forbidden && startup && sandboxed
             ? `${clip(forbidden[1]!.replace(/^.*\//, ''), 20)} runs ${clip(forbidden[2]!, 20)}, which the sandbox forbids: sandboxed ${c.tool} commands complain`
             : `${c.tool} prints the same shell complaint whatever the command`,
