@@ -26,6 +26,17 @@ describe("an agent's session state inside the repository", () => {
     expect(unseen!.text).toContain('. This session ran `git add -A`: check its commit for it before pushing. Untrack it');
   });
 
+  it("names the agent's login among its state, first, as credentials", () => {
+    const b = new SessionBuilder()
+      .user('commit the spec')
+      .bash('git status -sb', '## 001-retirement\n?? .codex/config.toml\n?? .codex/history.jsonl\n?? .codex/log/\n?? .codex/sessions/\n?? .codex/version.json\n?? .codex/models_cache.json\n?? .codex/auth.json\n?? specs/');
+    const [text] = texts(b);
+    expect(text).toMatch(/^Codex's own session state lies inside this repository, untracked: `\.codex\/auth\.json`, /);
+    expect(text).toContain('; `auth.json` holds its login credentials; `sessions/` holds its session transcripts.');
+    // (a team's settings in the same folder are not the agent's state)
+    expect(text).not.toContain('config.toml');
+  });
+
   it('is a fact when git lists it as untracked', () => {
     const b = new SessionBuilder().user('what changed?').bash('git status', 'On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\t.claude/projects/\n\t.claude/todos/\n\tnotes.md\n');
     // (git lists the state folders one by one: `.claude/` also holds what the team tracks)

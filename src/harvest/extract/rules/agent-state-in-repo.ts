@@ -17,17 +17,19 @@ const SWEEPING_ADD = /\bgit\s+(?:add\s+(?:-A|--all|\.)(?=\s|$)|commit\s+(?:-\w*a
 /** A path under an agent's folder, with what precedes the folder (`ECE493Lab2/`). */
 const AGENT_PATH = /^(\S*?)(\.codex|\.claude|\.gemini)\/(\S*)$/;
 
-/** What each agent writes for itself: its history, logs, sessions, caches. */
-const STATE: Record<string, { agent: string; parts: RegExp }> = {
+/** What each agent writes for itself: its history, logs, sessions, caches, and the login it
+ * keeps there (`credentials`: a secret, the part that most needs keeping out of a commit). */
+const STATE: Record<string, { agent: string; parts: RegExp; credentials: RegExp }> = {
   // (its SQLite databases too, `state_5.sqlite` and `logs_2.sqlite` with their `-shm`/`-wal` files)
-  '.codex': { agent: 'Codex', parts: /^(?:history\.jsonl|session_index\.jsonl|sessions\/|log\/|logs\/|models_cache\.json|tmp\/|version\.json|\.?lock$|(?:state|logs)(?:_\d+)?\.sqlite(?:-shm|-wal)?$)/ },
-  '.claude': { agent: 'Claude Code', parts: /^(?:projects\/|todos\/|statsig\/|shell-snapshots\/|history\.jsonl|debug\/|stats-cache\.json|session-env\/|file-history\/)/ },
-  '.gemini': { agent: 'Gemini CLI', parts: /^(?:tmp\/|installation_id|history\/)/ },
+  '.codex': { agent: 'Codex', parts: /^(?:history\.jsonl|session_index\.jsonl|sessions\/|log\/|logs\/|models_cache\.json|tmp\/|version\.json|\.?lock$|(?:state|logs)(?:_\d+)?\.sqlite(?:-shm|-wal)?$|auth\.json$)/, credentials: /^auth\.json$/ },
+  '.claude': { agent: 'Claude Code', parts: /^(?:projects\/|todos\/|statsig\/|shell-snapshots\/|history\.jsonl|debug\/|stats-cache\.json|session-env\/|file-history\/|\.credentials\.json$)/, credentials: /^\.credentials\.json$/ },
+  '.gemini': { agent: 'Gemini CLI', parts: /^(?:tmp\/|installation_id|history\/|oauth_creds\.json$|google_accounts\.json$)/, credentials: /^(?:oauth_creds|google_accounts)\.json$/ },
 };
 
 interface Found {
   folder: string;
   agent: string;
+  credentials: RegExp;
   parts: Set<string>;
   tracked: boolean;
   blockedCheckout: boolean;
@@ -81,7 +83,7 @@ export function agentStateDrafts(view: SessionView): Draft[] {
       // `?? .codex/`: git shows the untracked folder whole; what is in it shows only once tracked
       if (m[3] !== '' && !state.parts.test(m[3]!)) continue;
       const folder = `${m[1]}${m[2]}/`;
-      const f = found.get(folder) ?? { folder, agent: state.agent, parts: new Set<string>(), tracked: false, blockedCheckout: false, step: s };
+      const f = found.get(folder) ?? { folder, agent: state.agent, credentials: state.credentials, parts: new Set<string>(), tracked: false, blockedCheckout: false, step: s };
       if (m[3] !== '') f.parts.add(m[3]!.replace(/\/.*$/, '/'));
       f.tracked ||= e.tracked;
       f.blockedCheckout ||= e.blocked;
@@ -94,13 +96,16 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
     // a SQLite database's `-shm`/`-wal` companions are one entry, as `.gitignore` globs them (the
     // database itself only where git lists it)
-    const parts = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite-(?:shm|wal)$/, '.sqlite-*')))].slice(0, 5);
+    // (the login first: what is cut past five must not be the secret)
+    const all = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite-(?:shm|wal)$/, '.sqlite-*')))];
+    const parts = [...all.filter((p) => f.credentials.test(p)), ...all.filter((p) => !f.credentials.test(p))].slice(0, 5);
     const what = parts.map((p) => code(p)).join(', ');
     // (git prints paths from the repository root, which the agent's folder may lie below)
     const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
     // the folder's transcripts are what must never reach a commit: say which part holds them
     const transcripts = parts.find((p) => /^(?:projects|sessions)\/$/.test(p));
-    const holding = transcripts ? `; ${code(transcripts)} holds its session transcripts` : '';
+    const login = parts.find((p) => f.credentials.test(p));
+    const holding = `${login ? `; ${code(login)} holds its login credentials` : ''}${transcripts ? `; ${code(transcripts)} holds its session transcripts` : ''}`;
     // a later `git add -A` / `git add .` / `git commit -a` sweeps it in
     const sweep = view.steps.find((x) => x.pos > f.step.pos && !x.rejected && x.command !== undefined && SWEEPING_ADD.test(x.command));
     // (staged only where the transcript shows it ran: a last call may have no result)
