@@ -1339,6 +1339,20 @@ describe('tool quirks of the agent', () => {
       .tool('exec_command', { cmd: 'npm ci', sandbox_permissions: 'require_escalated' }, 'added 120 packages', { exitCode: 0 })
       .build();
     expect(toolQuirkDrafts(viewOf(cache)).map((d) => d.title)).toEqual(['The sandbox blocks npm ci: rerun it with escalated permissions']);
+    // the same bare refusal of several commands that then ran outside: one item naming them
+    const bare = 'failed in sandbox: Operation not permitted';
+    const both = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('start the feature')
+      .tool('shell', { command: ['bash', '-lc', 'git fetch --all --prune'] }, bare, { exitCode: 1 })
+      .tool('shell', { command: ['bash', '-lc', 'git fetch --all --prune'], with_escalated_permissions: true }, '', { exitCode: 0 })
+      .tool('shell', { command: ['bash', '-lc', '.specify/scripts/bash/create-new-feature.sh --json x'] }, bare, { exitCode: 1 })
+      .tool('shell', { command: ['bash', '-lc', '.specify/scripts/bash/create-new-feature.sh --json x'], with_escalated_permissions: true }, '{"BRANCH_NAME":"001-x"}', { exitCode: 0 })
+      .build();
+    const blocked = toolQuirkDrafts(viewOf(both)).filter((d) => d.title.startsWith('The sandbox blocks'));
+    expect(blocked.map((d) => d.title)).toEqual(['The sandbox blocks git fetch and create-new-feature.sh: rerun them with escalated permissions']);
+    expect(blocked[0]!.text).toBe(
+      'In the sandbox `git fetch --all --prune` and `.specify/scripts/bash/create-new-feature.sh…` fail with `failed in sandbox: Operation not permitted`; the same commands ran when the call asked to leave the sandbox (`with_escalated_permissions: true`, which the user approves).',
+    );
     // a permission error nothing resolved is a symptom, not a lesson
     expect(toolQuirkDrafts(viewOf(session(false)))).toEqual([]);
     // the sandbox failing to start the command at all is the same lesson; a command that ran in

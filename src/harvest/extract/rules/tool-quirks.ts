@@ -836,12 +836,23 @@ function permission(view: SessionView, s: Step): Draft | undefined {
       score: 6,
     };
   }
-  const what = s.family || s.program || clip(shown, 40);
+  // the other commands the same refusal stopped that then ran outside the sandbox: one lesson,
+  // told once from the first of them (a reviewer found the item naming one of two too narrow)
+  const blocked = view.steps.filter(
+    (x) => x.failed && x.command !== undefined && quirkKind(x) === 'permission' && errorLine(x.output, 160) === err && view.steps.some((r) => r.pos > x.pos && !r.failed && !r.rejected && r.command !== undefined && (r.command === x.command || (r.main !== '' && r.main === x.main)) && escalation(r.call.input) !== undefined),
+  );
+  if (blocked.length > 0 && blocked[0] !== s) return undefined;
+  const name = (x: Step): string => x.family || x.program || clip(shownCommand(x.command!), 40);
+  const names = [...new Set(blocked.map(name))].slice(0, 3);
+  const what = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : name(s);
+  const several = names.length > 1;
+  const commands = [...new Set(blocked.map((x) => code(clip(shownCommand(x.command!), 50))))].slice(0, 3);
+  const shownAll = several ? `${commands.slice(0, -1).join(', ')} and ${commands.at(-1)}` : code(clip(shown, 80));
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `The sandbox blocks ${what}: rerun it with escalated permissions`,
-    text: `In the sandbox ${code(clip(shown, 80))} fails with ${code(err)}; the same command ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
+    title: `The sandbox blocks ${what}: rerun ${several ? 'them' : 'it'} with escalated permissions`,
+    text: `In the sandbox ${shownAll} ${several ? 'fail' : 'fails'} with ${code(err)}; the same ${several ? 'commands' : 'command'} ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves).`,
     confidence: CONFIDENCE.verified,
     event: s.outputEvent,
     tags: [s.call.name, 'sandbox', s.family],
