@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractSession } from '../../src/harvest/extract/index.js';
-import { namesPlace, onlyPointsAt, reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
+import { namesOnlyItsPath, namesPlace, onlyPointsAt, reportFactDrafts } from '../../src/harvest/extract/rules/report-facts.js';
 import { errorFixDrafts } from '../../src/harvest/extract/rules/error-fix.js';
 import { family } from '../../src/harvest/extract/commands.js';
 import { repoPathsOf, withRepoPaths } from '../../src/harvest/extract/repo-paths.js';
@@ -123,5 +123,16 @@ describe('what a command and a report line are', () => {
     expect(onlyPointsAt('`packages/x/src/image.ts:1`')).toBe(true);
     expect(onlyPointsAt('`src/a.ts:388-390`')).toBe(true);
     expect(onlyPointsAt('`src/a.ts` keeps the cache for one run')).toBe(false);
+  });
+});
+
+describe('a report line that names a program by the path of its own file', () => {
+  it('says only what the file tree says; one that adds what the file does says more', () => {
+    expect(namesOnlyItsPath('AeroSpace: `.config/aerospace/aerospace.toml`')).toBe(true);
+    expect(namesOnlyItsPath('Kitty config at `.config/kitty/kitty.conf`')).toBe(true);
+    expect(namesOnlyItsPath('Tests live in `tests/`')).toBe(true);
+    expect(namesOnlyItsPath('Tmux: `.config/tmux/tmux.conf` remaps the prefix to `Ctrl-a`')).toBe(false);
+    expect(namesOnlyItsPath('API routes: `src/app/api/`')).toBe(false);
+    expect(namesOnlyItsPath('Starship prompt at `.config/starship.toml`')).toBe(false);
   });
 });

@@ -210,6 +210,20 @@ export function onlyPointsAt(line: string): boolean {
   return LINE_POINTER.test(line.trim());
 }
 
+/** Words that only say a path is a configuration file, or where it is. */
+const PATH_FILLER = new Set(['config', 'configs', 'configuration', 'file', 'files', 'at', 'in', 'is', 'the', 'a', 'an', 'and', 'live', 'lives', 'located', 'stored', 'under', 'settings', 'for', 'its', 'of', 'here', 'also']);
+
+/** "Kitty config at `.config/kitty/kitty.conf`", "AeroSpace: `.config/aerospace/aerospace.toml`":
+ * a program named by the path of its own file says only what the file tree says; a line that adds
+ * what the file does ("Tmux: `tmux.conf` remaps the prefix to `Ctrl-a`") says more. */
+export function namesOnlyItsPath(line: string): boolean {
+  const spans = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  const paths = spans.filter((p) => /[\w-]\/|\.[A-Za-z]\w{0,5}$/.test(p)).map((p) => p.toLowerCase());
+  if (paths.length === 0 || paths.length !== spans.length) return false;
+  const words = line.replace(/`[^`]*`/g, ' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '' && !PATH_FILLER.has(w));
+  return words.length > 0 && words.every((w) => paths.some((p) => p.includes(w)));
+}
+
 /** "`gradle test` in `backend` — 53 passed", "all 12 tests pass": the result of one run, this
  * session's, not how things are. */
 const RUN_RESULT = /\b\d+\s+(?:(?:unit |integration )?tests?\s+)?(?:passed|passing|pass|failed|failing)\b|\ball\s+\d+\s+(?:tests?|specs?|checks?)\b|\ball (?:the )?(?:[\w-]+ )?(?:tests?|specs?|checks?) (?:now )?(?:pass|passed|are passing|are green)\b/i;
@@ -250,7 +264,7 @@ function usageStated(line: string): boolean {
 }
 
 function noFactLine(ctx: string, line: string): boolean {
-  return onlyPointsAt(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || addressesTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
+  return onlyPointsAt(line) || namesOnlyItsPath(line) || ROLL_CALL.test(line) || VERSION_LIST.test(line) || WE_WALK.test(line) || addressesTheUser(line) || RUN_RESULT.test(line) || unreadableProse(line) || OFFER_LINE.test(line) || STATUS_LINE.test(line) || PLACEHOLDER.test(line) || UUID.test(line) || ABOUT_THE_DIFF.test(line) || PRESENTS_CHANGE.test(line) || CROSS_REFERENCE.test(line) || subjectless(ctx, line);
 }
 
 function keptLines(section: Section, report: Report, corpus: string): ReportLine[] {
