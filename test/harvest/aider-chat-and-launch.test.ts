@@ -277,3 +277,23 @@ describe("aider's offer to upgrade itself", () => {
     expect(uv!.text).not.toContain('/home/dev');
   });
 });
+
+describe("a module aider's model needs, missing from aider's own Python", () => {
+  const history = (site: string) =>
+    `\n# aider chat started at 2025-04-16 09:58:45\n\n> /home/dev/.local/bin/aider --model us.anthropic.claude-3-7-sonnet-20250219-v1:0  \n> Aider v0.82.0  \n> Git repo: .git with 30 files  \n\n#### take a look at lua/dap_projects.lua  \n> litellm.APIConnectionError: No module named 'boto3'  \n> Traceback (most recent call last):  \n> File "${site}/litellm/main.py", line 2664, in completion  \n> response = bedrock_converse_chat_completion.completion(  \n> File "${site}/litellm/llms/bedrock/base_aws_llm.py", line 499, in _auth_with_env_vars  \n> import boto3  \n> ModuleNotFoundError: No module named 'boto3'  \n> You need to: pip install boto3  \n`;
+  const items = async (site: string) =>
+    (await readSessions([put(tempDir(), '.aider.chat.history.md', history(site))])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('own environment')));
+
+  it("says it goes into that install's environment, by the installer its paths show", async () => {
+    const [uv] = await items('/home/dev/.local/share/uv/tools/aider-chat/lib/python3.12/site-packages');
+    expect(uv).toMatchObject({ title: 'aider installed with uv needs boto3 in its own environment', scope: 'agent' });
+    expect(uv!.text).toBe(
+      "Aider installed with uv runs in a Python of its own: its model requests failed with `No module named 'boto3'`, and the `pip install boto3` aider's message names reaches another Python. Install it into aider's environment: `uv tool run --from aider-chat pip install boto3`.",
+    );
+    const [pipx] = await items('/home/dev/.local/pipx/venvs/aider-chat/lib/python3.12/site-packages');
+    expect(pipx!.text).toContain('`pipx inject aider-chat boto3`');
+    // an install whose way in nobody documented, or a Python of the user's own: no advice to give
+    expect(await items('/opt/homebrew/Cellar/aider/0.82.0/libexec/lib/python3.12/site-packages')).toEqual([]);
+    expect(await items('/home/dev/venv/lib/python3.12/site-packages')).toEqual([]);
+  });
+});

@@ -1,9 +1,11 @@
 /**
- * Aider's offer at launch to upgrade itself (`Newer aider version v0.86.2 is available.` then
- * `Run pip install?`) runs pip inside the Python of the install. An install that a package
- * manager owns (Homebrew's formula, uv's or pipx's tool) refuses pip's changes, and aider starts
- * at the old version. Said of the install method, which is the lesson every later launch on that
- * machine meets again, with the installer's own upgrade command.
+ * Aider runs in a Python of its own install (Homebrew's formula, uv's or pipx's tool), and two of
+ * its notices meet that: its offer at launch to upgrade itself (`Newer aider version v0.86.2 is
+ * available.` then `Run pip install?`) runs pip inside it, which an install a package manager owns
+ * refuses, so aider starts at the old version; and a provider's module its model needs (`No
+ * module named 'boto3'` for Bedrock) has to go into it, where the `pip install` aider's message
+ * names reaches another Python. Said of the install method, which every later launch on that
+ * machine meets again, with that installer's own command.
  */
 import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
@@ -19,10 +21,12 @@ const PIP_ERROR = /^(?:error:|ERROR:|×\s)/;
 const OWNER_HINT = /^hint: The package was installed by (\w+)\b/;
 
 /** Each package manager's own upgrade, and how the install's Python path shows it. */
-const INSTALLERS: { name: string; label: string; path: RegExp; upgrade: string }[] = [
+/** Each package manager's own upgrade, how the install's Python path shows it, and how a module
+ * goes into that Python (aider's docs; none known for Homebrew's). */
+const INSTALLERS: { name: string; label: string; path: RegExp; upgrade: string; addModule?: (m: string) => string }[] = [
   { name: 'brew', label: 'Homebrew', path: /\/Cellar\/aider\//, upgrade: 'brew upgrade aider' },
-  { name: 'uv', label: 'uv', path: /\/uv\/tools\/aider-chat\//, upgrade: 'uv tool upgrade aider-chat' },
-  { name: 'pipx', label: 'pipx', path: /\/pipx\/venvs\/aider-chat\//, upgrade: 'pipx upgrade aider-chat' },
+  { name: 'uv', label: 'uv', path: /\/uv\/tools\/aider-chat\//, upgrade: 'uv tool upgrade aider-chat', addModule: (m) => `uv tool run --from aider-chat pip install ${m}` },
+  { name: 'pipx', label: 'pipx', path: /\/pipx\/venvs\/aider-chat\//, upgrade: 'pipx upgrade aider-chat', addModule: (m) => `pipx inject aider-chat ${m}` },
 ];
 
 export function selfUpgradeDraft(lines: { line: string; event: number }[]): Draft | undefined {
@@ -62,6 +66,40 @@ export function selfUpgradeDraft(lines: { line: string; event: number }[]): Draf
       quotes: [said],
       rule: 'aider-notice',
       signature: `aider self-upgrade with pip fails under ${installer.name}`,
+      score: 5,
+    };
+  }
+  return undefined;
+}
+
+const NO_MODULE = /^ModuleNotFoundError: No module named '([\w.-]+)'/;
+const NEED_PIP = /^You need to: pip install ([\w.-]+)\s*$/;
+
+/** A module aider's model needs, missing from aider's own Python (its traceback runs through the
+ * install's site-packages, aider says `You need to: pip install boto3`): the item names the way
+ * into that Python for the installer its paths show. */
+export function ownModuleDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    const module = NO_MODULE.exec(lines[i]!.line)?.[1];
+    if (module === undefined) continue;
+    const near = lines.slice(Math.max(0, i - 30), i + 3);
+    if (!near.some((l) => NEED_PIP.exec(l.line)?.[1] === module)) continue;
+    const installer = INSTALLERS.find((m) => m.addModule !== undefined && near.some((l) => /^File "/.test(l.line) && m.path.test(l.line)));
+    if (!installer) continue;
+    const add = installer.addModule!(module);
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider installed with ${installer.label} needs ${module} in its own environment`,
+      text:
+        `Aider installed with ${installer.label} runs in a Python of its own: its model requests failed with ${code(`No module named '${module}'`)}, and the ${code(`pip install ${module}`)} aider's message names reaches another Python. ` +
+        `Install it into aider's environment: ${code(add)}.`,
+      confidence: CONFIDENCE.verified,
+      event: lines[i]!.event,
+      tags: ['aider', module, installer.name],
+      quotes: [`No module named '${module}'`],
+      rule: 'aider-notice',
+      signature: `aider own environment lacks ${module} under ${installer.name}`,
       score: 5,
     };
   }
