@@ -2021,6 +2021,18 @@ describe('recurring command sequences', () => {
     expect(extractSession(cut.build()).filter((c) => c.rule === 'command-pattern')).toEqual([]);
   });
 
+  it("a line of git's everyday steps (add, commit, push) is how anyone uses git, not a routine of the repository", () => {
+    const lines = (line: (i: number) => string) => {
+      const b = new SessionBuilder().user('commit each step');
+      for (let i = 0; i < 3; i++) b.bash(line(i), `[main ${i}a2b3c4] step ${i}`);
+      return extractSession(b.build()).filter((c) => c.title.startsWith('Recurring command line')).map((c) => c.title);
+    };
+    expect(lines((i) => `git add -A && git commit -m "step ${i}"`)).toEqual([]);
+    expect(lines((i) => `git add -A && git commit -m "step ${i}" && git push`)).toEqual([]);
+    // with a step of the repository's own, the line is its routine
+    expect(lines((i) => `npm run format && git add -A && git commit -m "step ${i}"`)).toEqual(['Recurring command line: npm run format && git add && git commit']);
+  });
+
   it('a line whose work is code given on the command line (`python3 -c "…"`) is written for the moment, not a routine', () => {
     const b = new SessionBuilder().user('find the two cents');
     for (let i = 0; i < 5; i++) b.bash(`source ~/finance/venv/bin/activate && python3 -c "import openpyxl; print(${i}, openpyxl.load_workbook('/home/dev/finance/consolidated.xlsx'))"`, `${i}`);

@@ -477,6 +477,10 @@ function routineText(key: string): string {
   return `${parts.slice(0, -1).join(', ')}, then ${parts.at(-1)},`;
 }
 
+/** git's everyday steps: a line of only these (`git add -A && git commit -m …`) is how anyone
+ * uses git, nothing of this repository. */
+const EVERYDAY_GIT = /^git (?:add|commit|push|pull|fetch|status|checkout|switch|stash|log|diff|branch|merge|rebase)$/;
+
 /** Compound command lines of the same shape run at least three times (e.g. regenerate, then grep). */
 function recurringPipelines(view: SessionView): Draft[] {
   const byShape = new Map<string, Step[]>();
@@ -484,6 +488,7 @@ function recurringPipelines(view: SessionView): Draft[] {
     if (!s.command || s.failed || s.rejected || s.simple.some((c) => INLINE_SCRIPT.test(c) || runsInlineCode(c))) continue;
     const fams = s.families.filter((f) => f && f !== 'cd' && !DECORATION.has(f));
     if (fams.length < 2 || fams.every((f) => isReadOnly(f))) continue;
+    if (fams.every((f) => EVERYDAY_GIT.test(f))) continue;
     const key = fams.join(' && ');
     byShape.set(key, [...(byShape.get(key) ?? []), s]);
   }
