@@ -37,6 +37,19 @@ describe("an agent's session state inside the repository", () => {
     expect(text).not.toContain('config.toml');
   });
 
+  it("is this session's doing when its own add of everything committed the folder git had listed untracked", () => {
+    const b = new SessionBuilder({ format: 'codex', agent: 'codex' })
+      .user('commit the rest')
+      .bash('git status --short', ' D CLAUDE.md\n?? .codex/\n?? .specify/scripts/')
+      .bash('git add -A && git commit -m "chore: add remaining scaffolding"', '[main b3299d9] chore: add remaining scaffolding\n 56 files changed\n create mode 100644 .codex/auth.json\n create mode 100644 .codex/history.jsonl\n create mode 100644 .codex/prompts/speckit.plan.md\n create mode 100644 .codex/sessions/2026/03/15/rollout-x.jsonl')
+      .bash('git status --short', ' M .codex/models_cache.json\n M .codex/sessions/2026/03/15/rollout-x.jsonl');
+    const [d] = agentStateDrafts(viewOf(b.build()));
+    expect(d).toMatchObject({ category: 'pitfall', title: "Codex's session state in .codex/ was committed by a git add of everything" });
+    expect(d!.text).toBe(
+      "`.codex/` holds Codex's own session state (`auth.json`, `sessions/`, `history.jsonl`, `models_cache.json`; `auth.json` holds its login credentials; `sessions/` holds its session transcripts); it was untracked until this session's `git add -A` put it in a commit. Untrack it with the user's consent (`git rm -r --cached .codex/`, then ignore it), and push no commit that holds the login.",
+    );
+  });
+
   it('is a fact when git lists it as untracked', () => {
     const b = new SessionBuilder().user('what changed?').bash('git status', 'On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\t.claude/projects/\n\t.claude/todos/\n\tnotes.md\n');
     // (git lists the state folders one by one: `.claude/` also holds what the team tracks)
@@ -55,7 +68,7 @@ describe("an agent's session state inside the repository", () => {
   it("names Codex's SQLite databases (and their -shm/-wal files) as its state, not its settings", () => {
     const [text] = texts(new SessionBuilder().bash('git status --short --branch', '## windows\n M home/.codex/config.toml\n?? home/.codex/history.jsonl\n?? home/.codex/state_5.sqlite-shm\n?? home/.codex/state_5.sqlite-wal\n?? home/.codex/sessions/'));
     // (a database's companions as one entry, as `.gitignore` globs them; not the database git did not list)
-    expect(text).toContain('`home/.codex/history.jsonl`, `home/.codex/state_5.sqlite-*`, `home/.codex/sessions/`');
+    expect(text).toContain('`home/.codex/sessions/`, `home/.codex/history.jsonl`, `home/.codex/state_5.sqlite-*`');
     expect(text).not.toContain('config.toml');
   });
 

@@ -32,14 +32,19 @@ interface Found {
   credentials: RegExp;
   parts: Set<string>;
   tracked: boolean;
+  /** git first listed the folder untracked (`?? .codex/`): whatever tracks it later, this session added */
+  untrackedFirst: boolean;
+  /** the step whose commit created files of it (`create mode 100644 .codex/auth.json`) */
+  committedBy?: Step;
   blockedCheckout: boolean;
   step: Step;
 }
 
 /** The git output's entries for agent state: `?? .codex/`, ` M x/.codex/history.jsonl`, a tab-indented
- * entry under "Untracked files:" or under a refused checkout's list. */
-function entriesOf(output: string): { path: string; tracked: boolean; blocked: boolean }[] {
-  const out: { path: string; tracked: boolean; blocked: boolean }[] = [];
+ * entry under "Untracked files:" or under a refused checkout's list, and a commit's
+ * ` create mode 100644 .codex/auth.json` (a file that commit put in git). */
+function entriesOf(output: string): { path: string; tracked: boolean; blocked: boolean; created: boolean }[] {
+  const out: { path: string; tracked: boolean; blocked: boolean; created: boolean }[] = [];
   let section: 'untracked' | 'tracked' | 'blocked' | undefined;
   for (const raw of output.split('\n')) {
     if (/^Untracked files:/.test(raw)) section = 'untracked';
@@ -48,11 +53,16 @@ function entriesOf(output: string): { path: string; tracked: boolean; blocked: b
     else if (/untracked working tree files would be/.test(raw)) section = undefined;
     const porcelain = /^([ MADRCU?]{2}) (\S+)$/.exec(raw);
     if (porcelain) {
-      out.push({ path: porcelain[2]!, tracked: porcelain[1] !== '??', blocked: false });
+      out.push({ path: porcelain[2]!, tracked: porcelain[1] !== '??', blocked: false, created: false });
+      continue;
+    }
+    const created = /^ create mode \d+ (\S+)$/.exec(raw);
+    if (created) {
+      out.push({ path: created[1]!, tracked: true, blocked: false, created: true });
       continue;
     }
     const listed = /^\t(?:(?:modified|deleted|new file|renamed):\s+)?(\S+)$/.exec(raw);
-    if (listed && section !== undefined) out.push({ path: listed[1]!, tracked: section !== 'untracked', blocked: section === 'blocked' });
+    if (listed && section !== undefined) out.push({ path: listed[1]!, tracked: section !== 'untracked', blocked: section === 'blocked', created: false });
   }
   return out;
 }
@@ -83,8 +93,9 @@ export function agentStateDrafts(view: SessionView): Draft[] {
       // `?? .codex/`: git shows the untracked folder whole; what is in it shows only once tracked
       if (m[3] !== '' && !state.parts.test(m[3]!)) continue;
       const folder = `${m[1]}${m[2]}/`;
-      const f = found.get(folder) ?? { folder, agent: state.agent, credentials: state.credentials, parts: new Set<string>(), tracked: false, blockedCheckout: false, step: s };
+      const f = found.get(folder) ?? { folder, agent: state.agent, credentials: state.credentials, parts: new Set<string>(), tracked: false, untrackedFirst: !e.tracked, blockedCheckout: false, step: s };
       if (m[3] !== '') f.parts.add(m[3]!.replace(/\/.*$/, '/'));
+      if (e.created) f.committedBy ??= s;
       f.tracked ||= e.tracked;
       f.blockedCheckout ||= e.blocked;
       found.set(folder, f);
@@ -96,9 +107,10 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     if (f.parts.size === 0 || settledLater(view, f.step, f.folder)) continue;
     // a SQLite database's `-shm`/`-wal` companions are one entry, as `.gitignore` globs them (the
     // database itself only where git lists it)
-    // (the login first: what is cut past five must not be the secret)
+    // (the login first, then the transcripts: what is cut past five must not be either)
     const all = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite-(?:shm|wal)$/, '.sqlite-*')))];
-    const parts = [...all.filter((p) => f.credentials.test(p)), ...all.filter((p) => !f.credentials.test(p))].slice(0, 5);
+    const rank = (p: string): number => (f.credentials.test(p) ? 0 : /^(?:projects|sessions)\/$/.test(p) ? 1 : 2);
+    const parts = [0, 1, 2].flatMap((r) => all.filter((p) => rank(p) === r)).slice(0, 5);
     const what = parts.map((p) => code(p)).join(', ');
     // (git prints paths from the repository root, which the agent's folder may lie below)
     const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
@@ -127,7 +139,14 @@ export function agentStateDrafts(view: SessionView): Draft[] {
           ? ` This session's ${add} staged ${them}: ${untrack}.`
           : ` This session ran ${add} with ${them} untracked: check ${code(`git ls-files ${f.folder}`)}, ${untrack}.`;
     const staging = `stage files by name (never ${code('git add -A')} or ${code('git add .')})`;
-    const text = f.tracked
+    // untracked until this session's own add put it in a commit (git listed it untracked first, or
+    // the commit's `create mode` lines show it): the session did that, not the repository; and a
+    // login in that commit is what must not be pushed
+    const adder = f.committedBy?.command !== undefined && SWEEPING_ADD.test(f.committedBy.command) ? f.committedBy : staged ? sweep : undefined;
+    const addedHere = f.tracked && (f.committedBy !== undefined || f.untrackedFirst) && adder !== undefined;
+    const text = addedHere
+      ? `${where} holds ${f.agent}'s own session state (${what}${holding}); it was untracked until this session's ${code(SWEEPING_ADD.exec(adder.command!)![0])} put it in a commit. Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it)${login ? ', and push no commit that holds the login' : ''}.`
+      : f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
         `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`
       : // git lists the state folders one by one when the folder also holds tracked files (a team's settings): ignore those, not the folder
@@ -136,7 +155,7 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     drafts.push({
       category: f.tracked || sweep !== undefined ? 'pitfall' : 'fact',
       scope: 'repo',
-      title: `${f.agent}'s session state in ${f.folder} ${f.tracked ? 'is tracked by git here' : 'lies inside this repository'}`,
+      title: `${f.agent}'s session state in ${f.folder} ${addedHere ? 'was committed by a git add of everything' : f.tracked ? 'is tracked by git here' : 'lies inside this repository'}`,
       text,
       // (git's own listing shows it)
       confidence: CONFIDENCE.verified,
