@@ -1304,6 +1304,8 @@ describe('tool quirks of the agent', () => {
     expect(quirks[0]).toMatchObject({ scope: 'agent', title: "The sandbox keeps the repository's .git read-only: git writes need escalation" });
     expect(quirks[0]!.text).toContain('`git restore` failed with');
     expect(quirks[0]!.text).toContain('`sandbox_permissions: "require_escalated"`');
+    // (only the spelling the session showed: reviewers found another version's unsupported)
+    expect(quirks[0]!.text).not.toContain('with_escalated_permissions');
     // the checkout's path is this machine's: the error is shown from `.git/` on
     expect(quirks[0]!.text).toContain("failed with `fatal: Unable to create '.git/index.lock': Operation not permitted`");
     // the git writes named are those the session ran outside the sandbox, none it never ran

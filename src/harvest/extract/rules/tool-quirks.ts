@@ -826,7 +826,7 @@ function permission(view: SessionView, s: Step): Draft | undefined {
       category: 'tool-quirk',
       scope: 'agent',
       title: "The sandbox keeps the repository's .git read-only: git writes need escalation",
-      text: `The sandbox lets commands write the working tree, not the repository's ${code('.git')}: ${code(s.family || 'git')} failed with ${code(clip(shownErr, 110))}, then ran with ${code(escalation(retry.call.input)!)} (the user approves${otherSpelling(escalation(retry.call.input)!)}). Ask for that from the first git command that writes${ran}.`,
+      text: `The sandbox lets commands write the working tree, not the repository's ${code('.git')}: ${code(s.family || 'git')} failed with ${code(clip(shownErr, 110))}, then ran with ${code(escalation(retry.call.input)!)} (the user approves). Ask for that from the first git command that writes${ran}.`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox', 'git'],
@@ -861,14 +861,6 @@ function permission(view: SessionView, s: Step): Draft | undefined {
     signature: `sandbox:${s.family || s.program}`,
     score: 6,
   };
-}
-
-/** Codex has asked to leave the sandbox in two ways over its versions: an item told with one
- * names the other, for the sessions that run the other version. */
-function otherSpelling(asked: string): string {
-  if (asked.startsWith('with_escalated_permissions')) return '; newer Codex: `sandbox_permissions: "require_escalated"`';
-  if (asked.startsWith('sandbox_permissions')) return '; older Codex: `with_escalated_permissions: true`';
-  return '';
 }
 
 /** git commands that only read the repository (`git ls-remote` asks the network, which the
