@@ -381,3 +381,21 @@ describe('a shared library the loader could not find', () => {
     expect(item!.text).toContain('Fix: `brew install libomp`');
   });
 });
+
+describe('a commit whose output shows lint-staged at work', () => {
+  it('says what the pre-commit hook runs, from the commit itself', () => {
+    const commit = (tasks: string) =>
+      new SessionBuilder({ format: 'codex', agent: 'codex' })
+        .user('commit the scaffolding')
+        .bash('git add README.md && git commit -m "docs: constitution"', `[STARTED] Backing up original state...\n[COMPLETED] Backed up original state in git stash (3b42c67)\n[STARTED] Running tasks for staged files...\n[STARTED] Config object — 52 files\n[STARTED] * — 52 files\n${tasks}[vite-plus b3299d9] docs: constitution\n 3 files changed`)
+        .build();
+    const [item] = toolchainDrafts(viewOf(commit('[STARTED] vp check --fix\n[COMPLETED] vp check --fix\n')));
+    expect(item).toMatchObject({ category: 'fact', title: 'Commits run git hooks' });
+    expect(item!.text).toBe(
+      'Commits here pass through lint-staged in a pre-commit hook: it runs `vp check --fix` on the staged files (the commit printed `Running tasks for staged files...`), which rewrites them before they are committed. Run the same before committing.',
+    );
+    expect(toolchainDrafts(viewOf(commit('[STARTED] eslint --max-warnings=0\n')))[0]!.text).toContain('`eslint --max-warnings=0` on the staged files (the commit printed `Running tasks for staged files...`), and a commit fails when it does.');
+    // lint-staged's own steps alone name no task
+    expect(toolchainDrafts(viewOf(commit('')))).toEqual([]);
+  });
+});

@@ -194,7 +194,39 @@ export function toolchainDrafts(view: SessionView): Draft[] {
       score: verified ? 6.5 : 6,
     });
   }
+  if (!hooks) {
+    const seen = lintStagedRun(view);
+    if (seen) drafts.push(seen);
+  }
   return drafts;
+}
+
+/** lint-staged's own steps in its listing (`[STARTED] Backing up original state...`), and a
+ * file group's line (`[STARTED] *.ts — 3 files`): what is left are the tasks it ran. */
+const LINT_STAGED_OWN = /^(?:Preparing lint-staged|Backing up original state|Backed up original state|Running tasks for staged files|Applying modifications from tasks|Cleaning up temporary files|Hiding unstaged changes|Restoring unstaged changes|Restoring original state|Reverting to original state)|\s—\s\d+ files?$/;
+
+/** A commit whose output shows lint-staged at work (`[STARTED] Running tasks for staged files...`)
+ * says what a pre-commit hook runs, from the commit itself, where no package.json the session
+ * printed said it: the tasks it ran on the staged files. */
+function lintStagedRun(view: SessionView): Draft | undefined {
+  for (const s of view.steps) {
+    if (s.rejected || s.command === undefined || !s.families.includes('git commit') || !s.output.includes('Running tasks for staged files')) continue;
+    const tasks = [...new Set([...s.output.matchAll(/^\[(?:STARTED|COMPLETED|FAILED)\] (.+?)\s*$/gm)].map((m) => m[1]!).filter((t) => !LINT_STAGED_OWN.test(t) && t.length <= 60))].slice(0, 3);
+    if (tasks.length === 0) continue;
+    const fixers = tasks.every((t) => /--fix\b|--write\b|\bformat\b/.test(t));
+    return {
+      category: 'fact',
+      title: 'Commits run git hooks',
+      text: `Commits here pass through lint-staged in a pre-commit hook: it runs ${tasks.map((t) => `\`${t}\``).join(', ')} on the staged files (the commit printed \`Running tasks for staged files...\`)${fixers ? ', which rewrites them before they are committed' : ', and a commit fails when it does'}. Run the same before committing.`,
+      confidence: CONFIDENCE.verified,
+      event: s.outputEvent,
+      tags: ['git', 'hooks', 'commit', 'lint-staged'],
+      rule: 'toolchain',
+      signature: 'toolchain:hooks',
+      score: 6.5,
+    };
+  }
+  return undefined;
 }
 
 export const toolchain: RuleExtractor = ruleExtractor('toolchain', toolchainDrafts);
