@@ -297,3 +297,22 @@ describe("a module aider's model needs, missing from aider's own Python", () => 
     expect(await items('/home/dev/venv/lib/python3.12/site-packages')).toEqual([]);
   });
 });
+
+describe('command output added to an aider chat', () => {
+  const run = (command: string, n: number) =>
+    `\n#### fix the build  \n\nRun this:\n\n\`\`\`bash\n${command}\n\`\`\`\n\n> ${command}  \n> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Running ${command}  \n> Add command output to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  \n> Added ${n} lines of output to the chat.  \n`;
+  const limit = '\n#### fix npm run submit issue  \n\nLet us look.\n\n> Model gpt-4o has hit a token limit!  \n> Token counts below are approximate.  \n>  \n> Input tokens: ~127,266 of 128,000 -- possibly exhausted context window!  \n> Output tokens: ~72 of 16,384  \n';
+  const items = async (outputs: [string, number][]) => {
+    const history = `\n# aider chat started at 2025-07-16 13:01:46\n\n> aider --model gpt-4o  \n> Aider v0.85.1  \n> Model: gpt-4o with diff edit format  \n${outputs.map(([c, n]) => run(c, n)).join('')}${limit}`;
+    return (await readSessions([put(tempDir(), '.aider.chat.history.md', history)])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes('context window')));
+  };
+
+  it("is told as what filled the model's window, with the largest output", async () => {
+    const [item] = await items([['npm install', 611], ['npm run submit', 215], ['npm run submit', 215]]);
+    expect(item!.text).toBe(
+      "Command output added to the chat (`Add command output to the chat?` answered yes) stays in the chat history and goes with every later message: 1041 lines were added here (`npm install`'s 611 among them) before `gpt-4o` hit its window (`Input tokens: ~127,266 of 128,000`). Answer no to long output and paste the lines that matter, or `/clear` the history.",
+    );
+    // a few lines of output did not fill it: some other message did
+    expect(await items([['npm test', 40]])).toEqual([]);
+  });
+});
