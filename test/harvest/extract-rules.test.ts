@@ -2700,3 +2700,13 @@ describe('what the precision rules leave alone (a code review found each of thes
     expect(drafts.map((d) => d.title)).toEqual(['Follow the project rule CONVENTIONS.md']);
   });
 });
+
+describe('the command xargs runs', () => {
+  it('is the family, past xargs options and a one-command sh -c script', () => {
+    const families = (c: string) => [...viewOf(new SessionBuilder().user('look').bash(c, 'x').build()).steps[0]!.families];
+    expect(families('git ls-files -z frontend | xargs -0 -I{} sh -c "grep -nIiE OPENAI_ {}"')).toEqual(['git ls-files', 'grep']);
+    expect(families('xargs -n 1 kill')).toEqual(['kill']);
+    // (a script of several commands stays one word, as the shell gets it)
+    expect(families('bash -lc "cd web && npm run build"')).toEqual(['cd web && npm run build']);
+  });
+});

@@ -139,6 +139,8 @@ const WRAPPER_OPTIONS = new Map<string, Set<string>>([
   ['sudo', new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T'])],
   ['env', new Set(['-u', '-C', '-S'])],
   ['time', new Set(['-f', '-o'])],
+  // (`xargs -0 -I{} grep …`, `xargs -n 1 kill`: xargs runs the command after its options)
+  ['xargs', new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file'])],
 ]);
 const RUNNERS_WITH_SUBCOMMAND = new Set([
   'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'mix', 'cargo', 'go', 'docker', 'kubectl', 'bd', 'gh', 'pip', 'pip3',
@@ -178,12 +180,17 @@ function tokensOf(simple: string): string[] {
   for (const m of simple.matchAll(simple.includes('$(') ? WORDS_AND_SUBSTITUTIONS : WORDS)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
   // PowerShell's usual `$env:NAME = "value"` is three tokens: a setting, like `NAME=value`
   if (out.length >= 2 && /^\$env:\w+$/.test(out[0]!) && out[1] === '=') out.splice(0, 3);
+  let script = false;
   while (out.length > 0 && (/^(?:\$env:)?\w+=/.test(out[0]!) || WRAPPERS.has(out[0]!) || SHELL_KEYWORDS_BEFORE.has(out[0]!) || out[0] === '-c' || out[0] === '-lc')) {
     const wrapper = out.shift()!;
+    script ||= wrapper === '-c' || wrapper === '-lc';
     // the wrapper's own options go with it (`sudo -u www-data npm run build` runs npm)
     const takesValue = WRAPPER_OPTIONS.get(wrapper);
     while (takesValue && out.length > 1 && /^-\w/.test(out[0]!)) if (takesValue.has(out.shift()!)) out.shift();
   }
+  // a shell given a one-command script as one word (`xargs -I{} sh -c "grep -n x {}"`): that
+  // command's own words (a script of several commands stays one word, as before)
+  if (script && out.length === 1 && /\s/.test(out[0]!.trim()) && !/&&|\|\||[;|\n]/.test(out[0]!)) return tokensOf(out[0]!.trim());
   return out;
 }
 
