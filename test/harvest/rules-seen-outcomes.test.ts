@@ -414,9 +414,9 @@ describe("a report's finding about a file the session then edited", () => {
       '**Notable issues I spotted**\n- `.config/opencode/opencode.json` is malformed JSON (a stray `2` before `"model"`).\n- `.local/bin/playlist` starts with `i#!/bin/bash` (an invalid shebang), so it runs under the caller\'s shell.\n- `.local/bin/tmux-sessionizer` has likely typos (`%selected`, an undefined `alt`).',
       'If you want, I can do a cleanup pass next: fix the broken scripts and the config JSON, and add a safer `.gitignore` for state files and secrets that should never be tracked in a repository like this one.',
     ].join('\n\n');
-    const facts = (cleanup: boolean) => {
+    const facts = (cleanup: boolean, asked = 'check the scripts and configs for problems') => {
       const b = new SessionBuilder({ format: 'codex', agent: 'codex' })
-        .user('explain this codebase to me')
+        .user(asked)
         .bash('git ls-files', listing)
         .bash("sed -n '1,40p' .zshenv .config/zsh/.zprofile", 'export XDG_CONFIG_HOME=$HOME/.config\nexport ZDOTDIR=$XDG_CONFIG_HOME/zsh\neval "$(/opt/homebrew/bin/brew shellenv)"')
         .bash("sed -n '1,40p' .local/bin/playlist .local/bin/tmux-sessionizer .config/opencode/opencode.json", 'i#!/bin/bash\n%selected alt\n2 "model": "gpt-5.1-codex"')
@@ -429,5 +429,7 @@ describe("a report's finding about a file the session then edited", () => {
     expect(after).not.toContain('invalid shebang');
     // (a finding about a file no edit touched stays)
     expect(after).toContain('malformed JSON');
+    // a tour the user asked for shows them what the files say, which the files keep saying
+    expect(facts(false, 'Explain this codebase to me')).toBe('');
   });
 });

@@ -613,6 +613,11 @@ const ASKS_ADVICE = /\b(?:what (?:should|would|could) (?:i|we) (?:use|choose|pic
  * what its documentation says, told to this user; not something found out about the repository. */
 const ASKS_TO_LEARN = /\b(?:help me (?:to )?understand|teach me|explain to me|eli5|i(?:'m| am) (?:trying to )?(?:learn|understand)(?:ing)?|what(?:'s| is| are) the difference between|what(?:'s| is) the purpose of|how does (?:the |this |a |an )?[\w.-]+ work)\b/i;
 
+/** The user asking for a tour ("Explain this codebase to me", "give me an overview of the repo",
+ * "walk me through this project"): the reply shows this user around what the files say, which
+ * the files keep saying, up to date. */
+const ASKS_FOR_TOUR = /\b(?:explain|describe|summari[sz]e|walk me through|give me an? (?:overview|tour|summary) of|tell me about)\s+(?:what\s+)?(?:this|the|my|our)\s+(?:code ?base|repo(?:sitory)?|project)\b|\bwhat(?:'s| is| does)\s+(?:this|the)\s+(?:code ?base|repo(?:sitory)?|project)(?:\s+do)?\s*\??\s*$/i;
+
 /** The user asking to be shown something of theirs ("Show my statusline", "what's in my
  * settings?"): the reply displays what their files hold, which the files say, and say up to date. */
 const ASKS_TO_SEE = /^\s*(?:please\s+)?(?:show|display|print|list)\s+(?:me\s+)?(?:my|our)\b|\bwhat(?:'s| is) in (?:my|our)\b/i;
@@ -642,7 +647,7 @@ export function reportFactDrafts(view: SessionView): Draft[] {
     // the report's language, which a section of a label and a path alone does not show
     if (unreadableProse(report.text)) continue;
     const asked = promptBefore(view, report.event)?.text ?? '';
-    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked) || ASKS_TO_SEE.test(asked)) continue;
+    if (ASKS_ADVICE.test(asked) || ABOUT_A_COMMIT.test(asked) || ASKS_TO_LEARN.test(asked) || ASKS_TO_SEE.test(asked) || ASKS_FOR_TOUR.test(asked)) continue;
     // The user disputed the proposal of a disputed report; the problems it found still stand.
     const contested = disputed(view, report);
     // a subagent session's report goes stale with what its parent session changed after it
