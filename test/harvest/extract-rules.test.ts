@@ -1226,6 +1226,7 @@ describe('tool quirks of the agent', () => {
       .build();
     const [applied] = toolQuirkDrafts(viewOf(partly));
     expect(applied!.text).toContain("It still applies the reply's other blocks and asks the model to resend only the failed one.");
+    expect(applied!.title).toBe("aider applies a reply's other edit blocks when one fails to match");
     // the resent block went in, which verifies nothing about it
     expect(applied!.confidence).toBe(0.7);
     // with auto-commits, aider commits the blocks that applied before the model resends the other

@@ -142,6 +142,9 @@ function aiderFormatNotice(view: SessionView, s: Step): string | undefined {
 function aiderTitle(output: string, err: string, cause?: EditCause): string {
   // (the cause's label fits whole: the title's room goes to it first)
   const reason = aiderErrorName(formatReason(output, err) ?? err);
+  // (with no cause told, the lesson is what aider did with the rest of the reply: said as such,
+  // not as the error's name; a reviewer asked for the behaviour in the title)
+  if (!cause && reason === 'SEARCH/REPLACE block failed to match' && output.split('\n').some((l) => OTHERS_APPLIED.test(l.trim()))) return "aider applies a reply's other edit blocks when one fails to match";
   return cause ? `aider edit: ${clip(reason, MAX_TITLE - 16 - cause.label.length)} (${cause.label})` : `aider edit: ${clip(reason, 60)}`;
 }
 
