@@ -46,7 +46,7 @@ describe("an agent's session state inside the repository", () => {
     const [d] = agentStateDrafts(viewOf(b.build()));
     expect(d).toMatchObject({ category: 'pitfall', title: "Codex's session state in .codex/ was committed by a git add of everything" });
     expect(d!.text).toBe(
-      "`.codex/` holds Codex's own session state (`auth.json`, `sessions/`, `history.jsonl`, `models_cache.json`; `auth.json` holds its login credentials; `sessions/` holds its session transcripts); it was untracked until this session's `git add -A` put it in a commit. Untrack it with the user's consent (`git rm -r --cached .codex/`, then ignore it), and push no commit that holds the login.",
+      "`.codex/` holds Codex's own session state (`auth.json`, `sessions/`, `history.jsonl`, `models_cache.json`; `auth.json` holds its login credentials; `sessions/` holds its session transcripts); it was untracked until this session's `git add -A` put it in a commit. Untrack it with the user's consent (`git rm -r --cached .codex/`, then ignore it); the login is in that commit: push no commit that holds it, and renew the login if one was pushed.",
     );
   });
 

@@ -288,7 +288,7 @@ describe("a module aider's model needs, missing from aider's own Python", () => 
     const [uv] = await items('/home/dev/.local/share/uv/tools/aider-chat/lib/python3.12/site-packages');
     expect(uv).toMatchObject({ title: 'aider installed with uv needs boto3 in its own environment', scope: 'agent' });
     expect(uv!.text).toBe(
-      "Aider installed with uv runs in a Python of its own: its model requests failed with `No module named 'boto3'`, and the `pip install boto3` aider's message names reaches another Python. Install it into aider's environment: `uv tool run --from aider-chat pip install boto3`.",
+      "Aider installed with uv runs in a Python of its own: its Bedrock model's requests failed with `No module named 'boto3'`, and the `pip install boto3` aider's message names reaches another Python. Aider's documentation installs it into aider's environment with `uv tool run --from aider-chat pip install boto3`.",
     );
     const [pipx] = await items('/home/dev/.local/pipx/venvs/aider-chat/lib/python3.12/site-packages');
     expect(pipx!.text).toContain('`pipx inject aider-chat boto3`');

@@ -392,7 +392,7 @@ describe('a commit whose output shows lint-staged at work', () => {
     const [item] = toolchainDrafts(viewOf(commit('[STARTED] vp check --fix\n[COMPLETED] vp check --fix\n')));
     expect(item).toMatchObject({ category: 'fact', title: 'Commits run git hooks' });
     expect(item!.text).toBe(
-      'Commits here pass through lint-staged in a pre-commit hook: it runs `vp check --fix` on the staged files (the commit printed `Running tasks for staged files...`), which rewrites them before they are committed. Run the same before committing.',
+      'Commits here pass through a pre-commit hook that runs `vp check --fix` on the staged files (the commit printed `Running tasks for staged files...`), which rewrites them before they are committed. Run the same before committing.',
     );
     expect(toolchainDrafts(viewOf(commit('[STARTED] eslint --max-warnings=0\n')))[0]!.text).toContain('`eslint --max-warnings=0` on the staged files (the commit printed `Running tasks for staged files...`), and a commit fails when it does.');
     // lint-staged's own steps alone name no task

@@ -145,7 +145,7 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     const adder = f.committedBy?.command !== undefined && SWEEPING_ADD.test(f.committedBy.command) ? f.committedBy : staged ? sweep : undefined;
     const addedHere = f.tracked && (f.committedBy !== undefined || f.untrackedFirst) && adder !== undefined;
     const text = addedHere
-      ? `${where} holds ${f.agent}'s own session state (${what}${holding}); it was untracked until this session's ${code(SWEEPING_ADD.exec(adder.command!)![0])} put it in a commit. Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it)${login ? ', and push no commit that holds the login' : ''}.`
+      ? `${where} holds ${f.agent}'s own session state (${what}${holding}); it was untracked until this session's ${code(SWEEPING_ADD.exec(adder.command!)![0])} put it in a commit. Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it)${login ? '; the login is in that commit: push no commit that holds it, and renew the login if one was pushed' : ''}.`
       : f.tracked
       ? // tracked, it stays in every commit until untracked (the user's history: with their consent);
         `${where} holds ${f.agent}'s own session state (${what}${holding}) and git tracks it here, so every session changes it${f.blockedCheckout ? `, and git refused a checkout over those changes (${code('Your local changes to the following files would be overwritten')})` : ''}.${swept} Untrack it with the user's consent (${code(`git rm -r --cached ${f.folder}`)}, then ignore it); until then ${staging}.`

@@ -72,6 +72,9 @@ export function selfUpgradeDraft(lines: { line: string; event: number }[]): Draf
   return undefined;
 }
 
+/** litellm's provider folders, by the names users know them. */
+const PROVIDERS: Readonly<Record<string, string>> = { bedrock: 'Bedrock', vertex_ai: 'Vertex AI', sagemaker: 'SageMaker', gemini: 'Gemini' };
+
 const NO_MODULE = /^ModuleNotFoundError: No module named '([\w.-]+)'/;
 const NEED_PIP = /^You need to: pip install ([\w.-]+)\s*$/;
 
@@ -87,13 +90,16 @@ export function ownModuleDraft(lines: { line: string; event: number }[]): Draft 
     const installer = INSTALLERS.find((m) => m.addModule !== undefined && near.some((l) => /^File "/.test(l.line) && m.path.test(l.line)));
     if (!installer) continue;
     const add = installer.addModule!(module);
+    // the provider whose client needs it, where the traceback names one (`litellm/llms/bedrock/…`)
+    const provider = near.map((l) => /\/litellm\/llms\/(\w+)\//.exec(l.line)?.[1]).find((p) => p !== undefined);
+    const whose = provider ? `its ${PROVIDERS[provider] ?? provider} model's requests` : 'its model requests';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `aider installed with ${installer.label} needs ${module} in its own environment`,
       text:
-        `Aider installed with ${installer.label} runs in a Python of its own: its model requests failed with ${code(`No module named '${module}'`)}, and the ${code(`pip install ${module}`)} aider's message names reaches another Python. ` +
-        `Install it into aider's environment: ${code(add)}.`,
+        `Aider installed with ${installer.label} runs in a Python of its own: ${whose} failed with ${code(`No module named '${module}'`)}, and the ${code(`pip install ${module}`)} aider's message names reaches another Python. ` +
+        `Aider's documentation installs it into aider's environment with ${code(add)}.`,
       confidence: CONFIDENCE.verified,
       event: lines[i]!.event,
       tags: ['aider', module, installer.name],

@@ -217,7 +217,8 @@ function lintStagedRun(view: SessionView): Draft | undefined {
     return {
       category: 'fact',
       title: 'Commits run git hooks',
-      text: `Commits here pass through lint-staged in a pre-commit hook: it runs ${tasks.map((t) => `\`${t}\``).join(', ')} on the staged files (the commit printed \`Running tasks for staged files...\`)${fixers ? ', which rewrites them before they are committed' : ', and a commit fails when it does'}. Run the same before committing.`,
+      // (what runs it is not always lint-staged itself: vite-plus prints the same listing)
+      text: `Commits here pass through a pre-commit hook that runs ${tasks.map((t) => `\`${t}\``).join(', ')} on the staged files (the commit printed \`Running tasks for staged files...\`)${fixers ? ', which rewrites them before they are committed' : ', and a commit fails when it does'}. Run the same before committing.`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: ['git', 'hooks', 'commit', 'lint-staged'],
