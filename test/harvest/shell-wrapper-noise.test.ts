@@ -36,6 +36,14 @@ describe("a shell wrapper's complaint after every command", () => {
     );
   });
 
+  it('is no noise where every command that printed it failed with nothing else to say', () => {
+    const b = new SessionBuilder({ format: 'codex', agent: 'codex' });
+    const line = 'bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted';
+    for (const c of ['ls -la', 'ls /etc/apt/apt.conf.d', 'test -f ~/.zshrc']) b.tool('exec_command', { cmd: c }, `${line}\n`, { exitCode: 1 });
+    b.tool('exec_command', { cmd: 'ls -la', sandbox_permissions: 'require_escalated' }, 'total 8\ndrwxr-x--- 2 core core 4096 .', { exitCode: 0 });
+    expect(shellWrapperNoiseDrafts(viewOf(b.build()))).toEqual([]);
+  });
+
   it("says a zsh command in a file bash reads is zsh's, not a program missing", () => {
     const b = new SessionBuilder();
     const line = '/Users/dev/.profile: line 6: compdef: command not found';

@@ -39,6 +39,11 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
   for (const c of complaints) {
     // a lost `cd` with it: shell-cwd.ts's item says both
     if (c.tool === lost) continue;
+    // every command that printed it failed with nothing else to say (`bwrap: loopback: Failed
+    // RTM_NEWADDR …` alone): the complaint is the failure, the sandbox not starting, no noise
+    // beside the commands (tool-quirks.ts tells it where escalated runs then worked)
+    const printers = view.steps.filter((x) => x.call.name === c.tool && x.command !== undefined && x.output.includes(c.lines[0]!));
+    if (printers.length > 0 && printers.every((x) => x.failed && x.output.split('\n').every((l) => l.trim() === '' || c.lines.some((cl) => l.includes(cl))))) continue;
     // the wrapper's complaints: the second too when both fit beside the lesson
     // (one line alone is shown whole, up to a long path's length)
     const [one, two] = c.lines.map((l) => code(clip(l, c.lines.length === 1 ? 130 : 80)));
