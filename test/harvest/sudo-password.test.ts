@@ -19,6 +19,10 @@ describe('sudo that asks for a password', () => {
     expect(drafts[0]!.text).toContain('`sudo apt update && sudo apt install -y jq` failed with `sudo: a terminal is required to read the password` before it ran');
     // and no "fails" item of the command beside it
     expect(extractSession(b.build()).map((c) => c.rule)).toEqual(['sudo-password']);
+    // what the command was given is this task's (a proxy's address): shown up to its first quote
+    const proxy = sudoPasswordDrafts(viewOf(new SessionBuilder().user('set the apt proxy').bash(`sudo sh -c 'printf "%s\\n" "Acquire::http::Proxy \\"http://7.246.186.111:7897\\";" > /etc/apt/apt.conf.d/95proxies'`, ASKED, 1).build()));
+    expect(proxy[0]!.text).toContain("`sudo sh -c '…` failed with");
+    expect(proxy[0]!.text).not.toContain('7.246');
   });
 
   it('is read where the transcript keeps no exit code (a SpecStory export)', () => {

@@ -26,13 +26,18 @@ export function sudoPasswordDrafts(view: SessionView): Draft[] {
   if (first === undefined) return [];
   if (view.steps.some((x) => x.pos > first.pos && x.command !== undefined && RUNS_SUDO.test(x.command) && seenToSucceed(x) && !sudoWantedPassword(x))) return [];
   const message = NEEDS_PASSWORD.exec(first.output)![0];
+  // the command up to its first quoted argument: what it was given (a proxy's address, a file's
+  // text) is this task's, and the lesson is sudo's
+  const line = oneLine(first.command!);
+  const quote = line.search(/['"]/);
+  const shown = quote > 0 ? `${line.slice(0, quote + 1)}…` : clip(line, 90);
   return [
     {
       category: 'fact',
       scope: 'global',
       title: "sudo asks for a password here, which the agent's shell cannot give",
       text:
-        `On this machine \`sudo\` asks for the user's password, and the agent's shell has no terminal to ask on: ${code(clip(oneLine(first.command!), 90))} failed with ${code(message)} before it ran. ` +
+        `On this machine \`sudo\` asks for the user's password, and the agent's shell has no terminal to ask on: ${code(shown)} failed with ${code(message)} before it ran. ` +
         'Ask the user to run commands that need root in their own terminal (a password piped to `sudo -S` would be written into the transcript).',
       confidence: CONFIDENCE.stated,
       event: first.outputEvent,
