@@ -1147,6 +1147,9 @@ describe('tool quirks of the agent', () => {
     expect(d!.text).toContain('The failed block edited `app/root.tsx`, which had not been added to the chat: the model wrote its SEARCH text');
     expect(d!.text).toContain('Add a file to the chat (`/add`) before asking for edits to it.');
     expect(session('Added app/root.tsx to the chat')).toEqual([]);
+    // an `/add` written inside the message was never run: that is why the file was not in the chat
+    const inline = toolQuirkDrafts(viewOf(new SessionBuilder({ agent: 'aider', format: 'aider' }).user('add the stylesheet import /add app/root.tsx').system('Allow edits to app/root.tsx which was not previously added to chat? y').tool('edit', { path: 'app/root.tsx', search: 'x', replace: 'y' }, failed, { isError: true }).build()));
+    expect(inline[0]!.text).toContain("the message's `/add app/root.tsx` stood after its text, where aider runs no command, so the model wrote its SEARCH text without seeing the file. Send `/add` as a message of its own.");
     // newer aider names the file on the line above its question
     const [newer] = session('app/root.tsx\nAllow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y');
     expect(newer!.text).toContain('The failed block edited `app/root.tsx`, which had not been added to the chat');

@@ -5,6 +5,7 @@
  * goes, the fenced block it left unnamed, or that the file it edited was never added to the chat.
  * That is what a later session (or its user) can act on, so it is stated with the rule.
  */
+import { escapeRegExp } from '../../../core/regexp.js';
 import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
 import { CREATE_NEW_FILE, launchLine, QUESTION } from './aider-notice-lines.js';
@@ -156,7 +157,15 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
       return view.session.events.some((e) => e.kind === 'system' && e.text.split('\n').some((l) => /^Added .+ to the chat\b/.test(l.trim()) && l.trim().replace(/ to the chat\b.*$/, '').replace(/^.*[\\/ ]/, '') === name));
     };
     const one = /^#\s*1 SEARCH\/REPLACE block failed/m.test(s.output);
-    if (failedIn.every((f) => allowed.has(f) && !inChat(f))) return cause('file not in the chat', `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`);
+    if (failedIn.every((f) => allowed.has(f) && !inChat(f))) {
+      // the user had written `/add <file>` inside the message, where aider runs no command (only
+      // a line that opens with `/` is one): why the file was not in the chat
+      const asked = view.prompts.findLast((p) => p.index < s.call.index)?.text ?? '';
+      const inline = failedIn.find((f) => new RegExp(String.raw`\S[^\n]*\s/add\s[^\n]*${escapeRegExp(f)}`).test(asked));
+      const edited = `The failed ${one ? 'block' : 'blocks'} edited ${failedIn.map((f) => code(f)).join(', ')}, which had not been added to the chat`;
+      if (inline) return cause('file not in the chat', `${edited}: the message's ${code(`/add ${clip(inline, 50)}`)} stood after its text, where aider runs no command, so the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file. Send \`/add\` as a message of its own.`);
+      return cause('file not in the chat', `${edited}: the model wrote ${one ? 'its' : 'their'} SEARCH text without seeing the file (aider asked whether to allow edits to a file not added to the chat). Add a file to the chat (\`/add\`) before asking for edits to it.`);
+    }
     return searchMismatch(lines);
   }
   return undefined;
