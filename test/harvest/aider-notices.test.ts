@@ -214,6 +214,15 @@ describe('aider notices', () => {
     expect((await notices(`${launch('')}#### add the modal  \n\nHere it is.\n\n${failed}`)).filter((i) => i.title.includes('retries'))).toEqual([]);
   });
 
+  it('tells rounds of lint fixes that hit the limit as such: the edits stayed applied', async () => {
+    const lint = '> Applied edit to plugin/notes.vim  \n>  \n> # Fix any errors below, if possible.  \n>  \n> plugin/notes.vim:  \n> 37█      \\ strftime("%Y-%W")  \n>  \n> Attempt to fix lint errors? (Y)es/(N)o [Yes]: y  \n';
+    const items = await notices(`${launch('')}#### add a Log command  \n\nHere it is.\n\n${lint}${lint}${lint}> Only 3 reflections allowed, stopping.  \n`);
+    const item = items.find((i) => i.title.includes('lint errors'));
+    expect(item).toMatchObject({ scope: 'agent', title: "aider stops after 3 rounds of fixing one message's lint errors" });
+    expect(item!.text).toContain('the edits stay applied and the reported errors may remain');
+    expect(items.some((i) => i.title.includes('retries'))).toBe(false);
+  });
+
   it('tells a model that kept breaking the edit format where a later launch with another model applied its edits', async () => {
     const banner = (model: string, format: string, at: string) => `\n# aider chat started at 2024-08-04 ${at}\n\n> aider --model ${model}  \n> Aider v0.47.1  \n> Model: ${model} with ${format} edit format  \n> Git repo: .git with 12 files  \n\n`;
     const failing = '#### add the popup  \n\nHere:\n\n```html\n<div></div>\n```\n\n> The LLM did not conform to the edit format.  \n> https://aider.chat/docs/troubleshooting/edit-errors.html  \n> No filename provided before ``` in file listing  \n\n';

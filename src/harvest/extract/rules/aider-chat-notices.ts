@@ -491,6 +491,29 @@ export function reflectionsDraft(view: SessionView, lines: { line: string; event
   const hit = [...lines.filter((l) => REFLECTIONS_SPENT.test(l.line)), ...inOutput].sort((a, b) => a.event - b.event)[0];
   if (!hit) return undefined;
   const n = REFLECTIONS_SPENT.exec(hit.line)![1]!;
+  // the rounds may have been lint fixes (`Attempt to fix lint errors?` answered yes): then the
+  // edits went in and what stopped is the chase of the linter's report (a reviewer found the
+  // "not applied" of failed edits wrong there)
+  const from = view.prompts.findLast((p) => p.index < hit.event)?.index ?? -1;
+  // (the reader keeps the linter's report as a step of its own, `# Fix any errors below, if
+  // possible.`; aider's question, where kept, says the same)
+  const LINT_ASKED = /^# Fix any errors below, if possible\.|^Attempt to fix lint errors\?/m;
+  const linted = lines.some((l) => l.event > from && l.event <= hit.event && LINT_ASKED.test(l.line)) || view.steps.some((s) => s.outputEvent > from && s.outputEvent <= hit.event && LINT_ASKED.test(s.output));
+  if (linted) {
+    return {
+      category: 'tool-quirk',
+      scope: 'agent',
+      title: `aider stops after ${n} rounds of fixing one message's lint errors`,
+      text: `After an edit aider runs its linter and, with \`Attempt to fix lint errors?\` answered yes, sends the report back to the model at most ${n} times for one message, then stops (${code(hit.line.trim())}): the edits stay applied and the reported errors may remain. Check the file before going on; answer no where the linter's report is not a real error, or the model rewrites working code to chase it.`,
+      confidence: CONFIDENCE.stated,
+      event: hit.event,
+      tags: ['aider', 'lint', 'reflections'],
+      quotes: [hit.line.trim()],
+      rule: 'aider-notice',
+      signature: 'aider reflections limit lint',
+      score: 5,
+    };
+  }
   return {
     category: 'tool-quirk',
     scope: 'agent',
