@@ -23,6 +23,9 @@ describe('sudo that asks for a password', () => {
     const proxy = sudoPasswordDrafts(viewOf(new SessionBuilder().user('set the apt proxy').bash(`sudo sh -c 'printf "%s\\n" "Acquire::http::Proxy \\"http://7.246.186.111:7897\\";" > /etc/apt/apt.conf.d/95proxies'`, ASKED, 1).build()));
     expect(proxy[0]!.text).toContain("`sudo sh -c '…` failed with");
     expect(proxy[0]!.text).not.toContain('7.246');
+    // asked to leave the sandbox, it still had no terminal: said, since the sandbox is not why
+    const outside = sudoPasswordDrafts(viewOf(new SessionBuilder({ format: 'codex', agent: 'codex' }).user('install jq').tool('exec_command', { cmd: 'sudo apt install -y jq', sandbox_permissions: 'require_escalated' }, ASKED, { exitCode: 1 }).build()));
+    expect(outside[0]!.text).toContain('before it ran, outside the sandbox too.');
   });
 
   it('is read where the transcript keeps no exit code (a SpecStory export)', () => {

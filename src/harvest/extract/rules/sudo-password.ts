@@ -11,6 +11,7 @@ import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { clip, code, oneLine } from '../text.js';
 import { seenToSucceed, type SessionView, type Step } from '../view.js';
+import { escalation } from '../escalation.js';
 
 const NEEDS_PASSWORD = /^sudo: (?:a terminal is required to read the password|no tty present and no askpass program specified)\b/m;
 const RUNS_SUDO = /(?:^|[;&|(]\s*|\s)sudo\s/;
@@ -37,7 +38,7 @@ export function sudoPasswordDrafts(view: SessionView): Draft[] {
       scope: 'global',
       title: "sudo asks for a password here, which the agent's shell cannot give",
       text:
-        `On this machine \`sudo\` asks for the user's password, and the agent's shell has no terminal to ask on: ${code(shown)} failed with ${code(message)} before it ran. ` +
+        `On this machine \`sudo\` asks for the user's password, and the agent's shell has no terminal to ask on: ${code(shown)} failed with ${code(message)} before it ran${escalation(first.call.input) !== undefined ? ', outside the sandbox too' : ''}. ` +
         'Ask the user to run commands that need root in their own terminal (a password piped to `sudo -S` would be written into the transcript).',
       confidence: CONFIDENCE.stated,
       event: first.outputEvent,
