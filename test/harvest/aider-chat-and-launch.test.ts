@@ -316,3 +316,28 @@ describe('command output added to an aider chat', () => {
     expect(await items([['npm test', 40]])).toEqual([]);
   });
 });
+
+describe('what aider does on its own around the work', () => {
+  const items = async (history: string, word: string) =>
+    (await readSessions([put(tempDir(), '.aider.chat.history.md', history)])).sessions.flatMap((s) => extractSession(s).filter((c) => c.title.includes(word)));
+
+  it("commits a file's uncommitted changes before editing it, unless launched without dirty commits", async () => {
+    const history = (flags: string) =>
+      `\n# aider chat started at 2025-01-02 10:00:00\n\n> /home/dev/.local/bin/aider --model gpt-4o${flags}  \n> Aider v0.70.0  \n> Git repo: .git with 3 files  \n\n#### add a search box  \n\nHere it is.\n\n> Tokens: 2.4k sent, 176 received.  \n> Committing src/Wiki.jsx before applying edits.  \n> Commit c522407 feat: Add Wiki component to the source directory  \n> Applied edit to src/Wiki.jsx  \n`;
+    const [item] = await items(history(''), 'uncommitted');
+    expect(item!.text).toBe(
+      "Before it applies an edit to a file with uncommitted changes, aider commits those changes under a message it writes (`Committing src/Wiki.jsx before applying edits.`, then a commit `feat: Add Wiki component to the source directory`): uncommitted work in that file goes into a commit nobody wrote. Commit or stash it first, or start aider with `--no-dirty-commits`.",
+    );
+    expect(item!.text).not.toContain('c522407');
+    expect(await items(history(' --no-dirty-commits'), 'uncommitted')).toEqual([]);
+  });
+
+  it('makes an empty file of a launch word that names no file, and says so; a file meant is no junk', async () => {
+    const history = (word: string) =>
+      `\n# aider chat started at 2025-12-09 10:52:17\n\n> /opt/homebrew/bin/aider ${word}  \n> Creating empty file /Users/dev/.config/nvim/${word}  \n> Aider v0.86.1  \n> Git repo: .git with 0 files  \n> Added ${word} to the chat.  \n\n#### fix the keymap  \n`;
+    const [item] = await items(history('$'), 'empty file');
+    expect(item!.text).toContain('a stray word made `Creating empty file …/$`, a junk file in the repository.');
+    expect(item!.text).not.toContain('/Users/dev');
+    expect(await items(history('notes.md'), 'empty file')).toEqual([]);
+  });
+});

@@ -245,7 +245,7 @@ function plausibleFile(name: string): boolean {
 
 /** A name that reads as a file's path: one word of path characters with an extension, or a
  * file name that has none by custom (stricter than plausibleFile: `KEY=https://x.io` is none). */
-function namesAFile(name: string): boolean {
+export function namesAFile(name: string): boolean {
   return /^[\w@~./\\-]+$/.test(name) && (/\.\w{1,8}$/.test(name) || BARE_FILE_NAMES.test(name));
 }
 

@@ -9,7 +9,9 @@
  * commit can fail and leave the edits uncommitted, a launch in a subfolder still names files from
  * the repository root, a tracked path gone from disk draws a repo-map warning, and its offer to
  * upgrade itself fails in an install a package manager owns, and a module its model needs must go
- * into its own Python, and command output added to the chat fills the model's window. The notice is
+ * into its own Python, command output added to the chat fills the model's window, it commits a
+ * file's uncommitted changes before editing it, and it makes an empty file of a stray launch word.
+ * The notice is
  * aider's own words, so the item is what aider did, not a guess.
  *
  * The drafts live next to this file: aider-launch-notices.ts (a launch, its model, account and
@@ -21,12 +23,13 @@ import { noticeLines } from './aider-notice-lines.js';
 import { deletedTrackedDraft, missingReadDraft, formatSwitchDraft, modelSwitchDraft, overTpmDraft, quotaDraft, undecodableDraft, subfolderDraft, suggestedNameDraft, unsizedTokenLimitDraft, unwritableDraft, yesAlwaysDeclinesDraft, yesAlwaysDraft } from './aider-launch-notices.js';
 import { ownModuleDraft, selfUpgradeDraft } from './aider-install.js';
 import { contextFilledDraft } from './aider-context.js';
+import { dirtyCommitDraft, strayArgumentDraft } from './aider-own-commits.js';
 import { addDotDraft, autoCommitDraft, commandAsFileDraft, commitFailedDraft, crashDraft, gitignoreDrafts, invalidCommandDraft, reflectionsDraft, strayFileDraft, undoDraft, undoNewFileDraft } from './aider-chat-notices.js';
 
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), yesAlwaysDeclinesDraft(lines), unsizedTokenLimitDraft(lines), suggestedNameDraft(view, lines), autoCommitDraft(view), selfUpgradeDraft(lines), ownModuleDraft(lines), contextFilledDraft(view, lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), yesAlwaysDeclinesDraft(lines), unsizedTokenLimitDraft(lines), suggestedNameDraft(view, lines), autoCommitDraft(view), selfUpgradeDraft(lines), ownModuleDraft(lines), contextFilledDraft(view, lines), dirtyCommitDraft(view, lines), strayArgumentDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
