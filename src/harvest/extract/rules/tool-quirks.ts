@@ -799,12 +799,15 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   const runner = BWRAP_ERROR.exec(s.output)?.[0];
   if (runner !== undefined || (SANDBOX_REFUSAL.test(s.output) && !PERMISSION.test(s.output))) {
     const shownErr = runner ?? err;
+    const editedInside = view.steps.find((x) => isEditStep(x) && !x.failed && !x.rejected && x.result !== undefined && escalation(x.call.input) === undefined);
     return {
       category: 'tool-quirk',
       scope: 'agent',
       // (the machine's doing: a container that will not let the sandbox set up its network)
       title: 'The sandbox cannot start commands on this machine: ask for escalation from the first one',
-      text: `On this machine, commands in the sandbox fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves), so ask for that from the first command.`,
+      // (the agent's own file edits do not go through the sandbox's runner: where one worked
+      // inside it, only commands need the escalation)
+      text: `On this machine, commands in the sandbox fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves), so ask for that from the first command.${editedInside ? ` File edits (${code(editedInside.call.name)}) worked without it.` : ''}`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox'],
