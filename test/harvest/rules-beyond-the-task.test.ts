@@ -390,7 +390,7 @@ describe('a commit whose output shows lint-staged at work', () => {
         .bash('git add README.md && git commit -m "docs: constitution"', `[STARTED] Backing up original state...\n[COMPLETED] Backed up original state in git stash (3b42c67)\n[STARTED] Running tasks for staged files...\n[STARTED] Config object — 52 files\n[STARTED] * — 52 files\n${tasks}[vite-plus b3299d9] docs: constitution\n 3 files changed`)
         .build();
     const [item] = toolchainDrafts(viewOf(commit('[STARTED] vp check --fix\n[COMPLETED] vp check --fix\n')));
-    expect(item).toMatchObject({ category: 'fact', title: 'Commits run git hooks' });
+    expect(item).toMatchObject({ category: 'fact', title: 'Commits run a pre-commit hook: vp check --fix on the staged files' });
     expect(item!.text).toBe(
       'Commits here pass through a pre-commit hook that runs `vp check --fix` on the staged files (the commit printed `Running tasks for staged files...`), which rewrites them before they are committed. Run the same before committing.',
     );

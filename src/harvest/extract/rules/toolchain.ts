@@ -216,7 +216,8 @@ function lintStagedRun(view: SessionView): Draft | undefined {
     const fixers = tasks.every((t) => /--fix\b|--write\b|\bformat\b/.test(t));
     return {
       category: 'fact',
-      title: 'Commits run git hooks',
+      // (what the hook runs names it in an index: "git hooks" alone says nothing to pick it by)
+      title: `Commits run a pre-commit hook: ${tasks[0]} on the staged files`,
       // (what runs it is not always lint-staged itself: vite-plus prints the same listing)
       text: `Commits here pass through a pre-commit hook that runs ${tasks.map((t) => `\`${t}\``).join(', ')} on the staged files (the commit printed \`Running tasks for staged files...\`)${fixers ? ', which rewrites them before they are committed' : ', and a commit fails when it does'}. Run the same before committing.`,
       confidence: CONFIDENCE.verified,
