@@ -24,6 +24,7 @@ import { powershell } from './rules/powershell.js';
 import { cmdShell } from './rules/cmd-shell.js';
 import { zshGlob } from './rules/zsh-glob.js';
 import { planMode } from './rules/plan-mode.js';
+import { loginBanner } from './rules/login-banner.js';
 import { unfilledPlaceholders } from './rules/unfilled-placeholders.js';
 import { gitCloneCredentials } from './rules/git-clone-credentials.js';
 import { sudoPassword } from './rules/sudo-password.js';
@@ -60,6 +61,7 @@ export const EXTRACTORS: readonly RuleExtractor[] = [
   cmdShell,
   zshGlob,
   planMode,
+  loginBanner,
   unfilledPlaceholders,
   gitCloneCredentials,
   sudoPassword,
