@@ -21,7 +21,6 @@ const NO_DIRTY = launchLine(String.raw`--no-(?:dirty|auto)-commits\b`);
 export function dirtyCommitDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   const at = lines.findIndex((l) => DIRTY.test(l.line));
   if (at < 0 || lines.some((l) => NO_DIRTY.test(l.line))) return undefined;
-  const file = DIRTY.exec(lines[at]!.line)![1]!;
   // (the reader keeps aider's commit as a step of its own, right after the notice)
   const commit = view.steps.find((x) => x.call.name === 'commit' && x.call.index > lines[at]!.event);
   const message = COMMIT.exec(commit?.output.trim() ?? '')?.[1];
@@ -34,7 +33,7 @@ export function dirtyCommitDraft(view: SessionView, lines: { line: string; event
       `Commit or stash it first, or start aider with ${code('--no-dirty-commits')}.`,
     confidence: CONFIDENCE.verified,
     event: lines[at]!.event,
-    tags: ['aider', 'commit', 'dirty-commits', fileName(file)],
+    tags: ['aider', 'commit', 'dirty-commits'],
     quotes: [lines[at]!.line],
     rule: 'aider-notice',
     signature: 'aider dirty commits',
