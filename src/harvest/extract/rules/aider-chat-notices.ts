@@ -499,33 +499,21 @@ export function reflectionsDraft(view: SessionView, lines: { line: string; event
   // possible.`; aider's question, where kept, says the same)
   const LINT_ASKED = /^# Fix any errors below, if possible\.|^Attempt to fix lint errors\?/m;
   const linted = lines.some((l) => l.event > from && l.event <= hit.event && LINT_ASKED.test(l.line)) || view.steps.some((s) => s.outputEvent > from && s.outputEvent <= hit.event && LINT_ASKED.test(s.output));
-  if (linted) {
-    return {
-      category: 'tool-quirk',
-      scope: 'agent',
-      title: `aider stops after ${n} rounds of fixing one message's lint errors`,
-      text: `After an edit aider runs its linter and, with \`Attempt to fix lint errors?\` answered yes, sends the report back to the model at most ${n} times for one message, then stops (${code(hit.line.trim())}): the edits stay applied and the reported errors may remain. Check the file before going on; answer no where the linter's report is not a real error, or the model rewrites working code to chase it.`,
-      confidence: CONFIDENCE.stated,
-      event: hit.event,
-      tags: ['aider', 'lint', 'reflections'],
-      quotes: [hit.line.trim()],
-      rule: 'aider-notice',
-      signature: 'aider reflections limit lint',
-      score: 5,
-    };
-  }
+  const said = code(hit.line.trim());
   return {
     category: 'tool-quirk',
     scope: 'agent',
-    title: `aider stops after ${n} retries of one message's failed edits`,
+    title: linted ? `aider stops after ${n} rounds of fixing one message's lint errors` : `aider stops after ${n} retries of one message's failed edits`,
     // (the count is per message; asking the same again had hit the limit again)
-    text: `For one message aider hands a failed edit back to the model at most ${n} times, then stops (${code(hit.line.trim())}): the failed edit is not applied (the reply's other blocks may be). After that line, check which change is missing before going on.`,
+    text: linted
+      ? `After an edit aider runs its linter and, with \`Attempt to fix lint errors?\` answered yes, sends the report back to the model at most ${n} times for one message, then stops (${said}): the edits stay applied and the reported errors may remain. Check the file before going on; answer no where the linter's report is not a real error, or the model rewrites working code to chase it.`
+      : `For one message aider hands a failed edit back to the model at most ${n} times, then stops (${said}): the failed edit is not applied (the reply's other blocks may be). After that line, check which change is missing before going on.`,
     confidence: CONFIDENCE.stated,
     event: hit.event,
-    tags: ['aider', 'edit', 'reflections'],
+    tags: ['aider', linted ? 'lint' : 'edit', 'reflections'],
     quotes: [hit.line.trim()],
     rule: 'aider-notice',
-    signature: 'aider reflections limit',
+    signature: linted ? 'aider reflections limit lint' : 'aider reflections limit',
     score: 5,
   };
 }
