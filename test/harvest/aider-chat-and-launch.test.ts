@@ -336,7 +336,7 @@ describe('what aider does on its own around the work', () => {
     const history = (word: string) =>
       `\n# aider chat started at 2025-12-09 10:52:17\n\n> /opt/homebrew/bin/aider ${word}  \n> Creating empty file /Users/dev/.config/nvim/${word}  \n> Aider v0.86.1  \n> Git repo: .git with 0 files  \n> Added ${word} to the chat.  \n\n#### fix the keymap  \n`;
     const [item] = await items(history('$'), 'empty file');
-    expect(item!.text).toContain('a stray word made `Creating empty file …/$`, a junk file in the repository.');
+    expect(item!.text).toContain('a word that names no file made `Creating empty file …/$`, a junk file in the repository.');
     expect(item!.text).not.toContain('/Users/dev');
     expect(await items(history('notes.md'), 'empty file')).toEqual([]);
   });

@@ -25,9 +25,9 @@ describe("a login banner before every command's output", () => {
     const b = new SessionBuilder({ format: 'codex', agent: 'codex' }).user('find the broadcast script');
     for (const [c, out] of [['ls -la /config', 'scripts.yaml'], ['grep -n tts /config/scripts.yaml', '12: tts'], ['ha core check', ''], ['ls /config/packages', 'x.yaml']] as const) b.tool('shell_command', { command: c }, `\n${BANNER}\n${out}`);
     const [item] = loginBannerDrafts(viewOf(b.build()));
-    expect(item).toMatchObject({ scope: 'global', category: 'tool-quirk', title: "Every command here prints the shell's login banner before its output" });
+    expect(item).toMatchObject({ scope: 'global', category: 'tool-quirk', title: 'Every command here opens with the Home Assistant command line interface banner' });
     expect(item!.text).toBe(
-      "Every command run through `shell_command` here opened with the same 8-line banner (`Welcome to the Home Assistant command line interface.`) before its own output: the shell's login message, not the command's. Read a command's result after it (a command that prints nothing shows only the banner), and judge it by its exit code.",
+      "Every command run through `shell_command` here opened with the same 9-line banner (`Welcome to the Home Assistant command line interface.`) before its own output: the shell's login message, not the command's. Read a command's result after it (a command that prints nothing shows only the banner), and judge it by its exit code.",
     );
     expect(item!.text).not.toContain('192.168');
   });

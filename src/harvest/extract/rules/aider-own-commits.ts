@@ -54,8 +54,8 @@ export function strayArgumentDraft(lines: { line: string; event: number }[]): Dr
     return {
       category: 'tool-quirk',
       scope: 'agent',
-      title: 'aider makes an empty file of every word on its command line',
-      text: `Aider takes each word on its command line that is no option for a file to edit, and creates a missing one empty: a stray word made ${code(`Creating empty file …/${clip(name, 40)}`)}, a junk file in the repository. Pass aider only options and existing files, and delete the file it made.`,
+      title: 'aider creates an empty file for a launch word that names no file',
+      text: `Aider takes each word on its command line that is no option for a file to edit, and creates a missing one empty: a word that names no file made ${code(`Creating empty file …/${clip(name, 40)}`)}, a junk file in the repository. Check the words aider is started with (what launches it may pass its own), and delete the file it made.`,
       confidence: CONFIDENCE.verified,
       event: l.event,
       tags: ['aider', 'launch', 'files'],

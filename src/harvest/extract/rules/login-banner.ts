@@ -49,12 +49,13 @@ export function loginBannerDrafts(view: SessionView): Draft[] {
     const block = first.slice(0, size);
     const said = sayingLine(block);
     if (said === undefined) continue;
-    const lines = block.filter((l) => l.trim() !== '').length;
+    const lines = block.length;
     return [
       {
         category: 'tool-quirk',
         scope: 'global',
-        title: "Every command here prints the shell's login banner before its output",
+        // (named by its words: which machine's banner it is)
+        title: `Every command here opens with the ${clip(said.replace(/^welcome to (?:the )?/i, '').replace(/[.!]+$/, ''), 40)} banner`,
         text: `Every command run through ${code(tool)} here opened with the same ${lines}-line banner (${code(clip(said, 70))}) before its own output: the shell's login message, not the command's. Read a command's result after it (a command that prints nothing shows only the banner), and judge it by its exit code.`,
         confidence: CONFIDENCE.verified,
         event: sharing[0]!.outputEvent,
