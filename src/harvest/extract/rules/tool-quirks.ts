@@ -893,19 +893,18 @@ function networkDenied(view: SessionView, s: Step): Draft | undefined {
   const retry = view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.main === s.main && escalation(r.call.input) !== undefined);
   const ask = retry ? code(escalation(retry.call.input)!) : ASK_TO_LEAVE[view.session.agent];
   const local = /EPERM (?:127\.0\.0\.1|localhost|::1)\b/.test(err) ? ', even to services on this machine' : '';
-  return {
-    category: 'tool-quirk',
-    scope: 'agent',
-    title: 'The sandbox blocks network connections: commands that need a service fail',
-    text: `The sandbox forbids network connections${local}: ${code(clip(shownCommand(s.command), 60))} failed with ${code(err)}. A command that needs a database, a cache or any other service must run outside the sandbox${ask ? ` (${ask}, which the user approves)` : ''}${retry ? '; it then ran' : ''}.`,
-    confidence: retry ? CONFIDENCE.verified : CONFIDENCE.stated,
-    event: s.outputEvent,
-    tags: [s.call.name, 'sandbox', 'network'],
-    quotes: [err],
-    rule: 'tool-quirk',
-    signature: 'sandbox:network',
-    score: 6,
-  };
+  return networkDraft(
+    s,
+    err,
+    'The sandbox blocks network connections: commands that need a service fail',
+    `The sandbox forbids network connections${local}: ${code(clip(shownCommand(s.command), 60))} failed with ${code(err)}. A command that needs a database, a cache or any other service must run outside the sandbox${ask ? ` (${ask}, which the user approves)` : ''}${retry ? '; it then ran' : ''}.`,
+    retry ? CONFIDENCE.verified : CONFIDENCE.stated,
+  );
+}
+
+/** The sandbox's one network lesson, however a session showed it (one signature: they merge). */
+function networkDraft(s: Step, err: string, title: string, text: string, confidence: number): Draft {
+  return { category: 'tool-quirk', scope: 'agent', title, text, confidence, event: s.outputEvent, tags: [s.call.name, 'sandbox', 'network'], quotes: [err], rule: 'tool-quirk', signature: 'sandbox:network', score: 6 };
 }
 
 /** A host name that did not resolve (`ssh: Could not resolve hostname github.com`, curl's
@@ -925,19 +924,13 @@ function sandboxNameLookup(view: SessionView): Draft | undefined {
     if (!retry) continue;
     // (the command line's other parts, a `| grep` or `|| true`, are this task's)
     const hidden = !s.failed ? ' (the whole command line still exited 0)' : '';
-    return {
-      category: 'tool-quirk',
-      scope: 'agent',
-      title: 'The sandbox has no network: host names do not resolve',
-      text: `The sandbox gives commands no network: ${code(clip(s.main, 70))} failed with ${code(clip(err, 70))}${hidden}, and the same command ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves). Ask for that for any command that needs the network (a fetch, a push, an install).`,
-      confidence: CONFIDENCE.verified,
-      event: s.outputEvent,
-      tags: [s.call.name, 'sandbox', 'network'],
-      quotes: [err],
-      rule: 'tool-quirk',
-      signature: 'sandbox:network',
-      score: 6,
-    };
+    return networkDraft(
+      s,
+      err,
+      'The sandbox has no network: host names do not resolve',
+      `The sandbox gives commands no network: ${code(clip(s.main, 70))} failed with ${code(clip(err, 70))}${hidden}, and the same command ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves). Ask for that for any command that needs the network (a fetch, a push, an install).`,
+      CONFIDENCE.verified,
+    );
   }
   return undefined;
 }
