@@ -182,6 +182,10 @@ export interface Session {
    * (Codex's `sandbox_policy` of every turn: `read-only` or `workspace-write`, not
    * `danger-full-access`): what the sandbox forbids fails there and nowhere else. */
   sandboxed?: boolean;
+  /** The shell the agent was told its commands run in, where the transcript says (Codex's
+   * `<environment_context>`: `<shell>powershell.exe</shell>`): a session whose commands then show
+   * another shell's errors ran them elsewhere. */
+  declaredShell?: string;
   models: string[];
   startedAt?: string;
   endedAt?: string;

@@ -111,6 +111,13 @@ describe('extractSession: tool quirks', () => {
     );
     const [posix] = extractSession(session('/home/dev/neuro')).filter((c) => c.title === 'rg, pixi, python are not on the PATH');
     expect(posix!.text).toMatch(/^`rg` is not on the PATH \(/);
+    // a session that told the model another shell (Codex's `<shell>powershell.exe</shell>`) says so
+    const declared = new SessionBuilder({ cwd: 'c:\\Users\\dev\\neuro', declaredShell: 'powershell.exe' })
+      .user('find the specify command')
+      .bash('rg --files -g "specify*"', '/bin/bash: line 1: rg: command not found', 127)
+      .bash('find . -maxdepth 3 -name "specify*"', './.codex/prompts/specify.md')
+      .build();
+    expect(extractSession(declared).find((c) => c.title.includes('not on the PATH'))!.text).toContain("in the bash the agent's commands run through on this Windows machine, though the session declares `powershell.exe` (");
   });
 
   it('takes only another search for what replaced a missing search program', () => {

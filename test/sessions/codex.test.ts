@@ -186,6 +186,14 @@ describe('Codex reader: details', () => {
     expect(await read([meta])).toBeUndefined();
   });
 
+  it('records the shell its environment context names, the first one', async () => {
+    const meta = rolloutRecord('session_meta', { id: 'sh-1', timestamp: '2025-09-29T12:03:37.000Z', cwd: 'c:\\Users\\dev\\app' }, 0);
+    const context = (shell: string, t: number) => rolloutRecord('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>c:\\Users\\dev\\app</cwd>\n  <shell>${shell}</shell>\n</environment_context>` }] }, t);
+    const read = async (records: string[]) => (await codexReader.read(rolloutFile('rollout-sh.jsonl', records)))[0]!.declaredShell;
+    expect(await read([meta, context('powershell.exe', 1), context('zsh', 2)])).toBe('powershell.exe');
+    expect(await read([meta])).toBeUndefined();
+  });
+
   it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {
     const file = join(tempDir(), 'rollout-outputs.jsonl');
     const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);

@@ -225,6 +225,7 @@ class CodexSession {
   startedAt?: string;
   /** The sandbox policy of each turn (`workspace-write`, `read-only`, `danger-full-access`). */
   readonly sandboxPolicies = new Set<string>();
+  declaredShell: string | undefined;
   private readonly dedupe = new StreamDeduper();
   private readonly calls = new Map<string, CallState>();
   /** Unified-exec process session id → call_id of the exec_command that started it. */
@@ -350,6 +351,8 @@ class CodexSession {
       if (role === 'user') {
         if (isInjectedCodexText(raw)) {
           pushText(this.events, 'user', raw, injectedBase(base));
+          // (the first `<shell>` Codex names: what it told the model the commands run in)
+          this.declaredShell ??= /<environment_context>[\s\S]*?<shell>([^<\n]{1,40})<\/shell>/.exec(raw)?.[1]?.trim() || undefined;
           continue;
         }
         const text = stripIdeContext(raw);
@@ -589,6 +592,7 @@ class CodexSession {
       cwd: this.cwd,
       branch: this.branch,
       sandboxed: this.sandboxPolicies.size === 0 ? undefined : !this.sandboxPolicies.has('danger-full-access'),
+      declaredShell: this.declaredShell,
       models: [...this.models].sort(),
       startedAt: started,
       endedAt: this.span.last && this.span.last !== started ? this.span.last : undefined,

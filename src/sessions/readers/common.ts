@@ -144,6 +144,7 @@ export interface SessionInit {
   cwdFromFile?: boolean | undefined;
   branch?: string | undefined;
   sandboxed?: boolean | undefined;
+  declaredShell?: string | undefined;
   startedAt?: string | undefined;
   endedAt?: string | undefined;
 }
@@ -166,6 +167,7 @@ export function makeSession(init: SessionInit): Session {
     cwdFromFile: init.cwdFromFile || undefined,
     branch: init.branch || undefined,
     sandboxed: init.sandboxed,
+    declaredShell: init.declaredShell || undefined,
     models: init.models ?? [],
     startedAt: init.startedAt || undefined,
     endedAt: init.endedAt || undefined,

@@ -296,7 +296,11 @@ function missingCommand(view: SessionView, s: Step): Draft | undefined {
   // `bash -lc`: WSL or Git Bash) has its own programs, not the machine's
   // (elsewhere no place is named: an item merges the machines that lacked the program, and
   // "this machine" would be the first one's)
-  const where = WINDOWS_FOLDER.test(view.session.cwd ?? '') && /^\/(?:usr\/)?bin\/bash:/m.test(err) ? " in the bash the agent's commands run through on this Windows machine" : '';
+  // (and where the session told the model another shell, `powershell.exe`, that is said: the
+  // commands did not run where the model was told they would, a reviewer found it the cause)
+  const declared = view.session.declaredShell;
+  const told = declared !== undefined && !/\bbash\b/i.test(declared) ? `, though the session declares ${code(declared)}` : '';
+  const where = WINDOWS_FOLDER.test(view.session.cwd ?? '') && /^\/(?:usr\/)?bin\/bash:/m.test(err) ? ` in the bash the agent's commands run through on this Windows machine${told}` : '';
   return {
     category: 'tool-quirk',
     // what the machine has installed holds whichever repository a session works in on it: the
