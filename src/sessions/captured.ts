@@ -2,8 +2,8 @@
  * The captured-session format (version 1): what `compound capture` writes on a developer's machine
  * so that raw transcripts never leave it. JSON lines: a header
  *   {"compound_session":1,"id":…,"format":<the source format>,"agent":…,"repo"?,"remoteRepo"?,
- *    "branch"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,"parentId"?,"parentEditsAfter"?,
- *    "aiderLaunches"?}
+ *    "branch"?,"sandboxed"?,"declaredShell"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,
+ *    "parentId"?,"parentEditsAfter"?,"aiderLaunches"?}
  * (`parentEditsAfter`: for a subagent, the base names of the files its parent session edited
  * after it ended, read on the machine where the parent transcript is; `aiderLaunches`: for an
  * aider launch, {at, all:[{model?, outcome, missingTracked?, committed?, editFormat?, edits?}]}, every launch of its chat history and its place)
@@ -74,6 +74,10 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   if (session.aiderLaunches) header.aiderLaunches = { at: session.aiderLaunches.at, all: session.aiderLaunches.all.map((l) => ({ ...(l.model ? { model: r(l.model) } : {}), outcome: l.outcome, ...(l.missingTracked ? { missingTracked: true } : {}), ...(l.committed ? { committed: true } : {}), ...(l.editFormat ? { editFormat: r(l.editFormat) } : {}), ...(l.edits ? { edits: { applied: l.edits.applied, rejected: l.edits.rejected } } : {}) })) };
   if (repo) header.repo = repo;
   if (session.branch) header.branch = r(session.branch);
+  // (what the agent's environment was: the rules say of a sandbox or a declared shell what they
+  // would say of the raw transcript)
+  if (session.sandboxed !== undefined) header.sandboxed = session.sandboxed;
+  if (session.declaredShell) header.declaredShell = r(session.declaredShell);
   header.models = session.models;
   if (session.startedAt) header.startedAt = session.startedAt;
   if (session.endedAt) header.endedAt = session.endedAt;

@@ -192,6 +192,12 @@ describe('Codex reader: details', () => {
     const read = async (records: string[]) => (await codexReader.read(rolloutFile('rollout-sh.jsonl', records)))[0]!.declaredShell;
     expect(await read([meta, context('powershell.exe', 1), context('zsh', 2)])).toBe('powershell.exe');
     expect(await read([meta])).toBeUndefined();
+    // a captured session keeps it, and whether its turns ran sandboxed
+    const [s] = await codexReader.read(rolloutFile('rollout-sh2.jsonl', [meta, rolloutRecord('turn_context', { cwd: '/w', model: 'gpt-5', sandbox_policy: { type: 'workspace-write' } }, 1), context('powershell.exe', 2)]));
+    const captured = join(tempDir(), 'captured-sh.jsonl');
+    writeFileSync(captured, renderCaptured(s!, 'app', (t) => t));
+    const [back] = (await readSessionFile(captured)).sessions;
+    expect([back!.declaredShell, back!.sandboxed]).toEqual(['powershell.exe', true]);
   });
 
   it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {

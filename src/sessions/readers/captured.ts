@@ -75,6 +75,8 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
       aiderLaunches: aiderLaunchesOf(header.aiderLaunches),
       repo: str(header.repo),
       branch: str(header.branch),
+      sandboxed: typeof header.sandboxed === 'boolean' ? header.sandboxed : undefined,
+      declaredShell: str(header.declaredShell),
       models: Array.isArray(header.models) ? header.models.filter((m): m is string => typeof m === 'string') : [],
       startedAt: str(header.startedAt),
       endedAt: str(header.endedAt),
