@@ -26,6 +26,9 @@ const STATE: Record<string, { agent: string; parts: RegExp; credentials: RegExp 
   '.gemini': { agent: 'Gemini CLI', parts: /^(?:tmp\/|installation_id|history\/|oauth_creds\.json$|google_accounts\.json$)/, credentials: /^(?:oauth_creds|google_accounts)\.json$/ },
 };
 
+/** The part of an agent's folder that holds its session transcripts. */
+const TRANSCRIPTS = /^(?:projects|sessions)\/$/;
+
 interface Found {
   folder: string;
   agent: string;
@@ -109,13 +112,13 @@ export function agentStateDrafts(view: SessionView): Draft[] {
     // database itself only where git lists it)
     // (the login first, then the transcripts: what is cut past five must not be either)
     const all = [...new Set([...f.parts].map((p) => p.replace(/\.sqlite-(?:shm|wal)$/, '.sqlite-*')))];
-    const rank = (p: string): number => (f.credentials.test(p) ? 0 : /^(?:projects|sessions)\/$/.test(p) ? 1 : 2);
+    const rank = (p: string): number => (f.credentials.test(p) ? 0 : TRANSCRIPTS.test(p) ? 1 : 2);
     const parts = [0, 1, 2].flatMap((r) => all.filter((p) => rank(p) === r)).slice(0, 5);
     const what = parts.map((p) => code(p)).join(', ');
     // (git prints paths from the repository root, which the agent's folder may lie below)
     const where = f.folder.indexOf('/') < f.folder.length - 1 ? `${code(f.folder)} (from the repository root)` : code(f.folder);
     // the folder's transcripts are what must never reach a commit: say which part holds them
-    const transcripts = parts.find((p) => /^(?:projects|sessions)\/$/.test(p));
+    const transcripts = parts.find((p) => TRANSCRIPTS.test(p));
     const login = parts.find((p) => f.credentials.test(p));
     const holding = `${login ? `; ${code(login)} holds its login credentials` : ''}${transcripts ? `; ${code(transcripts)} holds its session transcripts` : ''}`;
     // a later `git add -A` / `git add .` / `git commit -a` sweeps it in

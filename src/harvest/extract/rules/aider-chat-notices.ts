@@ -481,6 +481,10 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
 
 const REFLECTIONS_SPENT = /^Only (\d+) reflections allowed, stopping\.?\s*$/;
 
+/** A round of aider's lint fixes: the linter's report (which the reader keeps as a step of its
+ * own, `# Fix any errors below, if possible.`) or aider's question before it. */
+const LINT_ASKED = /^# Fix any errors below, if possible\.|^Attempt to fix lint errors\?/m;
+
 /** Aider hands an edit it could not apply back to the model a few times for one message, then
  * gives up: the reply's failed edit is then simply not applied. What a later session
  * needs is that limit and that the change is missing. */
@@ -495,9 +499,6 @@ export function reflectionsDraft(view: SessionView, lines: { line: string; event
   // edits went in and what stopped is the chase of the linter's report (a reviewer found the
   // "not applied" of failed edits wrong there)
   const from = view.prompts.findLast((p) => p.index < hit.event)?.index ?? -1;
-  // (the reader keeps the linter's report as a step of its own, `# Fix any errors below, if
-  // possible.`; aider's question, where kept, says the same)
-  const LINT_ASKED = /^# Fix any errors below, if possible\.|^Attempt to fix lint errors\?/m;
   const linted = lines.some((l) => l.event > from && l.event <= hit.event && LINT_ASKED.test(l.line)) || view.steps.some((s) => s.outputEvent > from && s.outputEvent <= hit.event && LINT_ASKED.test(s.output));
   const said = code(hit.line.trim());
   return {

@@ -9,10 +9,10 @@ import { CONFIDENCE } from '../../candidate.js';
 import type { Draft } from '../build.js';
 import { clip, code } from '../text.js';
 import type { SessionView } from '../view.js';
+import { TOKEN_LIMIT } from './aider-notice-lines.js';
 
 const ADDED = /^Added (\d+) lines of output to the chat\./m;
 const EXHAUSTED = /^Input tokens: ~([\d,]+) of ([\d,]+) -- possibly exhausted context window!/;
-const TOKEN_LIMIT = /^Model (\S+) has hit a token limit!/;
 /** Output lines added before the window filled that make it the history's doing, not one message's. */
 const MANY_LINES = 500;
 

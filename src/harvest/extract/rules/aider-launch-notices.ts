@@ -15,7 +15,7 @@ import { fileName, type SessionView } from '../view.js';
 import type { AiderLaunch, Session } from '../../../sessions/model.js';
 import { EDIT_FORMAT, LITELLM_ERROR, REPO_MAP_MISSING } from '../../aider-launches.js';
 import { DECLINED } from '../../../sessions/readers/aider.js';
-import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, launchLine, MAX_NAMED, repoPath, underRoot } from './aider-notice-lines.js';
+import { AIDER_VERSION, bannerValue, GIT_DIR, isAbsolute, launchLine, MAX_NAMED, repoPath, TOKEN_LIMIT, underRoot } from './aider-notice-lines.js';
 
 const MISSING_READ = /^(?:Error: )?Read-only file (.+?) does not exist\. Skipping\.?\s*$/;
 const CUR_DIR = /^Cur working dir: (.+?)\s*$/;
@@ -434,7 +434,6 @@ export function yesAlwaysDraft(view: SessionView, lines: { line: string; event: 
   };
 }
 
-const TOKEN_LIMIT = /^Model (\S+) has hit a token limit!/;
 const UNSIZED_INPUT = /^Input tokens: ~([\d,]+) of 0\b/;
 
 /** A model aider knows no limits for (`Unknown context window size and costs`) whose replies

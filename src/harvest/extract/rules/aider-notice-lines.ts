@@ -15,6 +15,8 @@ export function launchLine(flag: string): RegExp {
   return new RegExp(String.raw`(?:^|[\\/\s])aider(?:\.exe)?\s(?:.*\s)?` + flag);
 }
 
+/** Aider's notice that a reply hit a model's limit, with the model (`Model gpt-4o has hit a token limit!`). */
+export const TOKEN_LIMIT = /^Model (\S+) has hit a token limit!/;
 /** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
 export const AIDER_VERSION = /^Aider (v\d+(?:\.\d+)+)\b/;
 export const MAX_NAMED = 4;

@@ -7,12 +7,12 @@
  * this chat, a traceback through its own code says aider itself crashed, and a launch whose model
  * requests failed before a launch with another model worked says which model names work; its own
  * commit can fail and leave the edits uncommitted, a launch in a subfolder still names files from
- * the repository root, a tracked path gone from disk draws a repo-map warning, and its offer to
- * upgrade itself fails in an install a package manager owns, and a module its model needs must go
- * into its own Python, command output added to the chat fills the model's window, it commits a
- * file's uncommitted changes before editing it, and it makes an empty file of a stray launch word.
- * The notice is
- * aider's own words, so the item is what aider did, not a guess.
+ * the repository root, and a tracked path gone from disk draws a repo-map warning. Its own install
+ * shows too: its offer to upgrade itself fails where a package manager owns it, and a module its
+ * model needs must go into its own Python. Command output added to the chat fills the model's
+ * window; it commits a file's uncommitted changes before editing it; it makes an empty file of a
+ * launch word that names none. The notice is aider's own words, so the item is what aider did,
+ * not a guess.
  *
  * The drafts live next to this file: aider-launch-notices.ts (a launch, its model, account and
  * environment) and aider-chat-notices.ts (how aider applied the chat's edits and commands).

@@ -65,12 +65,15 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
     const forbids = escapedIt ? 'the sandbox forbids: commands run outside it did not print this' : allInside ? "the agent's sandbox forbids: every command here ran inside it" : 'is not permitted here';
     // (`~/.bashrc: line 1: gh: command not found`: the file runs a program this machine lacks)
     const missing = forbidden ? undefined : c.lines.map((l) => MISSING_RUN.exec(l)).find((m) => m !== null);
+    // the startup file that complains and the program it runs, by their names
+    const file = (forbidden ?? missing)?.[1]!.replace(/^.*\//, '');
+    const ran = (forbidden ?? missing)?.[2];
     const runs = forbidden
-      ? ` (${code(forbidden[1]!.replace(/^.*\//, ''))} runs ${code(forbidden[2]!)}, which ${forbids})`
+      ? ` (${code(file!)} runs ${code(ran!)}, which ${forbids})`
       : missing
-        ? ZSH_ONLY.test(missing[2]!)
-          ? ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, a zsh command, and bash, which runs the commands here, reads that file too)`
-          : ` (${code(missing[1]!.replace(/^.*\//, ''))} runs ${code(missing[2]!)}, which is not installed here)`
+        ? ZSH_ONLY.test(ran!)
+          ? ` (${code(file!)} runs ${code(ran!)}, a zsh command, and bash, which runs the commands here, reads that file too)`
+          : ` (${code(file!)} runs ${code(ran!)}, which is not installed here)`
         : '';
     const source = startup ? `the shell's startup files${runs}` : "the tool's shell wrapper";
     // (a count says something only when some commands did not print it; of the sandbox's doing,
@@ -96,11 +99,11 @@ export function shellWrapperNoiseDrafts(view: SessionView): Draft[] {
       // not the tool on every machine)
       title:
         missing && startup
-          ? ZSH_ONLY.test(missing[2]!)
-            ? `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs zsh's ${clip(missing[2]!, 20)} in bash: every ${c.tool} command complains`
-            : `${clip(missing[1]!.replace(/^.*\//, ''), 20)} runs ${clip(missing[2]!, 20)}, which is not installed: every ${c.tool} command complains`
+          ? ZSH_ONLY.test(ran!)
+            ? `${clip(file!, 20)} runs zsh's ${clip(ran!, 20)} in bash: every ${c.tool} command complains`
+            : `${clip(file!, 20)} runs ${clip(ran!, 20)}, which is not installed: every ${c.tool} command complains`
           : forbidden && startup && sandboxed
-            ? `${clip(forbidden[1]!.replace(/^.*\//, ''), 20)} runs ${clip(forbidden[2]!, 20)}, which the sandbox forbids: sandboxed ${c.tool} commands complain`
+            ? `${clip(file!, 20)} runs ${clip(ran!, 20)}, which the sandbox forbids: sandboxed ${c.tool} commands complain`
             : `${c.tool} prints the same shell complaint whatever the command`,
       text: `${lead}${advice}`,
       confidence: CONFIDENCE.verified,

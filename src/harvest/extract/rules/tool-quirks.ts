@@ -693,10 +693,10 @@ function schemaCheck(s: Step, err: string): Pick<Draft, 'category' | 'scope' | '
   };
 }
 
-/** An edit refused because the file changed after the agent last read it. */
 /** `Tool execution denied by policy. You are in Plan Mode and cannot modify source code. You may
  * ONLY use write_file or replace to save plans …`. */
 const MODE_REFUSAL = /\bdenied by policy\b|\byou are in plan mode\b/i;
+/** An edit refused because the file changed after the agent last read it. */
 const STALE_READ = /\b(?:modified|changed) since (?:it was )?(?:last )?read\b/i;
 /** An edit refused because the agent never read the file ("File has not been read yet. Read it
  * first before writing to it."): the same guard, whose message names its remedy. */
@@ -786,6 +786,12 @@ function toolSet(name: string): string | undefined {
 }
 
 
+/** The later run of a step's command (or its main command) that asked to leave the sandbox and
+ * went through. */
+function escalatedRetry(view: SessionView, s: Step): Step | undefined {
+  return view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.command !== undefined && (r.command === s.command || (r.main !== '' && r.main === s.main)) && escalation(r.call.input) !== undefined);
+}
+
 /**
  * A command the sandbox refused ("Operation not permitted" writing `.git/index.lock`) that then
  * ran when the agent asked to leave the sandbox for it: which commands need that, and how to ask.
@@ -793,7 +799,7 @@ function toolSet(name: string): string | undefined {
  */
 function permission(view: SessionView, s: Step): Draft | undefined {
   if (!s.command) return undefined;
-  const retry = view.steps.find((r) => r.pos > s.pos && !r.failed && !r.rejected && r.command !== undefined && (r.command === s.command || (r.main !== '' && r.main === s.main)) && escalation(r.call.input) !== undefined);
+  const retry = escalatedRetry(view, s);
   if (!retry) return undefined;
   const err = errorLine(s.output, 160);
   const shown = shownCommand(s.command);
@@ -848,9 +854,7 @@ function permission(view: SessionView, s: Step): Draft | undefined {
   }
   // the other commands the same refusal stopped that then ran outside the sandbox: one lesson,
   // told once from the first of them (a reviewer found the item naming one of two too narrow)
-  const blocked = view.steps.filter(
-    (x) => x.failed && x.command !== undefined && quirkKind(x) === 'permission' && errorLine(x.output, 160) === err && view.steps.some((r) => r.pos > x.pos && !r.failed && !r.rejected && r.command !== undefined && (r.command === x.command || (r.main !== '' && r.main === x.main)) && escalation(r.call.input) !== undefined),
-  );
+  const blocked = view.steps.filter((x) => x.failed && x.command !== undefined && quirkKind(x) === 'permission' && errorLine(x.output, 160) === err && escalatedRetry(view, x) !== undefined);
   if (blocked.length > 0 && blocked[0] !== s) return undefined;
   const name = (x: Step): string => x.family || x.program || clip(shownCommand(x.command!), 40);
   const names = [...new Set(blocked.map(name))].slice(0, 3);

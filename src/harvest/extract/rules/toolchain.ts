@@ -90,6 +90,9 @@ export function lintStagedTasks(text: string): string | undefined {
   return parts.length > 0 ? parts.slice(0, 4).join('; ') : undefined;
 }
 
+/** A task that rewrites files (`eslint --fix`, `prettier --write`, `format`): it fails only on what it cannot fix. */
+const FIXER = /--fix\b|--write\b|\bformat\b/;
+
 function describeHooks(h: Hooks, tasks: string | undefined): string | undefined {
   const parts: string[] = [];
   if (h.manager) parts.push(`${h.manager} installs the git hooks`);
@@ -98,7 +101,7 @@ function describeHooks(h: Hooks, tasks: string | undefined): string | undefined 
   if (h.gitleaks) parts.push('the pre-commit hook also runs Gitleaks secret detection');
   if (parts.length < 2) return undefined; // one tool alone says little about what a commit goes through
   // fixers (`eslint --fix`, `prettier --write`) rewrite the staged files and fail only on what they cannot fix
-  const fixers = tasks !== undefined && [...tasks.matchAll(/`([^`]+)`(?= on staged|, )/g)].every((m) => /--fix\b|--write\b|\bformat\b/.test(m[1]!));
+  const fixers = tasks !== undefined && [...tasks.matchAll(/`([^`]+)`(?= on staged|, )/g)].every((m) => FIXER.test(m[1]!));
   const expect = fixers ? 'they rewrite the staged files and stop a commit only on what they cannot fix' : 'expect a commit to fail when they do';
   return `Commits pass through git hooks: ${parts.join('; ')}. Run the same checks before committing; ${expect}.`;
 }
@@ -213,7 +216,7 @@ function lintStagedRun(view: SessionView): Draft | undefined {
     if (s.rejected || s.command === undefined || !s.families.includes('git commit') || !s.output.includes('Running tasks for staged files')) continue;
     const tasks = [...new Set([...s.output.matchAll(/^\[(?:STARTED|COMPLETED|FAILED)\] (.+?)\s*$/gm)].map((m) => m[1]!).filter((t) => !LINT_STAGED_OWN.test(t) && t.length <= 60))].slice(0, 3);
     if (tasks.length === 0) continue;
-    const fixers = tasks.every((t) => /--fix\b|--write\b|\bformat\b/.test(t));
+    const fixers = tasks.every((t) => FIXER.test(t));
     return {
       category: 'fact',
       // (what the hook runs names it in an index: "git hooks" alone says nothing to pick it by)
