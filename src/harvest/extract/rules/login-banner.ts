@@ -14,9 +14,12 @@ import type { SessionView, Step } from '../view.js';
 const MIN_LINES = 5;
 const MIN_COMMANDS = 3;
 
+/** Characters of an output's head looked at: a banner is a screenful, an output may be megabytes. */
+const HEAD_CHARS = 4000;
+
 /** The lines a command's output opens with (blank lines at its head left out). */
 function head(s: Step): string[] {
-  return s.output.replace(/^\s*\n/, '').split('\n');
+  return s.output.slice(0, HEAD_CHARS).replace(/^\s*\n/, '').split('\n');
 }
 
 /** How many leading lines two outputs share. */
@@ -42,10 +45,11 @@ export function loginBannerDrafts(view: SessionView): Draft[] {
     if (steps.length < MIN_COMMANDS) continue;
     const first = head(steps[0]!);
     // the block every one of most commands opens with
-    const sharing = steps.filter((s) => sharedLines(first, head(s)) >= MIN_LINES);
+    const shared = steps.map((s) => ({ s, n: sharedLines(first, head(s)) })).filter((x) => x.n >= MIN_LINES);
+    const sharing = shared.map((x) => x.s);
     if (sharing.length < MIN_COMMANDS || sharing.length * 5 < steps.length * 4) continue;
     if (new Set(sharing.map((s) => s.main)).size < MIN_COMMANDS) continue;
-    const size = Math.min(...sharing.map((s) => sharedLines(first, head(s))));
+    const size = Math.min(...shared.map((x) => x.n));
     const block = first.slice(0, size);
     const said = sayingLine(block);
     if (said === undefined) continue;
