@@ -46,6 +46,7 @@ export const SECRET_KINDS = [
   'phone-number',
   'person-name',
   'host-name',
+  'ip-address',
   'account-id',
 ] as const;
 
@@ -206,6 +207,12 @@ export const KIND_INFO: Readonly<Record<SecretKind, KindInfo>> = {
     label: 'host name',
     why: "a personal machine's name often carries its owner's name",
     fix: 'remove the host name',
+  },
+  'ip-address': {
+    category: 'personal',
+    label: 'public IP address',
+    why: "a public address names one server or one person's connection",
+    fix: 'write the machine\'s role instead ("the staging server")',
   },
   'account-id': {
     category: 'personal',

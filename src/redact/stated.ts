@@ -3,7 +3,7 @@
  * provider prefix or a `KEY=value` assignment: passwords given to a command as a short flag
  * (`mysql -pPASS`, `sshpass -p 'x'`, `redis-cli -a x`) or stated in prose ("the password is X",
  * "bearer token X"), Twilio SIDs and auth tokens, a Google service-account key id, an AWS secret
- * key standing alone, payment-card numbers (Luhn-checked) and phone numbers.
+ * key standing alone, payment-card numbers (Luhn-checked), phone numbers and public IP addresses.
  */
 import { KIND_INFO } from './kinds.js';
 import type { RawMatch, RegexRule, ScanRule } from './rule.js';
@@ -106,6 +106,7 @@ export const STATED_RULES: readonly (RegexRule | ScanRule)[] = [
   },
   PAYMENT_CARD_RULE(),
   PHONE_RULE(),
+  PUBLIC_IP_RULE(),
 ];
 
 /** The Luhn checksum every payment-card number passes. */
@@ -154,6 +155,50 @@ function PHONE_RULE(): ScanRule {
         if (digits.length < 9 || digits.length > 15) continue;
         const start = m.index!;
         out.push({ kind: 'phone-number', start, end: start + m[1]!.length, priority: 0, description: KIND_INFO['phone-number'].label });
+      }
+    },
+  };
+}
+
+/** Addresses that name no one's machine: private, loopback, shared (CGNAT), link-local,
+ * documentation, benchmark, multicast and reserved ranges. */
+function isNonPublic(a: number, b: number, c: number): boolean {
+  return (
+    a === 0 || a === 10 || a === 127 || a >= 224 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && (b === 168 || (b === 0 && (c === 0 || c === 2)))) ||
+    (a === 198 && (b === 18 || b === 19 || (b === 51 && c === 100))) ||
+    (a === 203 && b === 0 && c === 113)
+  );
+}
+
+/** Public resolvers everyone uses: naming them tells nothing about anyone. */
+const PUBLIC_RESOLVERS = new Set(['8.8.8.8', '8.8.4.4', '1.1.1.1', '1.0.0.1', '9.9.9.9', '149.112.112.112', '208.67.222.222', '208.67.220.220']);
+
+/**
+ * Public IPv4 addresses: a server's or a home connection's address identifies its owner as a
+ * host name does. No address: a four-part version (after `v`, `version` or a comparison such as
+ * `==`, `>=`; a part with a leading zero; a fifth part following), a section number
+ * (`§12.5.4.2`), or a network or broadcast address (`.0`, `.255`), which names no one machine.
+ */
+function PUBLIC_IP_RULE(): ScanRule {
+  const re = /(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\w-]|\.\d)/g;
+  return {
+    kind: 'ip-address',
+    pretest: /\d\.\d{1,3}\.\d{1,3}\.\d/,
+    scan(text: string, out: RawMatch[]): void {
+      for (const m of text.matchAll(re)) {
+        const parts = [m[1]!, m[2]!, m[3]!, m[4]!];
+        if (parts.some((p) => p.length > 1 && p.startsWith('0'))) continue;
+        const [a, b, c, d] = parts.map(Number) as [number, number, number, number];
+        if (a > 255 || b > 255 || c > 255 || d === 0 || d >= 255 || isNonPublic(a, b, c)) continue;
+        if (PUBLIC_RESOLVERS.has(m[0])) continue;
+        const before = text.slice(Math.max(0, m.index! - 9), m.index!);
+        if (/(?:[=<>~!]=|[<>~^§]|(?:\bv|version|section)\s*:?\s*)$/i.test(before)) continue;
+        const start = m.index!;
+        out.push({ kind: 'ip-address', start, end: start + m[0].length, priority: 0, description: KIND_INFO['ip-address'].label });
       }
     },
   };

@@ -195,6 +195,12 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
     { text: 'office (415) 555-0199', secret: '(415) 555-0199' },
     { text: 'mobile +44 20 7946 0958', secret: '+44 20 7946 0958' },
   ],
+  'ip-address': [
+    { text: 'ssh root@46.101.23.7 -p 2222', secret: '46.101.23.7' },
+    { text: 'export DEPLOY_HOST=85.214.132.117', secret: '85.214.132.117' },
+    { text: 'curl http://34.120.5.81:8080/health failed', secret: '34.120.5.81' },
+    { text: 'Connection to 140.82.121.4 port 22: timed out', secret: '140.82.121.4' },
+  ],
 };
 
 /** A distinctive slice of a PEM body. */
@@ -392,5 +398,11 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
   'google-service-account-key': ['"private_key_id": "<your key id>"'],
   'stated-password': ['the password is incorrect, try again', 'password: required', 'the password is ${DB_PASSWORD}', 'the PIN is 1234', 'password is <your-password>'],
   'payment-card': ['session `aider-2ead400008-20250407T035901` (aider), event 2', 'build 20260227123456', 'order 4111 1111 1111 1112 failed the check', 'id 0000 0000 0000 0000'],
+  'ip-address': [
+    'listen on 0.0.0.0:3000 or 127.0.0.1, LAN 192.168.1.20, 10.0.0.5, 172.17.0.2, tailnet 100.101.102.103',
+    'docs use 203.0.113.5 and 198.51.100.7; dns 8.8.8.8 and 1.1.1.1; mask 255.255.255.0; net 34.120.5.0/24',
+    'AssemblyVersion 4.0.0.1, version 5.1.2.3, Version: 6.1.2.3, pip install x==2.3.4.5, node v18.17.1.2',
+    'OID 1.3.6.1.4.1, IEEE 802.11 §12.5.4.2, section 4.1.2.3 and build 2024.11.03.7 and 01.02.03.04',
+  ],
   'phone-number': ['version 1.2.3-4', 'date 2026-11-27', 'range 100-200-300', 'port 8080, pid 12345', 'sha 3d25f3b'],
 };
