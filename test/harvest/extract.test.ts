@@ -131,6 +131,15 @@ describe('extractSession: tool quirks', () => {
     // a listing of the folder the search was to look in does not search it
     expect(missing('ls -la /config', 'scripts.yaml\nautomations.yaml')).toEqual([]);
     expect(missing('grep -rniE "broadcast|tts" /config', '/config/scripts.yaml:12:  alias: Broadcast')[0]!.text).toContain('`grep -rniE "broadcast|tts" .` worked instead.');
+    // the shell's complaint about the program is quoted, not a louder error the search printed
+    const fallback = new SessionBuilder()
+      .user('where is the API key read?')
+      .bash('rg -n "OPENAI_API_KEY" || git grep -n "OPENAI_API_KEY"', 'Total output lines: 3\n\n/bin/bash: line 1: rg: command not found\n-- logs/dev.txt\nOpenAIError: The OPENAI_API_KEY environment variable is missing or empty', 1)
+      .bash('git grep -n "OPENAI_API_KEY" -- src', 'src/llm.ts:9:  apiKey: process.env.OPENAI_API_KEY')
+      .build();
+    expect(extractSession(fallback).find((c) => c.title === 'rg is not on the PATH')!.text).toContain('(`/bin/bash: line 1: rg: command not found`, exit 1)');
+    // a narrower search, on a file found by then, stands in for it too
+    expect(missing('grep -nHiE "alias:|tts" /config/scripts.yaml', '12:  alias: Broadcast')[0]!.text).toContain('`grep -nHiE "alias:|tts" scripts.yaml` worked instead.');
   });
 
   it('scopes a size limit of the agent\'s own Read tool to the agent', () => {

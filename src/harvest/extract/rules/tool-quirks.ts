@@ -233,18 +233,30 @@ function replacementFor(view: SessionView, failed: Step, missing: string): Step 
   const later = view.steps
     .slice(failed.pos + 1, failed.pos + 8)
     .filter((s) => seenToSucceed(s) && s.command !== undefined && (!searching || SEARCH_PROGRAMS.has(s.program) || /^git\s+(?:grep|ls-files)\b/.test(s.main)));
-  // A sibling of the missing program (python → python3) first, then a command on the same arguments.
+  // A sibling of the missing program (python → python3) first, then a command on the same
+  // arguments; a search that worked after a missing search program is its stand-in whatever it
+  // searched (the agent narrowed the search to a file it had found by then)
   return (
     later.find((s) => s.program !== missing && s.program.startsWith(missing)) ??
-    later.find((s) => s.program !== missing && [...argsOf(s)].some((a) => args.has(a)))
+    later.find((s) => s.program !== missing && [...argsOf(s)].some((a) => args.has(a))) ??
+    (searching ? later.find((s) => s.program !== missing) : undefined)
   );
 }
 
 /** The line saying `missing` is missing. PowerShell's may be translated and follows its prompt
  * line: its English form, or the record's untranslated category, says it in any language. */
-function missingError(output: string): string {
-  if (!output.includes('CommandNotFoundException')) return errorLine(output, 120);
+function missingError(output: string, missing: string): string {
+  if (!output.includes('CommandNotFoundException')) return complaintLine(output, missing) ?? errorLine(output, 120);
   return (PS_NOT_RECOGNIZED.exec(output) ?? PS_NOT_FOUND.exec(output))?.[0] ?? errorLine(output, 120);
+}
+/** The shell's own line saying `missing` is missing: other output of the same command (what a
+ * `|| fallback` printed) may hold louder errors that are not about it. */
+function complaintLine(output: string, missing: string): string | undefined {
+  for (const line of output.split('\n')) {
+    const m = MISSING_COMMAND.exec(line);
+    if (m !== null && (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]) === missing) return clip(line.trim(), 120);
+  }
+  return undefined;
 }
 const PS_NOT_RECOGNIZED = /The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet/;
 const PS_NOT_FOUND = /\([\w.+-]+:String\)\s*\[\],\s*CommandNotFoundException/;
@@ -273,7 +285,7 @@ const WINDOWS_FOLDER = /^[A-Za-z]:[\\/]/;
 function missingCommand(view: SessionView, s: Step): Draft | undefined {
   const missing = missingName(s);
   if (!missing || !s.command) return undefined;
-  const err = missingError(s.output);
+  const err = missingError(s.output, missing);
   // the agent's own tool run as a shell command: nothing is missing from the machine; said when
   // the agent did it more than once (a single slip, with the tool called as a tool around it, is
   // a one-off the next session has no reason to repeat)
