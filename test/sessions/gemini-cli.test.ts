@@ -215,6 +215,25 @@ describe("Gemini CLI reader: the shell tool's framing is not the program's outpu
     expect(echo!.output).toBe('Output: hi');
   });
 
+  it('gives each of several calls made at once its own response, where every call stores them all', async () => {
+    const responses = [
+      { functionResponse: { id: 'read-1', name: 'read_file', response: { output: 'flask==3.1.3' } } },
+      { functionResponse: { id: 'sh-2', name: 'run_shell_command', response: { output: 'Output: ModuleNotFoundError: No module named flask\nExit Code: 1' } } },
+    ];
+    const call = (id: string, name: string, args: Json) => ({ id, name, args, status: 'success', timestamp: '2026-06-12T04:15:00.000Z', result: responses });
+    const batch = {
+      sessionId: 'f1a2b3c4-0000-4000-8000-000000000002', projectHash: 'ab'.repeat(32), startTime: '2026-06-12T04:14:00.000Z', lastUpdated: '2026-06-12T04:16:00.000Z', kind: 'main',
+      messages: [
+        { id: 'u1', timestamp: '2026-06-12T04:14:00.000Z', type: 'user', content: [{ text: 'why does app.py fail?' }] },
+        { id: 'g1', timestamp: '2026-06-12T04:15:00.000Z', type: 'gemini', content: '', toolCalls: [call('read-1', 'read_file', { file_path: 'requirements.txt' }), call('sh-2', 'run_shell_command', { command: 'python app.py' })] },
+      ],
+    };
+    const f = put(tempDir(), 'session-2026-06-12T04-14-f1a2b3c4.json', JSON.stringify(batch, null, 2));
+    const [read, sh] = ofKind((await readWith(geminiCliReader, f)).sessions[0]!, 'tool_result');
+    expect(read).toMatchObject({ output: 'flask==3.1.3', isError: false });
+    expect(sh).toMatchObject({ output: 'ModuleNotFoundError: No module named flask', exitCode: 1, isError: true });
+  });
+
   it('unframedShellOutput keeps a tool error other than (none)', () => {
     expect(unframedShellOutput('Command: x\nDirectory: (root)\nOutput: \nError: spawn x ENOENT\nExit Code: 127\nSignal: (none)')).toBe('Error: spawn x ENOENT');
     expect(unframedShellOutput('plain text\nExit Code: 1')).toBe('plain text\nExit Code: 1');

@@ -89,10 +89,20 @@ function sourceAt(file: string, pos: Pos): SourceRef {
   return { file, line: pos.line, offset: pos.offset };
 }
 
+/** The id of a `{functionResponse: {id, …}}` result, if it has one. */
+function responseId(r: unknown): string | undefined {
+  return isRecord(r) && isRecord(r.functionResponse) ? str(r.functionResponse.id) : undefined;
+}
+
 function toolOutput(call: Record<string, unknown>): { output: string; hasError: boolean } {
   const parts: string[] = [];
   let hasError = false;
-  const results = Array.isArray(call.result) ? call.result : [];
+  const all = Array.isArray(call.result) ? call.result : [];
+  // newer Gemini CLI files store, in each of several calls made at once, the responses of all of
+  // them: the call's own is the one with its id (older files hold one result, or none with ids)
+  const id = str(call.id);
+  const own = id === undefined ? [] : all.filter((r) => responseId(r) === id);
+  const results = own.length > 0 ? own : all;
   for (const r of results) {
     const got = functionResponseText(isRecord(r) && isRecord(r.functionResponse) ? r.functionResponse.response : undefined);
     if (!got) continue;
