@@ -334,6 +334,15 @@ describe('an inline script of a command (`python -c "…"`)', () => {
     expect(shown("uv run python -c \"from tests.booster_factory import create_booster; b = create_booster(max_depth=5); print(type(b))\"").command).toBe('uv run python -c "…"');
     expect(shown('python3 -c "print(1)"').command).toBe('python3 -c "print(1)"');
   });
+
+  it('is the command that ran: the same interpreter running another script is no fix of it', () => {
+    const health = 'python -c "import requests; r = requests.get(\'http://localhost:5000/health\', timeout=2); print(r.status_code)"';
+    const refused = 'Traceback (most recent call last):\nConnectionRefusedError: [WinError 10061] No connection could be made because the target machine actively refused it';
+    const fixes = (next: string) =>
+      errorFixDrafts(viewOf(new SessionBuilder().user('is the backend up?').bash(`${health} || echo "Backend not running"`, refused, 1).bash(next, '200').build())).filter((d) => d.text.includes('Fix:'));
+    expect(fixes('python -c "import sqlite3; c = sqlite3.connect(\'news.db\'); print(c.execute(\'select count(*) from news\').fetchone())"')).toEqual([]);
+    expect(fixes(`${health} --verbose`)).toHaveLength(1);
+  });
 });
 
 describe("PowerShell's `| Out-String` at the end of a command", () => {

@@ -152,7 +152,7 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     const near = s.pos - failed.pos <= 6;
     if (!near && first) break;
     // (a run the transcript shows no end of fixed nothing it can show)
-    if (!seenToSucceed(s) || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s)) continue;
+    if (!seenToSucceed(s) || s.command === undefined || !s.families.includes(fam) || !sameSubcommand(failed, s, fam) || !sameDirectory(failed, s) || !sameInlineScript(failed, s)) continue;
     // a run whose failure the line itself swallows (`… || echo "may have failed"`, `|| true`)
     // ends well whatever happened: it shows no fix
     if (MASKS_FAILURE.test(s.command)) continue;
@@ -164,6 +164,23 @@ function fixFor(view: SessionView, failed: Step, fam: string, next: Step | undef
     if ([...flagsOf(s, fam)].some((f) => !f0.has(f))) return s;
   }
   return first;
+}
+
+/** Scripts given inline to an interpreter (`python -c "…"`, `node -e '…'`), as written. */
+const INLINE_SCRIPT_ARG = /\b(?:python[\d.]*|node|ruby|perl)\s+-[ce]\s*(["'])([\s\S]*?)\1/g;
+
+function inlineScripts(command: string | undefined): string[] {
+  if (command === undefined || !/ -[ce]/.test(command)) return [];
+  return [...command.matchAll(INLINE_SCRIPT_ARG)].map((m) => m[2]!.replace(/\s+/g, ' ').trim());
+}
+
+/** A script given inline is the program that ran: the same interpreter running another script
+ * is another command (a failed health check is not fixed by a database query that worked). */
+function sameInlineScript(failed: Step, later: Step): boolean {
+  const scripts = inlineScripts(failed.call.command);
+  if (scripts.length === 0) return true;
+  const laterScripts = new Set(inlineScripts(later.call.command));
+  return scripts.some((x) => laterScripts.has(x));
 }
 
 /** Whether a later run of the command names none of the paths the failed run was given
