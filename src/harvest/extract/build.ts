@@ -9,6 +9,7 @@ import { clip, clipTitle, depersonalize, extensionsIn, fitWhole, oneLine } from 
 import { indexedByPosition } from './event-at.js';
 import { type SessionView, viewOf } from './view.js';
 import { emptyList } from '../../core/elements-kind.js';
+import { findSecrets } from '../../redact/index.js';
 
 export const MAX_TEXT = 400;
 export const MAX_TITLE = 80;
@@ -60,6 +61,9 @@ export function makeCandidate(session: Session, d: Draft): Candidate {
   const text = fitWhole(depersonalize(d.text, session.cwd), MAX_TEXT);
   const tags = new Set<string>();
   for (const t of [...(d.tags ?? []), ...extensionsIn(text)]) {
+    // a tag is made a slug here, and redaction cannot find an address or a token in a slug
+    // (`jane@corp.io` → `jane-corp.io`): a tag holding one is left out before
+    if (findSecrets(t).length > 0) continue;
     const n = normalizeTag(t);
     if (n) tags.add(n);
   }
