@@ -167,6 +167,16 @@ const SHELL_KEYWORDS_BEFORE = new Set(['do', 'then', 'else', 'elif', '!']);
  * no program. */
 const SHELL_SYNTAX = new Set(['for', 'while', 'until', 'if', 'case', 'select', 'done', 'fi', 'esac', '{', '}']);
 
+/** PowerShell's own statements, which run no program: a keyword opening a block (`foreach($p
+ * in $paths){`, `if(Test-Path $x){`, `function Find-Path($o){`), `return`, a brace, or an
+ * expression of a variable (`$i++`, `$json.PSObject.Properties`). Their families would be
+ * fragments of this session's script. */
+const POWERSHELL_SYNTAX = /^(?:(?:foreach|for|if|elseif|else|while|do|switch|function|filter|try|catch|finally|trap|param|return|break|continue|throw)(?:\(|\{|$)|[{}()]|\$[\w:]+[.[+-])/i;
+/** A PowerShell assignment (`$email='…'`, `$json = Get-Content $p -Raw`): the variable, its
+ * `=`, and the value when it is a literal or an expression, not a command. */
+const POWERSHELL_ASSIGNMENT = /^\$[\w:]+\s*=(?!=)\s*/;
+const LITERAL_VALUE = /^(?:["'@($[\d-]|$)/;
+
 /** Tokens of a simple command (quotes respected, environment assignments and wrappers dropped). */
 export const tokens: (simple: string) => string[] = memo(tokensOf);
 
@@ -174,6 +184,12 @@ const WORDS = /"([^"]*)"|'([^']*)'|(\S+)/g;
 const WORDS_AND_SUBSTITUTIONS = /"([^"]*)"|'([^']*)'|((?:\$\([^()]*\)|\S)+)/g;
 
 function tokensOf(simple: string): string[] {
+  // a PowerShell variable set to a literal runs nothing; set to a command's output, the command runs
+  const assigned = simple.startsWith('$') && !simple.startsWith('$env:') ? POWERSHELL_ASSIGNMENT.exec(simple) : null;
+  if (assigned) {
+    const value = simple.slice(assigned[0].length);
+    return LITERAL_VALUE.test(value) ? [] : tokensOf(value);
+  }
   const out: string[] = [];
   // (a command substitution is one word with its spaces: `TIMESTAMP=$(date +%s)` sets a variable;
   // the plainer, faster pattern where there is none, the common case)
@@ -218,7 +234,7 @@ function familyOf(simple: string): string {
   const t = tokens(simple);
   if (t.length === 0) return '';
   const prog = programName(t[0]!);
-  if (SHELL_SYNTAX.has(prog)) return '';
+  if (SHELL_SYNTAX.has(prog) || POWERSHELL_SYNTAX.test(t[0]!)) return '';
   // PowerShell's and the shell's other ways to change directory are cd too
   if (CHANGE_DIR.has(prog.toLowerCase())) return 'cd';
   if (INTERPRETERS.has(prog)) {
