@@ -30,6 +30,14 @@ describe('the error of a failure', () => {
     expect(statesError('npm ERR! could not determine executable to run')).toBe(true);
     const du = new SessionBuilder().user('free some space').bash('du -sh /home /usr 2>/dev/null', '11G\t/home\n7.6G\t/usr', 1).assistant('The home folder is the largest one, because the venv is there.').bash('du -sh ~ 2>/dev/null', '11G\t/home/dev', 0);
     expect(errorFixDrafts(viewOf(du.build()))).toEqual([]);
+    // PowerShell's ways to throw them away: `-ErrorAction SilentlyContinue`, `2>$null`
+    for (const quiet of ['-ErrorAction SilentlyContinue', '-EA 0', '2>$null']) {
+      const ps = new SessionBuilder()
+        .user('list the accounts')
+        .bash(`Write-Output "WINDOWS_ACCOUNTS"; Get-ChildItem "HKCU:\\Software\\Microsoft\\IdentityCRL" ${quiet}; cmdkey /list | findstr /i corp`, 'WINDOWS_ACCOUNTS\nCREDENTIALS', 1)
+        .bash('cmdkey /list', 'Currently stored credentials:\n* NONE *', 0);
+      expect(errorFixDrafts(viewOf(ps.build())), quiet).toEqual([]);
+    }
   });
 
   it("reads what a parse error says after the input it echoes and the caret under it (ripgrep's regex error)", () => {

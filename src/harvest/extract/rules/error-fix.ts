@@ -244,8 +244,9 @@ function looksAround(simple: string, fam: string): boolean {
   return after.every((a) => LISTING_FLAGS.has(a) || /^\d*>/.test(a));
 }
 
-/** `2>/dev/null`, `2>&-`, `&>/dev/null`: the command's error messages go nowhere. */
-const DISCARDS_STDERR = /(?:\b2|&)>\s*\/dev\/null\b|\b2>&-/;
+/** `2>/dev/null`, `2>&-`, `&>/dev/null`, and PowerShell's `2>$null`, `-ErrorAction
+ * SilentlyContinue` (or `Ignore`, `-EA 0`): the command's error messages go nowhere. */
+const DISCARDS_STDERR = /(?:\b2|&)>\s*(?:\/dev\/null\b|\$null\b)|\b2>&-|\s-(?:ErrorAction|EA)\s+(?:SilentlyContinue|Ignore|0)\b/i;
 
 /** Our own CLI (a bootstrap, a harvest) is never a step of a fix. */
 const OWN_TOOL = /^(?:npx\s+)?compound\b/;
