@@ -1825,6 +1825,14 @@ describe('slow commands', () => {
     expect(slowCommandDrafts(viewOf(timed(session('http://localhost:8000/v1/chat/completions'), [0, 0, 70])))).toHaveLength(1);
   });
 
+  it("says nothing of a command that works through the user's own folders or the whole disk: it times that machine's data", () => {
+    const session = (command: string) => new SessionBuilder().user('find where the address is stored').bash(command, 'Exit code: 0\nWall time: 80.2 seconds\nOutput:\nMATCH\tLocal State').build();
+    for (const command of ['Get-ChildItem -LiteralPath $env:LOCALAPPDATA -Recurse -Force -File | Select-String -Pattern $email', 'find ~ -name "*.sqlite"', 'du -sh /*', 'dir /s %APPDATA%'])
+      expect(slowCommandDrafts(viewOf(timed(session(command), [0, 0, 80]))), command).toEqual([]);
+    // the project's own folders are timed
+    expect(slowCommandDrafts(viewOf(timed(session('Get-ChildItem -LiteralPath src -Recurse -File | Select-String -Pattern $email'), [0, 0, 80])))).toHaveLength(1);
+  });
+
   it('says a first run that warms up spent its time on a one-time step when its output shows one', () => {
     const commits = new SessionBuilder()
       .user('commit it')

@@ -37,6 +37,11 @@ function asksRemoteService(s: Step): boolean {
   return hosts.length > 0 && hosts.every((h) => !/^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1)$/.test(h));
 }
 
+/** A command that works through the user's own folders or the whole disk (`Get-ChildItem
+ * $env:LOCALAPPDATA -Recurse`, `find ~ -name x`, `du -sh /*`): its time is the size of that
+ * machine's data, nothing this repository does. */
+const USER_FOLDERS = /(?:^|[\s"'(=,])(?:(?:~|\$HOME|\$\{HOME\})(?=[\s"',)]|$)|\$env:(?:USERPROFILE|LOCALAPPDATA|APPDATA|HOMEPATH|ProgramData|ProgramFiles|SystemRoot|windir)\b|%(?:USERPROFILE|LOCALAPPDATA|APPDATA|ProgramData)%|\/\*?(?=\s|$)|[A-Za-z]:\\?(?=[\s"']|$))/i;
+
 /** The call waited for the user to approve running it outside the sandbox (Codex). */
 function awaitedApproval(input: Record<string, unknown>): boolean {
   return input.sandbox_permissions === 'require_escalated' || input.with_escalated_permissions === true;
@@ -192,7 +197,7 @@ export function slowCommandDrafts(view: SessionView): Draft[] {
   };
   const slowest = new Map<string, { draft: Draft; seconds: number; fams: Set<string> }>();
   for (const s of view.steps) {
-    if (!s.command || s.rejected || LONG_RUNNING.test(s.command) || asksRemoteService(s)) continue;
+    if (!s.command || s.rejected || LONG_RUNNING.test(s.command) || asksRemoteService(s) || USER_FOLDERS.test(s.command)) continue;
     const seconds = secondsOf(s, false);
     if (seconds === undefined || seconds < SLOW_SECONDS) continue;
     const fam = actionFamilyOf(s.families);
