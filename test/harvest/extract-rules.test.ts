@@ -2013,6 +2013,8 @@ describe('recurring command sequences', () => {
     expect(runs('python train.py --epochs 3')).toEqual(['`train.py` is run as `python train.py --epochs 3`.']);
     // the user's request spelled the command line out: the next request will too
     expect(runs('python train.py --epochs 3', 'Run `python train.py --epochs 3` from repo root and report the loss.')).toEqual([]);
+    // answers fed by a heredoc were this session's input, which the item cannot show
+    expect(runs('python3 report.py 507.csv <<EOF\n60\n0,2\n18/05/2026\nEOF')).toEqual([]);
   });
 
   it('a command line run again and again with other arguments is a loop done by hand, not a pattern', () => {

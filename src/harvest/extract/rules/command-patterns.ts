@@ -405,6 +405,8 @@ function withoutFileList(command: string): string {
 }
 
 const SCRIPT = /\.(?:py|js|mjs|cjs|ts|rb|sh|pl|php|exs)$/;
+/** A heredoc as a shortened command shows it (`<<EOF … EOF`): its lines left out. */
+const FED_BY_HEREDOC = /<<-?\S* … \S+/;
 
 /** The folder every run went into first (`cd /srv/app/insight && python train.py`), by its last
  * name (the path before it is this machine's), when all runs name the same one. */
@@ -444,7 +446,10 @@ function scriptInvocations(all: readonly Run[], view: SessionView): Draft[] {
       const flags = tokens(r.simple).filter((x) => /^--?[a-zA-Z]/.test(x)).sort().join(' ');
       if (!shapes.has(flags)) shapes.set(flags, recipeForm(r.simple));
     }
-    const forms = [...new Set(shapes.values())];
+    // (a run fed its answers by a heredoc, `<<EOF … EOF`, ran on this session's input, which the
+    // item cannot show: no way to run the script)
+    const forms = [...new Set(shapes.values())].filter((f) => !FED_BY_HEREDOC.test(f));
+    if (forms.length === 0) continue;
     // `python train.py` and nothing more is what anyone tries first: worth an item only for the
     // folder every run went into first (`cd insight && python train.py`), when there was one
     const bare = forms.every((f) => tokens(f).length <= 2);
