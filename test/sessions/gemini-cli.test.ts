@@ -16,6 +16,7 @@ const OK = join(DIR, 'session-2026-02-10T09-14-5e2a91c0.json');
 const FAIL = join(DIR, 'session-2026-02-11T16-40-8b7d3f21.json');
 const LOGS = join(DIR, 'logs.json');
 const LINES = join(DIR, 'session-2026-03-10T08-41-7c1d2e3f.jsonl');
+const SHARE = join(DIR, 'chat-share-weather-cli.md'); // read in gemini-markdown.test.ts
 const SHARED_DIR = join(SHARED, 'gemini-cli', 'codemie-code');
 
 /** Counts straight from the chat JSON. A call fails when its status is not success (a cancel is a
@@ -98,8 +99,8 @@ describe.skipIf(!existsSync(SHARED))('Gemini CLI reader on the shared corpus', (
 describe('Gemini CLI reader on test_sessions', () => {
   const files = readdirSync(DIR).map((f) => join(DIR, f)).sort();
 
-  it('has two chats, their logs.json and a chat in the newer one-object-a-line layout', () => {
-    expect(files).toEqual([LOGS, OK, FAIL, LINES]);
+  it('has two chats, their logs.json, a chat in the newer one-object-a-line layout and a markdown export', () => {
+    expect(files).toEqual([SHARE, LOGS, OK, FAIL, LINES]);
   });
 
   for (const file of [OK, FAIL]) {

@@ -6,16 +6,12 @@
  * No timestamps, no model name: the first user entry is the context the CLI writes ("This is the
  * Gemini CLI. We are setting up the context for our chat. … I'm currently working in the
  * directory: /home/dev/app"), which names the working directory, and the model's "Got it." answers
- * it. Each event cites the line where its entry starts.
+ * it (see gemini-history.ts). Each event cites the line where its entry starts.
  */
-import { pushCallOn, pushText, pushToolResult } from '../events.js';
-import type { Session, SessionEvent, ToolResultEvent } from '../model.js';
-import { injectedBase } from '../jsonl.js';
+import type { Session } from '../model.js';
 import { baseName, isRecord, makeSession, pathHash, str, type TextFile, Warnings } from './common.js';
 import { scanJson } from './json-scan.js';
-import { commandOf, parseArguments } from './openai-messages.js';
-import { statedExitCode } from './outcome.js';
-import { functionResponseText, unframedShellOutput } from './gemini-shell-output.js';
+import { GeminiHistory } from './gemini-history.js';
 
 /** The opening of a saved chat: an array whose first entry has a Gemini API role. */
 const OPENING = /^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"\s*,\s*"parts"\s*:/;
@@ -23,10 +19,6 @@ const OPENING = /^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"\s*,\s*"parts"\s*:/;
 export function detectCheckpoint(head: string): number {
   return OPENING.test(head) ? 0.9 : 0;
 }
-
-/** The context Gemini CLI writes as the chat's first message, and the directory it names. */
-const CONTEXT = /^\s*(?:<session_context>\s*)?This is the Gemini CLI\. We are setting up the context for our chat\./;
-const WORKING_DIR = /I'm currently working in the directory: ([^\n]+)/;
 
 export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): Session[] {
   const spans: [number, number][] = [];
@@ -50,10 +42,7 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
         }
       });
   if (!complete) warnings.add(tf.lineAt(spans.at(-1)?.[1] ?? 0), 'file ends before the saved chat does (cut short?): read up to the last whole entry');
-  const events: SessionEvent[] = [];
-  let cwd: string | undefined;
-  // the calls whose results have not come yet, by id and by name (older saves give no id)
-  const open: { id?: string; name: string }[] = [];
+  const history = new GeminiHistory();
   entries.forEach((entry, i) => {
     const at = spans[i]?.[0] ?? 0;
     const line = tf.lineAt(at);
@@ -62,49 +51,15 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
       warnings.add(source.line, 'entry is not a {role, parts} object; skipped');
       return;
     }
+    const role = entry.role === 'model' ? 'model' : 'user';
     for (const part of entry.parts) {
       if (!isRecord(part)) continue;
       const text = str(part.text);
-      if (text !== undefined) {
-        if (entry.role === 'user' && i === 0 && CONTEXT.test(text)) {
-          cwd ??= WORKING_DIR.exec(text)?.[1]?.trim().replace(/[.\s]+$/, '');
-          pushText(events, 'system', text, injectedBase({ source }));
-        } else if (entry.role === 'model' && i === 1 && events.length === 1 && /^Got it\./.test(text.trim())) {
-          // the model's answer to that context, which nobody asked a question of
-          pushText(events, 'system', text, injectedBase({ source }));
-        } else if (part.thought === true) {
-          pushText(events, 'reasoning', text, { source });
-        } else {
-          pushText(events, entry.role === 'model' ? 'assistant' : 'user', text, { source });
-        }
-      } else if (isRecord(part.functionCall)) {
-        const call = part.functionCall;
-        const name = str(call.name) ?? 'unknown';
-        const input = parseArguments(call.args);
-        const id = str(call.id);
-        pushCallOn(events, { source }, name, input, id, commandOf(input));
-        open.push({ ...(id ? { id } : {}), name });
-      } else if (isRecord(part.functionResponse)) {
-        const resp = part.functionResponse;
-        const name = str(resp.name) ?? 'unknown';
-        const id = str(resp.id);
-        // its call: the one with its id, else the oldest open call of that name
-        const k = open.findIndex((c) => (id !== undefined && c.id === id) || (c.name === name && (c.id === undefined || id === undefined)));
-        const call = k >= 0 ? open.splice(k, 1)[0] : undefined;
-        const { output: framed, isError: failed } = functionResponseText(resp.response) ?? { output: '', isError: false };
-        const exitCode = statedExitCode(framed);
-        const result = { source } as Omit<ToolResultEvent, 'index' | 'kind'>;
-        const callId = call?.id ?? id;
-        if (callId) result.callId = callId;
-        result.name = name;
-        result.output = unframedShellOutput(framed);
-        result.isError = failed || (exitCode !== undefined && exitCode !== 0);
-        if (exitCode !== undefined) result.exitCode = exitCode;
-        // "[Operation Cancelled] Reason: User did not allow tool call": the user said no
-        if (failed && /^\[Operation Cancelled\]/.test(framed)) result.rejected = true;
-        pushToolResult(events, result);
-      }
+      if (text !== undefined) history.text(role, text, source, part.thought === true);
+      else if (isRecord(part.functionCall)) history.call(part.functionCall, source);
+      else if (isRecord(part.functionResponse)) history.response(part.functionResponse, source);
     }
+    history.endEntry();
   });
   return [
     makeSession({
@@ -114,9 +69,9 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
       agent: 'gemini-cli',
       file,
       bytes: tf.bytes,
-      events,
+      events: history.events,
       warnings: warnings.list.slice(),
-      ...(cwd ? { cwd } : {}),
+      ...(history.cwd ? { cwd: history.cwd } : {}),
     }),
   ];
 }

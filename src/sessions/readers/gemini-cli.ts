@@ -7,6 +7,8 @@
  *   object a line after a header line (see readChatLines).
  * - checkpoint-<tag>.json (`/chat save <tag>`): the chat as the Gemini API holds it (see
  *   gemini-checkpoint.ts).
+ * - <name>.md (`/chat share <name>.md`, anywhere): the same history written as markdown (see
+ *   gemini-markdown.ts).
  * - logs.json: an array of the prompts typed in every session of the project ({sessionId,
  *   messageId, type:"user", message, timestamp}). It holds no replies, so each session read from
  *   it has user events only; for sessions that also have a chat file it repeats their prompts
@@ -24,6 +26,8 @@ import { commandOf, contentText, parseArguments } from './openai-messages.js';
 import { statedExitCode } from './outcome.js';
 import { functionResponseText, unframedShellOutput } from './gemini-shell-output.js';
 import { detectCheckpoint, readCheckpoint } from './gemini-checkpoint.js';
+import { isCliContext } from './gemini-history.js';
+import { detectMarkdownExport, readMarkdownExport } from './gemini-markdown.js';
 
 function detectChat(head: string): number {
   if (!/^\s*\{/.test(head)) return 0;
@@ -113,9 +117,6 @@ function toolOutput(call: Record<string, unknown>): { output: string; hasError: 
   return { output: parts.join('\n'), hasError };
 }
 
-/** `<session_context>This is the Gemini CLI. …</session_context>`: written by the CLI, not typed. */
-const SESSION_CONTEXT = /^\s*<session_context>/;
-
 function pushGeminiMessage(
   events: SessionEvent[],
   models: ModelList,
@@ -129,7 +130,7 @@ function pushGeminiMessage(
     case 'user': {
       const text = contentText(m.content);
       // the context Gemini CLI writes as the chat's first user message is none the person typed
-      if (SESSION_CONTEXT.test(text)) pushText(events, 'system', text, injectedBase(base));
+      if (isCliContext(text)) pushText(events, 'system', text, injectedBase(base));
       else pushText(events, 'user', text, base);
       return true;
     }
@@ -498,7 +499,7 @@ async function readLogs(file: string, warnings: Warnings, tf: TextFile): Promise
 export const geminiCliReader: SessionReader & DetectBound = {
   format: 'gemini-cli',
   maxScore: 0.95,
-  detect: (head) => Math.max(detectChat(head), detectLogs(head), detectCheckpoint(head)),
+  detect: (head) => Math.max(detectChat(head), detectLogs(head), detectCheckpoint(head), detectMarkdownExport(head)),
   async read(file: string, options?: ReadOptions & Preloaded): Promise<Session[]> {
     const warnings = new Warnings(file, options);
     const tf = await readTextFile(file, warnings, options);
@@ -508,6 +509,7 @@ export const geminiCliReader: SessionReader & DetectBound = {
       return [];
     }
     if (detectCheckpoint(tf.text.slice(0, 256)) > 0) return readCheckpoint(file, warnings, tf);
+    if (detectMarkdownExport(tf.text) > 0) return readMarkdownExport(file, warnings, tf);
     if (/^\s*\[/.test(tf.text.slice(0, 256))) return readLogs(file, warnings, tf);
     const header = firstLineObject(tf.text.slice(0, 64 * 1024));
     return header && isChatHeader(header) ? readChatLines(file, warnings, tf, header) : readChat(file, warnings, tf);
