@@ -1755,6 +1755,31 @@ describe('listed open questions', () => {
   });
 });
 
+describe('recommendations of a closing report', () => {
+  it('are open only when the session ends with that report: a later request of the user takes them up', () => {
+    const report = [
+      'The `TaskManager` class relies on the `id` field for every update, and each method raises `ValueError` when a task has none.',
+      '',
+      '### Key Points:',
+      '- **ID Usage**: `update_name`, `append_note` and `complete` look the task up by `id`.',
+      '- **Validation**: `_require_id` checks for the field before every call into `osascript`.',
+      '',
+      '### Recommendations:',
+      '- **Migration**: move the `_id` lookups of `sync.py` onto `TaskManager.find_by_id` so that one path validates ids.',
+      '- **Tests**: add a test of `complete` for a task without `id` in `tests/unit/test_tasks.py`.',
+    ].join('\n');
+    const session = (more: boolean) => {
+      const b = new SessionBuilder().user('how is the id field used?');
+      for (const f of ['tasks.py', 'sync.py', 'tests/unit/test_tasks.py']) b.tool('Read', { file_path: f }, 'def complete(self, task): ...');
+      b.assistant(report);
+      if (more) b.user('No, I mean the outer wrapper and the inner call: can we merge them?').assistant('Yes: `complete` can call `_run` directly.');
+      return openQuestionDrafts(viewOf(b.build())).filter((d) => d.text.startsWith('Open (recommended'));
+    };
+    expect(session(false).length).toBeGreaterThan(0);
+    expect(session(true)).toEqual([]);
+  });
+});
+
 describe('oversized search output', () => {
   it('turns a search that floods the output, then a rerun that excludes files, into a pitfall', () => {
     const session = new SessionBuilder({ format: 'codex', agent: 'codex' })

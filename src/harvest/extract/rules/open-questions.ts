@@ -54,7 +54,9 @@ function actedOn(view: SessionView, event: number, line: string): boolean {
 function fromReports(view: SessionView): Draft[] {
   const drafts: Draft[] = [];
   const reports = reportsOf(view);
-  const lastClosing = reports.filter((r) => r.source === 'closing').pop();
+  // (and so are those of a closing report the user answered with another request)
+  const lastPrompt = view.prompts[view.prompts.length - 1];
+  const lastClosing = reports.filter((r) => r.source === 'closing' && (lastPrompt === undefined || lastPrompt.index < r.event)).pop();
   // Recommendations of an intermediate turn are taken up by the conversation that follows.
   for (const report of reports.filter((r) => r.source === 'delegate' || r === lastClosing)) {
     for (const section of report.sections) {
