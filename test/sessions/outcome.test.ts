@@ -21,7 +21,7 @@ function* texts(count: number, pieces = EDGES): Generator<string> {
 
 describe('failure heuristics', () => {
   it('looksFailed answers as the whole regex does, whichever literals a text holds', () => {
-    const pieces = [...EDGES, 'error: x', 'Error', 'ERROR', 'rror', 'fatal: no', 'panic', 'TypeError: y', 'Exception', 'Traceback (most recent call last)', 'FAIL', 'FAILED', 'command not found', 'No such file or directory', 'npm ERR!', ' ERR_PNPM_X', 'Exit code: 2', 'Exit 0', 'exited with code 3', '2 errors', '  ', 'failed with exit code 1', 'Failed to compile.', '> Build failed', 'Build failed'];
+    const pieces = [...EDGES, 'error: x', 'Error', 'ERROR', 'rror', 'fatal: no', 'panic', 'TypeError: y', 'Exception', 'Traceback (most recent call last)', 'FAIL', 'FAILED', 'command not found', 'No such file or directory', ": can't open file '", 'npm ERR!', ' ERR_PNPM_X', 'Exit code: 2', 'Exit 0', 'exited with code 3', '2 errors', '  ', 'failed with exit code 1', 'Failed to compile.', '> Build failed', 'Build failed'];
     let failed = 0;
     for (const text of texts(20000, pieces)) {
       expect(looksFailed(text), JSON.stringify(text)).toBe(FAILURE_LINE.test(text));
@@ -38,6 +38,8 @@ describe('failure heuristics', () => {
     expect(looksFailed(`ls: package.json: No such file or directory\n${stray}`, 'ls package.json')).toBe(true);
     expect(looksFailed(stray)).toBe(true); // without the command line nothing can be told apart
     expect(looksFailed('npm error code ENOENT\nnpm error path /package.json', 'npm run')).toBe(true);
+    // Python given a script that is not there, its message broken by a terminal copy's width
+    expect(looksFailed("C:\\Program Files\\Python39\\python.exe: can't open file 'C:\\app\\src\\run.py': [Errno 2] N\no such file or directory\nPS C:\\app\\src>", 'cd src; python run.py')).toBe(true);
     // pnpm's error codes
     expect(looksFailed('undefined\n ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found\n', 'pnpm lint 2>&1 | head')).toBe(true);
   });

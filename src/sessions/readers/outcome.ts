@@ -21,6 +21,9 @@ export const FAILURE_LINE = new RegExp(
     // cmd.exe's and PowerShell 7's words for the same ('ls' is not recognized as an internal …)
     String.raw`is not recognized as (?:an internal or external command|(?:the|a) name of a cmdlet)`,
     String.raw`No such file or directory`,
+    // Python given a script that is not there (`python.exe: can't open file '…\run.py': [Errno 2]
+    // No such file…`, which a terminal copy may break anywhere)
+    String.raw`: can't open file '`,
     String.raw`npm ERR!`,
     String.raw`^npm error\b`, // npm 10 and later: "npm error code ENOENT"
     String.raw`^\s*ERR_PNPM_[A-Z_]+\b`, // pnpm's error codes: "ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found"
@@ -57,6 +60,7 @@ const FAILURE_LITERALS = [
   'command not found',
   'is not recognized as',
   'No such file or directory',
+  "can't open file",
   'npm ERR!',
   'ERR_PNPM_',
   'Exit ',
