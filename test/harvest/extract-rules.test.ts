@@ -1485,6 +1485,23 @@ describe('repo rules', () => {
     expect(read(concrete).map((d) => d.text)).toEqual([
       'Repo rule `CLAUDE.md`: Development Guidelines: Always make sure your memory is updated with the latest documentation before starting to code. Google it if not. Adhere to this rule strictly; Always run `pnpm lint --fix` before committing.',
     ]);
+    // a section of conduct principles is how to behave, even when a line names the product, and
+    // even when a line cut from the item names a command
+    const persona = [
+      '# CLAUDE.md',
+      '',
+      '## Critical Operating Principles',
+      '',
+      '### User-Centric Intelligence',
+      '- **Listen Actively**: Parse every word for meaning, intent, and context clues; always confirm the goal.',
+      '- **Think Systemically**: Consider how each request fits into the broader ProjectTracker ecosystem; never rush.',
+      '- **Respond Strategically**: Provide answers that address both immediate needs and underlying goals, always.',
+      '- **Stay Humble**: Admit what you do not know and say so before you act on any assumption, always.',
+      '- **Be Thorough**: Address every aspect of a complex request before you call the work done, always.',
+      '- **Keep Going**: Always finish what you started before you begin something new, even when it is slow.',
+      '- Always run `make check` before you report.',
+    ].join('\n');
+    expect(read(persona)).toEqual([]);
   });
 
   it('reads a prompt that only names a rule file as that rule governing the work, unless the agent then edits that file', () => {

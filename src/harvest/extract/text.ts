@@ -283,6 +283,12 @@ const CAMEL = /\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b/;
 const FLAG = /(?:^|[\s(])--?[a-z][\w-]*/;
 
 /** How many kinds of concrete identifier a text names (code spans, paths, CONSTANTS, camelCase, flags). */
+/** Whether a text names something to run or look at: a code span, a path, a constant or a flag
+ * (a CamelCase word alone is as often a product's or a person's name). */
+export function namesRunnable(text: string): boolean {
+  return CODE_SPAN.test(text) || PATH_LIKE.test(text) || CONSTANT.test(text) || FLAG.test(text);
+}
+
 export function concreteness(text: string): number {
   let n = 0;
   if (CODE_SPAN.test(text)) n++;

@@ -9,7 +9,7 @@
 import { CONFIDENCE } from '../../candidate.js';
 import { ruleExtractor, type Draft, type RuleExtractor } from '../build.js';
 import { parseReport, type ReportLine, type Section } from '../report.js';
-import { clip, code, concreteness, oneLine, sentence } from '../text.js';
+import { clip, code, concreteness, namesRunnable, oneLine, sentence } from '../text.js';
 import { editedFiles, READ_TOOLS, type SessionView } from '../view.js';
 import { perObject } from '../per-object.js';
 import { escapeRegExp } from '../../../core/regexp.js';
@@ -118,12 +118,17 @@ function sectionDraft(rule: RuleText, section: Section): (Draft & { weight: numb
   const best = [...kept].sort((a, b) => b.w - a.w).slice(0, 5);
   const chosen = kept.filter((x) => best.includes(x));
   let body = '';
+  let namesSomething = false;
   for (const x of chosen) {
     const part = clip(x.l.text.replace(/[.;:]$/, ''), 160);
     if (body.length + part.length > 330) break;
     body += body ? `; ${part}` : part;
+    namesSomething ||= namesRunnable(x.l.text);
   }
-  if (!body) return undefined;
+  // (and so does an item whose shown lines name nothing to run or look at, whatever the section's
+  // other lines name: "Think Systemically: consider how each request fits the ProjectTracker
+  // ecosystem" is how to behave, which the agent reads in the file itself)
+  if (!body || !namesSomething) return undefined;
   // A checklist or a requirements section is the rule itself, in order.
   // Mean of the three best lines (a missing line counts 0), so a section that says more ranks higher.
   const weight = best.slice(0, 3).reduce((n, x) => n + x.w, 0) / 3 + (ruleHeading ? 0.75 : 0);
