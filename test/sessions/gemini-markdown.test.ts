@@ -155,7 +155,8 @@ describe('Gemini CLI markdown export (`/chat share file.md`)', () => {
     expect((await readExport(EXPORT)).id).toBe(s.id);
     const copy = put(tempDir(), 'chat-share-weather-cli.md', TEXT);
     expect((await readExport(copy)).id).not.toBe(s.id);
-    expect(s.startedAt).toBeUndefined();
+    // the only time an export records is the day its context gives
+    expect(s.startedAt).toBe('2026-03-12');
   });
 
   it('the 2025 layout: icons first, ids in the calls, the untagged context naming its directory', async () => {

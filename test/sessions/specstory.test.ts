@@ -152,6 +152,17 @@ describe('SpecStory reader on test_sessions', () => {
 describe('SpecStory reader on bad input', () => {
   const text = readFileSync(JEST, 'utf8');
 
+  it("dates a chat whose sections carry no time by its title's US-form time, else by its file's name", async () => {
+    const chat = (title: string) => `## SpecStory\n\n${title}\n\n_**User**_\n\nhow is the id used?\n\n---\n\n_**Assistant**_\n\nThe id names the task.\n`;
+    const start = async (name: string, title: string) => (await readWith(specstoryReader, put(tempDir(), name, chat(title)))).sessions[0]!.startedAt;
+    expect(await start('2025-03-06_06-53-task-ids.md', '## Task ids (3/6/2025, 6:53:59 PM)')).toBe('2025-03-06T18:53:59');
+    expect(await start('2025-03-06_06-53-task-ids.md', '## Task ids (12/1/2025, 12:05:00 AM)')).toBe('2025-12-01T00:05:00');
+    // (a checkout gives every file the time of the checkout: the name keeps when the chat began)
+    expect(await start('2025-03-06_06-53-task-ids.md', '## Task ids')).toBe('2025-03-06T06:53:00');
+    expect(await start('2025-11-02_20-46Z-task-ids.md', '## Task ids')).toBe('2025-11-02T20:46:00Z');
+    expect(await start('notes.md', '## Task ids')).toBeUndefined();
+  });
+
   it('empty file: no session, a warning', async () => {
     const f = put(tempDir(), 'empty.md', '');
     const { sessions, warnings } = await readWith(specstoryReader, f);

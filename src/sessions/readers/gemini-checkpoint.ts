@@ -72,6 +72,7 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
       events: history.events,
       warnings: warnings.list.slice(),
       ...(history.cwd ? { cwd: history.cwd } : {}),
+      ...(history.day ? { startedAt: history.day } : {}),
     }),
   ];
 }

@@ -34,6 +34,17 @@ export function isCliContext(text: string): boolean {
   return CLI_CONTEXT.test(text);
 }
 
+/** "Today's date is Tuesday, April 28, 2026 (formatted according to the user's locale)." */
+const TODAY = /Today's date is (?:\w+, )?([A-Z][a-z]+) (\d{1,2}), (\d{4})\b/;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** The day a CLI context says it is (`2026-04-28`): the only time an export records. */
+export function contextDate(text: string): string | undefined {
+  const m = TODAY.exec(text);
+  const month = m ? MONTHS.indexOf(m[1]!) + 1 : 0;
+  return month > 0 ? `${m![3]}-${String(month).padStart(2, '0')}-${m![2]!.padStart(2, '0')}` : undefined;
+}
+
 /** The working directory a CLI context names. */
 export function contextCwd(text: string): string | undefined {
   const dir = WORKING_DIR.exec(text)?.[1] ?? WORKSPACE_DIR.exec(text)?.[1];
@@ -56,6 +67,8 @@ interface OpenCall {
 export class GeminiHistory {
   readonly events: SessionEvent[] = [];
   cwd: string | undefined;
+  /** The day the CLI's context gives, for files that record no time. */
+  day: string | undefined;
   /** Calls whose responses have not come yet, oldest first. */
   private readonly open: OpenCall[] = [];
   /** The entry read last held only text the CLI wrote (context, snapshot). */
@@ -87,6 +100,7 @@ export class GeminiHistory {
   private userText(text: string, source: SourceRef): void {
     if (isCliContext(text)) {
       this.cwd ??= contextCwd(text);
+      this.day ??= contextDate(text);
       pushText(this.events, 'system', text, injectedBase({ source }));
       return;
     }

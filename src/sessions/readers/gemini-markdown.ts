@@ -170,7 +170,7 @@ export function readMarkdownExport(file: string, warnings: Warnings, tf: TextFil
   if (lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
   const reader = new ExportReader(file, tf, warnings, lines);
   for (const b of blocksOf(lines)) reader.readBlock(b);
-  const { events, cwd } = reader.history;
+  const { events, cwd, day } = reader.history;
   return [
     makeSession({
       // the export records no session id: the path tells two exports apart, and stays the same
@@ -183,6 +183,7 @@ export function readMarkdownExport(file: string, warnings: Warnings, tf: TextFil
       events,
       warnings: warnings.list,
       cwd,
+      startedAt: day,
     }),
   ];
 }

@@ -483,6 +483,9 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
         if (proj) project = proj[1];
         const t = /^#{1,2} .*\((\d{4}-\d\d-\d\d[ T][\d:]+Z?)\)\s*$/.exec(text);
         if (t && title === undefined) title = isoFromSpaced(t[1]!);
+        // older exports write the title's time in the US form: `(3/6/2025, 6:53:59 AM)`
+        const us = /^#{1,2} .*\((\d{1,2})\/(\d{1,2})\/(\d{4}), (\d{1,2}):(\d\d)(?::(\d\d))? ([AP]M)\)\s*$/.exec(text);
+        if (us && title === undefined) title = isoFromUsTime(us);
         continue;
       }
       b.chunk.push(line);
@@ -515,10 +518,26 @@ async function read(file: string, options?: ReadOptions): Promise<Session[]> {
       warnings: warnings.list,
       models: b.models.names,
       repo,
-      startedAt: title ?? b.events.find((e) => e.time)?.time,
+      // (the file's name carries when the chat began, `2025-03-06_06-53-…`: a checkout's files
+      // all have the time of the checkout)
+      startedAt: title ?? b.events.find((e) => e.time)?.time ?? timeInName(file),
       endedAt,
     }),
   ];
+}
+
+/** `(3/6/2025, 6:53:59 AM)` as `2025-03-06T06:53:59` (local time, as the title gives it). */
+function isoFromUsTime(m: RegExpExecArray): string {
+  const [, month, day, year, hour, minute, second, half] = m;
+  const h = (Number(hour) % 12) + (half === 'PM' ? 12 : 0);
+  const two = (n: number | string): string => String(n).padStart(2, '0');
+  return `${year}-${two(month!)}-${two(day!)}T${two(h)}:${minute}:${second ?? '00'}`;
+}
+
+/** SpecStory's file name, `2025-03-06_06-53-title.md` (local time) or `2025-11-02_20-46Z-…` (UTC). */
+function timeInName(file: string): string | undefined {
+  const m = /^(\d{4}-\d\d-\d\d)_(\d\d)-(\d\d)(?:-(\d\d))?(Z?)(?:[-_]|\.md$)/.exec(path.basename(file));
+  return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}${m[5]}` : undefined;
 }
 
 export const specstoryReader: SessionReader & DetectBound = { format: 'specstory', detect, read, maxScore: 0.95 };
