@@ -1367,13 +1367,16 @@ describe('tool quirks of the agent', () => {
     const started = (output: string) =>
       toolQuirkDrafts(viewOf(new SessionBuilder().user('list the repo').tool('shell_command', { command: 'Get-ChildItem -Force' }, output, { isError: true }).tool('shell_command', { command: 'Get-ChildItem -Force', sandbox_permissions: 'require_escalated' }, 'Exit code: 0\nOutput:\nsrc').build())).map((d) => d.title);
     // (the sandbox's own runner failing stops every command: the item is about the sandbox)
-    expect(started(runner)).toEqual(['The sandbox cannot start commands on this machine: ask for escalation from the first one']);
+    expect(started(runner)).toEqual(['When the sandbox cannot start commands, ask to leave it for each one']);
     // bubblewrap's own error, as the stderr of the command it could not start, says the same
     const bwrap = 'exec_command failed for `/bin/zsh -lc pwd`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 1, stderr: StreamOutput { text: \\"bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted\\n\\" } } }))" }';
-    expect(started(bwrap)).toEqual(['The sandbox cannot start commands on this machine: ask for escalation from the first one']);
+    expect(started(bwrap)).toEqual(['When the sandbox cannot start commands, ask to leave it for each one']);
     // the agent's own file edits that worked inside the sandbox need no escalation: said
     const edited = toolQuirkDrafts(viewOf(new SessionBuilder().user('set the proxy').tool('exec_command', { cmd: 'ls -la' }, bwrap, { isError: true }).tool('exec_command', { cmd: 'ls -la', sandbox_permissions: 'require_escalated' }, 'total 8').tool('apply_patch', { input: '*** Begin Patch\n*** Add File: .zshrc\n+export HTTP_PROXY=x\n*** End Patch' }, 'Success. Updated the following files:\nA .zshrc').build()));
-    expect(edited[0]!.text).toMatch(/ask for that from the first command\. File edits \(`apply_patch`\) worked without it\.$/);
+    // (said as a condition: an item of the agent is read on machines where the sandbox works)
+    expect(edited[0]!.text).toBe(
+      'Where commands in the sandbox fail before they start with `bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted`, the sandbox cannot run them on that machine at all: the same commands ran when the call asked to leave the sandbox (`sandbox_permissions: "require_escalated"`; the user approves each call). After that error once, ask for it from the next command on. File edits (`apply_patch`) worked without it.',
+    );
     // the stderr Codex prints as a Rust value is read as the text it holds
     expect(errorLine('exec_command failed for `/bin/zsh -lc "git checkout -b x"`: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stderr: StreamOutput { text: \\"fatal: cannot lock ref \'refs/heads/x\': Operation not permitted\\\\n\\", truncated_after_lines: None } } }))" }')).toBe("fatal: cannot lock ref 'refs/heads/x': Operation not permitted");
     expect(started('failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: Get-ChildItem: Cannot find path')).toEqual([]);

@@ -826,10 +826,12 @@ function permission(view: SessionView, s: Step): Draft | undefined {
       category: 'tool-quirk',
       scope: 'agent',
       // (the machine's doing: a container that will not let the sandbox set up its network)
-      title: 'The sandbox cannot start commands on this machine: ask for escalation from the first one',
+      title: 'When the sandbox cannot start commands, ask to leave it for each one',
       // (the agent's own file edits do not go through the sandbox's runner: where one worked
       // inside it, only commands need the escalation)
-      text: `On this machine, commands in the sandbox fail before they start with ${code(shownErr)}; the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}, which the user approves), so ask for that from the first command.${editedInside ? ` File edits (${code(editedInside.call.name)}) worked without it.` : ''}`,
+      // (said as a condition: an item of the agent is read on every machine, and the sandbox
+      // fails so only on some; a reviewer read "on this machine, always escalate" as wrong elsewhere)
+      text: `Where commands in the sandbox fail before they start with ${code(shownErr)}, the sandbox cannot run them on that machine at all: the same commands ran when the call asked to leave the sandbox (${code(escalation(retry.call.input)!)}${typeof retry.call.input.justification === 'string' ? ' with a `justification`' : ''}; the user approves each call). After that error once, ask for it from the next command on.${editedInside ? ` File edits (${code(editedInside.call.name)}) worked without it.` : ''}`,
       confidence: CONFIDENCE.verified,
       event: s.outputEvent,
       tags: [s.call.name, 'sandbox'],
