@@ -1066,6 +1066,14 @@ describe('tool quirks of the agent', () => {
       .tool('shell', { command: 'cat tasks.md' }, 'line 1\n[... output truncated to fit 10240 bytes ...]')
       .build();
     expect(toolQuirkDrafts(viewOf(bySize)).find((d) => d.title === 'shell output is truncated')!.text).toContain('(after a `Total output lines: M` header; it also cuts to 10240 bytes)');
+    // the lines kept, where every cut output kept as many (and none was cut by size)
+    const byLines = (totals: number[]) => {
+      const b = new SessionBuilder().user('read the logs');
+      for (const t of totals) b.tool('shell', { command: `cat log${t}.txt` }, `Total output lines: ${t}\n\nline 1\n[... omitted ${t - 256} of ${t} lines ...]\nline ${t}`);
+      return toolQuirkDrafts(viewOf(b.build())).find((d) => d.title === 'shell output is truncated')!.text;
+    };
+    expect(byLines([342, 737, 265])).toContain('(after a `Total output lines: M` header; every longer output here kept 256 lines);');
+    expect(byLines([342])).toContain('(after a `Total output lines: M` header);');
     // newer Codex counts tokens: what it kept is its header's count less the marker's
     expect(cut('exec_command', { cmd: 'rg -n router .' }, 'Original token count: 81978\nOutput:\nTotal output lines: 4141\n\njs/a.js:1: x…69978 tokens truncated…y\n./b.py:107: z')).toContain(
       'puts `…N tokens truncated…` in place of the middle (here about 12000 of 81978 tokens were kept, after an `Original token count` header);',

@@ -990,6 +990,21 @@ const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_conte
 /** How much of a cut output Codex kept, from its own counts: the header's `Original token count`
  * less the tokens the marker says it took out. A reader of the item then knows how big a slice
  * to ask for. */
+/** The lines the tool kept of each cut output (`omitted N of M lines`: M − N), when at least two
+ * outputs were cut and each kept the same number. */
+function sameLinesKept(view: SessionView, tool: string): number | undefined {
+  const kept = new Set<number>();
+  let cuts = 0;
+  for (const x of view.steps) {
+    if (x.call.name !== tool) continue;
+    for (const m of x.output.matchAll(/omitted (\d+) of (\d+) lines/g)) {
+      cuts++;
+      kept.add(Number(m[2]) - Number(m[1]));
+    }
+  }
+  return cuts >= 2 && kept.size === 1 ? [...kept][0] : undefined;
+}
+
 function keptOf(view: SessionView, s: Step, total: number): string {
   const output = s.output;
   const lines = /omitted (\d+) of (\d+) lines/.exec(output);
@@ -1000,7 +1015,11 @@ function keptOf(view: SessionView, s: Step, total: number): string {
     const bytes = view.steps.map((x) => (x.call.name === s.call.name ? /output truncated to fit (\d+) bytes/.exec(x.output)?.[1] : undefined)).find((b) => b !== undefined);
     const header = /^Total output lines: \d+$/m.test(output) ? 'after a `Total output lines: M` header' : '';
     const size = bytes !== undefined ? `it also cuts to ${bytes} bytes` : '';
-    return header || size ? ` (${[header, size].filter((p) => p !== '').join('; ')})` : '';
+    // (a cap every cut output of the tool shows alike is the tool's, and says how much to ask for
+    // at once; a reviewer wanted "exactly 256 lines" where each of three outputs kept 256)
+    const kept = bytes === undefined ? sameLinesKept(view, s.call.name) : undefined;
+    const cap = kept !== undefined ? `every longer output here kept ${kept} lines` : '';
+    return header || size || cap ? ` (${[header, size, cap].filter((p) => p !== '').join('; ')})` : '';
   }
   const tokens = /…(\d+) tokens truncated…/.exec(output);
   if (tokens && total > Number(tokens[1])) return ` (here about ${total - Number(tokens[1])} of ${total} tokens were kept, after an \`Original token count\` header)`;
