@@ -104,10 +104,13 @@ describe('aider notices', () => {
     const [item] = await notices(whole('### Topology', 'Topology'));
     expect(item!.scope).toBe('agent');
     expect(item!.title).toBe('aider takes the line above a code block for a file name');
-    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology` (`Applied edit to Topology`). A question drew it: ask with `/ask`, whose answers are not read as edits.");
+    expect(item!.text).toBe("In aider's whole edit format the line just above a fenced code block names the file the block is written to: a reply with `### Topology` above a fenced block made aider create and commit a file named `Topology`. A question drew it: ask with `/ask`, whose answers are not read as edits.");
     // asked for a change (no question): the block went to the stray file, not the file meant
     const [edit] = await notices(whole('### Topology', 'Topology').replace('#### explain the flow', '#### add the flow to the docs'));
-    expect(edit!.text).toContain('(`Applied edit to Topology`). The block went there, not to the file meant: put only the path on that line.');
+    expect(edit!.text).toContain('a file named `Topology`. The block went there, not to the file meant: put only the path on that line.');
+    // a command in the block was meant to be run: no path on that line would have helped
+    const [command] = await notices(whole('To run the checks, execute:', 'To run the checks, execute').replace('[UI] -> [API] -> [DB]', 'cargo kani --harness verify_add').replace('#### explain the flow', '#### add the proof'));
+    expect(command!.text).toContain('a file named `To run the checks, execute`. The block was a command to run, which aider cannot tell from a file: fence only whole files in this format.');
     // asked and declined, the same quirk: aider asked to create a file named after the line
     const asked = `${launch('').replace('with diff edit format', 'with whole edit format')}#### fix the readme  \n\nREADME.md\n\`\`\`\n# Flux\n\nInstall:\n\`\`\`\npip install torch\n\`\`\`\nthen run it\n\`\`\`\n\n> Tokens: 1.3k sent, 273 received.  \n> pip install torch  \n> Create new file? (Y)es/(N)o [Yes]: n  \n> Skipping edits to pip install torch  \n> Applied edit to README.md  \n`;
     const [declined] = await notices(asked);

@@ -9,7 +9,7 @@ import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import type { UserEvent } from '../../../sessions/model.js';
-import { AIDER_VERSION as VERSION, bannerValue, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, COMMAND_LINE, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath, SHELL_LANG } from './aider-notice-lines.js';
 import { EDIT_FORMAT } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
@@ -317,13 +317,19 @@ export function strayFileDraft(view: SessionView, lines: { line: string; event: 
     const askMode = asked ? ' A question drew it: ask with `/ask`, whose answers are not read as edits.' : '';
     // why a line of a file's content stood above a fence at all: the model nested fences in it
     const nested = nestedFenceFile(replyLines, at);
+    // a command in the block (```bash, or `cargo kani` alone) was meant to be run, no file's
+    // content: no path on that line would have helped (a reviewer's fix: fence no commands)
+    const lang = replyLines[at + 1]!.trim().replace(/^(?:```|~~~)/, '').trim();
+    const first = replyLines[at + 2]?.trim() ?? '';
+    const command = SHELL_LANG.test(lang) || (lang === '' && COMMAND_LINE.test(`${first} `));
+    const meant = command ? ' The block was a command to run, which aider cannot tell from a file: fence only whole files in this format.' : ' The block went there, not to the file meant: put only the path on that line.';
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: 'aider takes the line above a code block for a file name',
       text: nested
         ? `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file it is written to, and a file ends at the next fence line: ${code(clip(nested, 40))}'s content in a reply held fenced blocks of its own, so its line ${code(above)} made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ' (declined)' : ''}. A file's content cannot hold fences in this format.${askMode}${ask}${also}`
-        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))} (${code(clip(hit.line, 80))}${hit.declined ? ', declined' : ''}).${askMode || (hit.declined ? '' : ' The block went there, not to the file meant: put only the path on that line.')}${ask}${also}`,
+        : `In aider's ${format ? `${format} ` : ''}edit format the line just above a fenced code block names the file the block is written to: a reply with ${code(above)} above a fenced block made aider ${made}a file named ${code(clip(name, 60))}${hit.declined ? ` (${code(clip(hit.line, 80))}, declined)` : ''}.${askMode || (hit.declined && !command ? '' : meant)}${ask}${also}`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'edit-format', 'file-name'],

@@ -8,13 +8,11 @@
 import { escapeRegExp } from '../../../core/regexp.js';
 import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
-import { CREATE_NEW_FILE, launchLine, QUESTION } from './aider-notice-lines.js';
+import { COMMAND_LINE, CREATE_NEW_FILE, launchLine, QUESTION, SHELL_LANG } from './aider-notice-lines.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
 const OPENING_FENCE = /^`{3,}/;
-/** A fenced block's language that says it holds commands to run, not a file. */
-const SHELL_LANG = /^(?:sh|bash|zsh|shell|console|powershell|ps1|cmd|bat)$/i;
 /** Aider's question before it applies an edit to a file the user had not added to the chat. */
 const NOT_IN_CHAT = /^Allow edits to (.+?) which was not previously added to chat\?/;
 /** Newer aider's words for it, the file named on the line above (`MMM-Miku.js` / `Allow edits to
@@ -72,9 +70,6 @@ function blockUnderBlank(reply: string): { fence: string; first: string } | unde
   return undefined;
 }
 
-/** A line that reads as a command typed at a shell prompt (`sudo apt install scapy`, `$ npm
- * test`, `python3 app.py -i wlan0`): a fence without a language may still hold commands. */
-const COMMAND_LINE = /^(?:\$\s+)?(?:sudo|apt(?:-get)?|brew|pip3?|pipx|uv|python3?|node|npm|npx|pnpm|yarn|bun|cargo|go|make|git|docker|curl|wget|chmod|export|source|cd|mkdir|ls|cat|bash|sh)\s/;
 
 /** A file name the reply fenced as a block of its own, right before the file's block
  * (```` ``` ```` / `manifest.json` / ```` ``` ```` / ```` ```json ````): the line above the file's
@@ -139,7 +134,10 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    return cause('blank line above a fence', `Aider's whole edit format names each fenced block by the line right above it; under a blank line a block overwrites the last chat file the reply named, or, with none named, the reply is rejected. ${fix}`);
+    // (what aider does with a block it cannot name is said as aider's rule, and what happened
+    // here as that: a reviewer read "overwrites the last file the reply named" as contradicted
+    // by a reply that named files and was rejected)
+    return cause('blank line above a fence', `In aider's whole edit format the line right above each fenced block names the file it writes. A block under a blank line names none: aider writes it over a chat file the reply mentioned, or the only file in the chat, and otherwise rejects the whole reply, as it did here. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

@@ -98,3 +98,10 @@ export function commitWishes(view: SessionView): SessionView['prompts'] {
   }
   return out;
 }
+
+/** A fenced block's language that says it holds commands to run, not a file. */
+export const SHELL_LANG = /^(?:sh|bash|zsh|shell|console|powershell|ps1|cmd|bat)$/i;
+
+/** A line that reads as a command typed at a shell prompt (`sudo apt install scapy`, `$ npm
+ * test`, `python3 app.py -i wlan0`): a fence without a language may still hold commands. */
+export const COMMAND_LINE = /^(?:\$\s+)?(?:sudo|apt(?:-get)?|brew|pip3?|pipx|uv|python3?|node|npm|npx|pnpm|yarn|bun|cargo|go|make|git|docker|curl|wget|chmod|export|source|cd|mkdir|ls|cat|bash|sh)\s/;
