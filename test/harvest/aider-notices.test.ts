@@ -184,6 +184,10 @@ describe('aider notices', () => {
     expect(outside!.text).toBe(
       "Aider v0.85.2 answered `/add .` with `No files matched '.'` and offered to create a file named as the folder (answer no). `/add sniffer.py db.py` then added files. Add the files the task needs by their names.",
     );
+    // under --yes-always nobody answers the offer; what `/add ./*` then took is counted, build output named
+    const added = ['src/main.rs', 'Cargo.toml', 'target/debug/app', 'target/debug/app.d', 'target/release/app'].map((f) => `> Added ${f} to the chat  \n`).join('');
+    const [yes] = (await notices(`${launch('--yes-always')}${noRepo}#### /add ./*  \n${added}`)).filter((n) => n.title.includes('/add .'));
+    expect(yes!.text).toBe("Aider v0.85.2 answered `/add .` with `No files matched '.'` and offered to create a file named as the folder. `/add ./*` added 5 files, 3 of them build output under `target/`. Add the files the task needs by their names.");
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });

@@ -9,7 +9,7 @@ import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import type { UserEvent } from '../../../sessions/model.js';
-import { AIDER_VERSION as VERSION, bannerValue, COMMAND_LINE, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath, SHELL_LANG } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, COMMAND_LINE, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath, SHELL_LANG, YES_LAUNCH } from './aider-notice-lines.js';
 import { EDIT_FORMAT } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
@@ -417,8 +417,10 @@ const DIR_NOT_IN_GIT = /^Directory (.+?) is not in git\.?\s*$/;
 const NO_MATCH_DOT = /^No files matched '\.[\\/]?'\./;
 /** `/add .` (or `./`), and `/add *`, which takes the whole checkout. */
 const ADD_DOT = /^\/add\s+\.[\\/]?\s*$/;
-const ADD_ALL = /^\/add\s+\*\s*$/;
+const ADD_ALL = /^\/add\s+(?:\.[\\/])?\*\s*$/;
 const ADDED = /^Added (.+?) to the chat\b/;
+/** A build's output folder in a path (`target/debug/…`, `dist/app.js`). */
+const BUILD_DIR = /(?:^|[\\/])(target|build|dist|node_modules|__pycache__|\.next|out)[\\/]/;
 
 /** `/add .` answered `Directory <checkout> is not in git.`: aider's `/add` of the checkout's own
  * folder adds nothing, in versions from 0.59 to 0.86, also where git tracks its files (sessions
@@ -452,13 +454,26 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   if (NO_MATCH_DOT.test(hit.line)) {
     // (where it was seen: that the missing repository is the cause, no session showed)
     const noRepo = lines.some((l) => /^Git repo: none\b/.test(l.line));
+    // (under --yes nobody answers aider's offer: it is taken, and "answer no" is no advice)
+    const yes = lines.some((l) => YES_LAUNCH.test(l.line));
+    // what the session then ran to add everything (`/add ./*`): it takes the whole folder, build
+    // output and all, and how many files it added says so
+    const all = view.prompts.find((p) => p.index > hit.event && ADD_ALL.test(p.text.trim()));
+    const allUntil = all ? (view.prompts.find((q) => q.index > all.index)?.index ?? Infinity) : -1;
+    const allAdded = all ? lines.filter((l) => l.event > all.index && l.event < allUntil && ADDED.test(l.line)).map((l) => ADDED.exec(l.line)![1]!) : [];
+    const built = new Map<string, number>();
+    for (const f of allAdded) {
+      const dir = BUILD_DIR.exec(f)?.[1];
+      if (dir !== undefined) built.set(dir, (built.get(dir) ?? 0) + 1);
+    }
+    const [builtDir, builtFiles] = [...built].sort((a, b) => b[1] - a[1])[0] ?? [];
     return {
       category: 'tool-quirk',
       scope: 'agent',
       title: `aider${version ? ` ${version}` : ''}: /add . matched nothing${noRepo ? ' (in a folder with no git repo)' : ''}`,
       text:
-        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), aider' : 'Aider'}${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder (answer no). ` +
-        `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}Add the files the task needs by their names.`,
+        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), aider' : 'Aider'}${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder${yes ? '' : ' (answer no)'}. ` +
+        `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}${allAdded.length > 1 ? `${code(clip(all!.text.trim(), 20))} added ${allAdded.length} files${builtDir ? `, ${builtFiles} of them build output under ${code(`${builtDir}/`)}` : ''}. ` : ''}Add the files the task needs by their names.`,
       confidence: CONFIDENCE.stated,
       event: hit.event,
       tags: ['aider', 'add'],

@@ -8,7 +8,7 @@
 import { escapeRegExp } from '../../../core/regexp.js';
 import { clip, code } from '../text.js';
 import { editedFiles, fileName, replyBefore, type SessionView, type Step } from '../view.js';
-import { COMMAND_LINE, CREATE_NEW_FILE, launchLine, QUESTION, SHELL_LANG } from './aider-notice-lines.js';
+import { COMMAND_LINE, CREATE_NEW_FILE, QUESTION, SHELL_LANG, YES_LAUNCH } from './aider-notice-lines.js';
 
 const BAD_FILENAME = /^\^\^\^ Bad\/missing filename\b/;
 const NO_FILENAME = /^No filename provided before `{3,}/;
@@ -169,8 +169,6 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
   return undefined;
 }
 
-/** A launch line with `--yes` or `--yes-always`: nobody answers aider's questions. */
-const YES_LAUNCH = launchLine(String.raw`--yes(?:-always)?\b`);
 
 /** A line of a comment, in the common languages' forms. */
 const COMMENT_LINE = /^(?:#|\/\/|--|\/\*|\*|;|<!--)/;

@@ -15,6 +15,9 @@ export function launchLine(flag: string): RegExp {
   return new RegExp(String.raw`(?:^|[\\/\s])aider(?:\.exe)?\s(?:.*\s)?` + flag);
 }
 
+/** A launch line with `--yes` or `--yes-always`: nobody answers aider's questions. */
+export const YES_LAUNCH = launchLine(String.raw`--yes(?:-always)?\b`);
+
 /** Aider's notice that a reply hit a model's limit, with the model (`Model gpt-4o has hit a token limit!`). */
 export const TOKEN_LIMIT = /^Model (\S+) has hit a token limit!/;
 /** The launch banner's `Aider v0.86.2`: what aider did is said of that version. */
