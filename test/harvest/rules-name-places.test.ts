@@ -44,7 +44,7 @@ describe('a bare file name', () => {
   it("is located in an error fix's repair, and not in aider's notices (aider names a file from the folder it ran in)", () => {
     const b = schemaFixSession();
     const text = texts(extractSession(b.build()));
-    expect(text).toContain('Fix: edited `prisma/schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+    expect(text).toContain('Fix: edited `prisma/schema.prisma` (`@id` → `@id @default(autoincrement())`), `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
     // and the cause is stated without the agent's "The issue is that"
     expect(text).toContain('Cause: `animalID` is required because it is marked `@id`');
   });

@@ -121,7 +121,7 @@ describe('a failure and what the agent said after it', () => {
 
   it('tells the fix in the order it was done', () => {
     const b = schemaFixSession();
-    expect(texts(errorFixDrafts(viewOf(b.build())))).toContain('Fix: edited `schema.prisma`, `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
+    expect(texts(errorFixDrafts(viewOf(b.build())))).toContain('Fix: edited `schema.prisma` (`@id` → `@id @default(autoincrement())`), `pnpm dlx prisma generate`, then `pnpm build` succeeded.');
   });
 
   it("drops a name the session's own new code left undefined: its slip, fixed or not", () => {

@@ -12,6 +12,7 @@ import { commandFamilies, family, isReadOnly, mainCommand, programName, shownCom
 import { NAMES_ERRORS, errorCore, errorLine, explain, namesWhatFailed, repeatsOutput, statesError } from '../diagnosis.js';
 import { STILL_BROKEN, clip, clipSentences, code, errorSignature, hookSections, oneLine, sentence, sentences, words } from '../text.js';
 import { callCommandLine, editedFiles, eventsBetween, isEdit, promptBefore, seenToSucceed, type SessionView, type Step } from '../view.js';
+import { smallChange } from '../edit-change.js';
 import { strayMissingCommand } from './tool-quirks.js';
 import { claimedElsewhere } from './claimed-failures.js';
 import { perObject } from '../per-object.js';
@@ -311,6 +312,7 @@ interface Between {
  * changed nothing the error was about. */
 function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err: string): Between {
   const edits = new Set<string>();
+  const editSteps: Step[] = [];
   const cmds = new Map<string, string>();
   let cmdsBeforeFirstEdit = 0;
   for (const s of view.steps.slice(from.pos + 1, to.pos)) {
@@ -318,6 +320,7 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
     if (isEdit(s)) {
       if (edits.size === 0) cmdsBeforeFirstEdit = cmds.size;
       for (const f of editedFiles(s)) edits.add(f);
+      editSteps.push(s);
       continue;
     }
     if (!s.command) continue;
@@ -336,7 +339,11 @@ function stepsBetween(view: SessionView, from: Step, to: Step, fam: string, err:
   }
   // in the order they were done, the edited files where the first edit came (a reviewer read
   // "`prisma generate`, edited `schema.prisma`" for an edit made before the generate as wrong)
-  const editedText = edits.size > 0 ? `edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}` : undefined;
+  // (one edit of one line is told by its change: `_report.xls` → `_report.xlsx` is the fix, the
+  // file's name alone is not; a reviewer asked what the edit did)
+  const change = editSteps.length === 1 ? smallChange(editSteps[0]!) : undefined;
+  const changed = change ? ` (${code(change.before)} → ${code(change.after)})` : '';
+  const editedText = edits.size > 0 ? `edited ${[...edits].slice(0, 3).map((e) => code(e)).join(', ')}${changed}` : undefined;
   const shown = [...cmds.values()].slice(0, 4).map((c) => code(c));
   if (editedText !== undefined) shown.splice(Math.min(cmdsBeforeFirstEdit, shown.length), 0, editedText);
   for (const x of shown) out.push(x);
