@@ -1730,7 +1730,15 @@ describe('test runner', () => {
       .build();
     const drafts = testRunnerDrafts(viewOf(session));
     expect(drafts).toHaveLength(1);
-    expect(drafts[0]!.text).toBe('The tests run with `pytest --spec`: configfile `pytest.ini`, testpaths `specs`; test files such as `specs/cli_spec.py`.');
+    expect(drafts[0]!.text).toBe('The tests run with `pytest --spec`: settings in `pytest.ini`, test folders `specs`; test files such as `specs/cli_spec.py`.');
+  });
+
+  it('says what a task runner runs where it echoes the test command first (`just test` prints `pytest tests/ -v`)', () => {
+    const run = (command: string, output: string) => testRunnerDrafts(viewOf(new SessionBuilder().user('run all tests').bash(command, output, 1).build()))[0]?.text;
+    const header = 'pytest tests/ -v\n===== test session starts =====\nrootdir: /Users/someone/app\nconfigfile: pyproject.toml\ncollected 24 items\ntests/unit/test_tasks.py::test_add FAILED';
+    expect(run('just test', header)).toBe('The tests run with `just test`: it runs `pytest tests/ -v`; settings in `pyproject.toml`.');
+    // a first line that is no test command is no recipe
+    expect(run('just test', header.replace('pytest tests/ -v\n', 'Loading .env\n'))).toBe('The tests run with `just test`: settings in `pyproject.toml`; test files such as `tests/unit/test_tasks.py`.');
   });
 
   it('says nothing when the run shows nothing about the set-up', () => {

@@ -13,6 +13,22 @@ import type { SessionView } from '../view.js';
 const TEST_FAMILY = /\b(?:test|tests|spec|specs|pytest|jest|vitest|rspec|mocha|phpunit|ava|tap)\b/;
 /** Runner header lines that describe the set-up (pytest: `configfile: pytest.ini`, `testpaths: specs`, `plugins: …`). */
 const SETUP = /^(configfile|inifile|testpaths|plugins|config|setup file|test environment|environment)\s*:\s*(.+)$/i;
+/** The runner's set-up labels in words (pytest's `configfile: pyproject.toml` is where its settings are). */
+const SETUP_WORDS: Record<string, string> = { configfile: 'settings in', inifile: 'settings in', config: 'settings in', testpaths: 'test folders', 'setup file': 'setup file', environment: 'environment', 'test environment': 'environment' };
+
+/** Task runners that print each recipe line before they run it. */
+const ECHOING_RUNNER = /^(?:just|make|task|mise run)\s/;
+/** A test runner's command line. */
+const TEST_COMMAND = /^(?:(?:uv|poetry|pipenv|pdm|hatch) run\s+)?(?:python3? -m )?(?:pytest|jest|vitest|mocha|rspec|phpunit|go test|cargo test|mix test|dotnet test|npx (?:jest|vitest)|bun test|deno test)\b/;
+
+/** The test command a task runner echoed as its output's first line. */
+function echoedRecipe(main: string, output: string): string | undefined {
+  if (!ECHOING_RUNNER.test(main)) return undefined;
+  // (Claude Code's Bash opens a failed run's output with its `Exit code 1` line)
+  const first = output.split('\n').find((l) => l.trim() !== '' && !/^Exit code \d+$/.test(l.trim()))?.trim();
+  return first !== undefined && TEST_COMMAND.test(first) ? first : undefined;
+}
+
 const TEST_FILE = /(?:^|[\s(])((?:[\w@.-]+\/)*(?:[\w@.-]*(?:_test|_spec|\.test|\.spec|Test|Spec)\.\w{1,5}|(?:test|tests|spec|specs|__tests__)\/(?:[\w@.-]+\/)*[\w@.-]+\.\w{1,5}))\b/;
 /** Every TEST_FILE match contains one of these: a cheap search before the regex tries each position. */
 function mayNameTestFile(line: string): boolean {
@@ -75,16 +91,18 @@ export function testRunnerDrafts(view: SessionView): Draft[] {
     // the plugins pytest lists are what this environment has installed (anyio comes with httpx),
     // not how the project runs its tests: alone they are no set-up
     if (setup.size === 1 && setup.has('plugins')) setup.clear();
-    // a make target stands for its recipe: the Makefile the session read says what it runs
+    // a make target stands for its recipe: the Makefile the session read says what it runs;
+    // else the command a task runner echoes before it runs it (`just test` prints `pytest tests/ -v`)
     const target = /^make\s+([\w.-]+)$/.exec(main)?.[1];
-    const recipe = target !== undefined ? makeTargets(view, target) : undefined;
+    const echoed = echoedRecipe(main, s.output);
+    const recipe = (target !== undefined ? makeTargets(view, target) : undefined) ?? (echoed !== undefined ? `it runs ${code(clip(echoed, 80))}` : undefined);
     const info = setup.size * 2 + files.length + (recipe ? 2 : 0);
     // the test files alone are the ones this session ran (reviewers: "only applies to this
     // session"); the runner's own set-up lines are what tells the next session how tests run
     if ((setup.size === 0 && !recipe) || info < 2 || (best && best.info >= info)) continue;
     const parts: string[] = [];
     if (recipe) parts.push(recipe);
-    if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${k} ${code(v)}`).join(', '));
+    if (setup.size > 0) parts.push([...setup].map(([k, v]) => `${SETUP_WORDS[k] ?? k} ${code(v)}`).join(', '));
     // (with the recipe said, the files one run collected add nothing a reviewer keeps)
     if (files.length > 0 && !recipe) parts.push(`test files such as ${files.map((f) => code(f)).join(', ')}`);
     best = {
