@@ -188,6 +188,14 @@ describe('aider notices', () => {
     const added = ['src/main.rs', 'Cargo.toml', 'target/debug/app', 'target/debug/app.d', 'target/release/app'].map((f) => `> Added ${f} to the chat  \n`).join('');
     const [yes] = (await notices(`${launch('--yes-always')}${noRepo}#### /add ./*  \n${added}`)).filter((n) => n.title.includes('/add .'));
     expect(yes!.text).toBe("Aider v0.85.2 answered `/add .` with `No files matched '.'` and offered to create a file named as the folder. `/add ./*` added 5 files, 3 of them build output under `target/`. Add the files the task needs by their names.");
+    // a `~/…` path: aider offers to create it under a folder named `~` where it runs
+    const tilde = (answer: string) => `${launch('')}#### /add ~/src/app/main.rs  \n> No files matched '~/src/app/main.rs'. Do you want to create /home/dev/app/~/src/app/main.rs? (Y)es/(N)o [Yes]: ${answer}  \n${answer === 'y' ? '> Added ~/src/app/main.rs to the chat  \n' : ''}`;
+    const [tildeYes] = (await notices(tilde('y'))).filter((n) => n.title.includes('~'));
+    expect(tildeYes).toMatchObject({ scope: 'agent', title: 'aider v0.85.2: /add does not expand ~' });
+    expect(tildeYes!.text).toBe("Aider v0.85.2's `/add` takes `~` as a folder's name, not the home folder: `/add ~/src/app/main.rs` matched nothing and aider offered to create it under a folder named `~` where it ran, then added that new, empty file to the chat. Give `/add` paths from the repository root, or absolute paths.");
+    expect((await notices(tilde('n'))).find((n) => n.title.includes('~'))!.text).not.toContain('empty file');
+    // a path that names no `~` folder is the `/add .` item's or none
+    expect((await notices(`${launch('')}#### /add src/main.rs  \n> No files matched 'src/main.rs'. Do you want to create /home/dev/app/src/main.rs? (Y)es/(N)o [Yes]: n  \n`)).filter((n) => n.title.includes('~'))).toEqual([]);
     // a subfolder git does not track is what aider's own hint is for: no item
     expect((await notices(`${launch('')}#### /add docs  \n> Directory /home/dev/shop/docs is not in git.  \n`)).filter((n) => n.title.includes('/add'))).toEqual([]);
   });

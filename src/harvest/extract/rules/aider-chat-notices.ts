@@ -426,6 +426,38 @@ const BUILD_DIR = /(?:^|[\\/])(target|build|dist|node_modules|__pycache__|\.next
  * folder adds nothing, in versions from 0.59 to 0.86, also where git tracks its files (sessions
  * ran `/git add .` and a commit first and got the same answer). What adds files is a name, a
  * subfolder or `/add *`; the item names the one the session then saw work. */
+/** Aider's offer to create a file at a path it made by joining a `~/…` argument to its folder
+ * (`No files matched '~/src/a.rs'. Do you want to create /home/x/app/~/src/a.rs?`). */
+const TILDE_CREATE = /^No files matched '(~[\\/][^']*)'\. Do you want to create (\S*[\\/]~[\\/]\S*?)\?/;
+
+/**
+ * aider's `/add` takes `~` for a folder's name, not the home folder: it offers to create the file
+ * under a folder named `~` where it runs, and, answered yes (or under --yes), adds an empty file
+ * there. The next session should give paths from the repository, or absolute ones.
+ */
+export function tildeDraft(lines: { line: string; event: number }[]): Draft | undefined {
+  const hits = lines.map((l) => ({ l, m: TILDE_CREATE.exec(l.line) })).filter((x): x is { l: { line: string; event: number }; m: RegExpExecArray } => x.m !== null);
+  if (hits.length === 0) return undefined;
+  const { l, m } = hits[0]!;
+  const created = lines.some((x) => x.event >= l.event && x.line === `Added ${m[1]} to the chat`);
+  const version = bannerValue(lines, VERSION);
+  return {
+    category: 'tool-quirk',
+    scope: 'agent',
+    title: `aider${version ? ` ${version}` : ''}: /add does not expand ~`,
+    text:
+      `Aider${version ? ` ${version}` : ''}'s ${code('/add')} takes ${code('~')} as a folder's name, not the home folder: ${code(`/add ${clip(m[1]!, 50)}`)} matched nothing and aider offered to create it under a folder named ${code('~')} where it ran` +
+      `${created ? `, then added that new, empty file to the chat${hits.length > 1 ? ` (${hits.length} such files)` : ''}` : ''}. Give ${code('/add')} paths from the repository root, or absolute paths.`,
+    confidence: CONFIDENCE.stated,
+    event: l.event,
+    tags: ['aider', 'add'],
+    quotes: [clip(l.line, 160)],
+    rule: 'aider-notice',
+    signature: 'aider add does not expand tilde',
+    score: 5,
+  };
+}
+
 export function addDotDraft(view: SessionView, lines: { line: string; event: number }[]): Draft | undefined {
   // each `/add .` and aider's refusal of it
   const refusals = view.prompts

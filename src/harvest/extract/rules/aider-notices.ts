@@ -24,12 +24,12 @@ import { deletedTrackedDraft, missingReadDraft, formatSwitchDraft, modelSwitchDr
 import { ownModuleDraft, selfUpgradeDraft } from './aider-install.js';
 import { contextFilledDraft } from './aider-context.js';
 import { dirtyCommitDraft, strayArgumentDraft } from './aider-own-commits.js';
-import { addDotDraft, autoCommitDraft, commandAsFileDraft, commitFailedDraft, crashDraft, gitignoreDrafts, invalidCommandDraft, reflectionsDraft, strayFileDraft, undoDraft, undoNewFileDraft } from './aider-chat-notices.js';
+import { addDotDraft, autoCommitDraft, commandAsFileDraft, commitFailedDraft, crashDraft, gitignoreDrafts, invalidCommandDraft, reflectionsDraft, strayFileDraft, tildeDraft, undoDraft, undoNewFileDraft } from './aider-chat-notices.js';
 
 export function aiderNoticeDrafts(view: SessionView): Draft[] {
   if (view.session.agent !== 'aider') return [];
   const lines = noticeLines(view);
-  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), yesAlwaysDeclinesDraft(lines), unsizedTokenLimitDraft(lines), suggestedNameDraft(view, lines), autoCommitDraft(view), selfUpgradeDraft(lines), ownModuleDraft(lines), contextFilledDraft(view, lines), dirtyCommitDraft(view, lines), strayArgumentDraft(lines)].filter((d): d is Draft => d !== undefined);
+  const found = [invalidCommandDraft(view, lines), commandAsFileDraft(lines), missingReadDraft(lines), crashDraft(view, lines), strayFileDraft(view, lines), modelSwitchDraft(view, lines), formatSwitchDraft(view), undoDraft(view, lines), undoNewFileDraft(lines), reflectionsDraft(view, lines), addDotDraft(view, lines), tildeDraft(lines), commitFailedDraft(lines), subfolderDraft(lines), deletedTrackedDraft(view, lines), unwritableDraft(view, lines), quotaDraft(view, lines), overTpmDraft(view, lines), undecodableDraft(view, lines), yesAlwaysDraft(view, lines), yesAlwaysDeclinesDraft(lines), unsizedTokenLimitDraft(lines), suggestedNameDraft(view, lines), autoCommitDraft(view), selfUpgradeDraft(lines), ownModuleDraft(lines), contextFilledDraft(view, lines), dirtyCommitDraft(view, lines), strayArgumentDraft(lines)].filter((d): d is Draft => d !== undefined);
   return [...gitignoreDrafts(lines), ...found];
 }
 
