@@ -188,6 +188,10 @@ describe('aider notices', () => {
     const added = ['src/main.rs', 'Cargo.toml', 'target/debug/app', 'target/debug/app.d', 'target/release/app'].map((f) => `> Added ${f} to the chat  \n`).join('');
     const [yes] = (await notices(`${launch('--yes-always')}${noRepo}#### /add ./*  \n${added}`)).filter((n) => n.title.includes('/add .'));
     expect(yes!.text).toBe("Aider v0.85.2 answered `/add .` with `No files matched '.'` and offered to create a file named as the folder. `/add ./*` added 5 files, 3 of them build output under `target/`. Add the files the task needs by their names.");
+    // `Git repo: none` because aider was told `--no-git`: said as the flag's doing
+    const [noGit] = (await notices(`${launch('--no-git').replace('Git repo: .git with 257 files', 'Git repo: none')}${noRepo}`)).filter((n) => n.title.includes('/add .'));
+    expect(noGit!.title).toBe('aider v0.85.2: /add . matched nothing (started with --no-git)');
+    expect(noGit!.text).toMatch(/^Started with `--no-git` \(`Git repo: none`\), aider v0\.85\.2 answered/);
     // a `~/…` path: aider offers to create it under a folder named `~` where it runs
     const tilde = (answer: string) => `${launch('')}#### /add ~/src/app/main.rs  \n> No files matched '~/src/app/main.rs'. Do you want to create /home/dev/app/~/src/app/main.rs? (Y)es/(N)o [Yes]: ${answer}  \n${answer === 'y' ? '> Added ~/src/app/main.rs to the chat  \n' : ''}`;
     const [tildeYes] = (await notices(tilde('y'))).filter((n) => n.title.includes('~'));

@@ -1107,7 +1107,7 @@ describe('tool quirks of the agent', () => {
     // (the title names the kind of cause: one item per kind)
     expect(d!.title).toBe('aider edit: No filename provided before ``` (blank line above a fence)');
     // aider names a block by the line right above it, said as the rule (no block of this session's); a command block is no file at all
-    expect(d!.text).toContain("A block under a blank line names none: aider writes it over a chat file the reply mentioned, or the only file in the chat, and otherwise rejects the whole reply, as it did here.");
+    expect(d!.text).toContain("a block under a blank line names none, and aider rejected the whole reply.");
     expect(d!.text).not.toContain('(sh)');
     expect(d!.text).toContain('Fence only whole files here: no commands, trees or diagrams.');
     // a fence without a language that holds commands (`sudo apt install …`) is a command block too

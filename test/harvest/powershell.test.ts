@@ -52,6 +52,8 @@ describe('PowerShell quirks', () => {
     const worked = (then: string) => powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: chain }, refused, { exitCode: 1 }).tool('run_terminal_cmd', { command: then }, listing, { exitCode: 0 }).build()))[0]!.text;
     expect(worked('cd "C:\\work\\app"; dir out')).toContain('`cd "C:\\work\\app"; dir out` worked.');
     expect(worked('Start-Sleep 10; dir out -Recurse')).not.toContain('worked');
+    // PowerShell 7 has `&&`: the title names the one that lacks it
+    expect(powershellDrafts(viewOf(new SessionBuilder().tool('run_terminal_cmd', { command: chain }, refused, { exitCode: 1 }).build()))[0]!.title).toBe('Windows PowerShell (before 7) does not chain commands with &&');
     // cmd.exe's `cd /d` in the chain is said to be cmd's too, and PowerShell's Set-Location holds it
     const cmdCd = 'cd /d e:\\code\\rag && python -m py_compile app.py';
     const refusedCd = refused.replace('cd "C:\\work\\app" && dir out', cmdCd);

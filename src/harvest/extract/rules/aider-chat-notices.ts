@@ -9,7 +9,7 @@ import type { Draft } from '../build.js';
 import { clip, code, errorSignature } from '../text.js';
 import { fileName, type SessionView } from '../view.js';
 import type { UserEvent } from '../../../sessions/model.js';
-import { AIDER_VERSION as VERSION, bannerValue, COMMAND_LINE, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, QUESTION, repoPath, SHELL_LANG, YES_LAUNCH } from './aider-notice-lines.js';
+import { AIDER_VERSION as VERSION, bannerValue, COMMAND_LINE, commitWishes, CREATE_NEW_FILE, GIT_DIR, MAX_NAMED, launchLine, QUESTION, repoPath, SHELL_LANG, YES_LAUNCH } from './aider-notice-lines.js';
 import { EDIT_FORMAT } from '../../aider-launches.js';
 
 const SKIPPED_EDIT = /^Skipping edits to (.+?) that matches gitignore spec\.?\s*$/;
@@ -419,6 +419,8 @@ const NO_MATCH_DOT = /^No files matched '\.[\\/]?'\./;
 const ADD_DOT = /^\/add\s+\.[\\/]?\s*$/;
 const ADD_ALL = /^\/add\s+(?:\.[\\/])?\*\s*$/;
 const ADDED = /^Added (.+?) to the chat\b/;
+/** A launch line with `--no-git`. */
+const NO_GIT_LAUNCH = launchLine(String.raw`--no-git\b`);
 /** A build's output folder in a path (`target/debug/…`, `dist/app.js`). */
 const BUILD_DIR = /(?:^|[\\/])(target|build|dist|node_modules|__pycache__|\.next|out)[\\/]/;
 
@@ -486,6 +488,8 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
   if (NO_MATCH_DOT.test(hit.line)) {
     // (where it was seen: that the missing repository is the cause, no session showed)
     const noRepo = lines.some((l) => /^Git repo: none\b/.test(l.line));
+    // (`Git repo: none` where aider was told to leave git alone is that flag's doing, not the folder's)
+    const noGitFlag = lines.some((l) => NO_GIT_LAUNCH.test(l.line));
     // (under --yes nobody answers aider's offer: it is taken, and "answer no" is no advice)
     const yes = lines.some((l) => YES_LAUNCH.test(l.line));
     // what the session then ran to add everything (`/add ./*`): it takes the whole folder, build
@@ -502,9 +506,9 @@ export function addDotDraft(view: SessionView, lines: { line: string; event: num
     return {
       category: 'tool-quirk',
       scope: 'agent',
-      title: `aider${version ? ` ${version}` : ''}: /add . matched nothing${noRepo ? ' (in a folder with no git repo)' : ''}`,
+      title: `aider${version ? ` ${version}` : ''}: /add . matched nothing${noGitFlag ? ' (started with --no-git)' : noRepo ? ' (in a folder with no git repo)' : ''}`,
       text:
-        `${noRepo ? 'In a folder with no git repository (`Git repo: none`), aider' : 'Aider'}${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder${yes ? '' : ' (answer no)'}. ` +
+        `${noGitFlag ? 'Started with `--no-git` (`Git repo: none`), aider' : noRepo ? 'In a folder with no git repository (`Git repo: none`), aider' : 'Aider'}${version ? ` ${version}` : ''} answered ${code('/add .')} with ${code("No files matched '.'")} and offered to create a file named as the folder${yes ? '' : ' (answer no)'}. ` +
         `${worked ? `${code(clip(worked.text.trim(), 50))} then added files. ` : ''}${allAdded.length > 1 ? `${code(clip(all!.text.trim(), 20))} added ${allAdded.length} files${builtDir ? `, ${builtFiles} of them build output under ${code(`${builtDir}/`)}` : ''}. ` : ''}Add the files the task needs by their names.`,
       confidence: CONFIDENCE.stated,
       event: hit.event,

@@ -134,10 +134,10 @@ export function aiderEditCause(view: SessionView, s: Step): EditCause | undefine
         : "Put the file's path alone on the line right above the fence (any other line there is taken for the name).";
     // (the rule in its general form: the item stands for every session it merges, whatever block
     // each one fenced)
-    // (what aider does with a block it cannot name is said as aider's rule, and what happened
-    // here as that: a reviewer read "overwrites the last file the reply named" as contradicted
-    // by a reply that named files and was rejected)
-    return cause('blank line above a fence', `In aider's whole edit format the line right above each fenced block names the file it writes. A block under a blank line names none: aider writes it over a chat file the reply mentioned, or the only file in the chat, and otherwise rejects the whole reply, as it did here. ${fix}`);
+    // (only what happened: a reviewer read "overwrites the last file the reply named" as
+    // contradicted by a reply that named files and was rejected, and the item is cut at 400
+    // characters)
+    return cause('blank line above a fence', `In aider's whole edit format the line right above each fenced block names the file it writes; a block under a blank line names none, and aider rejected the whole reply. ${fix}`);
   }
   // (aider's words to the model for a failed hunk follow its notice as plain text: the history's next message)
   const next = view.session.events[s.outputEvent + 1];

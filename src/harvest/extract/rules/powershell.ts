@@ -260,7 +260,8 @@ function statement(slip: PowerShellSlip, command: string, width: number, output:
   switch (slip.kind) {
     case 'chain':
       return {
-        title: `PowerShell does not chain commands with ${slip.operator}`,
+        // (PowerShell 7 has `&&`: the title names the one that lacks it, as reviewers asked)
+        title: `Windows PowerShell (before 7) does not chain commands with ${slip.operator}`,
         text:
           `The shell here, Windows PowerShell before 7, has no ${code(slip.operator)} between commands: ${failed} failed with a parser error (\`InvalidEndOfLine\`) and ran nothing. ` +
           (slip.operator === '&&'
