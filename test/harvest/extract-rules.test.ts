@@ -1047,13 +1047,15 @@ describe('tool quirks of the agent', () => {
     );
   });
 
-  it('says what to do about cut output by the kind of call: narrow a search, read a saved file, slice a log', () => {
-    const cut = (tool: string, input: Record<string, unknown>, output: string) => toolQuirkDrafts(viewOf(new SessionBuilder().user('find the config').tool(tool, input, output).build()))[0]!.text;
+  it('says what to do about cut output by the kind of call: narrow a search, slice a log; nothing where the tool says where the whole output is', () => {
+    const drafts = (tool: string, input: Record<string, unknown>, output: string) => toolQuirkDrafts(viewOf(new SessionBuilder().user('find the config').tool(tool, input, output).build()));
+    const cut = (tool: string, input: Record<string, unknown>, output: string) => drafts(tool, input, output)[0]!.text;
+    // (Claude Code's message says the output was cut and names the file that holds all of it:
+    // the next session reads that message too)
     const saved = '<persisted-output>\nOutput too large (34.6KB). Full output saved to: /home/dev/.claude/projects/x/tool-results/t.txt\n\nPreview (first 2KB):\na.json\n</persisted-output>';
-    expect(cut('Grep', { pattern: 'playwright' }, saved)).toBe(
-      'The `Grep` tool truncates long output (marked `<persisted-output>`); it shows a preview and saves the whole output to a file (`Output too large (…). Full output saved to: …`): narrow the search (a path, a glob), or read that file in slices.',
-    );
-    expect(cut('Bash', { command: 'cat build.log' }, saved)).toContain('): read that file in slices.');
+    expect(drafts('Grep', { pattern: 'playwright' }, saved)).toEqual([]);
+    expect(drafts('Bash', { command: 'cat build.log' }, saved)).toEqual([]);
+    expect(cut('Grep', { pattern: 'playwright' }, 'a.json\n[... omitted 120 of 400 lines ...]\nz.json')).toContain('narrow the search (a path, a glob, a more specific pattern) instead of reading past the cut');
     expect(cut('shell', { command: 'cat build.log' }, 'line 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain("read large files or logs in slices (`sed -n 'a,bp'`, a search)");
     // (Codex's marker takes the middle's place)
     expect(cut('shell', { command: 'cat build.log' }, 'Total output lines: 400\n\nline 1\n[... omitted 120 of 400 lines ...]\nline 400')).toContain(

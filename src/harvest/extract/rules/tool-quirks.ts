@@ -1038,18 +1038,17 @@ function truncation(view: SessionView): Draft[] {
     seen.add(tool);
     // the marker in its general form: this output's counts ("omitted 0 of 67 lines") mislead
     const marker = clip(m[0].replace(/omitted \d+ of \d+ lines/, 'omitted N of M lines').replace(/…\d+ tokens truncated…/, '…N tokens truncated…'), 80);
-    // Claude Code keeps a preview and saves the whole output to a file it names; what to do
-    // next depends on that, and on whether the call was a search or a read
-    const saved = /Output too large \([^)]*\)\. Full output saved to:/.exec(s.output);
+    // Claude Code keeps a preview and saves the whole output to a file its message names: the
+    // next session reads that message too, and the item would repeat it (a reviewer found)
+    if (/Output too large \([^)]*\)\. Full output saved to:/.test(s.output)) continue;
+    // what to do next depends on whether the call was a search or a read
     const search = SEARCH_TOOLS.has(tool);
     const asked = /N tokens/.test(marker) && typeof s.call.input.max_output_tokens === 'number' ? s.call.input.max_output_tokens : undefined;
     // the output's size in tokens (the view takes the header off an output it begins, and keeps its count)
     const total = s.outputTokens ?? Number(/^Original token count: (\d+)$/m.exec(s.output)?.[1] ?? 0);
-    const advice = saved
-      ? `it shows a preview and saves the whole output to a file (${code('Output too large (…). Full output saved to: …')}): ${search ? 'narrow the search (a path, a glob), or read' : 'read'} that file in slices`
-      : search
-        ? `narrow the search (a path, a glob, a more specific pattern) instead of reading past the cut`
-        : `read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them`;
+    const advice = search
+      ? `narrow the search (a path, a glob, a more specific pattern) instead of reading past the cut`
+      : `read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them`;
     out.push({
       category: 'tool-quirk',
       scope: 'agent',
