@@ -23,6 +23,9 @@ export function cleanText(text: string): string {
   }
   if (t.includes('→')) t = t.replace(LINE_NUMBER_PREFIX, '');
   if (t.includes('\r')) t = t.replace(/\r\n?/g, '\n');
+  // a Windows program writing UTF-16 (WSL's bash.exe: "A\0c\0c\0e\0s\0s\0…") read as UTF-8
+  // shows a NUL after every character; no text holds NULs
+  if (t.includes('\u0000')) t = t.replace(/\u0000/g, '');
   return t;
 }
 

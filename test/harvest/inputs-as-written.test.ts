@@ -1,7 +1,8 @@
 /**
  * A draft's tags become slugs in the candidate, and a slug hides what redaction looks for (an
  * address `jane@corp.io` becomes `jane-corp.io`): a tag holding a secret or a personal detail is
- * left out before it is made a slug. And PowerShell's own statements name no command family.
+ * left out before it is made a slug. PowerShell's own statements name no command family, and a
+ * Windows program's UTF-16 output is read without its NULs.
  */
 import { describe, expect, it } from 'vitest';
 import { makeCandidate } from '../../src/harvest/extract/build.js';
@@ -36,5 +37,16 @@ describe('PowerShell statements', () => {
     expect(mainCommand("$email='jane.doe@corp.io'; Get-ChildItem -LiteralPath $p -Recurse")).toBe('Get-ChildItem -LiteralPath $p -Recurse');
     // a shell's own environment setting is left as it was
     expect(family('NODE_ENV=production npm run build')).toBe('npm run build');
+  });
+});
+
+describe('output a Windows program wrote in UTF-16', () => {
+  it('is read without the NUL after every character', async () => {
+    const { cleanText } = await import('../../src/harvest/extract/text.js');
+    const { viewOf } = await import('../../src/harvest/extract/view.js');
+    const utf16 = [...'Access is denied. \nError code: Bash/Service/CreateInstance/E_ACCESSDENIED\n'].map((c) => `${c}\u0000`).join('');
+    expect(cleanText(utf16)).toBe('Access is denied. \nError code: Bash/Service/CreateInstance/E_ACCESSDENIED\n');
+    const step = viewOf(new SessionBuilder().user('export it').bash('bash export.sh .', utf16, 1).build()).steps[0]!;
+    expect(step.output).toContain('E_ACCESSDENIED');
   });
 });
