@@ -9,9 +9,9 @@
  * it (see gemini-history.ts). Each event cites the line where its entry starts.
  */
 import type { Session } from '../model.js';
-import { baseName, isRecord, makeSession, pathHash, str, type TextFile, Warnings } from './common.js';
+import { isRecord, str, type TextFile, Warnings } from './common.js';
 import { scanJson } from './json-scan.js';
-import { GeminiHistory } from './gemini-history.js';
+import { GeminiHistory, historySession } from './gemini-history.js';
 
 /** The opening of a saved chat: an array whose first entry has a Gemini API role. */
 const OPENING = /^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"\s*,\s*"parts"\s*:/;
@@ -61,18 +61,6 @@ export function readCheckpoint(file: string, warnings: Warnings, tf: TextFile): 
     }
     history.endEntry();
   });
-  return [
-    makeSession({
-      // (the tag names the save within its project only: the path tells two projects' apart)
-      id: `gemini-${baseName(file)}-${pathHash(file)}`,
-      format: 'gemini-cli',
-      agent: 'gemini-cli',
-      file,
-      bytes: tf.bytes,
-      events: history.events,
-      warnings: warnings.list.slice(),
-      ...(history.cwd ? { cwd: history.cwd } : {}),
-      ...(history.day ? { startedAt: history.day } : {}),
-    }),
-  ];
+  // (the tag names the save within its project only: the path tells two projects' apart)
+  return [historySession(file, tf, warnings, history)];
 }

@@ -11,9 +11,9 @@
  *   (newer histories give the call no id).
  */
 import { pushCallOn, pushText, pushToolResult } from '../events.js';
-import type { SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
+import type { Session, SessionEvent, SourceRef, ToolCallEvent, ToolResultEvent } from '../model.js';
 import { injectedBase } from '../jsonl.js';
-import { str } from './common.js';
+import { baseName, makeSession, pathHash, str, type TextFile, type Warnings } from './common.js';
 import { commandOf, parseArguments } from './openai-messages.js';
 import { statedExitCode } from './outcome.js';
 import { functionResponseText, unframedShellOutput } from './gemini-shell-output.js';
@@ -148,4 +148,20 @@ export class GeminiHistory {
     if (failed && /^\[Operation Cancelled\]/.test(framed)) result.rejected = true;
     pushToolResult(this.events, result);
   }
+}
+
+/** The session of a file that records no session id (a checkpoint, an export): its path tells two
+ * apart, and stays the same when the file is written again. */
+export function historySession(file: string, tf: TextFile, warnings: Warnings, history: GeminiHistory): Session {
+  return makeSession({
+    id: `gemini-${baseName(file)}-${pathHash(file)}`,
+    format: 'gemini-cli',
+    agent: 'gemini-cli',
+    file,
+    bytes: tf.bytes,
+    events: history.events,
+    warnings: warnings.list.slice(),
+    cwd: history.cwd,
+    startedAt: history.day,
+  });
 }

@@ -18,8 +18,8 @@
  * line its part starts on (a tool call or response: its marker's line).
  */
 import type { Session, SourceRef } from '../model.js';
-import { baseName, isRecord, makeSession, pathHash, type TextFile, Warnings } from './common.js';
-import { GeminiHistory, REFERENCED_FILES } from './gemini-history.js';
+import { isRecord, type TextFile, Warnings } from './common.js';
+import { GeminiHistory, historySession, REFERENCED_FILES } from './gemini-history.js';
 
 type Role = 'user' | 'model';
 
@@ -170,20 +170,6 @@ export function readMarkdownExport(file: string, warnings: Warnings, tf: TextFil
   if (lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
   const reader = new ExportReader(file, tf, warnings, lines);
   for (const b of blocksOf(lines)) reader.readBlock(b);
-  const { events, cwd, day } = reader.history;
-  return [
-    makeSession({
-      // the export records no session id: the path tells two exports apart, and stays the same
-      // when the export is written again
-      id: `gemini-${baseName(file)}-${pathHash(file)}`,
-      format: 'gemini-cli',
-      agent: 'gemini-cli',
-      file,
-      bytes: tf.bytes,
-      events,
-      warnings: warnings.list,
-      cwd,
-      startedAt: day,
-    }),
-  ];
+  // the export records no session id: the path names it
+  return [historySession(file, tf, warnings, reader.history)];
 }
