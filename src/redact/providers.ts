@@ -48,6 +48,15 @@ export const PROVIDER_RULES: readonly RegexRule[] = [
   // OpenAI's and Groq's organization ids, which their errors quote (`in organization
   // org_01k7vx54w9eb5atmw2qb63b204 …`): an account's, not a credential
   prefixed('account-id', ['org-', 'org_'], '(?:org-[A-Za-z0-9]{24}|org_[0-9a-z]{26})', { accept: (s) => isTokenBody(s.slice(4)) }),
+  {
+    // Anthropic's organization id, a UUID its rate-limit errors quote (`(org: 8918fc39-…, model:
+    // …)`) and its response headers name (`anthropic-organization-id: …`)
+    kind: 'account-id',
+    priority: P,
+    pretest: /\borg(?:anization)?(?:[-_ ]id)?["']?\s*[:=]/i,
+    re: /\b(?:org|organization[-_ ]id)["']?\s*[:=]\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gid,
+    group: 1,
+  },
   prefixed('aws-access-key', ['AKIA', 'ASIA', 'ABIA', 'ACCA'], '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', {
     // AWS's documentation keys end in EXAMPLE (AKIAIOSFODNN7EXAMPLE).
     accept: (s) => !s.endsWith('EXAMPLE') && isTokenBody(s.slice(4), false),

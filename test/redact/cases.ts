@@ -175,6 +175,8 @@ export const POSITIVES: Record<SecretKind, Positive[]> = {
   'account-id': [
     { text: "Request too large for model `llama3-70b-8192` in organization `org_01hxv0yr4eftjr1p7rq21sqyjs` on tokens per minute (TPM)", secret: 'org_01hxv0yr4eftjr1p7rq21sqyjs' },
     { text: 'openai.RateLimitError: Rate limit reached for gpt-4 in organization org-Zq8wY2mLx4TkP9vR3nB6cJ1d on tokens', secret: 'org-Zq8wY2mLx4TkP9vR3nB6cJ1d' },
+    { text: "would exceed your organization's rate limit of 30,000 input tokens per minute (org: 5a1c9e02-7b3d-4f6a-9c21-0d8e4b7f3a65, model: claude-sonnet-4-6)", secret: '5a1c9e02-7b3d-4f6a-9c21-0d8e4b7f3a65' },
+    { text: 'anthropic-organization-id: 5a1c9e02-7b3d-4f6a-9c21-0d8e4b7f3a65', secret: '5a1c9e02-7b3d-4f6a-9c21-0d8e4b7f3a65' },
   ],
   'host-name': [
     { text: 'zelda@zeldas-laptop:~/src/shop$ npm test', secret: 'zeldas-laptop' },
@@ -392,7 +394,7 @@ export const NEGATIVES: Record<SecretKind, string[]> = {
     'git config --global user.name && git config --global user.email',
     'git config --global user.name "Your Name"',
   ],
-  'account-id': ['the org-chart module', 'ORG_STRUCTURE_SETTINGS_TABLE', 'org_structure_settings_table_v', 'an org-xxxxxxxxxxxxxxxxxxxxxxxx placeholder'],
+  'account-id': ['the org-chart module', 'ORG_STRUCTURE_SETTINGS_TABLE', 'org_structure_settings_table_v', 'an org-xxxxxxxxxxxxxxxxxxxxxxxx placeholder', 'org: acme, organization_id: my-team', 'request_id: 5a1c9e02-7b3d-4f6a-9c21-0d8e4b7f3a65'],
   'host-name': ['ssh -p 2222 git@github.com:acme/app.git', 'see src/app.ts:12 and MacBook support', 'scp build.tar deploy@10.0.0.5:/srv/'],
   'twilio-credential': ['ACME Corp and SKU-1234', 'an ACCOUNT of 32 characters'],
   'google-service-account-key': ['"private_key_id": "<your key id>"'],
