@@ -2,7 +2,7 @@
  * The captured-session format (version 1): what `compound capture` writes on a developer's machine
  * so that raw transcripts never leave it. JSON lines: a header
  *   {"compound_session":1,"id":…,"format":<the source format>,"agent":…,"repo"?,"remoteRepo"?,
- *    "branch"?,"sandboxed"?,"declaredShell"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,
+ *    "branch"?,"sandboxed"?,"declaredShell"?,"agentVersion"?,"models":[…],"startedAt"?,"endedAt"?,"subagent"?,
  *    "parentId"?,"parentEditsAfter"?,"aiderLaunches"?}
  * (`parentEditsAfter`: for a subagent, the base names of the files its parent session edited
  * after it ended, read on the machine where the parent transcript is; `aiderLaunches`: for an
@@ -78,6 +78,7 @@ export function renderCaptured(session: Session, repo: string | undefined, r: Re
   // would say of the raw transcript)
   if (session.sandboxed !== undefined) header.sandboxed = session.sandboxed;
   if (session.declaredShell) header.declaredShell = r(session.declaredShell);
+  if (session.agentVersion) header.agentVersion = r(session.agentVersion);
   header.models = session.models;
   if (session.startedAt) header.startedAt = session.startedAt;
   if (session.endedAt) header.endedAt = session.endedAt;

@@ -186,6 +186,9 @@ export interface Session {
    * `<environment_context>`: `<shell>powershell.exe</shell>`): a session whose commands then show
    * another shell's errors ran them elsewhere. */
   declaredShell?: string;
+  /** The agent program's version, where the transcript records it (Codex's `cli_version`):
+   * what a tool of the agent does may change between versions. */
+  agentVersion?: string;
   models: string[];
   startedAt?: string;
   endedAt?: string;

@@ -1076,6 +1076,9 @@ describe('tool quirks of the agent', () => {
     };
     expect(byLines([342, 737, 265])).toContain('(after a `Total output lines: M` header; every longer output here kept 256 lines);');
     expect(byLines([342])).toContain('(after a `Total output lines: M` header);');
+    // the agent's release, where the transcript names it: a tool's cap changes between releases
+    const released = new SessionBuilder({ agent: 'codex', agentVersion: '0.46.0' }).user('read the log').tool('shell', { command: 'cat log.txt' }, 'Total output lines: 400\n\nline 1\n[... omitted 144 of 400 lines ...]\nline 400').build();
+    expect(toolQuirkDrafts(viewOf(released))[0]!.text).toMatch(/^The `shell` tool of Codex 0\.46\.0 truncates long output/);
     // newer Codex counts tokens: what it kept is its header's count less the marker's
     expect(cut('exec_command', { cmd: 'rg -n router .' }, 'Original token count: 81978\nOutput:\nTotal output lines: 4141\n\njs/a.js:1: x…69978 tokens truncated…y\n./b.py:107: z')).toContain(
       'puts `…N tokens truncated…` in place of the middle (here about 12000 of 81978 tokens were kept, after an `Original token count` header);',

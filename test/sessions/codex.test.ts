@@ -200,6 +200,16 @@ describe('Codex reader: details', () => {
     expect([back!.declaredShell, back!.sandboxed]).toEqual(['powershell.exe', true]);
   });
 
+  it("records the Codex release its session_meta names, and a captured session keeps it", async () => {
+    const meta = rolloutRecord('session_meta', { id: 'v-1', timestamp: '2025-10-09T12:03:37.000Z', cwd: '/w', cli_version: '0.46.0' }, 0);
+    const [s] = await codexReader.read(rolloutFile('rollout-v.jsonl', [meta]));
+    expect(s!.agentVersion).toBe('0.46.0');
+    const captured = join(tempDir(), 'captured-v.jsonl');
+    writeFileSync(captured, renderCaptured(s!, 'app', (t) => t));
+    expect((await readSessionFile(captured)).sessions[0]!.agentVersion).toBe('0.46.0');
+    expect((await codexReader.read(rolloutFile('rollout-v0.jsonl', [rolloutRecord('session_meta', { id: 'v-0', timestamp: '2025-10-09T12:03:37.000Z', cwd: '/w' }, 0)])))[0]!.agentVersion).toBeUndefined();
+  });
+
   it('an output record of a call exec_command_end already answered adds only its time; others are read', async () => {
     const file = join(tempDir(), 'rollout-outputs.jsonl');
     const call = (id: string, cmd: string, t: number) => rolloutCall(id, 'exec_command', { cmd }, t);

@@ -44,7 +44,7 @@ describe('event shapes', () => {
       if (shapes.has(kind)) expect([...shapes.get(kind)!][0]).toBe(TEXT_KEYS);
     }
     expect([...shapes.get('session')!][0]).toBe(
-      'id,format,agent,subagent,parentId,parentEditsAfter,aiderLaunches,repo,remoteRepo,cwd,cwdFromFile,branch,sandboxed,declaredShell,models,startedAt,endedAt,file,bytes,events,warnings',
+      'id,format,agent,subagent,parentId,parentEditsAfter,aiderLaunches,repo,remoteRepo,cwd,cwdFromFile,branch,sandboxed,declaredShell,agentVersion,models,startedAt,endedAt,file,bytes,events,warnings',
     );
     expect([...shapes.get('tool_call')!][0]).toBe('index,source,time,injected,sidechain,callId,name,input,command,kind');
     expect([...shapes.get('tool_result')!][0]).toBe(

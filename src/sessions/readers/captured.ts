@@ -77,6 +77,7 @@ async function read(file: string, options: ReadOptions & Preloaded = {}): Promis
       branch: str(header.branch),
       sandboxed: typeof header.sandboxed === 'boolean' ? header.sandboxed : undefined,
       declaredShell: str(header.declaredShell),
+      agentVersion: str(header.agentVersion),
       models: Array.isArray(header.models) ? header.models.filter((m): m is string => typeof m === 'string') : [],
       startedAt: str(header.startedAt),
       endedAt: str(header.endedAt),

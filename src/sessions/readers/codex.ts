@@ -226,6 +226,7 @@ class CodexSession {
   /** The sandbox policy of each turn (`workspace-write`, `read-only`, `danger-full-access`). */
   readonly sandboxPolicies = new Set<string>();
   declaredShell: string | undefined;
+  cliVersion: string | undefined;
   private readonly dedupe = new StreamDeduper();
   private readonly calls = new Map<string, CallState>();
   /** Unified-exec process session id → call_id of the exec_command that started it. */
@@ -244,6 +245,7 @@ class CodexSession {
     this.startedAt = str(p.timestamp) ?? time;
     this.span.see(this.startedAt);
     this.cwd = str(p.cwd) || undefined;
+    this.cliVersion = str(p.cli_version) || undefined;
     if (isRecord(p.git)) {
       this.branch = str(p.git.branch) || undefined;
       this.repoUrl = str(p.git.repository_url) || undefined;
@@ -593,6 +595,7 @@ class CodexSession {
       branch: this.branch,
       sandboxed: this.sandboxPolicies.size === 0 ? undefined : !this.sandboxPolicies.has('danger-full-access'),
       declaredShell: this.declaredShell,
+      agentVersion: this.cliVersion,
       models: [...this.models].sort(),
       startedAt: started,
       endedAt: this.span.last && this.span.last !== started ? this.span.last : undefined,

@@ -145,6 +145,7 @@ export interface SessionInit {
   branch?: string | undefined;
   sandboxed?: boolean | undefined;
   declaredShell?: string | undefined;
+  agentVersion?: string | undefined;
   startedAt?: string | undefined;
   endedAt?: string | undefined;
 }
@@ -168,6 +169,7 @@ export function makeSession(init: SessionInit): Session {
     branch: init.branch || undefined,
     sandboxed: init.sandboxed,
     declaredShell: init.declaredShell || undefined,
+    agentVersion: init.agentVersion || undefined,
     models: init.models ?? [],
     startedAt: init.startedAt || undefined,
     endedAt: init.endedAt || undefined,

@@ -990,6 +990,9 @@ const SEARCH_TOOLS = new Set(['Grep', 'Glob', 'grep', 'glob', 'search_file_conte
 /** How much of a cut output Codex kept, from its own counts: the header's `Original token count`
  * less the tokens the marker says it took out. A reader of the item then knows how big a slice
  * to ask for. */
+/** The agents' names as their makers write them. */
+const AGENT_TITLE: Record<string, string> = { codex: 'Codex', 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI', aider: 'aider', hermes: 'Hermes' };
+
 /** The lines the tool kept of each cut output (`omitted N of M lines`: M − N), when at least two
  * outputs were cut and each kept the same number. */
 function sameLinesKept(view: SessionView, tool: string): number | undefined {
@@ -1046,6 +1049,9 @@ function truncation(view: SessionView): Draft[] {
     const asked = /N tokens/.test(marker) && typeof s.call.input.max_output_tokens === 'number' ? s.call.input.max_output_tokens : undefined;
     // the output's size in tokens (the view takes the header off an output it begins, and keeps its count)
     const total = s.outputTokens ?? Number(/^Original token count: (\d+)$/m.exec(s.output)?.[1] ?? 0);
+    // (which release of the agent: its tools and their caps change between releases, and a
+    // reviewer asked which one kept 256 lines)
+    const release = view.session.agentVersion ? ` of ${AGENT_TITLE[view.session.agent] ?? view.session.agent} ${view.session.agentVersion}` : '';
     const advice = search
       ? `narrow the search (a path, a glob, a more specific pattern) instead of reading past the cut`
       : `read large files or logs in slices (\`sed -n 'a,bp'\`, a search) instead of dumping them`;
@@ -1056,10 +1062,10 @@ function truncation(view: SessionView): Draft[] {
       // (Codex's marker stands where lines were taken out: the head and the tail are kept)
       text: asked !== undefined
         ? // (newer Codex keeps as many tokens as the call asks for: the cap is the call's own argument)
-          `The ${code(tool)} tool keeps the head and the tail of a long output, as many tokens as the call's ${code('max_output_tokens')} asks for (here ${asked}${total > asked ? ` of ${total}` : ''}), and puts ${code(marker)} in place of the middle; ask for more with a larger ${code('max_output_tokens')}, or narrow the command.`
+          `The ${code(tool)} tool${release} keeps the head and the tail of a long output, as many tokens as the call's ${code('max_output_tokens')} asks for (here ${asked}${total > asked ? ` of ${total}` : ''}), and puts ${code(marker)} in place of the middle; ask for more with a larger ${code('max_output_tokens')}, or narrow the command.`
         : /N of M lines|N tokens/.test(marker)
-        ? `The ${code(tool)} tool truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(view, s, total)}; ${advice}.`
-        : `The ${code(tool)} tool truncates long output (marked ${code(marker)}); ${advice}.`,
+        ? `The ${code(tool)} tool${release} truncates long output: it keeps the head and the tail and puts ${code(marker)} in place of the middle${keptOf(view, s, total)}; ${advice}.`
+        : `The ${code(tool)} tool${release} truncates long output (marked ${code(marker)}); ${advice}.`,
       confidence: CONFIDENCE.stated,
       event: s.outputEvent,
       tags: [tool, 'output'],
