@@ -13,6 +13,9 @@ describe('smallChange', () => {
     const save = (ext: string) => `    # Save\n    out = f"{base}_reportfile.${ext}"\n    df.to_excel(out, index=False)\n`;
     expect(smallChange(edit(save('xls'), save('xlsx')))).toEqual({ before: '_reportfile.xls', after: '_reportfile.xlsx' });
     expect(smallChange(edit("d = datetime.strptime(s, '%d/%m/%y')", "d = datetime.strptime(s, '%d/%m/%Y')"))).toEqual({ before: '%d/%m/%y', after: '%d/%m/%Y' });
+    // (an edit tool that names its texts in camelCase, as OpenCode's does)
+    const camel = viewOf(new SessionBuilder().user('fix it').tool('edit', { filePath: '/repo/a.ts', oldString: 'const port = 3000;', newString: 'const port = 8080;' }, 'ok').build()).steps[0]!;
+    expect(smallChange(camel)).toEqual({ before: '3000', after: '8080' });
   });
 
   it('is none for several changed lines, an insertion, a deletion or a long change', () => {

@@ -15,11 +15,12 @@ const MAX_LINE = 160;
 const MAX_SHOWN = 60;
 
 /** The replaced text and its replacement, as the edit tools name them (Claude Code's Edit,
- * Gemini CLI's replace: `old_string`/`new_string`; others: `old_str`/`new_str`). */
+ * Gemini CLI's replace: `old_string`/`new_string`; others: `oldString`/`newString`,
+ * `old_str`/`new_str`, `oldText`/`newText`), the names report-facts reads an edit's old text by. */
 function replacement(step: Step): [string, string] | undefined {
   const input = step.call.input;
-  const before = input.old_string ?? input.old_str ?? input.oldText;
-  const after = input.new_string ?? input.new_str ?? input.newText;
+  const before = input.old_string ?? input.oldString ?? input.old_str ?? input.oldText;
+  const after = input.new_string ?? input.newString ?? input.new_str ?? input.newText;
   return typeof before === 'string' && typeof after === 'string' ? [before, after] : undefined;
 }
 

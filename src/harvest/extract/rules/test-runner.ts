@@ -25,7 +25,8 @@ const TEST_COMMAND = /^(?:(?:uv|poetry|pipenv|pdm|hatch) run\s+)?(?:python3? -m 
 function echoedRecipe(main: string, output: string): string | undefined {
   if (!ECHOING_RUNNER.test(main)) return undefined;
   // (Claude Code's Bash opens a failed run's output with its `Exit code 1` line)
-  const first = output.split('\n').find((l) => l.trim() !== '' && !/^Exit code \d+$/.test(l.trim()))?.trim();
+  // (the echo is the output's head: a long test log is not split whole for it)
+  const first = output.slice(0, 2000).split('\n').find((l) => l.trim() !== '' && !/^Exit code \d+$/.test(l.trim()))?.trim();
   return first !== undefined && TEST_COMMAND.test(first) ? first : undefined;
 }
 
